@@ -1,0 +1,98 @@
+// Package tokens counts tokens the way the models that read git-speed's
+// output do: with a real BPE vocabulary (o200k by default, cl100k on
+// request), or with the chars/4 guess when asked for it. Counters are safe
+// for concurrent use.
+package tokens
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// Names of the counters New accepts.
+const (
+	O200k  = "o200k"
+	Cl100k = "cl100k"
+	Chars4 = "chars4"
+)
+
+// Counter counts the tokens of a text.
+type Counter interface {
+	Count(text string) int
+	Name() string
+}
+
+// New returns the counter called name ("o200k", "cl100k" or "chars4").
+func New(name string) (Counter, error) {
+	switch name {
+	case O200k, "o200k_base", "":
+		return getBPE(O200k, tokenizer.O200kBase)
+	case Cl100k, "cl100k_base":
+		return getBPE(Cl100k, tokenizer.Cl100kBase)
+	case Chars4:
+		return chars4{}, nil
+	}
+	return nil, fmt.Errorf("unknown tokenizer %q (want o200k, cl100k or chars4)", name)
+}
+
+var (
+	bpeMu    sync.Mutex
+	bpeCache = map[string]*bpe{}
+)
+
+func getBPE(name string, enc tokenizer.Encoding) (*bpe, error) {
+	bpeMu.Lock()
+	defer bpeMu.Unlock()
+	if b, ok := bpeCache[name]; ok {
+		return b, nil
+	}
+	c, err := tokenizer.Get(enc)
+	if err != nil {
+		return nil, err
+	}
+	b := &bpe{name: name, codec: c}
+	bpeCache[name] = b
+	return b, nil
+}
+
+type bpe struct {
+	name  string
+	codec tokenizer.Codec
+}
+
+func (b *bpe) Name() string { return b.name }
+
+// Count returns the exact number of tokens of text. Invalid UTF-8 is counted
+// as the replacement characters a model would see.
+func (b *bpe) Count(text string) int {
+	if text == "" {
+		return 0
+	}
+	if !utf8.ValidString(text) {
+		text = toValid(text)
+	}
+	n, err := b.codec.Count(text)
+	if err != nil {
+		return Chars4Count(text)
+	}
+	return n
+}
+
+func toValid(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+type chars4 struct{}
+
+func (chars4) Name() string          { return Chars4 }
+func (chars4) Count(text string) int { return Chars4Count(text) }
+
+// Chars4Count is the chars/4 guess: one token per four bytes, rounded up.
+func Chars4Count(text string) int { return (len(text) + 3) / 4 }

@@ -1,0 +1,109 @@
+package world
+
+import "sort"
+
+// Link is the part of a file's Facts that reference resolution needs:
+// definitions without bodies or lines, imports, and references counted by
+// (qualifier, name, kind). It is what the per-tree CSG keeps for every file
+// so that a new tree can be resolved without reading every file's Facts.
+type Link struct {
+	Lang    string    `json:"lang"`
+	Package string    `json:"package,omitempty"`
+	Defs    []LinkDef `json:"defs,omitempty"`
+	Imports []Import  `json:"imports,omitempty"`
+	Refs    []LinkRef `json:"refs,omitempty"`
+}
+
+// LinkDef is a definition as resolution sees it.
+type LinkDef struct {
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	Parent   string `json:"parent,omitempty"`
+	Exported bool   `json:"exported,omitempty"`
+}
+
+// LinkRef is every use of one (Qual, Name, Kind) in a file.
+type LinkRef struct {
+	Name  string `json:"name"`
+	Qual  string `json:"qual,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	Count int    `json:"count"`
+}
+
+// Link summarises f for resolution. The result is sorted and deterministic.
+func (f *Facts) Link() *Link {
+	l := &Link{Lang: f.Lang, Package: f.Package, Imports: f.Imports}
+	seenDef := map[LinkDef]bool{}
+	for _, d := range f.Defs {
+		ld := LinkDef{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Exported: d.Exported}
+		if !seenDef[ld] {
+			seenDef[ld] = true
+			l.Defs = append(l.Defs, ld)
+		}
+	}
+	sort.Slice(l.Defs, func(i, j int) bool {
+		a, b := l.Defs[i], l.Defs[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Parent < b.Parent
+	})
+	type key struct{ name, qual, kind string }
+	counts := map[key]int{}
+	for _, r := range f.Refs {
+		counts[key{r.Name, r.Qual, r.Kind}]++
+	}
+	for k, n := range counts {
+		l.Refs = append(l.Refs, LinkRef{Name: k.name, Qual: k.qual, Kind: k.kind, Count: n})
+	}
+	sort.Slice(l.Refs, func(i, j int) bool {
+		a, b := l.Refs[i], l.Refs[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		if a.Qual != b.Qual {
+			return a.Qual < b.Qual
+		}
+		return a.Kind < b.Kind
+	})
+	return l
+}
+
+// Edge is a file-level edge of the CSG: From uses what To defines.
+type Edge struct {
+	From   int     `json:"from"` // index into Graph.Files
+	To     int     `json:"to"`
+	Refs   int     `json:"refs"`   // references from From resolved into To
+	Weight float64 `json:"weight"` // confidence-weighted refs: 1 per import-resolved ref, less for name fallback
+}
+
+// Graph is the code symbol graph of one tree at file level. Files are
+// sorted by path; Edges by (From, To). Symbols per file live in each file's
+// Facts and Link.
+type Graph struct {
+	Tree    string      `json:"tree"`
+	Files   []FileEntry `json:"files"`
+	Links   []*Link     `json:"-"` // parallel to Files; nil for files without facts
+	Edges   []Edge      `json:"edges"`
+	Symbols int         `json:"symbols"` // definitions in all files
+}
+
+// Index returns the position of path in g.Files, or -1.
+func (g *Graph) Index(path string) int {
+	i := sort.Search(len(g.Files), func(i int) bool { return g.Files[i].Path >= path })
+	if i < len(g.Files) && g.Files[i].Path == path {
+		return i
+	}
+	return -1
+}
+
+// Cluster is a domain cluster: a community of files that use each other
+// more than the rest, named from its dominant folder and identifiers.
+type Cluster struct {
+	ID    int      `json:"id"`
+	Name  string   `json:"name"`
+	Files []string `json:"files"`
+}

@@ -1,0 +1,129 @@
+package world
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// Language names. Those with an extractor get facts; the rest are only
+// named in the project map.
+const (
+	LangGo         = "go"
+	LangPython     = "python"
+	LangJavaScript = "javascript"
+	LangTypeScript = "typescript"
+	LangTSX        = "tsx"
+	LangBash       = "bash"
+	LangRust       = "rust"
+	LangJava       = "java"
+	LangC          = "c"
+	LangCPP        = "cpp"
+	LangCSharp     = "csharp"
+	LangPHP        = "php"
+	LangRuby       = "ruby"
+	LangCSS        = "css"
+	LangPowerShell = "powershell"
+	LangINI        = "ini"
+)
+
+var extLang = map[string]string{
+	".go": LangGo,
+	".py": LangPython, ".pyi": LangPython, ".pyw": LangPython,
+	".js": LangJavaScript, ".jsx": LangJavaScript, ".cjs": LangJavaScript, ".mjs": LangJavaScript,
+	".ts": LangTypeScript, ".mts": LangTypeScript, ".cts": LangTypeScript,
+	".tsx": LangTSX,
+	".sh":  LangBash, ".bash": LangBash, ".zsh": LangBash,
+	".rs":   LangRust,
+	".java": LangJava,
+	".c":    LangC, ".h": LangC,
+	".cpp": LangCPP, ".cc": LangCPP, ".cxx": LangCPP, ".hpp": LangCPP, ".hh": LangCPP, ".hxx": LangCPP,
+	".cs":  LangCSharp,
+	".php": LangPHP,
+	".rb":  LangRuby, ".rake": LangRuby, ".gemspec": LangRuby,
+	".css": LangCSS,
+	".ps1": LangPowerShell, ".psm1": LangPowerShell, ".psd1": LangPowerShell,
+	".ini": LangINI, ".cfg": LangINI,
+	// Named only (no extractor): shown in the project map.
+	".md": "markdown", ".mdx": "markdown", ".json": "json", ".yml": "yaml", ".yaml": "yaml",
+	".toml": "toml", ".sql": "sql", ".html": "html", ".htm": "html", ".proto": "protobuf",
+	".s": "assembly", ".S": "assembly", ".asm": "assembly", ".xml": "xml", ".txt": "text",
+	".mod": "gomod", ".sum": "gosum", ".tf": "hcl", ".kt": "kotlin", ".swift": "swift",
+	".scala": "scala", ".lua": "lua", ".pl": "perl", ".r": "r", ".R": "r", ".dart": "dart",
+	".vue": "vue", ".svelte": "svelte", ".scss": "scss", ".less": "less", ".graphql": "graphql",
+	".dockerfile": "dockerfile", ".mk": "makefile", ".cmake": "cmake", ".bat": "batch",
+	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
+	".hs": "haskell", ".clj": "clojure", ".nix": "nix", ".gradle": "gradle",
+}
+
+var nameLang = map[string]string{
+	"Makefile": "makefile", "GNUmakefile": "makefile", "makefile": "makefile",
+	"Dockerfile": "dockerfile", "CMakeLists.txt": "cmake", "Rakefile": LangRuby,
+	"Gemfile": LangRuby, ".bashrc": LangBash, ".zshrc": LangBash, ".profile": LangBash,
+	"go.mod": "gomod", "go.sum": "gosum", "go.work": "gomod",
+}
+
+var shebangLang = map[string]string{
+	"sh": LangBash, "bash": LangBash, "zsh": LangBash, "dash": LangBash, "ksh": LangBash,
+	"python": LangPython, "python2": LangPython, "python3": LangPython,
+	"node": LangJavaScript, "nodejs": LangJavaScript, "deno": LangTypeScript, "ts-node": LangTypeScript,
+	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
+}
+
+// DetectLang names the language of a file from its name, its extension and,
+// for files without either, the shebang line in head (the first bytes of the
+// content; nil when not read). It returns "" when it cannot tell.
+func DetectLang(p string, head []byte) string {
+	base := path.Base(p)
+	if l, ok := nameLang[base]; ok {
+		return l
+	}
+	if strings.HasPrefix(base, "Dockerfile.") {
+		return "dockerfile"
+	}
+	if strings.HasPrefix(base, ".env") {
+		return "env"
+	}
+	ext := path.Ext(base)
+	if l, ok := extLang[ext]; ok {
+		return l
+	}
+	if l, ok := extLang[strings.ToLower(ext)]; ok {
+		return l
+	}
+	return shebang(head)
+}
+
+func shebang(head []byte) string {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	line := head[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	prog := path.Base(fields[0])
+	if prog == "env" {
+		prog = ""
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+				prog = path.Base(f)
+				break
+			}
+		}
+	}
+	if l, ok := shebangLang[prog]; ok {
+		return l
+	}
+	// python3.12, ruby2.7 …
+	for name, l := range shebangLang {
+		if strings.HasPrefix(prog, name) && strings.Trim(prog[len(name):], "0123456789.") == "" {
+			return l
+		}
+	}
+	return ""
+}
