@@ -1,0 +1,146 @@
+// Package extract is git-speed's only cgo boundary: it parses source files
+// with tree-sitter grammars and turns each into world.Facts (definitions,
+// imports, references and a signature-only skeleton). Every tree-sitter
+// object is closed where it is made; nothing of tree-sitter leaves this
+// package. One language is one file lang_<name>.go that registers a walker.
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Version is the extractor's version; it is part of every per-blob facts
+// key, so bumping it makes every file be parsed again. One line per bump:
+//
+//	1: first extractors.
+const Version = 1
+
+// ErrNoParser is returned for a language without an extractor.
+var ErrNoParser = errors.New("no extractor for this language")
+
+// Options tune one extraction.
+type Options struct {
+	// Timeout bounds the parse of one file; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the per-file parse limit when Options.Timeout is 0.
+const DefaultTimeout = 10 * time.Second
+
+// language is one registered extractor.
+type language struct {
+	name    string
+	grammar *sitter.Language
+	// walk fills f.facts from f.root; it runs after a successful parse.
+	walk func(f *file)
+	// comment is the line-comment leader used in skeleton markers ("//", "#").
+	comment string
+	pool    sync.Pool
+}
+
+var registry = map[string]*language{}
+
+// register adds a language; called from the init of each lang_<name>.go.
+func register(name string, grammar *sitter.Language, comment string, walk func(f *file)) {
+	if _, dup := registry[name]; dup {
+		panic("extract: language registered twice: " + name)
+	}
+	registry[name] = &language{name: name, grammar: grammar, walk: walk, comment: comment}
+}
+
+// Supported reports whether lang has an extractor.
+func Supported(lang string) bool { _, ok := registry[lang]; return ok }
+
+// Languages lists the languages with an extractor, sorted.
+func Languages() []string {
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (l *language) parser() *sitter.Parser {
+	if p, ok := l.pool.Get().(*sitter.Parser); ok {
+		return p
+	}
+	p := sitter.NewParser()
+	if err := p.SetLanguage(l.grammar); err != nil {
+		p.Close()
+		panic(fmt.Sprintf("extract: grammar %s: %v", l.name, err))
+	}
+	return p
+}
+
+// Extract parses src as lang and returns its facts. A syntax error gives
+// partial facts (Facts.Partial with a warning); a parse that times out or
+// fails gives empty facts with a warning and a nil error, so indexing goes
+// on. Only an unsupported language is an error.
+func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
+	l, ok := registry[lang]
+	if !ok {
+		return nil, ErrNoParser
+	}
+	facts = &world.Facts{Lang: lang, Lines: countLines(src)}
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	p := l.parser()
+	deadline := time.Now().Add(timeout)
+	tree := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i < len(src) {
+			return src[i:]
+		}
+		return nil
+	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+		return time.Now().After(deadline) // true cancels the parse
+	}})
+	if tree == nil {
+		// A cancelled parser must be reset before it is used again.
+		p.Reset()
+		l.pool.Put(p)
+		facts.Warning = fmt.Sprintf("parse of %s stopped after %s; no facts", lang, timeout)
+		return facts, nil
+	}
+	l.pool.Put(p)
+	defer tree.Close()
+	root := tree.RootNode()
+	f := &file{lang: l, src: src, root: root, facts: facts}
+	defer func() {
+		if r := recover(); r != nil {
+			facts = &world.Facts{Lang: lang, Lines: facts.Lines, Warning: fmt.Sprintf("extractor %s failed: %v; no facts", lang, r)}
+			err = nil
+		}
+	}()
+	l.walk(f)
+	if root.HasError() {
+		facts.Partial = true
+		if facts.Warning == "" {
+			facts.Warning = "syntax errors; facts are partial"
+		}
+	}
+	f.finish()
+	return facts, nil
+}
+
+func countLines(src []byte) int {
+	if len(src) == 0 {
+		return 0
+	}
+	n := strings.Count(string(src), "\n")
+	if src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
