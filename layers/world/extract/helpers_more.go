@@ -1,0 +1,245 @@
+package extract
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// This file holds helpers shared by the extractors of lang_rust.go,
+// lang_java.go, lang_cfamily.go, lang_csharp.go, lang_php.go, lang_ruby.go,
+// lang_powershell.go and lang_ini.go: a registry for languages without a
+// tree-sitter grammar (hand-written, line-based extractors), a flow-
+// insensitive local-name set for reference filtering, and small node helpers.
+
+// plainRegistry holds the extractors of languages that have no tree-sitter
+// grammar in go.mod; they read the source line by line.
+var plainRegistry = map[string]func(src []byte, facts *world.Facts){}
+
+// registerPlain adds a hand-written extractor; called from an init.
+func registerPlain(name string, extract func(src []byte, facts *world.Facts)) {
+	if _, dup := plainRegistry[name]; dup {
+		panic("extract: plain language registered twice: " + name)
+	}
+	plainRegistry[name] = extract
+}
+
+// extractPlain runs the hand-written extractor of lang, if there is one, with
+// the same guarantees as Extract: a panic gives empty facts and a warning.
+// ok is false when lang has no plain extractor.
+func extractPlain(lang string, src []byte) (facts *world.Facts, ok bool) {
+	x, ok := plainRegistry[lang]
+	if !ok {
+		return nil, false
+	}
+	facts = &world.Facts{Lang: lang, Lines: countLines(src)}
+	defer func() {
+		if r := recover(); r != nil {
+			facts = &world.Facts{Lang: lang, Lines: countLines(src), Warning: fmt.Sprintf("extractor %s failed: %v; no facts", lang, r)}
+			ok = true
+		}
+	}()
+	x(src, facts)
+	sort.SliceStable(facts.Refs, func(i, j int) bool { return facts.Refs[i].Line < facts.Refs[j].Line })
+	facts.Tokens = tokens.Estimate(lang, int64(len(src)))
+	facts.SkelToks = tokens.Estimate(lang, int64(len(facts.Skeleton)))
+	return facts, true
+}
+
+// locals is a stack of name sets: the parameters and local bindings of the
+// functions being walked. It is flow-insensitive: every binding anywhere in
+// a function hides that name in the whole function.
+type locals struct{ frames []map[string]bool }
+
+func (l *locals) push() { l.frames = append(l.frames, map[string]bool{}) }
+func (l *locals) pop() {
+	if len(l.frames) > 0 {
+		l.frames = l.frames[:len(l.frames)-1]
+	}
+}
+
+// add binds name in the innermost frame (no-op outside any function).
+func (l *locals) add(name string) {
+	if len(l.frames) > 0 && name != "" {
+		l.frames[len(l.frames)-1][name] = true
+	}
+}
+
+func (l *locals) has(name string) bool {
+	for i := len(l.frames) - 1; i >= 0; i-- {
+		if l.frames[i][name] {
+			return true
+		}
+	}
+	return false
+}
+
+// field returns n's child by field name, nil-safe.
+func field(n *sitter.Node, name string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	return n.ChildByFieldName(name)
+}
+
+// children returns n's named children.
+func children(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	out := make([]*sitter.Node, 0, n.NamedChildCount())
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// allChildren returns all of n's children, anonymous ones included.
+func allChildren(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	out := make([]*sitter.Node, 0, n.ChildCount())
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if c := n.Child(i); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// childOfKind returns n's first child (named or not) of one of the kinds.
+func childOfKind(n *sitter.Node, kinds ...string) *sitter.Node {
+	for _, c := range allChildren(n) {
+		for _, k := range kinds {
+			if c.Kind() == k {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// hasChildText reports whether n has a direct child whose text is s.
+func (f *file) hasChildText(n *sitter.Node, s string) bool {
+	for _, c := range allChildren(n) {
+		if f.text(c) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// qualify joins a parent's qualified name and a name with a dot.
+func qualify(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "." + name
+}
+
+// commentsAndDocs cuts every comment of the tree out of the skeleton except
+// the first line of doc blocks (see file.comment).
+func (f *file) cutComments(isComment func(kind string) bool) {
+	walk(f.root, func(n *sitter.Node) bool {
+		if isComment(n.Kind()) {
+			f.commentNL(n)
+			return false
+		}
+		return true
+	})
+}
+
+// commentNL is f.comment for grammars whose line comments include their
+// newline (Rust): the newline stays so the next line is not joined to it,
+// and a dropped comment takes its indentation with it.
+func (f *file) commentNL(n *sitter.Node) {
+	from := len(f.cuts)
+	f.comment(n)
+	end := n.EndByte()
+	if end == 0 || f.src[end-1] != '\n' {
+		return
+	}
+	kept := f.cuts[:from]
+	for _, c := range f.cuts[from:] {
+		if c.marker == "" && c.end == end {
+			if c.start == end-1 {
+				continue // only the newline: keep the comment's one line
+			}
+			if c.start == n.StartByte() {
+				s := c.start
+				for s > 0 && (f.src[s-1] == ' ' || f.src[s-1] == '\t') {
+					s--
+				}
+				if s == 0 || f.src[s-1] == '\n' {
+					c.start = s
+				} else {
+					c.end = end - 1
+				}
+			} else {
+				c.end = end - 1
+			}
+		}
+		kept = append(kept, c)
+	}
+	f.cuts = kept
+}
+
+// maxInit is the longest initialiser kept in a skeleton, in bytes.
+const maxInit = 60
+
+// elideInit leaves a long or multi-line initialiser value out of the
+// skeleton, replacing it by "…".
+func (f *file) elideInit(value *sitter.Node) {
+	if value == nil {
+		return
+	}
+	if value.EndByte()-value.StartByte() > maxInit || line(value) != endLine(value) {
+		f.elide(value.StartByte(), value.EndByte(), "…")
+	}
+}
+
+// dedupeRefs drops repeated references (same name, qualifier, line,
+// enclosing definition and kind), keeping the first.
+func dedupeRefs(facts *world.Facts) {
+	seen := make(map[world.Ref]bool, len(facts.Refs))
+	out := facts.Refs[:0]
+	for _, r := range facts.Refs {
+		if r.Name != "" && !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	facts.Refs = out
+}
+
+// lastSegment returns the part of a qualified path after the last separator.
+func lastSegment(s string, seps ...string) string {
+	for _, sep := range seps {
+		if i := strings.LastIndex(s, sep); i >= 0 {
+			s = s[i+len(sep):]
+		}
+	}
+	return s
+}
+
+// docAbove returns the first line of the comment block right above n,
+// looking through attribute/annotation-like siblings (skip reports kinds to
+// step over).
+func (f *file) docAbove(n *sitter.Node, skip func(kind string) bool) string {
+	at := n
+	for p := n.PrevSibling(); p != nil && skip != nil && skip(p.Kind()); p = p.PrevSibling() {
+		at = p
+	}
+	return f.docBefore(at)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

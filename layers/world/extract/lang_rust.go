@@ -1,0 +1,420 @@
+package extract
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	rust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Rust: items (fn, struct, enum, union, trait, impl, mod, const, static,
+// type, macro_rules), use / mod / extern crate imports, and references from
+// signatures and bodies with let/param/pattern/closure bindings left out.
+
+func init() {
+	register(world.LangRust, sitter.NewLanguage(rust.Language()), "//", walkRust)
+}
+
+type rustWalker struct {
+	f   *file
+	loc locals
+}
+
+func walkRust(f *file) {
+	w := &rustWalker{f: f}
+	f.cutComments(func(k string) bool { return k == "line_comment" || k == "block_comment" })
+	w.items(f.root, "", 0, false)
+	dedupeRefs(f.facts)
+}
+
+func rustPub(f *file, n *sitter.Node) bool {
+	v := childOfKind(n, "visibility_modifier")
+	return v != nil && strings.HasPrefix(f.text(v), "pub")
+}
+
+func rustIsAttr(k string) bool {
+	return k == "attribute_item" || k == "inner_attribute_item"
+}
+
+// items walks the items of a source file, module, impl or trait body.
+// inImpl is true inside impl and trait bodies (functions are methods).
+func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
+	f := w.f
+	for _, c := range children(n) {
+		name := f.text(field(c, "name"))
+		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent,
+			Start: line(c), End: endLine(c), Exported: rustPub(f, c)}
+		doc := func() string { return f.docAbove(c, rustIsAttr) }
+		switch c.Kind() {
+		case "use_declaration":
+			w.use(field(c, "argument"), "", line(c))
+		case "extern_crate_declaration":
+			imp := world.Import{Path: name, Line: line(c), Kind: "extern crate"}
+			if a := field(c, "alias"); a != nil {
+				imp.Alias = f.text(a)
+			}
+			f.imp(imp)
+		case "mod_item":
+			body := field(c, "body")
+			if body == nil {
+				f.imp(world.Import{Path: name, Line: line(c), Kind: "mod"})
+				continue
+			}
+			d.Kind, d.Signature, d.Doc = world.KindModule, f.signature(c, body), doc()
+			idx := f.def(d)
+			w.items(body, d.Qualified, idx, false)
+		case "function_item", "function_signature_item":
+			body := field(c, "body")
+			d.Kind = world.KindFunction
+			if inImpl {
+				d.Kind = world.KindMethod
+				d.Exported = d.Exported || rustTraitContext(f, n)
+			}
+			d.Signature, d.Doc = f.signature(c, body), doc()
+			idx := f.def(d)
+			f.elideBody(body)
+			w.fn(c, idx)
+		case "struct_item", "union_item", "enum_item":
+			d.Kind = world.KindStruct
+			if c.Kind() == "enum_item" {
+				d.Kind = world.KindEnum
+			}
+			body := field(c, "body")
+			d.Signature, d.Doc = f.signature(c, body), doc()
+			idx := f.def(d)
+			w.loc.push()
+			w.typeParams(field(c, "type_parameters"))
+			w.refs(field(c, "type_parameters"), idx)
+			w.refs(body, idx)
+			w.refs(childOfKind(c, "where_clause"), idx)
+			w.loc.pop()
+		case "trait_item":
+			body := field(c, "body")
+			d.Kind, d.Signature, d.Doc = world.KindTrait, f.signature(c, body), doc()
+			idx := f.def(d)
+			w.loc.push()
+			w.typeParams(field(c, "type_parameters"))
+			w.refs(field(c, "bounds"), idx)
+			w.items(body, d.Qualified, idx, true)
+			w.loc.pop()
+		case "impl_item":
+			typ := field(c, "type")
+			name = rustTypeName(f, typ)
+			body := field(c, "body")
+			d.Name, d.Qualified, d.Kind = name, qualify(parent, name), world.KindModule
+			d.Signature, d.Doc = f.signature(c, body), doc()
+			d.Exported = false
+			idx := f.def(d)
+			w.loc.push()
+			w.typeParams(field(c, "type_parameters"))
+			w.refs(field(c, "trait"), idx)
+			w.refs(typ, idx)
+			w.refs(childOfKind(c, "where_clause"), idx)
+			w.items(body, d.Qualified, idx, true)
+			w.loc.pop()
+		case "const_item", "static_item":
+			d.Kind = world.KindConst
+			if c.Kind() == "static_item" {
+				d.Kind = world.KindVar
+			}
+			v := field(c, "value")
+			d.Signature, d.Doc = f.signature(c, v), doc()
+			d.Signature = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(d.Signature, "=")), ";")
+			idx := f.def(d)
+			f.elideInit(v)
+			w.refs(field(c, "type"), idx)
+			w.refs(v, idx)
+		case "type_item", "associated_type":
+			d.Kind, d.Signature, d.Doc = world.KindType, strings.TrimSuffix(f.signature(c, nil), ";"), doc()
+			idx := f.def(d)
+			w.loc.push()
+			w.typeParams(field(c, "type_parameters"))
+			w.refs(field(c, "type"), idx)
+			w.loc.pop()
+		case "macro_definition":
+			d.Kind, d.Doc = world.KindMacro, doc()
+			nm := field(c, "name")
+			if nm != nil {
+				d.Signature = foldSpace(string(f.src[c.StartByte():nm.EndByte()]))
+				f.elide(nm.EndByte(), c.EndByte(), " { … } // lines "+itoa(line(c))+"-"+itoa(endLine(c)))
+			}
+			f.def(d)
+		case "attribute_item", "inner_attribute_item", "line_comment", "block_comment":
+		case "declaration_list":
+			w.items(c, parent, in, inImpl)
+		default:
+			w.refs(c, in)
+		}
+	}
+}
+
+// rustTraitContext reports whether a body belongs to a trait or a trait impl,
+// whose methods are as visible as the trait.
+func rustTraitContext(f *file, body *sitter.Node) bool {
+	p := body.Parent()
+	if p == nil {
+		return false
+	}
+	return p.Kind() == "trait_item" && rustPub(f, p) || p.Kind() == "impl_item" && field(p, "trait") != nil
+}
+
+// rustTypeName names the type of an impl: its base name without path or
+// generic arguments.
+func rustTypeName(f *file, n *sitter.Node) string {
+	for n != nil {
+		switch n.Kind() {
+		case "generic_type":
+			n = field(n, "type")
+			continue
+		case "scoped_type_identifier":
+			n = field(n, "name")
+			continue
+		case "reference_type", "pointer_type":
+			n = field(n, "type")
+			continue
+		}
+		return f.text(n)
+	}
+	return ""
+}
+
+func (w *rustWalker) typeParams(tp *sitter.Node) {
+	for _, p := range children(tp) {
+		switch p.Kind() {
+		case "type_parameter", "const_parameter":
+			w.loc.add(w.f.text(field(p, "name")))
+		case "type_identifier", "identifier":
+			w.loc.add(w.f.text(p))
+		case "constrained_type_parameter", "optional_type_parameter":
+			if l := field(p, "left"); l != nil {
+				w.loc.add(w.f.text(l))
+			} else if l := field(p, "name"); l != nil {
+				w.loc.add(w.f.text(l))
+			}
+		}
+	}
+}
+
+// fn records the references of a function: its signature types and body,
+// with parameters, generic parameters and local bindings left out.
+func (w *rustWalker) fn(c *sitter.Node, idx int) {
+	w.loc.push()
+	defer w.loc.pop()
+	w.typeParams(field(c, "type_parameters"))
+	walk(c, func(n *sitter.Node) bool {
+		switch n.Kind() {
+		case "parameter":
+			w.bind(field(n, "pattern"))
+		case "let_declaration", "for_expression", "let_condition", "match_arm", "let_chain":
+			w.bind(field(n, "pattern"))
+		case "closure_parameters":
+			for _, p := range children(n) {
+				if p.Kind() == "parameter" {
+					w.bind(field(p, "pattern"))
+				} else {
+					w.bind(p)
+				}
+			}
+		case "function_item":
+			if n.Id() != c.Id() {
+				w.loc.add(w.f.text(field(n, "name")))
+			}
+		}
+		return true
+	})
+	w.refs(field(c, "parameters"), idx)
+	w.refs(field(c, "return_type"), idx)
+	w.refs(childOfKind(c, "where_clause"), idx)
+	w.refs(field(c, "body"), idx)
+}
+
+// bind adds the names a pattern binds to the current frame.
+func (w *rustWalker) bind(p *sitter.Node) {
+	if p == nil {
+		return
+	}
+	switch p.Kind() {
+	case "identifier":
+		if s := w.f.text(p); s != "" && !(s[0] >= 'A' && s[0] <= 'Z') {
+			w.loc.add(s)
+		}
+		return
+	case "shorthand_field_identifier":
+		w.loc.add(w.f.text(p))
+		return
+	case "scoped_identifier", "type_identifier", "scoped_type_identifier":
+		return
+	}
+	for i := uint(0); i < p.ChildCount(); i++ {
+		if p.FieldNameForChild(uint32(i)) == "type" {
+			continue
+		}
+		if ch := p.Child(i); ch != nil && ch.IsNamed() {
+			if p.Kind() == "field_pattern" && ch.Kind() == "field_identifier" {
+				continue
+			}
+			w.bind(ch)
+		}
+	}
+}
+
+// refs records the references under n.
+func (w *rustWalker) refs(n *sitter.Node, in int) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "identifier":
+			if s := f.text(x); !w.loc.has(s) {
+				kind := world.RefValue
+				if p := x.Parent(); p != nil && p.Kind() == "call_expression" && field(p, "function") != nil && field(p, "function").Id() == x.Id() {
+					kind = world.RefCall
+				}
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: kind})
+			}
+			return false
+		case "type_identifier":
+			if s := f.text(x); !w.loc.has(s) && s != "Self" {
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: world.RefType})
+			}
+			return false
+		case "scoped_identifier", "scoped_type_identifier":
+			name := f.text(field(x, "name"))
+			qual := w.path(field(x, "path"))
+			kind := world.RefValue
+			if x.Kind() == "scoped_type_identifier" {
+				kind = world.RefType
+			} else if p := x.Parent(); p != nil && (p.Kind() == "call_expression" || p.Kind() == "generic_function") {
+				kind = world.RefCall
+			}
+			if qual == "" || !w.loc.has(strings.Split(qual, "::")[0]) {
+				f.ref(world.Ref{Name: name, Qual: qual, Line: line(x), In: in, Kind: kind})
+			}
+			if p := field(x, "path"); p != nil && p.Kind() == "generic_type" {
+				w.refs(field(p, "type_arguments"), in)
+			}
+			return false
+		case "field_expression":
+			fld := field(x, "field")
+			if fld != nil && fld.Kind() == "field_identifier" {
+				r := world.Ref{Name: f.text(fld), Line: line(fld), In: in, Kind: world.RefMember}
+				if v := field(x, "value"); v != nil && (v.Kind() == "identifier" || v.Kind() == "self") {
+					r.Qual = f.text(v)
+				}
+				f.ref(r)
+			}
+			w.refs(field(x, "value"), in)
+			return false
+		case "macro_invocation":
+			m := field(x, "macro")
+			if m != nil && m.Kind() == "identifier" {
+				f.ref(world.Ref{Name: f.text(m) + "!", Line: line(m), In: in, Kind: world.RefCall})
+			} else if m != nil {
+				f.ref(world.Ref{Name: f.text(field(m, "name")) + "!", Qual: w.path(field(m, "path")), Line: line(m), In: in, Kind: world.RefCall})
+			}
+			for _, ch := range children(x) {
+				if ch.Kind() == "token_tree" {
+					w.refs(ch, in)
+				}
+			}
+			return false
+		case "field_identifier", "shorthand_field_identifier", "lifetime", "string_literal", "raw_string_literal",
+			"char_literal", "line_comment", "block_comment", "primitive_type", "attribute_item":
+			return false
+		case "closure_expression":
+			w.loc.push()
+			w.bind(field(x, "parameters"))
+			for _, p := range children(field(x, "parameters")) {
+				if p.Kind() == "parameter" {
+					w.bind(field(p, "pattern"))
+					w.refs(field(p, "type"), in)
+				}
+			}
+			w.refs(field(x, "return_type"), in)
+			w.refs(field(x, "body"), in)
+			w.loc.pop()
+			return false
+		case "function_item":
+			if x.Id() != n.Id() {
+				w.loc.push()
+				w.fn(x, in)
+				w.loc.pop()
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// path returns a qualifying path as written, with generic arguments left out.
+func (w *rustWalker) path(p *sitter.Node) string {
+	if p == nil {
+		return ""
+	}
+	if p.Kind() == "generic_type" {
+		return w.path(field(p, "type"))
+	}
+	if p.Kind() == "scoped_identifier" || p.Kind() == "scoped_type_identifier" {
+		q := w.path(field(p, "path"))
+		if q == "" {
+			return w.f.text(field(p, "name"))
+		}
+		return q + "::" + w.f.text(field(p, "name"))
+	}
+	return foldSpace(w.f.text(p))
+}
+
+// use records the imports of one use tree under prefix.
+func (w *rustWalker) use(n *sitter.Node, prefix string, ln int) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		if b == "" {
+			return a
+		}
+		return a + "::" + b
+	}
+	switch n.Kind() {
+	case "use_as_clause":
+		f.imp(world.Import{Path: join(prefix, w.path(field(n, "path"))), Alias: f.text(field(n, "alias")), Line: ln})
+	case "use_wildcard":
+		var p string
+		for _, c := range children(n) {
+			p = w.path(c)
+		}
+		f.imp(world.Import{Path: join(prefix, p), Alias: "*", Line: ln})
+	case "scoped_use_list":
+		w.useList(field(n, "list"), join(prefix, w.path(field(n, "path"))), ln)
+	case "use_list":
+		w.useList(n, prefix, ln)
+	default:
+		f.imp(world.Import{Path: join(prefix, w.path(n)), Line: ln})
+	}
+}
+
+// useList records a group import: simple names go to Names of one import,
+// aliases, globs and nested paths get imports of their own.
+func (w *rustWalker) useList(list *sitter.Node, prefix string, ln int) {
+	imp := world.Import{Path: prefix, Line: ln}
+	for _, c := range children(list) {
+		switch c.Kind() {
+		case "identifier", "self", "crate", "super":
+			imp.Names = append(imp.Names, w.f.text(c))
+		case "line_comment", "block_comment":
+		default:
+			w.use(c, prefix, ln)
+		}
+	}
+	if len(imp.Names) > 0 {
+		w.f.imp(imp)
+	}
+}
