@@ -1,0 +1,349 @@
+package extract
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	java "github.com/tree-sitter/tree-sitter-java/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Java: package clause, imports (static and on-demand), classes,
+// interfaces, enums, records, annotation types, methods, constructors and
+// fields, and references from bodies with parameters, locals, catch, for,
+// lambda and pattern variables left out.
+
+func init() {
+	register(world.LangJava, sitter.NewLanguage(java.Language()), "//", walkJava)
+}
+
+type javaWalker struct {
+	f   *file
+	loc locals
+}
+
+func walkJava(f *file) {
+	w := &javaWalker{f: f}
+	f.cutComments(func(k string) bool { return k == "line_comment" || k == "block_comment" })
+	for _, c := range children(f.root) {
+		switch c.Kind() {
+		case "package_declaration":
+			for _, p := range children(c) {
+				if p.Kind() == "scoped_identifier" || p.Kind() == "identifier" {
+					f.facts.Package = f.text(p)
+				}
+			}
+		case "import_declaration":
+			imp := world.Import{Line: line(c)}
+			for _, p := range allChildren(c) {
+				switch p.Kind() {
+				case "scoped_identifier", "identifier":
+					imp.Path = f.text(p)
+				case "asterisk":
+					imp.Alias = "*"
+				case "static":
+					imp.Kind = "static"
+				}
+			}
+			f.imp(imp)
+		default:
+			w.member(c, "", 0, false)
+		}
+	}
+	dedupeRefs(f.facts)
+}
+
+// javaModifiers reports the visibility words of a declaration.
+func (w *javaWalker) modifiers(n *sitter.Node) (public, private bool) {
+	m := childOfKind(n, "modifiers")
+	if m == nil {
+		return false, false
+	}
+	for _, c := range allChildren(m) {
+		switch w.f.text(c) {
+		case "public", "protected":
+			public = true
+		case "private":
+			private = true
+		}
+	}
+	return
+}
+
+// member handles one declaration of a program or class body. inInterface
+// makes members public by default.
+func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface bool) {
+	f := w.f
+	name := f.text(field(c, "name"))
+	pub, priv := w.modifiers(c)
+	d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
+		Exported: pub || inInterface && !priv, Doc: f.docBefore(c)}
+	switch c.Kind() {
+	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+		body := field(c, "body")
+		d.Kind = map[string]string{"class_declaration": world.KindClass, "interface_declaration": world.KindInterface,
+			"enum_declaration": world.KindEnum, "record_declaration": "record", "annotation_type_declaration": world.KindInterface}[c.Kind()]
+		d.Signature = f.signature(c, body)
+		idx := f.def(d)
+		w.loc.push()
+		w.typeParams(field(c, "type_parameters"))
+		for i, ch := range allChildren(c) {
+			if c.FieldNameForChild(uint32(i)) == "name" {
+				continue
+			}
+			if body == nil || ch.Id() != body.Id() {
+				if ch.Kind() == "formal_parameters" { // record components
+					for _, p := range children(ch) {
+						w.refs(field(p, "type"), idx)
+					}
+					continue
+				}
+				w.refs(ch, idx)
+			}
+		}
+		iface := c.Kind() == "interface_declaration" || c.Kind() == "annotation_type_declaration"
+		for _, m := range children(body) {
+			if m.Kind() == "enum_body_declarations" {
+				for _, mm := range children(m) {
+					w.member(mm, d.Qualified, idx, iface)
+				}
+				continue
+			}
+			if m.Kind() == "enum_constant" {
+				w.refs(field(m, "arguments"), idx)
+				if b := field(m, "body"); b != nil {
+					f.elideBody(b)
+					w.refs(b, idx)
+				}
+				continue
+			}
+			w.member(m, d.Qualified, idx, iface)
+		}
+		w.loc.pop()
+	case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
+		body := field(c, "body")
+		d.Kind = world.KindMethod
+		if c.Kind() == "compact_constructor_declaration" {
+			d.Name, d.Qualified = lastSegment(parent, "."), qualify(parent, lastSegment(parent, "."))
+		}
+		d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
+		idx := f.def(d)
+		f.elideBody(body)
+		w.loc.push()
+		w.typeParams(field(c, "type_parameters"))
+		w.bindAll(c)
+		for _, ch := range allChildren(c) {
+			if ch.Kind() != "modifiers" && ch.Kind() != "identifier" {
+				w.refs(ch, idx)
+			}
+		}
+		w.refs(childOfKind(c, "modifiers"), idx)
+		w.loc.pop()
+	case "field_declaration", "constant_declaration":
+		for _, decl := range allChildren(c) {
+			if decl.Kind() != "variable_declarator" {
+				continue
+			}
+			dd := d
+			dd.Name = f.text(field(decl, "name"))
+			dd.Qualified = qualify(parent, dd.Name)
+			dd.Kind = world.KindField
+			if c.Kind() == "constant_declaration" {
+				dd.Kind = world.KindConst
+			}
+			v := field(decl, "value")
+			dd.Signature = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(f.signature(c, v), ";")), "=")
+			dd.Signature = strings.TrimSpace(dd.Signature)
+			idx := f.def(dd)
+			f.elideInit(v)
+			w.refs(field(c, "type"), idx)
+			w.refs(childOfKind(c, "modifiers"), idx)
+			w.loc.push()
+			w.bindAll(v)
+			w.refs(v, idx)
+			w.loc.pop()
+		}
+	case "static_initializer", "block":
+		f.elideBody(childOfKind(c, "block"))
+		if c.Kind() == "block" {
+			f.elideBody(c)
+		}
+		w.loc.push()
+		w.bindAll(c)
+		w.refs(c, in)
+		w.loc.pop()
+	case "line_comment", "block_comment", ";":
+	default:
+		w.refs(c, in)
+	}
+}
+
+func (w *javaWalker) typeParams(tp *sitter.Node) {
+	for _, p := range children(tp) {
+		if p.Kind() == "type_parameter" {
+			if id := childOfKind(p, "type_identifier", "identifier"); id != nil {
+				w.loc.add(w.f.text(id))
+			}
+		}
+	}
+}
+
+// bindAll adds every name bound inside n (parameters, locals, catch and
+// for variables, lambda parameters, patterns) to the current frame; nested
+// class bodies are left alone.
+func (w *javaWalker) bindAll(n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement", "resource", "type_pattern",
+			"record_pattern_component", "instanceof_expression":
+			if nm := field(x, "name"); nm != nil && nm.Kind() == "identifier" {
+				w.loc.add(f.text(nm))
+			}
+		case "spread_parameter", "type_pattern_component":
+			if vd := childOfKind(x, "variable_declarator"); vd != nil {
+				w.loc.add(f.text(field(vd, "name")))
+			}
+			if id := childOfKind(x, "identifier"); id != nil {
+				w.loc.add(f.text(id))
+			}
+		case "local_variable_declaration":
+			for _, vd := range children(x) {
+				if vd.Kind() == "variable_declarator" {
+					w.loc.add(f.text(field(vd, "name")))
+				}
+			}
+		case "lambda_expression":
+			p := field(x, "parameters")
+			if p != nil && p.Kind() == "identifier" {
+				w.loc.add(f.text(p))
+			} else {
+				for _, id := range children(p) {
+					if id.Kind() == "identifier" {
+						w.loc.add(f.text(id))
+					}
+				}
+			}
+		case "class_body":
+			return false
+		}
+		return true
+	})
+}
+
+func javaTypeLike(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// refs records the references under n.
+func (w *javaWalker) refs(n *sitter.Node, in int) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "identifier":
+			s := f.text(x)
+			if !w.loc.has(s) {
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: world.RefValue})
+			}
+			return false
+		case "type_identifier":
+			if s := f.text(x); !w.loc.has(s) && s != "var" {
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: world.RefType})
+			}
+			return false
+		case "scoped_type_identifier":
+			parts := children(x)
+			if len(parts) > 0 {
+				last := parts[len(parts)-1]
+				f.ref(world.Ref{Name: f.text(last), Qual: foldSpace(string(f.src[x.StartByte():last.StartByte()])), Line: line(x), In: in, Kind: world.RefType})
+				if q := strings.TrimSuffix(foldSpace(string(f.src[x.StartByte():last.StartByte()])), "."); q != "" {
+					f.facts.Refs[len(f.facts.Refs)-1].Qual = q
+				}
+			}
+			return false
+		case "method_invocation":
+			name := f.text(field(x, "name"))
+			obj := field(x, "object")
+			r := world.Ref{Name: name, Line: line(field(x, "name")), In: in, Kind: world.RefCall}
+			if obj != nil {
+				r.Kind, r.Qual = w.qual(obj)
+				if r.Kind == world.RefValue {
+					r.Kind = world.RefCall
+				}
+				w.refs(obj, in)
+			}
+			f.ref(r)
+			w.refs(field(x, "type_arguments"), in)
+			w.refs(field(x, "arguments"), in)
+			return false
+		case "field_access":
+			obj := field(x, "object")
+			fld := field(x, "field")
+			r := world.Ref{Name: f.text(fld), Line: line(fld), In: in}
+			r.Kind, r.Qual = w.qual(obj)
+			f.ref(r)
+			w.refs(obj, in)
+			return false
+		case "scoped_identifier":
+			f.ref(world.Ref{Name: f.text(field(x, "name")), Qual: f.text(field(x, "scope")), Line: line(x), In: in, Kind: world.RefValue})
+			return false
+		case "marker_annotation", "annotation":
+			f.ref(world.Ref{Name: f.text(field(x, "name")), Line: line(x), In: in, Kind: world.RefType})
+			w.refs(field(x, "arguments"), in)
+			return false
+		case "method_reference":
+			parts := children(x)
+			if len(parts) >= 2 {
+				last := parts[len(parts)-1]
+				_, q := w.qual(parts[0])
+				f.ref(world.Ref{Name: f.text(last), Qual: q, Line: line(last), In: in, Kind: world.RefMember})
+				w.refs(parts[0], in)
+			}
+			return false
+		case "class_body": // anonymous class: its members are walked for refs only
+			for _, m := range children(x) {
+				w.loc.push()
+				w.bindAll(m)
+				if m.Kind() == "method_declaration" {
+					for _, ch := range allChildren(m) {
+						if ch.Kind() != "identifier" {
+							w.refs(ch, in)
+						}
+					}
+				} else {
+					w.refs(m, in)
+				}
+				w.loc.pop()
+			}
+			return false
+		case "string_literal", "line_comment", "block_comment", "character_literal":
+			return false
+		}
+		return true
+	})
+}
+
+// qual classifies the object of a selection: a type-like name (Type.m) is
+// a qualifier, this/super and values make a member access.
+func (w *javaWalker) qual(obj *sitter.Node) (kind, qual string) {
+	s := w.f.text(obj)
+	switch obj.Kind() {
+	case "this", "super":
+		return world.RefMember, s
+	case "identifier":
+		if javaTypeLike(s) && !w.loc.has(s) {
+			return world.RefValue, s
+		}
+		return world.RefMember, s
+	case "field_access", "scoped_identifier":
+		if javaTypeLike(lastSegment(s, ".")) && !strings.ContainsAny(s, "()") {
+			return world.RefValue, foldSpace(s)
+		}
+	}
+	return world.RefMember, ""
+}
