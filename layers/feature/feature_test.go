@@ -1,0 +1,238 @@
+package feature
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func taskFS(files map[string]string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for p, s := range files {
+		m[".speed/features/auth/"+p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	return m
+}
+
+const specMD = `# Auth
+
+Design text about sessions and tokens.
+
+## REQ-1: Login with password
+Users log in with a password checked by ` + "`CheckPassword`" + ` in auth/password.go.
+
+## Other
+
+- REQ-2: Sessions expire after an hour.
+  They are renewed on use.
+- A plain item.
+
+- **NFR-3** Logins take under 100 ms.
+
+Closing paragraph mentioning REQ-1 only by reference.
+`
+
+func TestLoadFeature(t *testing.T) {
+	fsys := taskFS(map[string]string{
+		"spec.md": specMD,
+		"tasks/t1.toml": `id = "t1"
+title = "Password hashing"
+status = "done"
+files_touched = ["./auth/password.go"]
+requirements = ["REQ-1"]
+[[decisions]]
+summary = "Use bcrypt"
+detail = "cost 12"
+files = ["auth/password.go"]
+`,
+		"tasks/t2.toml": `id = "t2"
+title = "Sessions"
+status = "done"
+depends_on = ["t1"]
+files_touched = ["auth/session.go"]
+`,
+		"tasks/t3.toml": `id = "t3"
+title = "Login handler"
+depends_on = ["t2", "t4"]
+files_touched = ["web/login.go", "web//login.go", "new/file.go"]
+acceptance = ["returns 401 on a bad password"]
+`,
+		"tasks/t4.toml": `id = "t4"
+title = "Planned helper"
+status = "in_progress"
+depends_on = ["t1"]
+`,
+	})
+	exists := func(p string) bool { return p != "new/file.go" }
+	f, warns, err := LoadFeature(fsys, "auth", Options{Exists: exists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, tk := range f.Tasks {
+		ids = append(ids, tk.ID)
+	}
+	if !reflect.DeepEqual(ids, []string{"t1", "t2", "t3", "t4"}) {
+		t.Fatalf("tasks %v", ids)
+	}
+	t3 := f.Task("t3")
+	if !reflect.DeepEqual(t3.FilesTouched, []string{"web/login.go", "new/file.go"}) {
+		t.Errorf("files_touched %q", t3.FilesTouched)
+	}
+	if t3.Status != StatusPlanned {
+		t.Errorf("default status %q", t3.Status)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].String(), "t3.toml:4: key files_touched: new/file.go is not in the tree") {
+		t.Errorf("warnings %v", warns)
+	}
+	var up []string
+	for _, u := range f.Upstream("t3") {
+		up = append(up, u.ID)
+	}
+	if !reflect.DeepEqual(up, []string{"t2", "t1"}) {
+		t.Errorf("upstream %v", up)
+	}
+	if _, _, err := LoadFeature(fsys, "auth", Options{Exists: exists, Strict: true}); err == nil || !strings.Contains(err.Error(), "new/file.go is not in the tree") {
+		t.Errorf("strict: %v", err)
+	}
+	if f.Spec.Requirement("REQ-1") == nil || len(f.Spec.Requirements) != 3 {
+		t.Errorf("spec requirements %+v", f.Spec.Requirements)
+	}
+	if _, _, err := LoadFeature(fsys, "nope", Options{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing feature: %v", err)
+	}
+}
+
+func TestTaskErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, body, want string
+	}{
+		{"unknown key", "t1.toml", "id = \"t1\"\ntitel = \"x\"\n", "t1.toml:2: key titel: unknown key"},
+		{"id mismatch", "t1.toml", "title = \"x\"\nid = \"t2\"\n", "t1.toml:2: key id: \"t2\" does not match the file name (want \"t1\")"},
+		{"missing id", "t1.toml", "title = \"x\"\n", "key id: missing"},
+		{"bad status", "t1.toml", "id = \"t1\"\nstatus = \"doing\"\n", "t1.toml:2: key status: \"doing\""},
+		{"absolute", "t1.toml", "id = \"t1\"\nfiles_touched = [\n  \"a.go\",\n  \"/etc/passwd\",\n]\n", "t1.toml:4: key files_touched: path \"/etc/passwd\" is absolute"},
+		{"escape", "t1.toml", "id = \"t1\"\nfiles_touched = [\"a/../../x.go\"]\n", "t1.toml:2: key files_touched: path \"a/../../x.go\" is outside the repository"},
+		{"decision escape", "t1.toml", "id = \"t1\"\n[[decisions]]\nsummary = \"s\"\nfiles = [\"../x\"]\n", "t1.toml:4: key decisions.files: path \"../x\" is outside"},
+		{"type", "t1.toml", "id = \"t1\"\nfiles_touched = \"a.go\"\n", "t1.toml:2: key files_touched:"},
+		{"syntax", "t1.toml", "id = \"t1\"\ntitle = \n", "t1.toml:2:"},
+		{"self dep", "t1.toml", "id = \"t1\"\ndepends_on = [\"t1\"]\n", "dependency cycle: t1 -> t1"},
+		{"bad req", "t1.toml", "id = \"t1\"\nrequirements = [\"req1\"]\n", "t1.toml:2: key requirements: \"req1\" is not a requirement id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := ParseTask(".speed/features/auth/tasks/"+tc.file, []byte(tc.body), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDependencyErrors(t *testing.T) {
+	fsys := taskFS(map[string]string{
+		"tasks/a.toml": "id = \"a\"\ndepends_on = [\"b\"]\n",
+		"tasks/b.toml": "id = \"b\"\ndepends_on = [\"c\"]\n",
+		"tasks/c.toml": "id = \"c\"\ndepends_on = [\"a\"]\n",
+	})
+	_, _, err := LoadFeature(fsys, "auth", Options{})
+	if err == nil || !strings.Contains(err.Error(), "dependency cycle: a -> b -> c -> a") {
+		t.Errorf("cycle: %v", err)
+	}
+	fsys = taskFS(map[string]string{"tasks/a.toml": "id = \"a\"\ndepends_on = [\"zz\"]\n"})
+	_, _, err = LoadFeature(fsys, "auth", Options{})
+	if err == nil || !strings.Contains(err.Error(), "a.toml:2: key depends_on: task a depends on unknown task \"zz\"") {
+		t.Errorf("unknown: %v", err)
+	}
+}
+
+func TestCleanPath(t *testing.T) {
+	for in, want := range map[string]string{"./a/b.go": "a/b.go", "a//b/../c.go": "a/c.go", `a\b.go`: "a/b.go"} {
+		if got, err := CleanPath(in); err != nil || got != want {
+			t.Errorf("CleanPath(%q) = %q, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "..", "../a", "/a", "C:/x", ".", ".git/config", "a/../.."} {
+		if _, err := CleanPath(in); err == nil {
+			t.Errorf("CleanPath(%q) accepted", in)
+		}
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	s, warns := ParseSpec("spec.md", []byte(specMD+"\n## REQ-2 again\ntext\n"))
+	if len(warns) != 1 || !strings.Contains(warns[0].Msg, "REQ-2 is defined again") {
+		t.Errorf("warnings %v", warns)
+	}
+	want := []Requirement{
+		{ID: "REQ-1", Title: "Login with password", Line: 5, Text: "Users log in with a password checked by `CheckPassword` in auth/password.go."},
+		{ID: "REQ-2", Title: "Sessions expire after an hour.", Line: 10, Text: "REQ-2: Sessions expire after an hour.\n  They are renewed on use."},
+		{ID: "NFR-3", Title: "Logins take under 100 ms.", Line: 14, Text: "**NFR-3** Logins take under 100 ms."},
+	}
+	if !reflect.DeepEqual(s.Requirements, want) {
+		t.Errorf("requirements\n got %#v\nwant %#v", s.Requirements, want)
+	}
+	wantP := []Paragraph{
+		{Heading: "Auth", Text: "Design text about sessions and tokens.", Line: 3},
+		{Heading: "Other", Text: "- A plain item.", Line: 12},
+		{Heading: "Other", Text: "Closing paragraph mentioning REQ-1 only by reference.", Line: 16},
+	}
+	if !reflect.DeepEqual(s.Paragraphs, wantP) {
+		t.Errorf("paragraphs\n got %#v\nwant %#v", s.Paragraphs, wantP)
+	}
+	if ids := FindIDs("see REQ-1, R-2 and XREQ-3x and NFR-10."); !reflect.DeepEqual(ids, []string{"REQ-1", "R-2", "NFR-10"}) {
+		t.Errorf("FindIDs %v", ids)
+	}
+}
+
+func TestSpecFence(t *testing.T) {
+	s, _ := ParseSpec("spec.md", []byte("## Design\n```\n## REQ-9 not a heading\n- REQ-8 no\n```\n"))
+	if len(s.Requirements) != 0 || len(s.Paragraphs) != 1 {
+		t.Errorf("fenced: %+v", s)
+	}
+}
+
+func FuzzParseTask(f *testing.F) {
+	f.Add([]byte("id = \"t1\"\ntitle = \"x\"\nfiles_touched = [\"a.go\"]\n[[decisions]]\nsummary = \"s\"\n"))
+	f.Add([]byte("id = \"t1\"\nstatus = 3\n"))
+	f.Add([]byte("id = \"t1\"\ndepends_on = [\"t1\"]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		task, _, err := ParseTask("tasks/t1.toml", data, func(string) bool { return false })
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "tasks/t1.toml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if task.ID != "t1" {
+			t.Fatalf("id %q accepted", task.ID)
+		}
+		for _, p := range task.FilesTouched {
+			if c, err := CleanPath(p); err != nil || c != p {
+				t.Fatalf("unclean path %q accepted", p)
+			}
+		}
+	})
+}
+
+func FuzzParseSpec(f *testing.F) {
+	f.Add([]byte(specMD))
+	f.Add([]byte("- REQ-1\n  - REQ-2 nested\n```\n# x"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, _ := ParseSpec("spec.md", data)
+		seen := map[string]bool{}
+		nlines := strings.Count(string(data), "\n") + 1
+		for _, r := range s.Requirements {
+			if seen[r.ID] || r.Line < 1 || r.Line > nlines {
+				t.Fatalf("bad requirement %+v", r)
+			}
+			seen[r.ID] = true
+		}
+		for _, p := range s.Paragraphs {
+			if p.Line < 1 || p.Line > nlines || strings.TrimSpace(p.Text) == "" {
+				t.Fatalf("bad paragraph %+v", p)
+			}
+		}
+	})
+}
