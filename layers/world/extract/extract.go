@@ -45,6 +45,13 @@ type language struct {
 	// comment is the line-comment leader used in skeleton markers ("//", "#").
 	comment string
 	pool    sync.Pool
+
+	// kinds and named are indexed by node kind id (Node.KindId); fields
+	// maps field names to ids. Built once at registration so walkers read
+	// node kinds and fields without a cgo string conversion per node.
+	kinds  []string
+	named  []bool
+	fields map[string]uint16
 }
 
 var registry = map[string]*language{}
@@ -54,7 +61,18 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 	if _, dup := registry[name]; dup {
 		panic("extract: language registered twice: " + name)
 	}
-	registry[name] = &language{name: name, grammar: grammar, walk: walk, comment: comment}
+	l := &language{name: name, grammar: grammar, walk: walk, comment: comment, fields: map[string]uint16{}}
+	n := grammar.NodeKindCount()
+	l.kinds = make([]string, n)
+	l.named = make([]bool, n)
+	for id := uint32(0); id < n; id++ {
+		l.kinds[id] = grammar.NodeKindForId(uint16(id))
+		l.named[id] = grammar.NodeKindIsNamed(uint16(id))
+	}
+	for id := uint32(1); id <= grammar.FieldCount(); id++ {
+		l.fields[grammar.FieldNameForId(uint16(id))] = uint16(id)
+	}
+	registry[name] = l
 }
 
 // Supported reports whether lang has an extractor.
@@ -96,27 +114,15 @@ func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	p := l.parser()
-	deadline := time.Now().Add(timeout)
-	tree := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < len(src) {
-			return src[i:]
-		}
-		return nil
-	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
-		return time.Now().After(deadline) // true cancels the parse
-	}})
+	tree := l.parse(src, timeout)
 	if tree == nil {
-		// A cancelled parser must be reset before it is used again.
-		p.Reset()
-		l.pool.Put(p)
 		facts.Warning = fmt.Sprintf("parse of %s stopped after %s; no facts", lang, timeout)
 		return facts, nil
 	}
-	l.pool.Put(p)
 	defer tree.Close()
 	root := tree.RootNode()
 	f := &file{lang: l, src: src, root: root, facts: facts}
+	defer f.close()
 	defer func() {
 		if r := recover(); r != nil {
 			facts = &world.Facts{Lang: lang, Lines: facts.Lines, Warning: fmt.Sprintf("extractor %s failed: %v; no facts", lang, r)}
@@ -132,6 +138,42 @@ func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 	}
 	f.finish()
 	return facts, nil
+}
+
+// parse parses src with a pooled parser; nil when the parse was stopped
+// by the timeout. The caller closes the tree.
+//
+// The timeout uses the parser's own clock (ts_parser_set_timeout_micros)
+// rather than ParseWithOptions' progress callback: in go-tree-sitter
+// v0.25.0 the callback costs a cgo call-back every hundred parse
+// operations and its options value is never released from the
+// go-pointer registry, so each parse would leak an entry.
+func (l *language) parse(src []byte, timeout time.Duration) *sitter.Tree {
+	p := l.parser()
+	p.SetTimeoutMicros(uint64(timeout / time.Microsecond))
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		// A stopped parser resumes where it left off unless reset.
+		p.Reset()
+	}
+	l.pool.Put(p)
+	return tree
+}
+
+// ParseOnly parses src as lang with the pooled parser and closes the tree,
+// nothing else: the baseline against which the cost of extraction is
+// measured (tree-sitter alone on the same files and workers).
+func ParseOnly(lang string, src []byte) error {
+	l, ok := registry[lang]
+	if !ok {
+		return ErrNoParser
+	}
+	tree := l.parse(src, DefaultTimeout)
+	if tree == nil {
+		return fmt.Errorf("parse of %s stopped after %s", lang, DefaultTimeout)
+	}
+	tree.Close()
+	return nil
 }
 
 func countLines(src []byte) int {

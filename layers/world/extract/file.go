@@ -21,6 +21,9 @@ type file struct {
 	facts *world.Facts
 
 	cuts []cut // byte ranges left out of the skeleton
+
+	cur   *sitter.TreeCursor // reused by kids; closed by close
+	stack []kid              // children read by kids, LIFO
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -82,11 +85,16 @@ func (f *file) elideBody(body *sitter.Node) {
 		return
 	}
 	start, end := line(body), endLine(body)
-	if start == end && body.EndByte()-body.StartByte() <= 2 {
-		return // an empty "{}" body says as much as a marker
+	var marker string
+	if start == end {
+		marker = fmt.Sprintf("{ … } %s line %d", f.lang.comment, start)
+		if body.EndByte()-body.StartByte() <= uint(len(marker)) {
+			return // a short one-line body says as much as a marker
+		}
+	} else {
+		marker = fmt.Sprintf("{ … } %s lines %d-%d", f.lang.comment, start, end)
 	}
-	f.cuts = append(f.cuts, cut{body.StartByte(), body.EndByte(),
-		fmt.Sprintf("{ … } %s lines %d-%d", f.lang.comment, start, end)})
+	f.cuts = append(f.cuts, cut{body.StartByte(), body.EndByte(), marker})
 }
 
 // elide leaves src[start:end] out of the skeleton, replacing it by marker.
@@ -98,19 +106,49 @@ func (f *file) elide(start, end uint, marker string) {
 
 // comment handles a comment node for the skeleton: a comment's first line is
 // kept only when it starts a block right above a declaration (doc comment);
-// everything else of comments is left out.
+// everything else of comments is left out: later lines of the block, blocks
+// followed by a blank line or by nothing, and comments trailing code on
+// their line.
 func (f *file) comment(n *sitter.Node) {
 	start, end := n.StartByte(), n.EndByte()
-	if prev := n.PrevSibling(); prev != nil && prev.Kind() == n.Kind() && line(n)-endLine(prev) <= 1 {
-		f.cuts = append(f.cuts, cut{start, end, ""}) // not the first of its block
+	kind := f.kind(n)
+	prev := n.PrevSibling()
+	if prev != nil && (f.kind(prev) == kind && line(n)-endLine(prev) <= 1 || endLine(prev) == line(n)) {
+		f.cuts = append(f.cuts, cut{start, end, ""}) // not the first of its block, or trailing code
 		return
 	}
-	if next := n.NextNamedSibling(); next == nil || strings.Contains(next.Kind(), "comment") && line(next)-endLine(n) > 1 {
+	last := n
+	next := n.NextSibling()
+	for next != nil && f.kind(next) == kind && line(next)-endLine(last) <= 1 {
+		last, next = next, next.NextSibling()
+	}
+	if next == nil || !next.IsNamed() || strings.Contains(f.kind(next), "comment") || line(next)-endLine(last) > 1 {
 		f.cuts = append(f.cuts, cut{start, end, ""})
 		return
 	}
-	if i := bytes.IndexByte(f.src[start:end], '\n'); i >= 0 {
-		f.cuts = append(f.cuts, cut{start + uint(i), end, ""})
+	f.keepFirstLine(start, end)
+}
+
+// keepFirstLine leaves out of the skeleton all of the comment src[start:end]
+// after its first line that says something; a block comment ("/*") cut so
+// gets " … */" to stay closed.
+func (f *file) keepFirstLine(start, end uint) {
+	c := f.src[start:end]
+	pos := 0
+	for pos < len(c) {
+		i := bytes.IndexByte(c[pos:], '\n')
+		if i < 0 {
+			return // the content ends on this line
+		}
+		if docLine(string(c[pos:pos+i])) != "" {
+			marker := ""
+			if bytes.HasPrefix(c, []byte("/*")) {
+				marker = " … */"
+			}
+			f.cuts = append(f.cuts, cut{start + uint(pos+i), end, marker})
+			return
+		}
+		pos += i + 1
 	}
 }
 
@@ -118,11 +156,11 @@ func (f *file) comment(n *sitter.Node) {
 // the comment leader stripped; "" when there is none.
 func (f *file) docBefore(n *sitter.Node) string {
 	prev := n.PrevSibling()
-	if prev == nil || !strings.Contains(prev.Kind(), "comment") || line(n)-endLine(prev) > 1 {
+	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-endLine(prev) > 1 || f.trailing(prev) {
 		return ""
 	}
 	first := prev
-	for p := prev.PrevSibling(); p != nil && p.Kind() == first.Kind() && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
+	for p := prev.PrevSibling(); p != nil && f.kind(p) == f.kind(first) && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
 		first = p
 	}
 	return docLine(f.text(first))
@@ -166,6 +204,9 @@ func (f *file) skeleton() string {
 		if c.start < pos { // nested in a cut already made
 			continue
 		}
+		if c.marker == "" {
+			c = f.wholeLine(c, pos)
+		}
 		b.Write(f.src[pos:c.start])
 		b.WriteString(c.marker)
 		pos = c.end
@@ -189,6 +230,30 @@ func (f *file) skeleton() string {
 	return strings.TrimRight(out.String(), "\n") + "\n"
 }
 
+// wholeLine widens a cut that leaves nothing but white space on its lines
+// to take those lines whole, newline included, so it leaves no blank line;
+// it never reaches back before pos.
+func (f *file) wholeLine(c cut, pos uint) cut {
+	s := c.start
+	for s > pos && (f.src[s-1] == ' ' || f.src[s-1] == '\t') {
+		s--
+	}
+	if s > 0 && f.src[s-1] != '\n' {
+		return c // code (or a marker) before it on its line
+	}
+	e := c.end
+	for e < uint(len(f.src)) && (f.src[e] == ' ' || f.src[e] == '\t' || f.src[e] == '\r') {
+		e++
+	}
+	if e < uint(len(f.src)) && f.src[e] != '\n' {
+		return c // code after it on its line
+	}
+	if e < uint(len(f.src)) {
+		e++
+	}
+	return cut{s, e, ""}
+}
+
 // walk calls visit for every node below n in document order; when visit
 // returns false the node's children are skipped.
 func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
@@ -208,3 +273,142 @@ func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 		}
 	}
 }
+
+// kid is one child of a node, as read by file.kids.
+type kid struct {
+	n     sitter.Node
+	kind  string // node kind (type) name
+	field uint16 // field id within the parent; 0 for none
+	named bool
+}
+
+// kind returns n's node kind from the language's table, without a cgo
+// string conversion.
+func (f *file) kind(n *sitter.Node) string {
+	id := n.KindId()
+	if int(id) < len(f.lang.kinds) {
+		return f.lang.kinds[id]
+	}
+	return n.Kind()
+}
+
+// fieldID returns the id of a field name of the file's grammar; 0 when the
+// grammar has no such field.
+func (f *file) fieldID(name string) uint16 { return f.lang.fields[name] }
+
+// field returns n's first child in the named field, or nil. It is
+// ChildByFieldName without the C string the binding allocates per call.
+func (f *file) field(n *sitter.Node, name string) *sitter.Node {
+	id := f.lang.fields[name]
+	if id == 0 || n == nil {
+		return nil
+	}
+	return n.ChildByFieldId(id)
+}
+
+// kids returns n's children (named and anonymous) with their kinds and
+// field ids, read with one cursor. The slice is only valid until the
+// matching f.release(mark), where mark is len(f.stack) before the call;
+// calls may nest (LIFO): a nested kids call never overwrites an outer
+// slice.
+func (f *file) kids(n *sitter.Node) []kid {
+	if f.cur == nil {
+		f.cur = n.Walk()
+	} else {
+		f.cur.Reset(*n)
+	}
+	c := f.cur
+	mark := len(f.stack)
+	if c.GotoFirstChild() {
+		for {
+			id := c.Node()
+			k := kid{n: *id, field: c.FieldId()}
+			sym := k.n.KindId()
+			if int(sym) < len(f.lang.kinds) {
+				k.kind, k.named = f.lang.kinds[sym], f.lang.named[sym]
+			} else {
+				k.kind, k.named = k.n.Kind(), k.n.IsNamed()
+			}
+			f.stack = append(f.stack, k)
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+	}
+	return f.stack[mark:len(f.stack):len(f.stack)]
+}
+
+// release drops the children read by kids calls made since mark.
+func (f *file) release(mark int) { f.stack = f.stack[:mark] }
+
+// close frees what the file holds of tree-sitter (its cursor).
+func (f *file) close() {
+	if f.cur != nil {
+		f.cur.Close()
+		f.cur = nil
+	}
+}
+
+// textRange returns src[start:end] as a string.
+func (f *file) textRange(start, end uint) string { return string(f.src[start:end]) }
+
+// textIs reports whether n's text equals s, without allocating.
+func (f *file) textIs(n *sitter.Node, s string) bool {
+	return string(f.src[n.StartByte():n.EndByte()]) == s
+}
+
+// docComment returns the first line of the comment block right above n,
+// skipping compiler directives (lines such as "//go:noinline" or
+// "//nolint"), with the leader stripped; "" when there is none. Unlike
+// docBefore it reads the block through kinds from the table, so it is
+// cheap to call on every declaration.
+func (f *file) docComment(n *sitter.Node) string {
+	prev := n.PrevSibling()
+	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-endLine(prev) > 1 || f.trailing(prev) {
+		return ""
+	}
+	first := prev
+	for p := prev.PrevSibling(); p != nil && strings.Contains(f.kind(p), "comment") && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
+		first = p
+	}
+	for c := first; c != nil; c = c.NextSibling() {
+		t := f.text(c)
+		if !isDirective(t) {
+			return docLine(t)
+		}
+		if c.Id() == prev.Id() {
+			break
+		}
+	}
+	return ""
+}
+
+// trailing reports whether comment c follows code on its first line.
+func (f *file) trailing(c *sitter.Node) bool {
+	for i := int(c.StartByte()) - 1; i >= 0; i-- {
+		switch f.src[i] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// isDirective reports whether a comment is a tool directive rather than
+// prose: "//go:build", "//nolint", "#!/bin/sh", "// +build".
+func isDirective(c string) bool {
+	if strings.HasPrefix(c, "#!") || strings.HasPrefix(c, "// +build") {
+		return true
+	}
+	if !strings.HasPrefix(c, "//") || len(c) < 3 || c[2] == ' ' {
+		return false
+	}
+	i := strings.IndexAny(c[2:], ": \t")
+	return i > 0 && c[2+i] == ':' || strings.HasPrefix(c, "//nolint") || strings.HasPrefix(c, "//export ")
+}
+
+// dropComment leaves a whole comment node out of the skeleton.
+func (f *file) dropComment(n *sitter.Node) { f.cuts = append(f.cuts, cut{n.StartByte(), n.EndByte(), ""}) }

@@ -1,0 +1,1138 @@
+package extract
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tree_sitter_go "github.com/tree-sitter/tree-sitter-go/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+func init() {
+	register(world.LangGo, sitter.NewLanguage(tree_sitter_go.Language()), "//", walkGo)
+}
+
+// goBuiltins are Go's predeclared identifiers: never references.
+var goBuiltins = map[string]bool{
+	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true,
+	"float32": true, "float64": true, "int": true, "int8": true, "int16": true,
+	"int32": true, "int64": true, "rune": true, "string": true, "uint": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"any": true, "comparable": true,
+	"true": true, "false": true, "iota": true, "nil": true,
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true,
+	"copy": true, "delete": true, "imag": true, "len": true, "make": true,
+	"max": true, "min": true, "new": true, "panic": true, "print": true,
+	"println": true, "real": true, "recover": true,
+}
+
+// goWalker extracts one Go file. Scope analysis is by name: scope counts
+// the local bindings of each name currently visible (parameters, results,
+// receivers, type parameters, := and var/const/type inside bodies, range
+// and select variables), bound lists them in order so a block can undo its
+// own on exit.
+type goWalker struct {
+	f     *file
+	pkgs  map[string]bool // names bound by imports in this file
+	scope map[string]int
+	bound []string
+	in    int // Ref.In for refs being recorded
+}
+
+func walkGo(f *file) {
+	w := &goWalker{f: f, pkgs: map[string]bool{}, scope: map[string]int{}}
+	root := f.root
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, k := range f.kids(root) {
+		n := &k.n
+		w.in = 0
+		switch k.kind {
+		case "comment":
+			w.topComment(n)
+		case "package_clause":
+			for i := uint(0); i < n.NamedChildCount(); i++ {
+				if c := n.NamedChild(i); f.kind(c) == "package_identifier" {
+					f.facts.Package = f.text(c)
+				}
+			}
+		case "import_declaration":
+			w.imports(n)
+		case "function_declaration", "method_declaration":
+			w.function(n, k.kind == "method_declaration")
+		case "type_declaration":
+			w.typeDecl(n, true)
+		case "const_declaration", "var_declaration":
+			w.valueDecl(n, true)
+		default:
+			w.node(n, k.kind)
+		}
+	}
+}
+
+// topComment keeps build constraints whole and treats other comments as
+// doc or noise.
+func (w *goWalker) topComment(n *sitter.Node) {
+	t := w.f.text(n)
+	if strings.HasPrefix(t, "//go:build") || strings.HasPrefix(t, "// +build") {
+		return
+	}
+	w.f.comment(n)
+}
+
+// imports records the specs of one import declaration.
+func (w *goWalker) imports(n *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, k := range f.kids(n) {
+		switch k.kind {
+		case "import_spec":
+			w.importSpec(&k.n)
+		case "import_spec_list":
+			m := len(f.stack)
+			for _, s := range f.kids(&k.n) {
+				switch s.kind {
+				case "import_spec":
+					w.importSpec(&s.n)
+				case "comment":
+					f.comment(&s.n)
+				}
+			}
+			f.release(m)
+		}
+	}
+}
+
+func (w *goWalker) importSpec(n *sitter.Node) {
+	f := w.f
+	p := f.field(n, "path")
+	if p == nil {
+		return
+	}
+	imp := world.Import{Path: unquoteGo(f.text(p)), Line: line(n)}
+	if a := f.field(n, "name"); a != nil {
+		imp.Alias = f.text(a)
+	}
+	f.imp(imp)
+	switch imp.Alias {
+	case "_", ".":
+	case "":
+		for _, name := range goImportNames(imp.Path) {
+			w.pkgs[name] = true
+		}
+	default:
+		w.pkgs[imp.Alias] = true
+	}
+}
+
+// unquoteGo unquotes a Go string literal, or returns it without its quotes
+// when it is malformed.
+func unquoteGo(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return strings.Trim(s, "\"`")
+}
+
+// goImportNames guesses the names an import path binds without an alias:
+// the last element, and the forms it usually takes as a package name
+// ("yaml" for gopkg.in/yaml.v3, "foo" for go-foo or foo-go, the element
+// before a /vN major-version suffix).
+func goImportNames(p string) []string {
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && isDigits(base[1:]) && path.Dir(p) != "." {
+		base = path.Base(path.Dir(p))
+	}
+	names := []string{base}
+	b := base
+	if i := strings.Index(b, ".v"); i > 0 && isDigits(b[i+2:]) {
+		b = b[:i]
+	}
+	b = strings.TrimPrefix(b, "go-")
+	b = strings.TrimSuffix(b, "-go")
+	b = strings.TrimSuffix(b, ".go")
+	if b != base {
+		names = append(names, b)
+	}
+	if c := strings.NewReplacer("-", "", ".", "").Replace(b); c != b {
+		names = append(names, c)
+	}
+	return names
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func goExported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// declare binds name locally until the enclosing scope's undo.
+func (w *goWalker) declare(name string) {
+	if name == "_" || name == "" {
+		return
+	}
+	w.scope[name]++
+	w.bound = append(w.bound, name)
+}
+
+// undo drops the bindings made since mark (a len(w.bound)).
+func (w *goWalker) undo(mark int) {
+	for _, name := range w.bound[mark:] {
+		if w.scope[name]--; w.scope[name] == 0 {
+			delete(w.scope, name)
+		}
+	}
+	w.bound = w.bound[:mark]
+}
+
+// use records a bare identifier as a reference unless it is bound locally
+// or predeclared.
+func (w *goWalker) use(n *sitter.Node, kind string) {
+	name := w.f.text(n)
+	if name == "_" || w.scope[name] > 0 || goBuiltins[name] {
+		return
+	}
+	w.f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+}
+
+// function handles a function or method declaration: its definition, the
+// refs of its signature and body, and the elision of its body.
+func (w *goWalker) function(n *sitter.Node, method bool) {
+	f := w.f
+	nameNode := f.field(n, "name")
+	if nameNode == nil {
+		w.node(n, f.kind(n))
+		return
+	}
+	name := f.text(nameNode)
+	body := f.field(n, "body")
+	d := world.Def{Name: name, Kind: world.KindFunction, Qualified: name,
+		Start: line(n), End: endLine(n), Signature: f.signature(n, body),
+		Exported: goExported(name), Doc: f.docComment(n)}
+	mark := len(w.bound)
+	defer w.undo(mark)
+	var recv *sitter.Node
+	if method {
+		d.Kind = world.KindMethod
+		recv = f.field(n, "receiver")
+		if base, _ := w.receiverType(recv); base != "" {
+			d.Parent = base
+			d.Qualified = base + "." + name
+		}
+	}
+	w.in = f.def(d)
+	if recv != nil {
+		w.params(recv, true)
+	}
+	if tp := f.field(n, "type_parameters"); tp != nil {
+		w.typeParams(tp)
+	}
+	w.params(f.field(n, "parameters"), false)
+	w.result(f.field(n, "result"))
+	if body != nil {
+		f.elideBody(body)
+		w.node(body, "block")
+	}
+}
+
+// receiverType returns the base type name of a receiver list ("T" for
+// (t *T) or (l *List[K, V])) and the node of its type arguments, which
+// declare type parameters.
+func (w *goWalker) receiverType(recv *sitter.Node) (string, *sitter.Node) {
+	f := w.f
+	if recv == nil {
+		return "", nil
+	}
+	var p *sitter.Node
+	for i := uint(0); i < recv.NamedChildCount(); i++ {
+		if c := recv.NamedChild(i); f.kind(c) == "parameter_declaration" {
+			p = c
+			break
+		}
+	}
+	if p == nil {
+		return "", nil
+	}
+	t := f.field(p, "type")
+	for t != nil {
+		switch f.kind(t) {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "generic_type":
+			return f.text(f.field(t, "type")), f.field(t, "type_arguments")
+		case "type_identifier":
+			return f.text(t), nil
+		default:
+			return "", nil
+		}
+	}
+	return "", nil
+}
+
+// params declares the names of a parameter list and records the refs of
+// its types. For a receiver, the type arguments of the receiver type
+// declare type parameters.
+func (w *goWalker) params(list *sitter.Node, receiver bool) {
+	f := w.f
+	if list == nil {
+		return
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	var names []*sitter.Node
+	for _, k := range f.kids(list) {
+		switch k.kind {
+		case "parameter_declaration", "variadic_parameter_declaration":
+			m := len(f.stack)
+			names = names[:0]
+			for _, c := range f.kids(&k.n) {
+				if c.field == f.fieldID("name") {
+					c := c
+					names = append(names, &c.n)
+				} else if c.field == f.fieldID("type") {
+					if receiver {
+						w.receiverTypeRefs(&c.n)
+					} else {
+						w.typ(&c.n)
+					}
+				}
+			}
+			f.release(m)
+			for _, nm := range names {
+				w.declare(f.text(nm))
+			}
+		}
+	}
+}
+
+// receiverTypeRefs records the receiver's base type as a type ref and
+// declares the receiver's type parameters.
+func (w *goWalker) receiverTypeRefs(t *sitter.Node) {
+	f := w.f
+	for t != nil {
+		switch f.kind(t) {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "generic_type":
+			if base := f.field(t, "type"); base != nil {
+				w.typ(base)
+			}
+			if args := f.field(t, "type_arguments"); args != nil {
+				walk(args, func(c *sitter.Node) bool {
+					switch f.kind(c) {
+					case "type_identifier", "identifier":
+						w.declare(f.text(c))
+						return false
+					}
+					return true
+				})
+			}
+			return
+		default:
+			w.typ(t)
+			return
+		}
+	}
+}
+
+// result handles a function result: a named or unnamed parameter list or
+// a single type.
+func (w *goWalker) result(r *sitter.Node) {
+	if r == nil {
+		return
+	}
+	if w.f.kind(r) == "parameter_list" {
+		w.params(r, false)
+		return
+	}
+	w.typ(r)
+}
+
+// typeParams declares type parameters, then records the refs of their
+// constraints (which may mention each other).
+func (w *goWalker) typeParams(list *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(list)
+	for _, k := range ks {
+		if k.kind != "type_parameter_declaration" {
+			continue
+		}
+		m := len(f.stack)
+		for _, c := range f.kids(&k.n) {
+			if c.field == f.fieldID("name") {
+				w.declare(f.text(&c.n))
+			}
+		}
+		f.release(m)
+	}
+	for _, k := range ks {
+		if k.kind == "type_parameter_declaration" {
+			if t := f.field(&k.n, "type"); t != nil {
+				w.typ(t)
+			}
+		}
+	}
+}
+
+// typ records the refs of a type expression.
+func (w *goWalker) typ(n *sitter.Node) { w.node(n, w.f.kind(n)) }
+
+// typeDecl handles a type declaration; top level ones are definitions
+// (with their fields and interface methods), local ones only bind a name.
+func (w *goWalker) typeDecl(n *sitter.Node, top bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(n)
+	specs := 0
+	for _, k := range ks {
+		if k.kind == "type_spec" || k.kind == "type_alias" {
+			specs++
+		}
+	}
+	for _, k := range ks {
+		switch k.kind {
+		case "comment":
+			if top {
+				f.comment(&k.n)
+			}
+		case "type_spec", "type_alias":
+			spec := &k.n
+			nameNode := f.field(spec, "name")
+			if nameNode == nil {
+				continue
+			}
+			name := f.text(nameNode)
+			if !top {
+				w.declare(name)
+				m := len(w.bound)
+				if tp := f.field(spec, "type_parameters"); tp != nil {
+					w.typeParams(tp)
+				}
+				if t := f.field(spec, "type"); t != nil {
+					w.typ(t)
+				}
+				w.undo(m)
+				continue
+			}
+			w.typeSpec(n, spec, name, specs == 1, k.kind == "type_alias")
+		}
+	}
+}
+
+func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias bool) {
+	f := w.f
+	t := f.field(spec, "type")
+	d := world.Def{Name: name, Kind: world.KindType, Qualified: name,
+		Start: line(spec), End: endLine(spec), Exported: goExported(name), Doc: f.docComment(spec)}
+	if single {
+		d.Start = line(decl)
+		if d.Doc == "" {
+			d.Doc = f.docComment(decl)
+		}
+	}
+	tk := ""
+	if t != nil {
+		tk = f.kind(t)
+	}
+	switch {
+	case alias:
+		d.Signature = "type " + foldSpace(f.text(spec))
+	case tk == "struct_type":
+		d.Kind = world.KindStruct
+		d.Signature = "type " + foldSpace(f.textRange(spec.StartByte(), t.StartByte())) + " struct"
+	case tk == "interface_type":
+		d.Kind = world.KindInterface
+		d.Signature = "type " + foldSpace(f.textRange(spec.StartByte(), t.StartByte())) + " interface"
+	default:
+		d.Signature = "type " + foldSpace(f.text(spec))
+	}
+	if len(d.Signature) > 200 {
+		d.Signature = d.Signature[:200] + "…"
+	}
+	idx := f.def(d)
+	mark := len(w.bound)
+	defer w.undo(mark)
+	w.in = idx
+	if tp := f.field(spec, "type_parameters"); tp != nil {
+		w.typeParams(tp)
+	}
+	switch tk {
+	case "struct_type":
+		w.structFields(t, name, idx)
+	case "interface_type":
+		w.interfaceElems(t, name, idx)
+	case "":
+	default:
+		w.typ(t)
+	}
+}
+
+// structFields records the fields of a top-level struct type as
+// definitions (embedded fields by their type's name) and the refs of their
+// types.
+func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
+	f := w.f
+	var list *sitter.Node
+	for i := uint(0); i < t.NamedChildCount(); i++ {
+		if c := t.NamedChild(i); f.kind(c) == "field_declaration_list" {
+			list = c
+		}
+	}
+	if list == nil {
+		return
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, k := range f.kids(list) {
+		switch k.kind {
+		case "comment":
+			f.comment(&k.n)
+		case "field_declaration":
+			fd := &k.n
+			m := len(f.stack)
+			var names []string
+			var typ *sitter.Node
+			sigEnd := fd.EndByte()
+			for _, c := range f.kids(fd) {
+				switch c.field {
+				case f.fieldID("name"):
+					names = append(names, f.text(&c.n))
+				case f.fieldID("type"):
+					c := c
+					typ = &c.n
+				case f.fieldID("tag"):
+					sigEnd = c.n.StartByte()
+				}
+			}
+			f.release(m)
+			embedded := false
+			if len(names) == 0 && typ != nil {
+				names = []string{goTypeBaseName(f, typ)}
+				embedded = true
+			}
+			doc := f.docComment(fd)
+			first := 0
+			for _, nm := range names {
+				if nm == "" {
+					continue
+				}
+				i := f.def(world.Def{Name: nm, Kind: world.KindField, Qualified: parent + "." + nm,
+					Parent: parent, Start: line(fd), End: endLine(fd),
+					Signature: foldSpace(f.textRange(fd.StartByte(), sigEnd)),
+					Exported:  goExported(nm), Doc: doc})
+				if first == 0 {
+					first = i
+				}
+			}
+			_ = embedded
+			if typ != nil {
+				if first != 0 {
+					w.in = first
+				}
+				w.typ(typ)
+				w.in = idx
+			}
+		}
+	}
+}
+
+// goTypeBaseName is the name an embedded field takes from its type: "T"
+// for T, *T, pkg.T and T[int].
+func goTypeBaseName(f *file, t *sitter.Node) string {
+	for t != nil {
+		switch f.kind(t) {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "generic_type":
+			t = f.field(t, "type")
+		case "qualified_type":
+			t = f.field(t, "name")
+		case "type_identifier":
+			return f.text(t)
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// interfaceElems records the methods of a top-level interface type as
+// definitions, and the refs of their signatures and of embedded types.
+func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, k := range f.kids(t) {
+		switch k.kind {
+		case "comment":
+			f.comment(&k.n)
+		case "method_elem":
+			me := &k.n
+			nm := f.field(me, "name")
+			if nm == nil {
+				continue
+			}
+			name := f.text(nm)
+			w.in = f.def(world.Def{Name: name, Kind: world.KindMethod, Qualified: parent + "." + name,
+				Parent: parent, Start: line(me), End: endLine(me), Signature: foldSpace(f.text(me)),
+				Exported: goExported(name), Doc: f.docComment(me)})
+			m := len(w.bound)
+			w.params(f.field(me, "parameters"), false)
+			w.result(f.field(me, "result"))
+			w.undo(m)
+			w.in = idx
+		case "type_elem":
+			w.typ(&k.n)
+		}
+	}
+}
+
+// valueDecl handles a const or var declaration. At top level each name is
+// a definition and long initialisers are elided from the skeleton; inside
+// a body the names are bound after their values are read.
+func (w *goWalker) valueDecl(n *sitter.Node, top bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	kind := world.KindVar
+	if f.kind(n) == "const_declaration" {
+		kind = world.KindConst
+	}
+	ks := f.kids(n)
+	specs := 0
+	for _, k := range ks {
+		if k.kind == "const_spec" || k.kind == "var_spec" {
+			specs++
+		}
+	}
+	for _, k := range ks {
+		switch k.kind {
+		case "comment":
+			if top {
+				f.comment(&k.n)
+			}
+		case "const_spec", "var_spec":
+			w.valueSpec(n, &k.n, kind, top, specs == 1)
+		case "var_spec_list":
+			m := len(f.stack)
+			for _, s := range f.kids(&k.n) {
+				switch s.kind {
+				case "comment":
+					if top {
+						f.comment(&s.n)
+					}
+				case "var_spec":
+					w.valueSpec(n, &s.n, kind, top, false)
+				}
+			}
+			f.release(m)
+		}
+	}
+}
+
+func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	var names []*sitter.Node
+	var typ, value *sitter.Node
+	for _, c := range f.kids(spec) {
+		c := c
+		switch c.field {
+		case f.fieldID("name"):
+			if c.kind == "identifier" {
+				names = append(names, &c.n)
+			}
+		case f.fieldID("type"):
+			typ = &c.n
+		case f.fieldID("value"):
+			value = &c.n
+		}
+	}
+	if !top {
+		if typ != nil {
+			w.typ(typ)
+		}
+		if value != nil {
+			w.node(value, f.kind(value))
+		}
+		for _, nm := range names {
+			w.declare(f.text(nm))
+		}
+		return
+	}
+	keyword := "var "
+	if kind == world.KindConst {
+		keyword = "const "
+	}
+	sig := keyword + foldSpace(f.text(spec))
+	if value != nil && (len(sig) > 120 || line(value) != endLine(value)) {
+		sig = keyword + foldSpace(f.textRange(spec.StartByte(), value.StartByte())) + " …"
+	}
+	doc := f.docComment(spec)
+	start := line(spec)
+	if single {
+		start = line(decl)
+		if doc == "" {
+			doc = f.docComment(decl)
+		}
+	}
+	first := 0
+	for _, nm := range names {
+		name := f.text(nm)
+		if name == "_" {
+			continue
+		}
+		i := f.def(world.Def{Name: name, Kind: kind, Qualified: name, Start: start, End: endLine(spec),
+			Signature: sig, Exported: goExported(name), Doc: doc})
+		if first == 0 {
+			first = i
+		}
+	}
+	w.in = first
+	if typ != nil {
+		w.typ(typ)
+	}
+	if value != nil {
+		w.elideInit(value)
+		w.node(value, f.kind(value))
+	}
+	w.in = 0
+}
+
+// elideInit leaves the bulk of a package-level initialiser out of the
+// skeleton: function literal bodies, and composite literals of more than
+// three lines, each behind a marker naming its lines.
+func (w *goWalker) elideInit(value *sitter.Node) {
+	f := w.f
+	walk(value, func(c *sitter.Node) bool {
+		switch f.kind(c) {
+		case "func_literal":
+			f.elideBody(f.field(c, "body"))
+			return false
+		case "literal_value":
+			if endLine(c)-line(c) >= 3 {
+				f.elideBody(c)
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// node records the refs below n (of kind k), keeping track of local
+// bindings. It is the one walk over expressions, statements and types.
+func (w *goWalker) node(n *sitter.Node, k string) {
+	f := w.f
+	switch k {
+	case "identifier":
+		w.use(n, world.RefValue)
+		return
+	case "type_identifier":
+		w.use(n, world.RefType)
+		return
+	case "field_identifier", "package_identifier", "label_name", "comment", "blank_identifier",
+		"interpreted_string_literal", "raw_string_literal", "rune_literal", "int_literal",
+		"float_literal", "imaginary_literal", "true", "false", "nil", "iota", "dot":
+		return
+	case "qualified_type":
+		pkg, name := f.field(n, "package"), f.field(n, "name")
+		if pkg != nil && name != nil {
+			q := f.text(pkg)
+			if w.scope[q] == 0 {
+				f.ref(world.Ref{Name: f.text(name), Qual: q, Line: line(name), In: w.in, Kind: world.RefType})
+			}
+		}
+		return
+	case "selector_expression":
+		w.selector(n, world.RefValue)
+		return
+	case "call_expression":
+		fn := f.field(n, "function")
+		if fn != nil {
+			switch fk := f.kind(fn); fk {
+			case "identifier":
+				w.use(fn, world.RefCall)
+			case "selector_expression":
+				w.selector(fn, world.RefCall)
+			case "generic_type", "index_expression", "type_instantiation_expression":
+				w.instantiatedCall(fn, fk)
+			default:
+				w.node(fn, fk)
+			}
+		}
+		if ta := f.field(n, "type_arguments"); ta != nil {
+			w.node(ta, "type_arguments")
+		}
+		if args := f.field(n, "arguments"); args != nil {
+			w.node(args, "argument_list")
+		}
+		return
+	case "type_conversion_expression":
+		// F[int](x) parses as a conversion; a generic function call is the
+		// likelier reading, and a conversion is a call-like use anyway.
+		if t := f.field(n, "type"); t != nil {
+			if tk := f.kind(t); tk == "generic_type" {
+				w.instantiatedCall(t, tk)
+			} else {
+				w.node(t, tk)
+			}
+		}
+		if op := f.field(n, "operand"); op != nil {
+			w.node(op, f.kind(op))
+		}
+		return
+	case "composite_literal":
+		t := f.field(n, "type")
+		if t != nil {
+			w.typ(t)
+		}
+		if body := f.field(n, "body"); body != nil {
+			w.literal(body, t)
+		}
+		return
+	case "func_literal":
+		mark := len(w.bound)
+		w.params(f.field(n, "parameters"), false)
+		w.result(f.field(n, "result"))
+		if body := f.field(n, "body"); body != nil {
+			w.node(body, "block")
+		}
+		w.undo(mark)
+		return
+	case "function_type":
+		// Parameter names of a function type bind nothing outside it.
+		mark := len(w.bound)
+		w.params(f.field(n, "parameters"), false)
+		w.result(f.field(n, "result"))
+		w.undo(mark)
+		return
+	case "struct_type", "field_declaration_list", "interface_type":
+		// Field and method names are not refs; their types are.
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			switch c.kind {
+			case "field_declaration":
+				if t := f.field(&c.n, "type"); t != nil {
+					w.typ(t)
+				}
+			case "method_elem":
+				m := len(w.bound)
+				w.params(f.field(&c.n, "parameters"), false)
+				w.result(f.field(&c.n, "result"))
+				w.undo(m)
+			case "field_declaration_list", "type_elem":
+				w.node(&c.n, c.kind)
+			}
+		}
+		f.release(mark)
+		return
+	case "short_var_declaration":
+		if r := f.field(n, "right"); r != nil {
+			w.node(r, "expression_list")
+		}
+		w.declareList(f.field(n, "left"))
+		return
+	case "range_clause", "receive_statement":
+		if r := f.field(n, "right"); r != nil {
+			w.node(r, f.kind(r))
+		}
+		left := f.field(n, "left")
+		if left == nil {
+			return
+		}
+		if w.hasToken(n, ":=") {
+			w.declareList(left)
+		} else {
+			w.node(left, "expression_list")
+		}
+		return
+	case "var_declaration", "const_declaration":
+		w.valueDecl(n, false)
+		return
+	case "type_declaration":
+		w.typeDecl(n, false)
+		return
+	case "type_switch_statement":
+		mark := len(w.bound)
+		if init := f.field(n, "initializer"); init != nil {
+			w.node(init, f.kind(init))
+		}
+		if v := f.field(n, "value"); v != nil {
+			w.node(v, f.kind(v))
+		}
+		w.declareList(f.field(n, "alias"))
+		m := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.kind == "type_case" || c.kind == "default_case" {
+				w.node(&c.n, c.kind)
+			}
+		}
+		f.release(m)
+		w.undo(mark)
+		return
+	case "labeled_statement":
+		m := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.named && c.kind != "label_name" {
+				w.node(&c.n, c.kind)
+			}
+		}
+		f.release(m)
+		return
+	}
+	// Everything else: the children in order, in a new scope for the
+	// statements that open one.
+	scoped := false
+	switch k {
+	case "block", "for_statement", "if_statement", "expression_switch_statement",
+		"select_statement", "expression_case", "type_case", "default_case", "communication_case":
+		scoped = true
+	}
+	mark := len(w.bound)
+	m := len(f.stack)
+	for _, c := range f.kids(n) {
+		if c.named {
+			w.node(&c.n, c.kind)
+		}
+	}
+	f.release(m)
+	if scoped {
+		w.undo(mark)
+	}
+}
+
+// instantiatedCall records the callee of a call to an instantiated generic
+// function (F[int](x), pkg.F[int](x)) as a call, and the refs of its type
+// arguments.
+func (w *goWalker) instantiatedCall(fn *sitter.Node, k string) {
+	f := w.f
+	var base *sitter.Node
+	switch k {
+	case "generic_type", "type_instantiation_expression":
+		base = f.field(fn, "type")
+	case "index_expression":
+		base = f.field(fn, "operand")
+	}
+	if base != nil {
+		switch f.kind(base) {
+		case "identifier", "type_identifier":
+			w.use(base, world.RefCall)
+		case "selector_expression":
+			w.selector(base, world.RefCall)
+		case "qualified_type":
+			pkg, name := f.field(base, "package"), f.field(base, "name")
+			if pkg != nil && name != nil && w.scope[f.text(pkg)] == 0 {
+				f.ref(world.Ref{Name: f.text(name), Qual: f.text(pkg), Line: line(name), In: w.in, Kind: world.RefCall})
+			}
+		default:
+			w.node(base, f.kind(base))
+		}
+	}
+	m := len(f.stack)
+	defer f.release(m)
+	for _, c := range f.kids(fn) {
+		if c.named && (base == nil || c.n.Id() != base.Id()) {
+			w.node(&c.n, c.kind)
+		}
+	}
+}
+
+// hasToken reports whether n has an anonymous child token tok.
+func (w *goWalker) hasToken(n *sitter.Node, tok string) bool {
+	f := w.f
+	m := len(f.stack)
+	defer f.release(m)
+	for _, c := range f.kids(n) {
+		if !c.named && c.kind == tok {
+			return true
+		}
+	}
+	return false
+}
+
+// declareList binds the identifiers of an expression list (the left of :=).
+func (w *goWalker) declareList(list *sitter.Node) {
+	f := w.f
+	if list == nil {
+		return
+	}
+	if f.kind(list) == "identifier" {
+		w.declare(f.text(list))
+		return
+	}
+	m := len(f.stack)
+	defer f.release(m)
+	for _, c := range f.kids(list) {
+		if c.kind == "identifier" {
+			w.declare(f.text(&c.n))
+		} else if c.named {
+			w.node(&c.n, c.kind)
+		}
+	}
+}
+
+// selector records x.Sel: a qualified ref when x is an imported package
+// (kind says call or value), a member ref otherwise, plus the refs of x.
+func (w *goWalker) selector(n *sitter.Node, kind string) {
+	f := w.f
+	op, sel := f.field(n, "operand"), f.field(n, "field")
+	if sel == nil {
+		if op != nil {
+			w.node(op, f.kind(op))
+		}
+		return
+	}
+	name := f.text(sel)
+	if op == nil {
+		return
+	}
+	if f.kind(op) == "identifier" {
+		q := f.text(op)
+		if w.scope[q] == 0 && w.pkgs[q] {
+			f.ref(world.Ref{Name: name, Qual: q, Line: line(sel), In: w.in, Kind: kind})
+			return
+		}
+		w.use(op, world.RefValue)
+		f.ref(world.Ref{Name: name, Qual: q, Line: line(sel), In: w.in, Kind: world.RefMember})
+		return
+	}
+	w.node(op, f.kind(op))
+	f.ref(world.Ref{Name: name, Qual: w.root(op), Line: line(sel), In: w.in, Kind: world.RefMember})
+}
+
+// root returns the identifier a selector chain starts from ("a" for
+// a.b.c, a.b().c, a[i].c), or "".
+func (w *goWalker) root(n *sitter.Node) string {
+	f := w.f
+	for n != nil {
+		switch f.kind(n) {
+		case "identifier":
+			return f.text(n)
+		case "selector_expression", "index_expression", "slice_expression", "type_assertion_expression":
+			n = f.field(n, "operand")
+		case "call_expression":
+			n = f.field(n, "function")
+		case "parenthesized_expression":
+			n = n.NamedChild(0)
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// literal records the refs of a composite literal's body. typ is the
+// literal's type as written (nil when elided and unknown): keys of struct
+// literals are field refs, keys of map, slice and array literals are
+// expressions; elided inner literals take the element type.
+func (w *goWalker) literal(body, typ *sitter.Node) {
+	f := w.f
+	structish, elem, key := w.literalShape(typ)
+	typeName := ""
+	if structish && typ != nil {
+		typeName = goTypeQualName(f, typ)
+	}
+	m := len(f.stack)
+	defer f.release(m)
+	for _, c := range f.kids(body) {
+		switch c.kind {
+		case "keyed_element":
+			kv := &c.n
+			k, v := f.field(kv, "key"), f.field(kv, "value")
+			if k != nil {
+				inner := k.NamedChild(0)
+				switch {
+				case inner == nil:
+				case f.kind(inner) == "literal_value":
+					w.literal(inner, key)
+				case f.kind(inner) == "identifier" && (structish || typ == nil && w.scope[f.text(inner)] == 0):
+					f.ref(world.Ref{Name: f.text(inner), Qual: typeName, Line: line(inner), In: w.in, Kind: world.RefMember})
+				default:
+					w.node(inner, f.kind(inner))
+				}
+			}
+			if v != nil {
+				w.element(v, elem)
+			}
+		case "literal_element":
+			w.element(&c.n, elem)
+		case "comment":
+		}
+	}
+}
+
+func (w *goWalker) element(e, elem *sitter.Node) {
+	f := w.f
+	inner := e.NamedChild(0)
+	if inner == nil {
+		return
+	}
+	if f.kind(inner) == "literal_value" {
+		w.literal(inner, elem)
+		return
+	}
+	w.node(inner, f.kind(inner))
+}
+
+// literalShape tells from a literal's type whether its keys are field
+// names, and the types of its elements and keys when they are written.
+func (w *goWalker) literalShape(typ *sitter.Node) (structish bool, elem, key *sitter.Node) {
+	f := w.f
+	for typ != nil {
+		switch f.kind(typ) {
+		case "pointer_type", "parenthesized_type":
+			typ = typ.NamedChild(0)
+			continue
+		case "slice_type", "array_type", "implicit_length_array_type":
+			return false, f.field(typ, "element"), nil
+		case "map_type":
+			return false, f.field(typ, "value"), f.field(typ, "key")
+		case "type_identifier":
+			// A type parameter or a local name could be anything; a named
+			// type is most often a struct.
+			return true, nil, nil
+		default:
+			return true, nil, nil
+		}
+	}
+	return false, nil, nil
+}
+
+// goTypeQualName is a type as written without pointers and type
+// arguments: "T", "pkg.T"; "" for type literals.
+func goTypeQualName(f *file, t *sitter.Node) string {
+	for t != nil {
+		switch f.kind(t) {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "generic_type":
+			t = f.field(t, "type")
+		case "qualified_type", "type_identifier":
+			return f.text(t)
+		default:
+			return ""
+		}
+	}
+	return ""
+}
