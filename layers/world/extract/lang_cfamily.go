@@ -1,0 +1,534 @@
+package extract
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// C and C++ share one walker (the C++ grammar extends the C one): includes,
+// macros, functions and prototypes, structs, unions, enums and their
+// constants, typedefs and aliases, file-scope variables, and for C++
+// namespaces, classes, methods (in-class and out-of-line Class::method),
+// templates and access sections. Qualified names use dots: ns::C::m is
+// "ns.C.m".
+
+func init() {
+	register(world.LangC, sitter.NewLanguage(tsc.Language()), "//", walkCFamily)
+	register(world.LangCPP, sitter.NewLanguage(tscpp.Language()), "//", walkCFamily)
+}
+
+type cWalker struct {
+	f      *file
+	loc    locals
+	hidden int // depth of anonymous namespaces: nothing in them is exported
+}
+
+func walkCFamily(f *file) {
+	w := &cWalker{f: f}
+	f.cutComments(func(k string) bool { return k == "comment" })
+	w.items(f.root, "", 0, "")
+	dedupeRefs(f.facts)
+}
+
+// items walks declarations. access is "" outside classes, else the current
+// access ("public", "private", "protected").
+func (w *cWalker) items(n *sitter.Node, parent string, in int, access string) {
+	for _, c := range children(n) {
+		access = w.item(c, parent, in, access)
+	}
+}
+
+// item handles one declaration and returns the access in force after it.
+func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) string {
+	f := w.f
+	exported := access == "" || access == "public"
+	switch c.Kind() {
+	case "comment":
+	case "access_specifier":
+		return strings.TrimSuffix(strings.TrimSpace(f.text(c)), ":")
+	case "preproc_include":
+		p := field(c, "path")
+		if p == nil {
+			break
+		}
+		s := f.text(p)
+		imp := world.Import{Line: line(c)}
+		switch {
+		case strings.HasPrefix(s, "<"):
+			imp.Path, imp.Kind = strings.Trim(s, "<>"), "system"
+		case strings.HasPrefix(s, `"`):
+			imp.Path, imp.Kind = strings.Trim(s, `"`), "local"
+		default:
+			imp.Path = s // a macro naming the header
+		}
+		f.imp(imp)
+	case "preproc_def", "preproc_function_def":
+		name := f.text(field(c, "name"))
+		end := field(c, "name")
+		if p := field(c, "parameters"); p != nil {
+			end = p
+		}
+		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindMacro,
+			Start: line(c), End: endLine(c), Exported: true, Doc: f.docBefore(c)}
+		if end != nil {
+			d.Signature = foldSpace(string(f.src[c.StartByte():end.EndByte()]))
+		}
+		idx := f.def(d)
+		if v := field(c, "value"); v != nil {
+			f.elideInit(v)
+			w.refs(v, idx)
+		}
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		for _, ch := range children(c) {
+			switch ch.Kind() {
+			case "identifier", "preproc_defined", "binary_expression", "unary_expression", "call_expression", "parenthesized_expression", "number_literal":
+				continue // the condition
+			}
+			access = w.item(ch, parent, in, access)
+		}
+	case "namespace_definition":
+		name := f.text(field(c, "name"))
+		name = strings.ReplaceAll(name, "::", ".")
+		body := field(c, "body")
+		d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindModule,
+			Start: line(c), End: endLine(c), Exported: name != "", Signature: f.signature(c, body), Doc: f.docBefore(c)}
+		if name == "" {
+			d.Name, d.Qualified = "(anonymous)", qualify(parent, "(anonymous)")
+		}
+		idx := f.def(d)
+		if name == "" {
+			w.hidden++
+			w.items(body, parent, idx, "")
+			w.hidden--
+		} else {
+			w.items(body, d.Qualified, idx, "")
+		}
+	case "linkage_specification":
+		if b := field(c, "body"); b != nil {
+			if b.Kind() == "declaration_list" {
+				w.items(b, parent, in, access)
+			} else {
+				w.item(b, parent, in, access)
+			}
+		}
+	case "template_declaration":
+		w.loc.push()
+		for _, p := range children(field(c, "parameters")) {
+			if id := childOfKind(p, "type_identifier", "identifier"); id != nil {
+				w.loc.add(f.text(id))
+			}
+			if dd := field(p, "declarator"); dd != nil {
+				w.loc.add(f.text(dd))
+			}
+			if nm := field(p, "name"); nm != nil {
+				w.loc.add(f.text(nm))
+			}
+		}
+		for _, ch := range children(c) {
+			if ch.Kind() != "template_parameter_list" {
+				access = w.item(ch, parent, in, access)
+			}
+		}
+		w.loc.pop()
+	case "function_definition":
+		w.function(c, parent, in, access, field(c, "body"))
+	case "declaration", "field_declaration":
+		w.declaration(c, parent, in, access)
+	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
+		w.record(c, parent, in, exported, c)
+	case "type_definition":
+		typ := field(c, "type")
+		var idx int
+		if typ != nil && field(typ, "body") != nil {
+			idx = w.record(typ, parent, in, exported, nil)
+		}
+		for i, ch := range allChildren(c) {
+			if c.FieldNameForChild(uint32(i)) != "declarator" {
+				continue
+			}
+			name, _ := w.declName(ch)
+			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
+				Start: line(c), End: endLine(c), Exported: exported, Doc: f.docBefore(c)}
+			if body := field(typ, "body"); body != nil {
+				d.Signature = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + f.text(ch))
+			} else {
+				d.Signature = strings.TrimSuffix(f.signature(c, nil), ";")
+			}
+			ti := f.def(d)
+			if idx == 0 {
+				w.refs(typ, ti)
+			}
+			w.paramTypes(ch, ti)
+		}
+	case "alias_declaration":
+		name := f.text(field(c, "name"))
+		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
+			Start: line(c), End: endLine(c), Exported: exported, Signature: strings.TrimSuffix(f.signature(c, nil), ";"), Doc: f.docBefore(c)})
+		w.refs(field(c, "type"), idx)
+	case "friend_declaration", "static_assert_declaration", "using_declaration", "namespace_alias_definition":
+		w.refs(c, in)
+	case ";", "{", "}":
+	default:
+		w.refs(c, in)
+	}
+	return access
+}
+
+// record handles a class, struct, union or enum specifier; with a body it
+// is a definition (returned index), without one only a type reference.
+func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, stmt *sitter.Node) int {
+	f := w.f
+	body := field(c, "body")
+	nameNode := field(c, "name")
+	if body == nil {
+		w.refs(nameNode, in)
+		return 0
+	}
+	name := f.text(nameNode)
+	if nameNode != nil && nameNode.Kind() == "qualified_identifier" {
+		name = strings.ReplaceAll(name, "::", ".")
+	}
+	if name == "" {
+		name = "(anonymous)"
+	}
+	kind := map[string]string{"class_specifier": world.KindClass, "struct_specifier": world.KindStruct,
+		"union_specifier": world.KindStruct, "enum_specifier": world.KindEnum}[c.Kind()]
+	at := c
+	if stmt != nil {
+		at = stmt
+	}
+	if p := c.Parent(); p != nil && p.Kind() == "template_declaration" {
+		at = p
+	}
+	d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
+		Start: line(c), End: endLine(c), Exported: exported, Signature: f.signature(c, body), Doc: f.docBefore(at)}
+	idx := f.def(d)
+	for _, ch := range children(c) {
+		if ch.Kind() == "base_class_clause" {
+			w.refs(ch, idx)
+		}
+	}
+	if kind == world.KindEnum {
+		for _, e := range children(body) {
+			if e.Kind() != "enumerator" {
+				continue
+			}
+			en := f.text(field(e, "name"))
+			ei := f.def(world.Def{Name: en, Qualified: qualify(d.Qualified, en), Parent: d.Qualified, Kind: world.KindConst,
+				Start: line(e), End: endLine(e), Exported: exported, Signature: foldSpace(f.text(e))})
+			w.refs(field(e, "value"), ei)
+		}
+		return idx
+	}
+	access := "public"
+	if c.Kind() == "class_specifier" {
+		access = "private"
+	}
+	if !exported {
+		access = "private"
+	}
+	w.items(body, d.Qualified, idx, access)
+	return idx
+}
+
+// declName returns the name a declarator declares and the scope path of a
+// qualified name (ns::C::m gives "m", "ns.C").
+func (w *cWalker) declName(n *sitter.Node) (name, scope string) {
+	for n != nil {
+		switch n.Kind() {
+		case "identifier", "field_identifier", "type_identifier", "primitive_type":
+			return w.f.text(n), ""
+		case "destructor_name", "operator_name", "operator_cast":
+			return foldSpace(w.f.text(n)), ""
+		case "template_function", "template_type":
+			return w.declName(field(n, "name"))
+		case "qualified_identifier":
+			var segs []string
+			for n != nil && n.Kind() == "qualified_identifier" {
+				if s := field(n, "scope"); s != nil {
+					sn, _ := w.declName(s)
+					if s.Kind() == "namespace_identifier" {
+						sn = w.f.text(s)
+					}
+					segs = append(segs, sn)
+				}
+				n = field(n, "name")
+			}
+			last, _ := w.declName(n)
+			return last, strings.Join(segs, ".")
+		case "structured_binding_declarator":
+			return "", ""
+		}
+		d := field(n, "declarator")
+		if d == nil {
+			for _, ch := range children(n) {
+				if strings.HasSuffix(ch.Kind(), "declarator") || ch.Kind() == "identifier" || ch.Kind() == "field_identifier" {
+					d = ch
+					break
+				}
+			}
+		}
+		n = d
+	}
+	return "", ""
+}
+
+// funcDeclarator finds the function declarator in a declarator chain.
+func funcDeclarator(n *sitter.Node) *sitter.Node {
+	for n != nil {
+		if n.Kind() == "function_declarator" {
+			return n
+		}
+		n = field(n, "declarator")
+	}
+	return nil
+}
+
+func (w *cWalker) isStatic(c *sitter.Node) bool {
+	for _, ch := range children(c) {
+		if ch.Kind() == "storage_class_specifier" && w.f.text(ch) == "static" {
+			return true
+		}
+	}
+	return false
+}
+
+// function records a function or method definition (body non-nil) or
+// prototype, with its references.
+func (w *cWalker) function(c *sitter.Node, parent string, in int, access string, body *sitter.Node) {
+	f := w.f
+	decl := field(c, "declarator")
+	fd := funcDeclarator(decl)
+	name, scope := w.declName(decl)
+	if name == "" {
+		w.refs(c, in)
+		return
+	}
+	qual := parent
+	if scope != "" {
+		qual = qualify(parent, scope)
+	}
+	kind := world.KindFunction
+	if access != "" || scope != "" && f.lang.name == world.LangCPP {
+		kind = world.KindMethod
+	}
+	exported := (!w.isStatic(c) || access != "") && w.hidden == 0
+	if access != "" && access != "public" {
+		exported = false
+	}
+	at := c
+	if p := c.Parent(); p != nil && p.Kind() == "template_declaration" {
+		at = p
+	}
+	sig := f.signature(c, body)
+	if body == nil {
+		sig = strings.TrimSuffix(sig, ";")
+	}
+	d := world.Def{Name: name, Qualified: qualify(qual, name), Parent: qual, Kind: kind, Start: line(c), End: endLine(c),
+		Exported: exported, Signature: sig, Doc: f.docBefore(at)}
+	idx := f.def(d)
+	f.elideBody(body)
+	w.loc.push()
+	defer w.loc.pop()
+	if fd != nil {
+		w.bindParams(field(fd, "parameters"))
+	}
+	w.bindAll(body)
+	w.refs(field(c, "type"), idx)
+	if fd != nil {
+		w.refs(field(fd, "parameters"), idx)
+	}
+	if fi := childOfKind(c, "field_initializer_list"); fi != nil {
+		w.refs(fi, idx)
+	}
+	w.refs(body, idx)
+}
+
+// declaration handles a declaration or field declaration: prototypes,
+// variables and fields, and any struct/enum defined in its type.
+func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access string) {
+	f := w.f
+	typ := field(c, "type")
+	exported := !w.isStatic(c) && (access == "" || access == "public") && w.hidden == 0
+	if typ != nil && field(typ, "body") != nil {
+		w.record(typ, parent, in, exported, c)
+	}
+	decls := 0
+	for i, ch := range allChildren(c) {
+		if c.FieldNameForChild(uint32(i)) != "declarator" {
+			continue
+		}
+		decls++
+		if fd := funcDeclarator(ch); fd != nil && ch.Kind() != "init_declarator" {
+			w.function(c, parent, in, access, nil)
+			return
+		}
+		name, scope := w.declName(ch)
+		if name == "" {
+			continue
+		}
+		parent := parent
+		if scope != "" {
+			parent = qualify(parent, scope)
+		}
+		kind := world.KindVar
+		if access != "" {
+			kind = world.KindField
+		}
+		var value *sitter.Node
+		if ch.Kind() == "init_declarator" {
+			value = field(ch, "value")
+		}
+		if v := field(c, "default_value"); v != nil {
+			value = v
+		}
+		sig := f.signature(c, value)
+		if value == nil {
+			sig = strings.TrimSuffix(sig, ";")
+		} else {
+			sig = strings.TrimSpace(strings.TrimSuffix(sig, "="))
+		}
+		if body := field(typ, "body"); body != nil {
+			sig = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + name)
+		}
+		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
+			Exported: exported, Signature: sig, Doc: f.docBefore(c)})
+		f.elideInit(value)
+		if field(typ, "body") == nil {
+			w.refs(typ, idx)
+		}
+		w.refs(value, idx)
+	}
+	if decls == 0 && (typ == nil || field(typ, "body") == nil) {
+		w.refs(c, in)
+	}
+}
+
+func (w *cWalker) bindParams(p *sitter.Node) {
+	for _, pd := range children(p) {
+		if d := field(pd, "declarator"); d != nil {
+			n, _ := w.declName(d)
+			w.loc.add(n)
+		}
+	}
+}
+
+// bindAll adds the names declared anywhere in a body to the current frame.
+func (w *cWalker) bindAll(body *sitter.Node) {
+	if body == nil {
+		return
+	}
+	walk(body, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "declaration", "for_range_loop", "condition_clause", "catch_clause":
+			for i, ch := range allChildren(x) {
+				if x.FieldNameForChild(uint32(i)) == "declarator" {
+					n, _ := w.declName(ch)
+					w.loc.add(n)
+					if ch.Kind() == "structured_binding_declarator" {
+						for _, id := range children(ch) {
+							w.loc.add(w.f.text(id))
+						}
+					}
+				}
+			}
+		case "parameter_list":
+			w.bindParams(x)
+		case "lambda_capture_specifier":
+			for _, id := range children(x) {
+				if id.Kind() == "identifier" {
+					w.loc.add(w.f.text(id))
+				}
+			}
+		}
+		return true
+	})
+}
+
+// refs records the references under n.
+func (w *cWalker) refs(n *sitter.Node, in int) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "identifier":
+			if s := f.text(x); !w.loc.has(s) {
+				kind := world.RefValue
+				if p := x.Parent(); p != nil && p.Kind() == "call_expression" {
+					kind = world.RefCall
+				}
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: kind})
+			}
+			return false
+		case "type_identifier":
+			if s := f.text(x); !w.loc.has(s) {
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: world.RefType})
+			}
+			return false
+		case "qualified_identifier":
+			name, scope := w.declName(x)
+			kind := world.RefValue
+			if p := x.Parent(); p != nil && p.Kind() == "call_expression" {
+				kind = world.RefCall
+			} else if p != nil && (p.Kind() == "type_descriptor" || field(p, "type") != nil && field(p, "type").Id() == x.Id() || strings.HasSuffix(p.Kind(), "declaration") || p.Kind() == "template_argument_list") {
+				kind = world.RefType
+			}
+			if name != "" {
+				f.ref(world.Ref{Name: name, Qual: strings.ReplaceAll(scope, ".", "::"), Line: line(x), In: in, Kind: kind})
+			}
+			walk(x, func(y *sitter.Node) bool {
+				if y.Kind() == "template_argument_list" {
+					w.refs(y, in)
+					return false
+				}
+				return true
+			})
+			return false
+		case "field_expression":
+			fld := field(x, "field")
+			arg := field(x, "argument")
+			if fld != nil {
+				r := world.Ref{Name: f.text(fld), Line: line(fld), In: in, Kind: world.RefMember}
+				if arg != nil && (arg.Kind() == "identifier" || arg.Kind() == "this") {
+					r.Qual = f.text(arg)
+				}
+				f.ref(r)
+			}
+			w.refs(arg, in)
+			return false
+		case "lambda_expression":
+			w.loc.push()
+			w.bindParams(field(field(x, "declarator"), "parameters"))
+			w.bindAll(field(x, "body"))
+			w.refs(field(x, "body"), in)
+			w.loc.pop()
+			return false
+		case "string_literal", "raw_string_literal", "char_literal", "comment", "field_identifier", "primitive_type",
+			"system_lib_string", "number_literal", "concatenated_string":
+			return false
+		}
+		return true
+	})
+}
+
+// paramTypes records the type references of the parameters in a
+// declarator (function pointer typedefs), leaving parameter names out.
+func (w *cWalker) paramTypes(decl *sitter.Node, in int) {
+	if decl == nil {
+		return
+	}
+	walk(decl, func(x *sitter.Node) bool {
+		if x.Kind() == "parameter_declaration" {
+			w.refs(field(x, "type"), in)
+			return false
+		}
+		return true
+	})
+}
