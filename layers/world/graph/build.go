@@ -1,0 +1,303 @@
+package graph
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Input is everything Build needs to resolve one tree.
+type Input struct {
+	Tree  string
+	Files []world.FileEntry // sorted by path
+	Links []*world.Link     // parallel to Files; nil where the file has no facts
+	// Read returns the contents of a small config file of the tree (go.mod,
+	// go.work, tsconfig.json, jsconfig.json, package.json, Cargo.toml,
+	// composer.json). It may be nil; a failed read counts as absent.
+	Read func(path string) ([]byte, error)
+}
+
+// Fallback limits: a name defined in more than maxFallbackDefs files of a
+// language is not linked by name alone, nor is a name shorter than
+// minFallbackName or in commonNames.
+const (
+	maxFallbackDefs = 5
+	minFallbackName = 3
+)
+
+// commonNames are names so widely used for unrelated things that a match
+// by name alone says nothing.
+var commonNames = map[string]bool{
+	"get": true, "set": true, "new": true, "init": true, "run": true, "main": true,
+	"close": true, "open": true, "read": true, "write": true, "string": true, "len": true,
+	"test": true, "value": true, "name": true, "data": true, "type": true, "call": true,
+	"apply": true, "push": true, "pop": true, "add": true, "map": true, "filter": true,
+	"reduce": true, "keys": true, "values": true, "items": true, "update": true, "delete": true,
+	"remove": true, "append": true, "extend": true, "insert": true, "size": true, "length": true,
+	"start": true, "stop": true, "reset": true, "clear": true, "copy": true, "equals": true,
+	"hash": true, "next": true, "error": true, "format": true, "parse": true, "load": true,
+	"save": true, "render": true, "handle": true, "process": true, "execute": true,
+	"__init__": true, "__str__": true, "__repr__": true, "__eq__": true, "__call__": true,
+	"self": true, "this": true, "super": true, "cls": true, "constructor": true,
+	"toString": true, "ToString": true, "hashCode": true, "Equals": true, "GetHashCode": true,
+	"String": true, "Error": true, "Close": true, "Read": true, "Write": true, "Len": true,
+	"New": true, "Get": true, "Set": true, "Run": true, "Init": true, "Main": true, "Add": true,
+	"log": true, "debug": true, "info": true, "warn": true, "print": true, "println": true,
+	"printf": true, "require": true, "include": true, "import": true, "export": true,
+	"default": true, "module": true, "exports": true, "define": true, "then": true,
+	"catch": true, "resolve": true, "reject": true, "emit": true, "on": true, "off": true,
+	"use": true, "config": true, "setup": true, "create": true, "build": true, "make": true,
+	"from": true, "to": true, "of": true, "is": true, "has": true, "can": true,
+	"id": true, "key": true, "val": true, "obj": true, "args": true, "kwargs": true,
+	"self_": true, "err": true, "ctx": true, "req": true, "res": true, "resp": true,
+}
+
+// group folds languages that resolve against each other.
+func group(lang string) string {
+	switch lang {
+	case world.LangTypeScript, world.LangTSX, world.LangJavaScript:
+		return "js"
+	case world.LangC, world.LangCPP:
+		return "c"
+	}
+	return lang
+}
+
+type edgeAcc struct {
+	refs   int
+	weight float64
+}
+
+// builder holds the indexes shared by the language resolvers.
+type builder struct {
+	in     Input
+	files  []world.FileEntry
+	links  []*world.Link
+	index  map[string]int   // path → file
+	dirs   map[string][]int // directory → files directly in it, sorted
+	acc    map[uint64]*edgeAcc
+	byName map[string]map[string][]int // group → defined name → files, sorted, unique
+}
+
+// Build resolves the references of every file of in to the files defining
+// what they use and returns the tree's graph: edges sorted by (From, To),
+// no self edges, Refs the resolved reference count and Weight the
+// confidence-weighted count.
+func Build(in Input) *world.Graph {
+	b := newBuilder(in)
+	b.resolveGo()
+	b.resolvePython()
+	b.resolveJS()
+	b.resolveRust()
+	b.resolveJVM()
+	b.resolveC()
+	b.resolvePHP()
+	b.resolveRuby()
+	b.resolveOther()
+	g := &world.Graph{Tree: in.Tree, Files: in.Files, Links: b.links}
+	for _, l := range b.links {
+		if l != nil {
+			g.Symbols += len(l.Defs)
+		}
+	}
+	g.Edges = make([]world.Edge, 0, len(b.acc))
+	for k, a := range b.acc {
+		g.Edges = append(g.Edges, world.Edge{From: int(k >> 32), To: int(uint32(k)), Refs: a.refs, Weight: round(a.weight)})
+	}
+	sort.Slice(g.Edges, func(i, j int) bool {
+		if g.Edges[i].From != g.Edges[j].From {
+			return g.Edges[i].From < g.Edges[j].From
+		}
+		return g.Edges[i].To < g.Edges[j].To
+	})
+	return g
+}
+
+// round keeps weights to 1e-6 so sums taken in different orders print alike.
+func round(w float64) float64 {
+	return float64(int64(w*1e6+0.5)) / 1e6
+}
+
+func newBuilder(in Input) *builder {
+	n := len(in.Files)
+	links := make([]*world.Link, n)
+	copy(links, in.Links)
+	b := &builder{
+		in: in, files: in.Files, links: links[:n],
+		index:  make(map[string]int, n),
+		dirs:   map[string][]int{},
+		acc:    map[uint64]*edgeAcc{},
+		byName: map[string]map[string][]int{},
+	}
+	for i := range in.Files {
+		p := in.Files[i].Path
+		b.index[p] = i
+		d := path.Dir(p)
+		b.dirs[d] = append(b.dirs[d], i)
+		l := b.links[i]
+		if l == nil {
+			continue
+		}
+		if !sort.SliceIsSorted(l.Defs, func(x, y int) bool { return l.Defs[x].Name < l.Defs[y].Name }) {
+			c := *l
+			c.Defs = append([]world.LinkDef(nil), l.Defs...)
+			sort.SliceStable(c.Defs, func(x, y int) bool { return c.Defs[x].Name < c.Defs[y].Name })
+			l = &c
+			b.links[i] = l
+		}
+		g := group(l.Lang)
+		m := b.byName[g]
+		if m == nil {
+			m = map[string][]int{}
+			b.byName[g] = m
+		}
+		for _, d := range l.Defs {
+			fs := m[d.Name]
+			if len(fs) == 0 || fs[len(fs)-1] != i {
+				m[d.Name] = append(fs, i)
+			}
+		}
+	}
+	return b
+}
+
+// edge records refs references from → to with confidence w per reference.
+func (b *builder) edge(from, to, refs int, w float64) {
+	if from == to || from < 0 || to < 0 || refs <= 0 {
+		return
+	}
+	k := uint64(from)<<32 | uint64(uint32(to))
+	a := b.acc[k]
+	if a == nil {
+		a = &edgeAcc{}
+		b.acc[k] = a
+	}
+	a.refs += refs
+	a.weight += float64(refs) * w
+}
+
+// spread links refs references to every file of to, sharing confidence w
+// among them.
+func (b *builder) spread(from int, to []int, refs int, w float64) {
+	n := 0
+	for _, t := range to {
+		if t != from {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	for _, t := range to {
+		b.edge(from, t, refs, w/float64(n))
+	}
+}
+
+// fallback links r by name alone to the files of the same language group
+// defining it, when few do; it reports whether it linked anything.
+func (b *builder) fallback(from int, r world.LinkRef) bool {
+	if len(r.Name) < minFallbackName || commonNames[r.Name] {
+		return false
+	}
+	l := b.links[from]
+	cands := b.byName[group(l.Lang)][r.Name]
+	n := 0
+	for _, c := range cands {
+		if c != from {
+			n++
+		}
+	}
+	if n == 0 || n > maxFallbackDefs {
+		return false
+	}
+	b.spread(from, cands, r.Count, 0.5)
+	return true
+}
+
+// read returns a config file's content, nil when absent.
+func (b *builder) read(p string) []byte {
+	if b.in.Read == nil {
+		return nil
+	}
+	if _, ok := b.index[p]; !ok {
+		return nil
+	}
+	data, err := b.in.Read(p)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// filesOf calls fn for every file with a Link whose language group is g.
+func (b *builder) filesOf(g string, fn func(i int, l *world.Link)) {
+	for i, l := range b.links {
+		if l != nil && group(l.Lang) == g {
+			fn(i, l)
+		}
+	}
+}
+
+// defines reports whether file i defines name (any kind).
+func (b *builder) defines(i int, name string) bool {
+	l := b.links[i]
+	if l == nil {
+		return false
+	}
+	defs := l.Defs
+	k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name })
+	return k < len(defs) && defs[k].Name == name
+}
+
+// definesTop reports whether file i defines name outside any parent
+// (a module-level definition).
+func (b *builder) definesTop(i int, name string) bool {
+	l := b.links[i]
+	if l == nil {
+		return false
+	}
+	defs := l.Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if defs[k].Parent == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveOther links files of languages without a resolver by name only.
+func (b *builder) resolveOther() {
+	for i, l := range b.links {
+		if l == nil {
+			continue
+		}
+		switch group(l.Lang) {
+		case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
+			"c", world.LangPHP, world.LangRuby:
+			continue
+		}
+		for _, r := range l.Refs {
+			b.fallback(i, r)
+		}
+	}
+}
+
+// lookupPath returns the file index of p, or -1.
+func (b *builder) lookupPath(p string) int {
+	if i, ok := b.index[p]; ok {
+		return i
+	}
+	return -1
+}
+
+// cleanJoin joins dir and rel and cleans the result; it returns "" when
+// the result escapes the tree.
+func cleanJoin(dir, rel string) string {
+	p := path.Clean(path.Join(dir, rel))
+	if p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return p
+}

@@ -1,0 +1,3 @@
+package graph
+
+func (b *builder) resolvePHP() {}
