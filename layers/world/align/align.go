@@ -1,0 +1,559 @@
+package align
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/feature"
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Statuses of a requirement.
+const (
+	Aligned   = "aligned"   // explicit evidence or strong matches
+	Partial   = "partial"   // weak matches only
+	Unaligned = "unaligned" // nothing in the tree carries it yet
+)
+
+// Evidence kinds, strongest first.
+const (
+	EvPath   = "path"   // the requirement names the file
+	EvSymbol = "symbol" // the requirement names a definition
+	EvTask   = "task"   // a task citing the requirement touches the file
+	EvTerm   = "term"   // words of the requirement match the file's path or definitions
+)
+
+// Version is the version of the alignment rules; bump it, with a line here,
+// when the same input would give another alignment.
+//
+//	1: path, symbol, task and term evidence.
+const Version = 1
+
+// Alignment maps the requirements of one feature to one tree. Fields are
+// declared in JSON key order, so encoding/json writes sorted keys.
+type Alignment struct {
+	Counts       Counts  `json:"counts"`
+	Feature      string  `json:"feature"`
+	Requirements []Claim `json:"requirements"` // in spec order
+	Tree         string  `json:"tree"`
+	Version      int     `json:"version"`
+}
+
+// Counts tallies requirements per status.
+type Counts struct {
+	Aligned   int `json:"aligned"`
+	Partial   int `json:"partial"`
+	Unaligned int `json:"unaligned"`
+}
+
+// Claim is what the tree offers for one requirement.
+type Claim struct {
+	Evidence []Evidence `json:"evidence"` // sorted by kind strength, then path, symbol
+	Files    []FileHit  `json:"files"`    // by score, best first
+	ID       string     `json:"id"`
+	Score    float64    `json:"score"` // best file score, 3 decimals
+	Status   string     `json:"status"`
+	Symbols  []SymHit   `json:"symbols"` // by path, then line
+	Tasks    []string   `json:"tasks"`   // tasks citing the requirement, sorted
+	Title    string     `json:"title"`
+}
+
+// Evidence is one reason a file or symbol carries a requirement.
+type Evidence struct {
+	Detail string `json:"detail"`
+	Kind   string `json:"kind"`
+	Path   string `json:"path,omitempty"`
+	Symbol string `json:"symbol,omitempty"`
+}
+
+// FileHit is a file carrying a requirement, with its score (explicit
+// evidence counts 1 each, term matches their idf share).
+type FileHit struct {
+	Kinds []string `json:"kinds"` // evidence kinds, strongest first
+	Path  string   `json:"path"`
+	Score float64  `json:"score"`
+}
+
+// SymHit is a definition carrying a requirement.
+type SymHit struct {
+	Kind string `json:"kind"`
+	Line int    `json:"line,omitempty"`
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// Claim returns the claim for requirement id, or nil.
+func (a *Alignment) Claim(id string) *Claim {
+	for i := range a.Requirements {
+		if a.Requirements[i].ID == id {
+			return &a.Requirements[i]
+		}
+	}
+	return nil
+}
+
+// Touching returns the claims that name one of paths among their files or
+// symbols, in spec order.
+func (a *Alignment) Touching(paths []string) []*Claim {
+	set := map[string]bool{}
+	for _, p := range paths {
+		set[p] = true
+	}
+	var out []*Claim
+	for i := range a.Requirements {
+		c := &a.Requirements[i]
+		for _, f := range c.Files {
+			if set[f.Path] {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+const (
+	maxFiles       = 8   // files kept per claim
+	maxSymbols     = 12  // symbols kept per claim
+	ambiguousDefs  = 4   // a name defined in more files than this is no explicit evidence
+	strongCoverage = 0.5 // share of a requirement's terms a file must match for a strong match
+	minTermScore   = 0.15
+)
+
+var (
+	pathTokRE = regexp.MustCompile(`[A-Za-z0-9_.\-/]+\.[A-Za-z0-9]+|[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+/?`)
+	identRE   = regexp.MustCompile("`([^`]+)`|\\b([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*)(\\(\\))?")
+)
+
+// index is what Align knows of the tree, built once per call.
+type index struct {
+	g       *world.Graph
+	defs    map[string][]int // definition name → files (sorted, unique)
+	terms   map[string][]int // term → files whose path or definitions use it
+	nfiles  int
+	base    map[string][]int // file base name → files
+	fileTms [][]string       // per file: its sorted unique terms
+}
+
+func buildIndex(g *world.Graph) *index {
+	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, base: map[string][]int{}, nfiles: len(g.Files)}
+	ix.fileTms = make([][]string, len(g.Files))
+	for i, fe := range g.Files {
+		ix.base[path.Base(fe.Path)] = append(ix.base[path.Base(fe.Path)], i)
+		set := map[string]bool{}
+		p := strings.TrimSuffix(fe.Path, path.Ext(fe.Path))
+		for _, t := range nameTerms(p) {
+			set[t] = true
+		}
+		if i < len(g.Links) && g.Links[i] != nil {
+			last := ""
+			for _, d := range g.Links[i].Defs {
+				if d.Name != last {
+					ix.defs[d.Name] = append(ix.defs[d.Name], i)
+					last = d.Name
+				}
+				for _, t := range nameTerms(d.Name) {
+					set[t] = true
+				}
+			}
+		}
+		ts := make([]string, 0, len(set))
+		for t := range set {
+			ts = append(ts, t)
+		}
+		sort.Strings(ts)
+		ix.fileTms[i] = ts
+		for _, t := range ts {
+			ix.terms[t] = append(ix.terms[t], i)
+		}
+	}
+	return ix
+}
+
+func (ix *index) idf(t string) float64 {
+	df := len(ix.terms[t])
+	if df == 0 {
+		return 0
+	}
+	return math.Log(1 + float64(ix.nfiles)/float64(df))
+}
+
+// Align maps every requirement of f's spec to the files and symbols of g
+// that carry it. facts gives a file's definitions (for symbol lines); it
+// may be nil or fail, and is only asked about files that matched.
+func Align(g *world.Graph, facts func(path string) (*world.Facts, error), f *feature.Feature) *Alignment {
+	a := &Alignment{Feature: f.Name, Tree: g.Tree, Version: Version, Requirements: []Claim{}}
+	if f.Spec == nil || len(f.Spec.Requirements) == 0 {
+		return a
+	}
+	ix := buildIndex(g)
+	factsCache := map[string]*world.Facts{}
+	getFacts := func(p string) *world.Facts {
+		if fc, ok := factsCache[p]; ok {
+			return fc
+		}
+		var fc *world.Facts
+		if facts != nil {
+			if x, err := facts(p); err == nil {
+				fc = x
+			}
+		}
+		factsCache[p] = fc
+		return fc
+	}
+	for _, r := range f.Spec.Requirements {
+		c := alignOne(ix, f, r, getFacts)
+		switch c.Status {
+		case Aligned:
+			a.Counts.Aligned++
+		case Partial:
+			a.Counts.Partial++
+		default:
+			a.Counts.Unaligned++
+		}
+		a.Requirements = append(a.Requirements, c)
+	}
+	return a
+}
+
+var kindRank = map[string]int{EvPath: 0, EvSymbol: 1, EvTask: 2, EvTerm: 3}
+
+func alignOne(ix *index, f *feature.Feature, r feature.Requirement, facts func(string) *world.Facts) Claim {
+	c := Claim{ID: r.ID, Title: r.Title, Evidence: []Evidence{}, Files: []FileHit{}, Symbols: []SymHit{}, Tasks: []string{}}
+	text := r.Title + "\n" + r.Text
+	score := map[int]float64{}
+	kinds := map[int]map[string]bool{}
+	explicit := map[int]bool{}
+	add := func(i int, kind string, s float64) {
+		score[i] += s
+		if kinds[i] == nil {
+			kinds[i] = map[string]bool{}
+		}
+		kinds[i][kind] = true
+		if kind != EvTerm {
+			explicit[i] = true
+		}
+	}
+	evSeen := map[Evidence]bool{}
+	addEv := func(e Evidence) {
+		if !evSeen[e] {
+			evSeen[e] = true
+			c.Evidence = append(c.Evidence, e)
+		}
+	}
+	symSeen := map[string]bool{}
+	var syms []SymHit
+	addSym := func(p, name string) {
+		k := p + "\x00" + name
+		if symSeen[k] {
+			return
+		}
+		symSeen[k] = true
+		h := SymHit{Path: p, Name: name}
+		if fc := facts(p); fc != nil {
+			for _, d := range fc.Defs {
+				if d.Name == name {
+					h.Kind, h.Line = d.Kind, d.Start
+					break
+				}
+			}
+		}
+		if h.Kind == "" {
+			if i := ix.g.Index(p); i >= 0 && i < len(ix.g.Links) && ix.g.Links[i] != nil {
+				for _, d := range ix.g.Links[i].Defs {
+					if d.Name == name {
+						h.Kind = d.Kind
+						break
+					}
+				}
+			}
+		}
+		syms = append(syms, h)
+	}
+
+	// Explicit paths.
+	for _, tok := range pathTokRE.FindAllString(text, -1) {
+		tok = strings.Trim(tok, "./")
+		if tok == "" {
+			continue
+		}
+		if i := ix.g.Index(tok); i >= 0 {
+			add(i, EvPath, 1)
+			addEv(Evidence{Kind: EvPath, Path: tok, Detail: "names " + tok})
+			continue
+		}
+		if !strings.Contains(tok, "/") && strings.Contains(tok, ".") {
+			if hits := ix.base[tok]; len(hits) > 0 && len(hits) <= ambiguousDefs {
+				for _, i := range hits {
+					p := ix.g.Files[i].Path
+					add(i, EvPath, 1/float64(len(hits)))
+					addEv(Evidence{Kind: EvPath, Path: p, Detail: "names " + tok})
+				}
+				continue
+			}
+		}
+		// A path suffix ("store/store.go") or a folder ("gitstore/").
+		if strings.Contains(tok, "/") {
+			var hits []int
+			for i, fe := range ix.g.Files {
+				if strings.HasSuffix(fe.Path, "/"+tok) {
+					hits = append(hits, i)
+				}
+			}
+			if len(hits) > 0 && len(hits) <= ambiguousDefs {
+				for _, i := range hits {
+					p := ix.g.Files[i].Path
+					add(i, EvPath, 1/float64(len(hits)))
+					addEv(Evidence{Kind: EvPath, Path: p, Detail: "names " + tok})
+				}
+			}
+		}
+	}
+	// Explicit symbols: code-like identifiers that some file defines.
+	for _, m := range identRE.FindAllStringSubmatch(text, -1) {
+		name, quoted, call := m[2], false, m[3] != ""
+		if m[1] != "" {
+			name, quoted = strings.TrimSuffix(m[1], "()"), true
+		}
+		qual := ""
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			qual, name = name[:i], name[i+1:]
+		}
+		if len(name) < 3 || stopWords[strings.ToLower(name)] {
+			continue
+		}
+		if !quoted && !call && qual == "" && !codeLike(name) {
+			continue
+		}
+		hits := ix.defs[name]
+		if len(hits) == 0 || len(hits) > ambiguousDefs {
+			continue
+		}
+		for _, i := range hits {
+			p := ix.g.Files[i].Path
+			add(i, EvSymbol, 1/float64(len(hits)))
+			addEv(Evidence{Kind: EvSymbol, Path: p, Symbol: name, Detail: "names " + name})
+			addSym(p, name)
+		}
+	}
+	// Tasks citing the requirement.
+	for _, t := range f.Tasks {
+		cites := false
+		for _, id := range t.Requirements {
+			if id == r.ID {
+				cites = true
+			}
+		}
+		if !cites {
+			continue
+		}
+		c.Tasks = append(c.Tasks, t.ID)
+		for _, p := range t.FilesTouched {
+			if i := ix.g.Index(p); i >= 0 {
+				add(i, EvTask, 1)
+				addEv(Evidence{Kind: EvTask, Path: p, Detail: fmt.Sprintf("task %s cites %s and touches %s", t.ID, r.ID, p)})
+			}
+		}
+	}
+	sort.Strings(c.Tasks)
+	// Term matches.
+	rt := terms(text)
+	var total float64
+	for _, t := range rt {
+		total += ix.idf(t)
+	}
+	strongTerm := false
+	if total > 0 {
+		match := map[int][]string{}
+		for _, t := range rt {
+			for _, i := range ix.terms[t] {
+				match[i] = append(match[i], t)
+			}
+		}
+		type cand struct {
+			i   int
+			s   float64
+			cov float64
+			ts  []string
+		}
+		var cands []cand
+		for i, ts := range match {
+			var s float64
+			for _, t := range ts {
+				s += ix.idf(t)
+			}
+			s /= total
+			if s < minTermScore && !(len(ts) >= 2 && s >= minTermScore/2) {
+				continue
+			}
+			cands = append(cands, cand{i, s, float64(len(ts)) / float64(len(rt)), ts})
+		}
+		sort.Slice(cands, func(a, b int) bool {
+			if cands[a].s != cands[b].s {
+				return cands[a].s > cands[b].s
+			}
+			return cands[a].i < cands[b].i
+		})
+		if len(cands) > maxFiles {
+			cands = cands[:maxFiles]
+		}
+		for _, cd := range cands {
+			p := ix.g.Files[cd.i].Path
+			add(cd.i, EvTerm, cd.s)
+			if len(cd.ts) >= 2 && (cd.cov >= strongCoverage || cd.s >= strongCoverage) {
+				strongTerm = true
+			}
+			sorted := append([]string(nil), cd.ts...)
+			sort.Strings(sorted)
+			addEv(Evidence{Kind: EvTerm, Path: p, Detail: fmt.Sprintf("matches %s (%.2f)", strings.Join(sorted, ", "), round3(cd.s))})
+			// The definitions whose names carry the matched words.
+			if i := cd.i; i < len(ix.g.Links) && ix.g.Links[i] != nil {
+				want := map[string]bool{}
+				for _, t := range cd.ts {
+					want[t] = true
+				}
+				n := 0
+				for _, d := range ix.g.Links[i].Defs {
+					hit := 0
+					for _, t := range nameTerms(d.Name) {
+						if want[t] {
+							hit++
+						}
+					}
+					if hit > 0 && (hit >= 2 || len(cd.ts) == 1 || len(nameTerms(d.Name)) == 1) && n < 3 {
+						addSym(p, d.Name)
+						n++
+					}
+				}
+			}
+		}
+	}
+	// Files, best first.
+	for i, s := range score {
+		var ks []string
+		for k := range kinds[i] {
+			ks = append(ks, k)
+		}
+		sort.Slice(ks, func(a, b int) bool { return kindRank[ks[a]] < kindRank[ks[b]] })
+		c.Files = append(c.Files, FileHit{Path: ix.g.Files[i].Path, Score: round3(s), Kinds: ks})
+	}
+	sort.Slice(c.Files, func(a, b int) bool {
+		if c.Files[a].Score != c.Files[b].Score {
+			return c.Files[a].Score > c.Files[b].Score
+		}
+		return c.Files[a].Path < c.Files[b].Path
+	})
+	if len(c.Files) > maxFiles {
+		keep := c.Files[:0]
+		for j, fh := range c.Files {
+			if j < maxFiles || explicit[ix.g.Index(fh.Path)] {
+				keep = append(keep, fh)
+			}
+		}
+		c.Files = keep
+	}
+	if len(c.Files) > 0 {
+		c.Score = c.Files[0].Score
+	}
+	sort.Slice(syms, func(a, b int) bool {
+		if syms[a].Path != syms[b].Path {
+			return syms[a].Path < syms[b].Path
+		}
+		if syms[a].Line != syms[b].Line {
+			return syms[a].Line < syms[b].Line
+		}
+		return syms[a].Name < syms[b].Name
+	})
+	if len(syms) > maxSymbols {
+		syms = syms[:maxSymbols]
+	}
+	c.Symbols = append(c.Symbols, syms...)
+	sort.Slice(c.Evidence, func(a, b int) bool {
+		x, y := c.Evidence[a], c.Evidence[b]
+		if kindRank[x.Kind] != kindRank[y.Kind] {
+			return kindRank[x.Kind] < kindRank[y.Kind]
+		}
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		if x.Symbol != y.Symbol {
+			return x.Symbol < y.Symbol
+		}
+		return x.Detail < y.Detail
+	})
+	switch {
+	case len(explicit) > 0 || strongTerm:
+		c.Status = Aligned
+	case len(c.Files) > 0:
+		c.Status = Partial
+	default:
+		c.Status = Unaligned
+	}
+	return c
+}
+
+// codeLike reports whether a bare word looks like an identifier rather than
+// prose: an inner capital (DiffTrees, parseURL) or an underscore.
+func codeLike(w string) bool {
+	if strings.Contains(w, "_") {
+		return true
+	}
+	for i, r := range w {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// Render writes a in a plain markdown form: one section per requirement
+// with its status, files and evidence.
+func Render(a *Alignment) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Spec alignment: %s\n\n", a.Feature)
+	if a.Tree != "" {
+		fmt.Fprintf(&b, "tree %s\n\n", a.Tree)
+	}
+	fmt.Fprintf(&b, "%d aligned, %d partial, %d unaligned\n", a.Counts.Aligned, a.Counts.Partial, a.Counts.Unaligned)
+	for _, c := range a.Requirements {
+		fmt.Fprintf(&b, "\n## %s %s: %s\n", c.ID, c.Title, c.Status)
+		if len(c.Tasks) > 0 {
+			fmt.Fprintf(&b, "\ntasks: %s\n", strings.Join(c.Tasks, ", "))
+		}
+		if len(c.Files) > 0 {
+			b.WriteString("\n")
+			for _, f := range c.Files {
+				fmt.Fprintf(&b, "- %s (%.3f; %s)\n", f.Path, f.Score, strings.Join(f.Kinds, ", "))
+			}
+		}
+		if len(c.Symbols) > 0 {
+			b.WriteString("\nsymbols:")
+			for _, s := range c.Symbols {
+				if s.Line > 0 {
+					fmt.Fprintf(&b, " %s:%d %s", s.Path, s.Line, s.Name)
+				} else {
+					fmt.Fprintf(&b, " %s %s", s.Path, s.Name)
+				}
+				b.WriteString(";")
+			}
+			b.WriteString("\n")
+		}
+		if len(c.Evidence) > 0 {
+			b.WriteString("\nevidence:\n")
+			for _, e := range c.Evidence {
+				where := e.Path
+				if e.Symbol != "" {
+					where += " " + e.Symbol
+				}
+				fmt.Fprintf(&b, "- %s %s: %s\n", e.Kind, where, e.Detail)
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,136 @@
+package align
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/git-speed/git-speed/layers/feature"
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata goldens")
+
+func testGraph() (*world.Graph, map[string]*world.Facts) {
+	files := map[string][]world.Def{
+		"gitstore/store.go":  {{Name: "Store", Kind: "struct", Start: 10}, {Name: "Put", Kind: "method", Parent: "Store", Start: 20}, {Name: "Get", Kind: "method", Parent: "Store", Start: 40}},
+		"gitstore/diff.go":   {{Name: "DiffTrees", Kind: "function", Start: 5}},
+		"auth/session.go":    {{Name: "Session", Kind: "struct", Start: 3}, {Name: "ExpireSessions", Kind: "function", Start: 30}, {Name: "renewSession", Kind: "function", Start: 50}},
+		"auth/password.go":   {{Name: "HashPassword", Kind: "function", Start: 7}},
+		"web/handler.go":     {{Name: "Serve", Kind: "function", Start: 1}},
+		"docs/README.md":     nil,
+		"cache/lru_cache.go": {{Name: "LRU", Kind: "struct", Start: 4}, {Name: "Evict", Kind: "method", Start: 9}},
+	}
+	g := &world.Graph{Tree: "t0"}
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sortStrings(paths)
+	facts := map[string]*world.Facts{}
+	for _, p := range paths {
+		g.Files = append(g.Files, world.FileEntry{Path: p, Lang: "go"})
+		if files[p] == nil {
+			g.Links = append(g.Links, nil)
+			continue
+		}
+		fc := &world.Facts{Lang: "go", Defs: files[p]}
+		facts[p] = fc
+		g.Links = append(g.Links, fc.Link())
+	}
+	return g, facts
+}
+
+func sortStrings(s []string) {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+}
+
+const spec = `# Store
+
+## REQ-1: Objects are stored in git
+The ` + "`Store`" + ` type in gitstore/store.go keeps objects under refs/speed.
+
+## REQ-2: Diffs between trees
+Use DiffTrees to compare two trees.
+
+## REQ-3: Sessions expire
+Expired sessions are removed; renew a session on use.
+
+## REQ-4: Billing invoices
+Invoices are emailed monthly.
+
+## REQ-5: Login
+Handled by the task.
+`
+
+func TestAlign(t *testing.T) {
+	g, facts := testGraph()
+	sp, _ := feature.ParseSpec("spec.md", []byte(spec))
+	f := &feature.Feature{Name: "store", Spec: sp, Tasks: []*feature.Task{
+		{ID: "t1", Requirements: []string{"REQ-5"}, FilesTouched: []string{"web/handler.go"}},
+	}}
+	get := func(p string) (*world.Facts, error) { return facts[p], nil }
+	a := Align(g, get, f)
+	got := map[string]string{}
+	for _, c := range a.Requirements {
+		got[c.ID] = c.Status
+	}
+	want := map[string]string{"REQ-1": Aligned, "REQ-2": Aligned, "REQ-3": Aligned, "REQ-4": Unaligned, "REQ-5": Aligned}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	if c := a.Claim("REQ-3"); c == nil || len(c.Files) == 0 || c.Files[0].Path != "auth/session.go" {
+		t.Errorf("REQ-3 files %+v", c)
+	}
+	if cs := a.Touching([]string{"gitstore/diff.go"}); len(cs) != 2 || cs[1].ID != "REQ-2" {
+		t.Errorf("touching %+v", cs)
+	}
+	js, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js = append(js, '\n')
+	golden(t, "alignment.json", js)
+	golden(t, "alignment.md", []byte(Render(a)))
+	// Deterministic across runs.
+	js2, _ := json.MarshalIndent(Align(g, get, f), "", "  ")
+	if string(js2)+"\n" != string(js) {
+		t.Error("second run differs")
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from golden (go test -update rewrites it):\n%s", name, got)
+	}
+}
+
+func TestTerms(t *testing.T) {
+	if got := splitIdent("parseHTTPRequest_v2"); !reflect.DeepEqual(got, []string{"parse", "http", "request", "v2"}) {
+		t.Errorf("splitIdent %v", got)
+	}
+	if stem("sessions") != stem("session") || stem("expired") != stem("expire") || stem("parsing") != stem("parse") {
+		t.Errorf("stems: %s %s %s %s %s %s", stem("sessions"), stem("session"), stem("expired"), stem("expire"), stem("parsing"), stem("parse"))
+	}
+}

@@ -1,0 +1,132 @@
+package align
+
+import (
+	"strings"
+	"unicode"
+)
+
+// splitIdent splits an identifier or path segment into lower-case words at
+// camelCase humps, digits/letters boundaries and non-alphanumerics:
+// "parseHTTPRequest_v2" → parse, http, request, v2.
+func splitIdent(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush(i)
+			start = i
+		case unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(prev):
+			flush(i)
+			start = i
+		case unicode.IsLetter(r) && unicode.IsDigit(prev) && i >= 2 && !unicode.IsLetter(rs[i-2]):
+			// keep "v2x" together; letters after a number word start a word
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// stem strips the commonest English suffixes, lightly: "sessions" →
+// "session", "expired" → "expir", "parsing" → "pars". It is applied the
+// same way to both sides of a match, so it only needs to be consistent.
+func stem(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			if suf == "ies" || suf == "ied" {
+				w += "y"
+			}
+			break
+		}
+	}
+	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1] // "stopp" → "stop"
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 4 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because been
+	before being below between both but by can could did do does doing done down during each either else etc
+	every few for from further get gets given had has have having he her here hers him his how however i if in
+	into is it its itself just least less let like made make makes many may me might more most must my need
+	needs no nor not now of off on once one only or other our ours out over own per same shall she should
+	since so some such than that the their theirs them then there these they this those through thus to too
+	under until up upon us use used uses using very via was we well were what when where whether which while
+	who whom why will with within without would yet you your
+	new file files code func function method type value true false nil null none return returns test tests
+	go py js ts md txt json toml yaml yml src lib pkg internal cmd main util utils req nfr must shall
+	able allow allows always user users system support supports provide provides data`) {
+		stopWords[w] = true
+	}
+}
+
+// terms returns the stemmed content words of free text, once each, in
+// order of first use. Identifiers in the text are split like code names.
+func terms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		for _, w := range splitIdent(f) {
+			if len(w) < 3 || stopWords[w] || isNumber(w) {
+				continue
+			}
+			s := stem(w)
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// nameTerms returns the stemmed words of an identifier or path.
+func nameTerms(name string) []string {
+	var out []string
+	for _, w := range splitIdent(name) {
+		if len(w) < 3 || stopWords[w] || isNumber(w) {
+			continue
+		}
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+func isNumber(w string) bool {
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
