@@ -261,8 +261,14 @@ func uninstallOne(hooksDir, name string) (HookResult, error) {
 		}
 		return res, nil
 	}
-	if exists(chained) {
-		// Rename over ours: the hook name is never left empty.
+	if cfi, err := os.Lstat(chained); err == nil {
+		// Rename over ours, so the hook name is never left empty; a
+		// directory cannot replace a file, so ours goes first then.
+		if cfi.IsDir() {
+			if err := os.Remove(path); err != nil {
+				return res, fmt.Errorf("git-speed: cannot remove hook %s: %w", path, err)
+			}
+		}
 		if err := os.Rename(chained, path); err != nil {
 			return res, fmt.Errorf("git-speed: cannot restore hook %s from %s: %w", path, chained, err)
 		}

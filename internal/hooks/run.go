@@ -111,11 +111,6 @@ func run(ctx context.Context, name string, args []string, opts RunOptions) (out 
 		return OutcomeFailed, fmt.Sprintf("unknown hook %q (want one of %s)", name, strings.Join(Names, ", "))
 	}
 
-	// Any git command the index runs must not start another hook run.
-	if os.Getenv(EnvHook) == "" {
-		os.Setenv(EnvHook, name)
-	}
-
 	speedDir := filepath.Join(opts.GitDir, "speed")
 	if err := os.MkdirAll(speedDir, 0o755); err != nil {
 		return OutcomeFailed, err.Error()
