@@ -20,8 +20,8 @@ type goMembDef struct {
 
 type goPkg struct {
 	dir, name   string
-	files       []int            // non-test files
-	tests       []int            // _test.go files
+	files       []int                  // non-test files
+	tests       []int                  // _test.go files
 	top, topT   map[string][]int       // package-level name → defining files (non-test, test)
 	memb, membT map[string][]goMembDef // method or field name → definitions (non-test, test)
 }
