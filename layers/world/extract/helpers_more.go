@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -243,3 +244,45 @@ func (f *file) docAbove(n *sitter.Node, skip func(kind string) bool) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// elideBlock is elideBody for bodies that may have code after them on
+// their last line (C# accessors, one-line members): then the marker gets no
+// trailing line comment, which would swallow that code.
+func (f *file) elideBlock(body *sitter.Node) {
+	if body == nil {
+		return
+	}
+	rest := f.src[body.EndByte():]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.Trim(string(rest), " \t\r;,") != "" {
+		if body.EndByte()-body.StartByte() > uint(len("{ … }")) {
+			f.elide(body.StartByte(), body.EndByte(), "{ … }")
+		}
+		return
+	}
+	f.elideBody(body)
+}
+
+// cutLine leaves the comment n out of the skeleton together with its
+// indentation and line break when it is alone on its line.
+func (f *file) cutLine(n *sitter.Node) {
+	start, end := n.StartByte(), n.EndByte()
+	s := start
+	for s > 0 && (f.src[s-1] == ' ' || f.src[s-1] == '\t') {
+		s--
+	}
+	e := end
+	for e < uint(len(f.src)) && (f.src[e] == ' ' || f.src[e] == '\t' || f.src[e] == '\r') {
+		e++
+	}
+	if (s == 0 || f.src[s-1] == '\n') && (e == uint(len(f.src)) || f.src[e] == '\n') {
+		if e < uint(len(f.src)) {
+			e++
+		}
+		f.elide(s, e, "")
+		return
+	}
+	f.elide(start, end, "")
+}

@@ -332,7 +332,7 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 	d := world.Def{Name: name, Qualified: qualify(qual, name), Parent: qual, Kind: kind, Start: line(c), End: endLine(c),
 		Exported: exported, Signature: sig, Doc: f.docBefore(at)}
 	idx := f.def(d)
-	f.elideBody(body)
+	f.elideBlock(body)
 	w.loc.push()
 	defer w.loc.pop()
 	if fd != nil {

@@ -113,7 +113,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			if m.Kind() == "enum_constant" {
 				w.refs(field(m, "arguments"), idx)
 				if b := field(m, "body"); b != nil {
-					f.elideBody(b)
+					f.elideBlock(b)
 					w.refs(b, idx)
 				}
 				continue
@@ -129,7 +129,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 		}
 		d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
 		idx := f.def(d)
-		f.elideBody(body)
+		f.elideBlock(body)
 		w.loc.push()
 		w.typeParams(field(c, "type_parameters"))
 		w.bindAll(c)
@@ -165,9 +165,9 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			w.loc.pop()
 		}
 	case "static_initializer", "block":
-		f.elideBody(childOfKind(c, "block"))
+		f.elideBlock(childOfKind(c, "block"))
 		if c.Kind() == "block" {
-			f.elideBody(c)
+			f.elideBlock(c)
 		}
 		w.loc.push()
 		w.bindAll(c)

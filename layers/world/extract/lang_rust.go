@@ -74,7 +74,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			}
 			d.Signature, d.Doc = f.signature(c, body), doc()
 			idx := f.def(d)
-			f.elideBody(body)
+			f.elideBlock(body)
 			w.fn(c, idx)
 		case "struct_item", "union_item", "enum_item":
 			d.Kind = world.KindStruct

@@ -1,0 +1,552 @@
+package extract
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	csharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// C#: usings (static, aliases), namespaces (block and file-scoped, as
+// Facts.Package and a module definition), classes, structs, interfaces,
+// records, enums, delegates, methods, constructors, properties, indexers,
+// fields, constants and events, and references from bodies with
+// parameters, locals, pattern, catch, foreach and lambda variables left out.
+// Member qualified names do not include the namespace (as in Java).
+
+func init() {
+	register(world.LangCSharp, sitter.NewLanguage(csharp.Language()), "//", walkCSharp)
+}
+
+type csWalker struct {
+	f   *file
+	loc locals
+}
+
+func walkCSharp(f *file) {
+	w := &csWalker{f: f}
+	w.comments()
+	w.members(f.root, "", 0, false, "")
+	dedupeRefs(f.facts)
+}
+
+var csTypeKinds = map[string]string{
+	"class_declaration": world.KindClass, "struct_declaration": world.KindStruct, "interface_declaration": world.KindInterface,
+	"record_declaration": "record", "record_struct_declaration": "record", "enum_declaration": world.KindEnum,
+}
+
+func (w *csWalker) visibility(n *sitter.Node, def bool) bool {
+	pub := def
+	for _, c := range children(n) {
+		if c.Kind() != "modifier" {
+			continue
+		}
+		switch w.f.text(c) {
+		case "public", "protected":
+			pub = true
+		case "private", "internal":
+			pub = false
+		}
+	}
+	return pub
+}
+
+// docAt returns the doc line above a declaration, skipping XML tags.
+func (w *csWalker) docAt(n *sitter.Node) string {
+	prev := n.PrevSibling()
+	if prev == nil || prev.Kind() != "comment" || line(n)-endLine(prev) > 1 {
+		return ""
+	}
+	first := prev
+	for p := prev.PrevSibling(); p != nil && p.Kind() == "comment" && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
+		first = p
+	}
+	for c := first; c != nil && c.Kind() == "comment"; c = c.NextSibling() {
+		s := docLine(w.f.text(c))
+		s = strings.TrimSpace(stripTags(s))
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stripTags removes <tag> markup from a doc line.
+func stripTags(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>' && in:
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// members walks declarations of a compilation unit, namespace or type body.
+func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns string) {
+	f := w.f
+	for _, c := range children(n) {
+		name := f.text(field(c, "name"))
+		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
+			Exported: w.visibility(c, iface), Doc: w.docAt(c)}
+		k := c.Kind()
+		switch {
+		case k == "using_directive":
+			imp := world.Import{Line: line(c)}
+			alias := field(c, "name")
+			for _, ch := range allChildren(c) {
+				switch {
+				case ch.Kind() == "static":
+					imp.Kind = "static"
+				case ch.IsNamed() && (alias == nil || ch.Id() != alias.Id()) && ch.Kind() != "comment":
+					imp.Path = foldSpace(f.text(ch))
+				}
+			}
+			if alias != nil {
+				imp.Alias = f.text(alias)
+			}
+			f.imp(imp)
+		case k == "namespace_declaration" || k == "file_scoped_namespace_declaration":
+			full := qualify(ns, name)
+			if f.facts.Package == "" {
+				f.facts.Package = full
+			}
+			body := field(c, "body")
+			d.Name, d.Qualified, d.Parent, d.Kind, d.Exported = full, full, "", world.KindModule, true
+			d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
+			idx := f.def(d)
+			if body != nil {
+				w.members(body, parent, idx, false, full)
+			} else {
+				in = idx // file-scoped: the rest of the file is in it
+			}
+		case csTypeKinds[k] != "":
+			body := field(c, "body")
+			d.Kind, d.Signature = csTypeKinds[k], strings.TrimSuffix(f.signature(c, body), ";")
+			idx := f.def(d)
+			w.loc.push()
+			w.typeParams(c)
+			for _, ch := range children(c) {
+				switch ch.Kind() {
+				case "base_list", "type_parameter_constraints_clause", "attribute_list":
+					w.refs(ch, idx, true)
+				case "parameter_list":
+					for _, p := range children(ch) {
+						w.refs(field(p, "type"), idx, true)
+					}
+				}
+			}
+			if k == "enum_declaration" {
+				for _, m := range children(body) {
+					if m.Kind() == "enum_member_declaration" {
+						mn := f.text(field(m, "name"))
+						f.def(world.Def{Name: mn, Qualified: qualify(d.Qualified, mn), Parent: d.Qualified, Kind: world.KindConst,
+							Start: line(m), End: endLine(m), Exported: d.Exported, Signature: foldSpace(f.text(m))})
+					}
+				}
+			} else {
+				w.members(body, d.Qualified, idx, k == "interface_declaration", ns)
+			}
+			w.loc.pop()
+		case k == "method_declaration" || k == "constructor_declaration" || k == "destructor_declaration" ||
+			k == "operator_declaration" || k == "conversion_operator_declaration":
+			body := field(c, "body")
+			d.Kind = world.KindMethod
+			if k == "destructor_declaration" {
+				d.Name, d.Qualified = "~"+name, qualify(parent, "~"+name)
+			}
+			if k == "operator_declaration" || k == "conversion_operator_declaration" {
+				d.Name = "operator " + f.text(field(c, "operator"))
+				if k == "conversion_operator_declaration" {
+					d.Name = "operator " + f.text(field(c, "type"))
+				}
+				d.Qualified = qualify(parent, d.Name)
+			}
+			d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
+			idx := f.def(d)
+			w.elide(body)
+			w.function(c, idx)
+		case k == "property_declaration" || k == "indexer_declaration" || k == "event_declaration":
+			d.Kind = world.KindProperty
+			if k == "indexer_declaration" {
+				d.Name, d.Qualified = "this[]", qualify(parent, "this[]")
+			}
+			if k == "event_declaration" {
+				d.Kind = "event"
+			}
+			acc := field(c, "accessors")
+			v := field(c, "value")
+			end := acc
+			if end == nil {
+				end = v
+			}
+			d.Signature = f.signature(c, end)
+			if acc != nil {
+				d.Signature += " " + w.accessors(acc)
+			}
+			idx := f.def(d)
+			for _, a := range children(acc) {
+				w.elide(field(a, "body"))
+			}
+			if v != nil && v.Kind() == "arrow_expression_clause" {
+				w.elide(v)
+			} else {
+				f.elideInit(v)
+			}
+			w.function(c, idx)
+		case k == "field_declaration" || k == "event_field_declaration":
+			vd := childOfKind(c, "variable_declaration")
+			typ := field(vd, "type")
+			kind := world.KindField
+			if k == "event_field_declaration" {
+				kind = "event"
+			}
+			for _, ch := range children(c) {
+				if ch.Kind() == "modifier" && f.text(ch) == "const" {
+					kind = world.KindConst
+				}
+			}
+			for _, decl := range children(vd) {
+				if decl.Kind() != "variable_declarator" {
+					continue
+				}
+				dd := d
+				dd.Name = f.text(field(decl, "name"))
+				dd.Qualified, dd.Kind = qualify(parent, dd.Name), kind
+				var val *sitter.Node
+				for _, ch := range children(decl) {
+					if field(decl, "name") == nil || ch.Id() != field(decl, "name").Id() {
+						val = ch
+					}
+				}
+				dd.Signature = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.signature(c, val), ";"), "="))
+				idx := f.def(dd)
+				f.elideInit(val)
+				w.refs(typ, idx, true)
+				w.loc.push()
+				w.bindAll(val)
+				w.refs(val, idx, false)
+				w.loc.pop()
+			}
+		case k == "delegate_declaration":
+			d.Kind = world.KindType
+			d.Signature = strings.TrimSuffix(f.signature(c, nil), ";")
+			idx := f.def(d)
+			w.function(c, idx)
+		case k == "declaration_list":
+			w.members(c, parent, in, iface, ns)
+		case k == "comment" || k == "extern_alias_directive":
+		case k == "global_statement" || k == "global_attribute":
+			w.loc.push()
+			w.bindAll(c)
+			w.refs(c, in, false)
+			w.loc.pop()
+		default:
+			w.refs(c, in, false)
+		}
+	}
+}
+
+// accessors summarises an accessor list as "{ get; set; }".
+func (w *csWalker) accessors(acc *sitter.Node) string {
+	var parts []string
+	for _, a := range children(acc) {
+		if a.Kind() == "accessor_declaration" {
+			s := ""
+			for _, m := range children(a) {
+				if m.Kind() == "modifier" {
+					s += w.f.text(m) + " "
+				}
+			}
+			parts = append(parts, s+w.f.text(field(a, "name"))+";")
+		}
+	}
+	return "{ " + strings.Join(parts, " ") + " }"
+}
+
+// elide leaves a block or expression body out of the skeleton.
+func (w *csWalker) elide(body *sitter.Node) {
+	if body == nil {
+		return
+	}
+	if body.Kind() == "arrow_expression_clause" {
+		if body.EndByte()-body.StartByte() > maxInit || line(body) != endLine(body) {
+			w.f.elide(body.StartByte(), body.EndByte(), "=> …")
+		}
+		return
+	}
+	w.f.elideBlock(body)
+}
+
+func (w *csWalker) typeParams(c *sitter.Node) {
+	for _, tp := range children(childOfKind(c, "type_parameter_list")) {
+		w.loc.add(w.f.text(field(tp, "name")))
+	}
+}
+
+// function records the references of a member with parameters and a body.
+func (w *csWalker) function(c *sitter.Node, idx int) {
+	w.loc.push()
+	defer w.loc.pop()
+	w.typeParams(c)
+	w.bindAll(c)
+	for i, ch := range allChildren(c) {
+		fn := c.FieldNameForChild(uint32(i))
+		switch {
+		case fn == "name" || ch.Kind() == "modifier" || ch.Kind() == "comment":
+		case fn == "type" || fn == "returns":
+			w.refs(ch, idx, true)
+		case ch.Kind() == "parameter_list" || ch.Kind() == "bracketed_parameter_list":
+			for _, p := range children(ch) {
+				w.refs(field(p, "type"), idx, true)
+				w.refs(field(p, "default_value"), idx, false)
+			}
+		default:
+			w.refs(ch, idx, false)
+		}
+	}
+}
+
+// bindAll adds every name bound under n to the current frame.
+func (w *csWalker) bindAll(n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "variable_declarator", "parameter", "catch_declaration", "declaration_pattern", "local_function_statement",
+			"declaration_expression", "from_clause", "let_clause", "join_clause", "query_continuation":
+			if nm := field(x, "name"); nm != nil && nm.Kind() == "identifier" {
+				w.loc.add(f.text(nm))
+			}
+			for _, ch := range children(x) {
+				if ch.Kind() == "identifier" && x.Kind() != "parameter" && x.Kind() != "variable_declarator" &&
+					(x.Kind() == "from_clause" || x.Kind() == "let_clause" || x.Kind() == "join_clause" || x.Kind() == "query_continuation") {
+					w.loc.add(f.text(ch))
+				}
+			}
+		case "foreach_statement":
+			if l := field(x, "left"); l != nil && l.Kind() == "identifier" {
+				w.loc.add(f.text(l))
+			}
+		case "implicit_parameter", "single_variable_designation":
+			w.loc.add(f.text(x))
+		}
+		return true
+	})
+}
+
+// refs records the references under n; typ is true in a type position.
+func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	switch n.Kind() {
+	case "identifier":
+		s := f.text(n)
+		if typ {
+			if !w.loc.has(s) {
+				f.ref(world.Ref{Name: s, Line: line(n), In: in, Kind: world.RefType})
+			}
+		} else if !w.loc.has(s) {
+			f.ref(world.Ref{Name: s, Line: line(n), In: in, Kind: world.RefValue})
+		}
+		return
+	case "qualified_name":
+		name := field(n, "name")
+		nm := name
+		if nm != nil && nm.Kind() == "generic_name" {
+			nm = childOfKind(nm, "identifier")
+			w.refs(childOfKind(name, "type_argument_list"), in, true)
+		}
+		f.ref(world.Ref{Name: f.text(nm), Qual: foldSpace(f.text(field(n, "qualifier"))), Line: line(n), In: in, Kind: world.RefType})
+		return
+	case "generic_name":
+		w.refs(childOfKind(n, "identifier"), in, typ)
+		w.refs(childOfKind(n, "type_argument_list"), in, true)
+		return
+	case "invocation_expression":
+		fn := field(n, "function")
+		if fn != nil && fn.Kind() == "identifier" {
+			if s := f.text(fn); !w.loc.has(s) {
+				f.ref(world.Ref{Name: s, Line: line(fn), In: in, Kind: world.RefCall})
+			}
+		} else if fn != nil && fn.Kind() == "member_access_expression" {
+			w.member(fn, in, true)
+		} else if fn != nil && fn.Kind() == "generic_name" {
+			if id := childOfKind(fn, "identifier"); id != nil && !w.loc.has(f.text(id)) {
+				f.ref(world.Ref{Name: f.text(id), Line: line(fn), In: in, Kind: world.RefCall})
+			}
+			w.refs(childOfKind(fn, "type_argument_list"), in, true)
+		} else {
+			w.refs(fn, in, false)
+		}
+		w.refs(field(n, "arguments"), in, false)
+		return
+	case "member_access_expression":
+		w.member(n, in, false)
+		return
+	case "member_binding_expression":
+		if nm := field(n, "name"); nm != nil {
+			f.ref(world.Ref{Name: f.text(nm), Line: line(nm), In: in, Kind: world.RefMember})
+		}
+		return
+	case "object_creation_expression", "array_creation_expression", "cast_expression", "typeof_expression",
+		"default_expression", "sizeof_expression", "is_expression", "as_expression", "declaration_pattern",
+		"type_pattern", "variable_declaration", "catch_declaration", "foreach_statement", "local_function_statement",
+		"attribute", "declaration_expression", "recursive_pattern":
+		for i, ch := range allChildren(n) {
+			fn := n.FieldNameForChild(uint32(i))
+			switch {
+			case fn == "type" || n.Kind() == "attribute" && fn == "name" || n.Kind() == "cast_expression" && fn == "type":
+				w.refs(ch, in, true)
+			case fn == "name" || fn == "left" && n.Kind() == "foreach_statement":
+			default:
+				if ch.IsNamed() {
+					w.refs(ch, in, n.Kind() == "as_expression" && fn == "right" || n.Kind() == "is_expression" && fn == "right")
+				}
+			}
+		}
+		return
+	case "lambda_expression", "anonymous_method_expression":
+		w.loc.push()
+		w.bindAll(n)
+		for _, ch := range children(n) {
+			if ch.Kind() == "parameter_list" {
+				for _, p := range children(ch) {
+					w.refs(field(p, "type"), in, true)
+				}
+				continue
+			}
+			w.refs(ch, in, false)
+		}
+		w.loc.pop()
+		return
+	case "base_list", "type_argument_list", "type_parameter_constraints_clause", "type_parameter_constraint",
+		"array_type", "nullable_type", "pointer_type", "tuple_type", "ref_type", "type_constraint":
+		typ = true
+	case "string_literal", "verbatim_string_literal", "raw_string_literal", "comment", "character_literal",
+		"predefined_type", "implicit_type", "modifier", "interpolated_string_expression":
+		if n.Kind() != "interpolated_string_expression" {
+			return
+		}
+	case "parameter":
+		w.refs(field(n, "type"), in, true)
+		for _, ch := range children(n) {
+			if ch.Kind() == "equals_value_clause" {
+				w.refs(ch, in, false)
+			}
+		}
+		return
+	case "tuple_element":
+		w.refs(field(n, "type"), in, true)
+		return
+	}
+	for _, ch := range children(n) {
+		w.refs(ch, in, typ)
+	}
+}
+
+// member records a member access a.b: a type-like qualifier (Type.m)
+// makes a qualified reference, a value makes a member reference.
+func (w *csWalker) member(n *sitter.Node, in int, call bool) {
+	f := w.f
+	expr := field(n, "expression")
+	name := field(n, "name")
+	if name != nil && name.Kind() == "generic_name" {
+		w.refs(childOfKind(name, "type_argument_list"), in, true)
+		name = childOfKind(name, "identifier")
+	}
+	r := world.Ref{Name: f.text(name), Line: line(n), In: in, Kind: world.RefMember}
+	if name != nil {
+		r.Line = line(name)
+	}
+	if expr != nil {
+		s := foldSpace(f.text(expr))
+		switch expr.Kind() {
+		case "this", "base":
+			r.Qual = s
+		case "identifier", "member_access_expression", "qualified_name":
+			if csAllTypeLike(s) && !w.loc.has(strings.Split(s, ".")[0]) {
+				r.Qual = s
+				r.Kind = world.RefValue
+				if call {
+					r.Kind = world.RefCall
+				}
+			} else if expr.Kind() == "identifier" {
+				r.Qual = s
+			}
+		}
+		if expr.Kind() == "member_access_expression" {
+			w.member(expr, in, false)
+		} else {
+			w.refs(expr, in, false)
+		}
+	}
+	f.ref(r)
+}
+
+func csTypeLike(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// csAllTypeLike reports whether every segment of a dotted name starts with
+// an upper-case letter (Namespace.Type, Type.Nested).
+func csAllTypeLike(s string) bool {
+	for _, seg := range strings.Split(s, ".") {
+		if !csTypeLike(seg) || strings.ContainsAny(seg, "()[]<> ") {
+			return false
+		}
+	}
+	return true
+}
+
+// comments cuts comments out of the skeleton; of a /// doc block right
+// above a declaration it keeps the first line that says something beyond
+// XML tags.
+func (w *csWalker) comments() {
+	f := w.f
+	isDoc := func(n *sitter.Node) bool {
+		return n != nil && n.Kind() == "comment" && strings.HasPrefix(f.text(n), "///")
+	}
+	walk(f.root, func(n *sitter.Node) bool {
+		if n.Kind() != "comment" {
+			return true
+		}
+		if !isDoc(n) {
+			f.comment(n)
+			return false
+		}
+		if prev := n.PrevSibling(); isDoc(prev) && line(n)-endLine(prev) <= 1 {
+			return false // cut with the head of its block
+		}
+		block := []*sitter.Node{n}
+		for nx := n.NextSibling(); isDoc(nx) && line(nx)-endLine(block[len(block)-1]) <= 1; nx = nx.NextSibling() {
+			block = append(block, nx)
+		}
+		keep := -1
+		last := block[len(block)-1]
+		if next := last.NextSibling(); next != nil && next.IsNamed() && next.Kind() != "comment" && line(next)-endLine(last) <= 1 {
+			for i, c := range block {
+				if strings.TrimSpace(stripTags(docLine(f.text(c)))) != "" {
+					keep = i
+					break
+				}
+			}
+		}
+		for i, c := range block {
+			if i != keep {
+				f.cutLine(c)
+			}
+		}
+		return false
+	})
+}
