@@ -96,8 +96,11 @@ func ParseMarker(content []byte) (version int, ours bool) {
 		if !ok || len(rest) == 0 || len(rest) > 6 {
 			continue
 		}
+		if rest[0] < '0' || rest[0] > '9' || (rest[0] == '0' && len(rest) > 1) {
+			continue // digits only, no sign, no leading zero
+		}
 		n, err := strconv.Atoi(string(rest))
-		if err != nil || n < 0 || rest[0] == '+' || rest[0] == '-' {
+		if err != nil {
 			continue
 		}
 		return n, true
