@@ -41,8 +41,9 @@ type Repo struct {
 	gitBin    string
 	env       []string // environment for every git child process
 
-	mu      sync.Mutex // guards storage (go-git object storage is not goroutine-safe)
-	storage *filesystem.Storage
+	mu       sync.Mutex // guards storage (go-git object storage is not goroutine-safe)
+	storage  *filesystem.Storage
+	writeErr error // first failure of mustBlob, guarded by mu
 }
 
 // childEnv returns the environment for git child processes: ours, minus every

@@ -1,0 +1,203 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Raw object access through go-git's storage. Callers hold r.mu.
+
+// treeEntry is one entry of a git tree object.
+type treeEntry struct {
+	name string
+	mode uint32 // ModeTree or ModeFile (the store writes nothing else)
+	hash plumbing.Hash
+}
+
+// readObject returns the raw content of an object, checking its type.
+// A missing object after a repack by another process triggers one re-index.
+func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		r.storage.Reindex()
+		obj, err = r.storage.EncodedObject(plumbing.AnyObject, h)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if obj.Type() != t {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, obj.Type(), t)
+	}
+	rc, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// readTree decodes a tree object. Entries keep git's order.
+func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
+	data, err := r.readObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, err
+	}
+	var entries []treeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		if sp < 0 {
+			return nil, fmt.Errorf("tree %s: malformed entry", h)
+		}
+		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("tree %s: bad mode %q", h, data[:sp])
+		}
+		data = data[sp+1:]
+		nul := bytes.IndexByte(data, 0)
+		if nul < 0 || len(data) < nul+1+20 {
+			return nil, fmt.Errorf("tree %s: malformed entry", h)
+		}
+		var id plumbing.Hash
+		copy(id[:], data[nul+1:nul+21])
+		entries = append(entries, treeEntry{name: string(data[:nul]), mode: uint32(mode), hash: id})
+		data = data[nul+21:]
+	}
+	return entries, nil
+}
+
+// writeObject stores an object unless it already exists and returns its id.
+func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(t, data)
+	if r.storage.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := r.storage.NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return h, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return h, err
+	}
+	if err := w.Close(); err != nil {
+		return h, err
+	}
+	got, err := r.storage.SetEncodedObject(obj)
+	if err != nil {
+		return h, fmt.Errorf("write %s object: %w", t, err)
+	}
+	if got != h {
+		return h, fmt.Errorf("write %s object: id %s, expected %s", t, got, h)
+	}
+	return h, nil
+}
+
+// entryKey is the name git sorts a tree entry by: trees sort as "name/".
+func entryKey(e treeEntry) string {
+	if e.mode == ModeTree {
+		return e.name + "/"
+	}
+	return e.name
+}
+
+// writeTree sorts entries in git order, encodes and stores them.
+func (r *Repo) writeTree(entries []treeEntry) (plumbing.Hash, error) {
+	sort.Slice(entries, func(i, j int) bool { return entryKey(entries[i]) < entryKey(entries[j]) })
+	var buf bytes.Buffer
+	for _, e := range entries {
+		buf.WriteString(strconv.FormatUint(uint64(e.mode), 8))
+		buf.WriteByte(' ')
+		buf.WriteString(e.name)
+		buf.WriteByte(0)
+		buf.Write(e.hash[:])
+	}
+	return r.writeObject(plumbing.TreeObject, buf.Bytes())
+}
+
+// edit describes changes to a tree: at each name, either a blob, a whole
+// subtree, or nested edits applied to the existing subtree.
+type edit struct {
+	blob *plumbing.Hash
+	tree *plumbing.Hash
+	kids map[string]*edit
+}
+
+// at returns the edit node for a slash-free path of names, creating nodes.
+func (e *edit) at(names ...string) *edit {
+	n := e
+	for _, name := range names {
+		if n.kids == nil {
+			n.kids = map[string]*edit{}
+		}
+		k := n.kids[name]
+		if k == nil {
+			k = &edit{}
+			n.kids[name] = k
+		}
+		n = k
+	}
+	return n
+}
+
+func (e *edit) setBlob(h plumbing.Hash, names ...string) { e.at(names...).blob = &h }
+func (e *edit) setTree(h plumbing.Hash, names ...string) { e.at(names...).tree = &h }
+
+// apply writes the tree that results from applying e to base (ZeroHash for
+// none) and returns its id.
+func (r *Repo) apply(base plumbing.Hash, e *edit) (plumbing.Hash, error) {
+	var entries []treeEntry
+	if !base.IsZero() {
+		var err error
+		if entries, err = r.readTree(base); err != nil {
+			return base, err
+		}
+	}
+	index := map[string]int{}
+	for i, en := range entries {
+		index[en.name] = i
+	}
+	set := func(en treeEntry) {
+		if i, ok := index[en.name]; ok {
+			entries[i] = en
+		} else {
+			index[en.name] = len(entries)
+			entries = append(entries, en)
+		}
+	}
+	names := make([]string, 0, len(e.kids))
+	for name := range e.kids {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		k := e.kids[name]
+		switch {
+		case k.blob != nil:
+			set(treeEntry{name: name, mode: ModeFile, hash: *k.blob})
+		case k.tree != nil:
+			set(treeEntry{name: name, mode: ModeTree, hash: *k.tree})
+		default:
+			var sub plumbing.Hash
+			if i, ok := index[name]; ok {
+				if entries[i].mode != ModeTree {
+					return base, fmt.Errorf("entry %q of tree %s is not a folder (mode %o)", name, base, entries[i].mode)
+				}
+				sub = entries[i].hash
+			}
+			h, err := r.apply(sub, k)
+			if err != nil {
+				return h, err
+			}
+			set(treeEntry{name: name, mode: ModeTree, hash: h})
+		}
+	}
+	return r.writeTree(entries)
+}

@@ -1,0 +1,483 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// The store: everything git-speed derives lives in the repository's own
+// object database, held by one ref.
+//
+//	refs/speed/index ──► commit (parent: the previous value; message says what changed)
+//	                      └─ tree
+//	                          format                          blob "git-speed store 1\n" (layout marker)
+//	                          seq                             blob "<n>\n": commits that added trees so far
+//	                          facts/<k[0:2]>/<k>              blob: per-blob facts under caller key k (hex)
+//	                          trees/<t[0:2]>/<t>-<digest>/    one indexed tree t under config digest
+//	                              meta                        blob "seq <n>\ntime <unix>\n" (last put)
+//	                              <artifact>/                 one named artifact: a sharded set of blobs
+//	                                  <c1>/<c2>/.../@         the shard with key "c1/c2/...", each component
+//	                                                          escaped (see escapeName)
+//
+// Each update is a new commit whose parent is the old value, so pushing
+// 'refs/speed/*:refs/speed/*' is a fast-forward and a clone can fetch the
+// store the same way. GC rewrites the store as a parentless commit; push
+// with a leading '+' after a gc. Identical blobs and subtrees are one git
+// object, so a new tree that differs from an indexed one in one folder adds
+// only that folder's shard blob and the trees above it; a new facts entry
+// rewrites one facts shard tree, facts/ and the root.
+//
+// Writes never touch branches, HEAD, the index or the work tree: objects go
+// straight into the object database (go-git), and the ref moves with
+// `git update-ref <ref> <new> <old>`, git's own compare-and-swap under its
+// lock file. If another writer moved the ref first, Commit re-reads the new
+// tip, re-applies its entries on top (facts and trees are content
+// addressed, so the merge is a union) and tries again.
+const (
+	// IndexRef is the ref that holds the store.
+	IndexRef = "refs/speed/index"
+	// CorruptRefPrefix: Reset keeps a damaged store reachable under
+	// refs/speed/corrupt-<n> (delete with `git update-ref -d`).
+	CorruptRefPrefix = "refs/speed/corrupt-"
+
+	// FormatVersion is the store layout version, written to the format blob.
+	//  1: facts/, trees/<t>-<digest>/<artifact>/<escaped key>/@, meta, seq
+	FormatVersion = 1
+
+	maxCommitAttempts = 50
+)
+
+var formatBlob = []byte("git-speed store " + strconv.Itoa(FormatVersion) + "\n")
+
+// ErrCorrupt means refs/speed/index holds something that is not a store this
+// version can read (not a commit, a foreign tree layout, a missing or
+// unreadable object). The caller should rebuild: Reset, then index again.
+var ErrCorrupt = errors.New("git-speed store is corrupt")
+
+// ErrNotFound means the store has no such artifact.
+var ErrNotFound = errors.New("not in the git-speed store")
+
+// Store is the git-speed store of a repository. It is safe for concurrent
+// use, also across processes.
+type Store struct {
+	r *Repo
+}
+
+// Store returns the repository's store. Nothing is read until it is used.
+func (r *Repo) Store() *Store { return &Store{r: r} }
+
+// TreeInfo describes one indexed tree.
+type TreeInfo struct {
+	Tree      string    // tree id
+	Digest    string    // the caller's config digest
+	Seq       int64     // store generation when last put; higher is newer
+	Added     time.Time // wall-clock time of the last put (informational)
+	Artifacts []string  // artifact names, sorted
+}
+
+// GCStats reports what GC kept and dropped.
+type GCStats struct {
+	TreesKept, TreesDropped int
+	FactsKept, FactsDropped int
+}
+
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// snapshot is the state of the store at one tip.
+type snapshot struct {
+	commit plumbing.Hash // zero when the ref does not exist
+	root   plumbing.Hash // zero when the store is empty
+	seq    int64
+}
+
+// tip reads refs/speed/index and checks the layout. Caller holds r.mu.
+func (s *Store) tip() (snapshot, error) {
+	var snap snapshot
+	ref, err := s.r.storage.Reference(plumbing.ReferenceName(IndexRef))
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return snap, nil
+	}
+	if err != nil {
+		return snap, corrupt("read %s: %v", IndexRef, err)
+	}
+	if ref.Type() != plumbing.HashReference {
+		return snap, corrupt("%s is a symbolic ref", IndexRef)
+	}
+	snap.commit = ref.Hash()
+	data, err := s.r.readObject(plumbing.CommitObject, snap.commit)
+	if err != nil {
+		return snap, corrupt("%s points at %s: %v", IndexRef, snap.commit, err)
+	}
+	if !bytes.HasPrefix(data, []byte("tree ")) || len(data) < 45 {
+		return snap, corrupt("%s: commit %s is malformed", IndexRef, snap.commit)
+	}
+	snap.root = plumbing.NewHash(string(data[5:45]))
+	root, err := s.r.readTree(snap.root)
+	if err != nil {
+		return snap, corrupt("%s: tree of commit %s: %v", IndexRef, snap.commit, err)
+	}
+	var format, seq *treeEntry
+	for i := range root {
+		e := &root[i]
+		want := ModeFile
+		switch e.name {
+		case "format":
+			format = e
+		case "seq":
+			seq = e
+		case "facts", "trees":
+			want = ModeTree
+		default:
+			return snap, corrupt("%s: unexpected entry %q at the root of commit %s", IndexRef, e.name, snap.commit)
+		}
+		if e.mode != want {
+			return snap, corrupt("%s: root entry %q of commit %s has mode %o", IndexRef, e.name, snap.commit, e.mode)
+		}
+	}
+	if format == nil || format.mode != ModeFile {
+		return snap, corrupt("%s: commit %s is not a git-speed store (no format marker)", IndexRef, snap.commit)
+	}
+	fdata, err := s.r.readObject(plumbing.BlobObject, format.hash)
+	if err != nil {
+		return snap, corrupt("%s: format marker: %v", IndexRef, err)
+	}
+	if !bytes.Equal(fdata, formatBlob) {
+		return snap, corrupt("%s: store format %q, this git-speed reads %q", IndexRef, strings.TrimSpace(string(fdata)), strings.TrimSpace(string(formatBlob)))
+	}
+	if seq != nil {
+		sdata, err := s.r.readObject(plumbing.BlobObject, seq.hash)
+		if err != nil {
+			return snap, corrupt("%s: seq: %v", IndexRef, err)
+		}
+		if snap.seq, err = strconv.ParseInt(strings.TrimSpace(string(sdata)), 10, 64); err != nil {
+			return snap, corrupt("%s: seq %q is not a number", IndexRef, sdata)
+		}
+	}
+	return snap, nil
+}
+
+// lookup follows names from the root; ok is false when a name is absent.
+// A present entry of the wrong kind is corruption. Caller holds r.mu.
+func (s *Store) lookup(root plumbing.Hash, wantTree bool, names ...string) (plumbing.Hash, bool, error) {
+	h := root
+	for i, name := range names {
+		if h.IsZero() {
+			return h, false, nil
+		}
+		entries, err := s.r.readTree(h)
+		if err != nil {
+			return h, false, corrupt("read store tree %s: %v", strings.Join(names[:i], "/"), err)
+		}
+		found := false
+		for _, e := range entries {
+			if e.name == name {
+				last := i == len(names)-1
+				if (!last || wantTree) != (e.mode == ModeTree) {
+					return h, false, corrupt("store entry %s has mode %o", strings.Join(names[:i+1], "/"), e.mode)
+				}
+				h, found = e.hash, true
+				break
+			}
+		}
+		if !found {
+			return h, false, nil
+		}
+	}
+	return h, true, nil
+}
+
+func shard(key string) string { return key[:2] }
+
+func treeDirName(tree, digest string) string { return tree + "-" + digest }
+
+// Facts returns the stored facts for keys; missing keys are absent from the
+// map. Unknown or malformed keys are simply missing.
+func (s *Store) Facts(keys []string) (map[string][]byte, error) {
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	snap, err := s.tip()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(keys))
+	if snap.root.IsZero() || len(keys) == 0 {
+		return out, nil
+	}
+	facts, ok, err := s.lookup(snap.root, true, "facts")
+	if err != nil || !ok {
+		return out, err
+	}
+	factsTree, err := s.r.readTree(facts)
+	if err != nil {
+		return nil, corrupt("read facts/: %v", err)
+	}
+	shards := map[string]plumbing.Hash{}
+	for _, e := range factsTree {
+		if e.mode == ModeTree {
+			shards[e.name] = e.hash
+		}
+	}
+	sorted := append([]string(nil), keys...)
+	sort.Strings(sorted)
+	var cur string
+	var curEntries map[string]plumbing.Hash
+	for _, k := range sorted {
+		if validFactsKey(k) != nil {
+			continue
+		}
+		if _, done := out[k]; done {
+			continue
+		}
+		if sh := shard(k); sh != cur || curEntries == nil {
+			cur = sh
+			curEntries = map[string]plumbing.Hash{}
+			if h, ok := shards[sh]; ok {
+				entries, err := s.r.readTree(h)
+				if err != nil {
+					return nil, corrupt("read facts/%s: %v", sh, err)
+				}
+				for _, e := range entries {
+					if e.mode == ModeFile {
+						curEntries[e.name] = e.hash
+					}
+				}
+			}
+		}
+		h, ok := curEntries[k]
+		if !ok {
+			continue
+		}
+		data, err := s.r.readObject(plumbing.BlobObject, h)
+		if err != nil {
+			return nil, corrupt("read facts/%s/%s: %v", cur, k, err)
+		}
+		out[k] = data
+	}
+	return out, nil
+}
+
+// HasTree reports whether tree has been indexed under digest.
+func (s *Store) HasTree(tree, digest string) (bool, error) {
+	if validTreeKey(tree, digest) != nil {
+		return false, nil
+	}
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	snap, err := s.tip()
+	if err != nil {
+		return false, err
+	}
+	_, ok, err := s.lookup(snap.root, true, "trees", shard(tree), treeDirName(tree, digest))
+	return ok, err
+}
+
+// Tree returns every shard of one artifact of an indexed tree. It returns
+// an error wrapping ErrNotFound if the tree or the artifact is not stored.
+func (s *Store) Tree(tree, digest, name string) (map[string][]byte, error) {
+	if err := validTreeKey(tree, digest); err != nil {
+		return nil, err
+	}
+	if err := validArtifactName(name); err != nil {
+		return nil, err
+	}
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	snap, err := s.tip()
+	if err != nil {
+		return nil, err
+	}
+	h, ok, err := s.lookup(snap.root, true, "trees", shard(tree), treeDirName(tree, digest), name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("artifact %q of tree %s (digest %s): %w", name, tree, digest, ErrNotFound)
+	}
+	out := map[string][]byte{}
+	err = s.readShards(h, nil, out)
+	return out, err
+}
+
+// readShards collects the shards below tree h; prefix holds the decoded key
+// components so far.
+func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]byte) error {
+	entries, err := s.r.readTree(h)
+	if err != nil {
+		return corrupt("read artifact tree %s: %v", h, err)
+	}
+	for _, e := range entries {
+		if e.name == "@" && e.mode == ModeFile && len(prefix) > 0 {
+			data, err := s.r.readObject(plumbing.BlobObject, e.hash)
+			if err != nil {
+				return corrupt("read shard %q: %v", strings.Join(prefix, "/"), err)
+			}
+			out[strings.Join(prefix, "/")] = data
+			continue
+		}
+		if e.mode != ModeTree {
+			return corrupt("unexpected entry %q (mode %o) in an artifact", e.name, e.mode)
+		}
+		comp, err := unescapeName(e.name)
+		if err != nil {
+			return corrupt("artifact entry: %v", err)
+		}
+		if err := s.readShards(e.hash, append(prefix[:len(prefix):len(prefix)], comp), out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Trees lists the indexed trees, oldest first (by Seq, then tree id and
+// digest).
+func (s *Store) Trees() ([]TreeInfo, error) {
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	snap, err := s.tip()
+	if err != nil {
+		return nil, err
+	}
+	infos, _, err := s.listTrees(snap.root)
+	return infos, err
+}
+
+// listTrees returns every per-tree folder with its info and tree id.
+// Caller holds r.mu.
+func (s *Store) listTrees(root plumbing.Hash) ([]TreeInfo, []plumbing.Hash, error) {
+	trees, ok, err := s.lookup(root, true, "trees")
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	shards, err := s.r.readTree(trees)
+	if err != nil {
+		return nil, nil, corrupt("read trees/: %v", err)
+	}
+	type item struct {
+		info TreeInfo
+		h    plumbing.Hash
+	}
+	var items []item
+	for _, sh := range shards {
+		if sh.mode != ModeTree {
+			return nil, nil, corrupt("trees/%s is not a folder", sh.name)
+		}
+		dirs, err := s.r.readTree(sh.hash)
+		if err != nil {
+			return nil, nil, corrupt("read trees/%s: %v", sh.name, err)
+		}
+		for _, d := range dirs {
+			tree, digest, ok := strings.Cut(d.name, "-")
+			if !ok || d.mode != ModeTree || validTreeKey(tree, digest) != nil || shard(tree) != sh.name {
+				return nil, nil, corrupt("unexpected entry trees/%s/%s", sh.name, d.name)
+			}
+			info := TreeInfo{Tree: tree, Digest: digest}
+			entries, err := s.r.readTree(d.hash)
+			if err != nil {
+				return nil, nil, corrupt("read trees/%s/%s: %v", sh.name, d.name, err)
+			}
+			for _, e := range entries {
+				if e.name == "meta" && e.mode == ModeFile {
+					data, err := s.r.readObject(plumbing.BlobObject, e.hash)
+					if err != nil {
+						return nil, nil, corrupt("read trees/%s/%s/meta: %v", sh.name, d.name, err)
+					}
+					info.Seq, info.Added = parseMeta(data)
+				} else if e.mode == ModeTree {
+					info.Artifacts = append(info.Artifacts, e.name)
+				}
+			}
+			sort.Strings(info.Artifacts)
+			items = append(items, item{info, d.hash})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool {
+		a, b := items[i].info, items[j].info
+		if a.Seq != b.Seq {
+			return a.Seq < b.Seq
+		}
+		if a.Tree != b.Tree {
+			return a.Tree < b.Tree
+		}
+		return a.Digest < b.Digest
+	})
+	infos := make([]TreeInfo, len(items))
+	hashes := make([]plumbing.Hash, len(items))
+	for i, it := range items {
+		infos[i], hashes[i] = it.info, it.h
+	}
+	return infos, hashes, nil
+}
+
+func formatMeta(seq int64, t time.Time) []byte {
+	return []byte(fmt.Sprintf("seq %d\ntime %d\n", seq, t.Unix()))
+}
+
+func parseMeta(data []byte) (seq int64, added time.Time) {
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, _ := strings.Cut(line, " ")
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "seq":
+			seq = n
+		case "time":
+			added = time.Unix(n, 0).UTC()
+		}
+	}
+	return seq, added
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func validFactsKey(key string) error {
+	if len(key) < 4 || len(key) > 200 || !isLowerHex(key) {
+		return fmt.Errorf("facts key %q: want 4 to 200 lowercase hex digits", key)
+	}
+	return nil
+}
+
+func validTreeKey(tree, digest string) error {
+	if !isHexID(tree) {
+		return fmt.Errorf("tree %q: want a 40-digit hex tree id", tree)
+	}
+	if digest == "" || len(digest) > 128 {
+		return fmt.Errorf("digest %q: want 1 to 128 characters [a-z0-9]", digest)
+	}
+	for i := 0; i < len(digest); i++ {
+		if c := digest[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return fmt.Errorf("digest %q: want 1 to 128 characters [a-z0-9]", digest)
+		}
+	}
+	return nil
+}
+
+func validArtifactName(name string) error {
+	if name == "" || name == "meta" || len(name) > 100 || name[0] == '.' {
+		return fmt.Errorf("artifact name %q: want [a-z0-9._-], not starting with '.', and not \"meta\"", name)
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("artifact name %q: want [a-z0-9._-], not starting with '.', and not \"meta\"", name)
+		}
+	}
+	return nil
+}

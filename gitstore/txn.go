@@ -1,0 +1,264 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Txn collects entries to add to the store; Commit adds them all at once.
+// A Txn is not safe for concurrent use; use one per writer.
+type Txn struct {
+	s     *Store
+	facts map[string][]byte
+	trees map[[2]string]map[string]map[string][]byte // {tree,digest} -> name -> shards
+	err   error
+	now   func() time.Time
+}
+
+// Begin starts a transaction.
+func (s *Store) Begin() *Txn {
+	return &Txn{s: s, facts: map[string][]byte{}, trees: map[[2]string]map[string]map[string][]byte{}, now: time.Now}
+}
+
+// PutFacts adds the facts for key, a lowercase hex string (4 to 200 digits)
+// the caller derives from blob id, extractor version and config digest. An
+// invalid key makes Commit fail naming it.
+func (t *Txn) PutFacts(key string, data []byte) {
+	if err := validFactsKey(key); err != nil {
+		t.fail(err)
+		return
+	}
+	t.facts[key] = append([]byte(nil), data...)
+}
+
+// PutTree adds artifact name ([a-z0-9._-], not "meta") of tree under digest
+// ([a-z0-9], 1 to 128 characters). Shard keys are arbitrary strings (the
+// caller uses folder paths; "" is allowed); each shard is stored as its own
+// blob, so shards equal to ones already stored cost nothing. Putting an
+// artifact again replaces it.
+func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
+	if err := validTreeKey(tree, digest); err != nil {
+		t.fail(err)
+		return
+	}
+	if err := validArtifactName(name); err != nil {
+		t.fail(err)
+		return
+	}
+	k := [2]string{tree, digest}
+	if t.trees[k] == nil {
+		t.trees[k] = map[string]map[string][]byte{}
+	}
+	cp := make(map[string][]byte, len(shards))
+	for key, v := range shards {
+		cp[key] = append([]byte(nil), v...)
+	}
+	t.trees[k][name] = cp
+}
+
+func (t *Txn) fail(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
+
+// Commit writes every object, then moves refs/speed/index from the tip it
+// built on to the new commit with git's compare-and-swap. If another writer
+// got there first, it rebuilds on the new tip (a union: nothing either
+// writer added is lost) and retries. An empty Txn commits nothing. A store
+// that is not readable gives ErrCorrupt (see Reset).
+func (t *Txn) Commit(message string) error {
+	if t.err != nil {
+		return fmt.Errorf("store commit: %w", t.err)
+	}
+	if len(t.facts) == 0 && len(t.trees) == 0 {
+		return nil
+	}
+	r := t.s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+
+	// Content does not depend on the tip: write it once.
+	factBlobs := map[string]plumbing.Hash{}
+	for k, v := range t.facts {
+		h, err := r.writeObject(plumbing.BlobObject, v)
+		if err != nil {
+			return fmt.Errorf("store commit: %w", err)
+		}
+		factBlobs[k] = h
+	}
+	artifacts := map[[2]string]map[string]plumbing.Hash{}
+	for k, arts := range t.trees {
+		artifacts[k] = map[string]plumbing.Hash{}
+		for name, shards := range arts {
+			h, err := r.writeShards(shards)
+			if err != nil {
+				return fmt.Errorf("store commit: artifact %s of tree %s: %w", name, k[0], err)
+			}
+			artifacts[k][name] = h
+		}
+	}
+	if message == "" {
+		message = fmt.Sprintf("git-speed: %d facts, %d trees", len(t.facts), len(t.trees))
+	}
+
+	var lastErr error
+	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
+		snap, err := t.s.tip()
+		if err != nil {
+			return err
+		}
+		e := &edit{}
+		e.setBlob(r.mustBlob(formatBlob), "format")
+		seq := snap.seq
+		if len(artifacts) > 0 {
+			seq++
+			e.setBlob(r.mustBlob([]byte(strconv.FormatInt(seq, 10)+"\n")), "seq")
+		}
+		for k, h := range factBlobs {
+			e.setBlob(h, "facts", shard(k), k)
+		}
+		meta := r.mustBlob(formatMeta(seq, t.now()))
+		for k, arts := range artifacts {
+			dir := treeDirName(k[0], k[1])
+			e.setBlob(meta, "trees", shard(k[0]), dir, "meta")
+			for name, h := range arts {
+				e.setTree(h, "trees", shard(k[0]), dir, name)
+			}
+		}
+		if r.writeErr != nil {
+			return fmt.Errorf("store commit: %w", r.takeWriteErr())
+		}
+		root, err := r.apply(snap.root, e)
+		if err != nil {
+			return corrupt("rebuild store on %s: %v", snap.commit, err)
+		}
+		if root == snap.root {
+			return nil
+		}
+		c, err := r.writeCommit(root, snap.commit, message, t.now())
+		if err != nil {
+			return fmt.Errorf("store commit: %w", err)
+		}
+		if lastErr = r.casRef(IndexRef, c, snap.commit, message); lastErr == nil {
+			return nil
+		}
+		// Lost the race (or the lock was busy): back off a little and retry
+		// on whatever the tip is now.
+		r.mu.Unlock()
+		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+		r.mu.Lock()
+	}
+	return fmt.Errorf("store commit: gave up after %d attempts: %w", maxCommitAttempts, lastErr)
+}
+
+// writeShards stores one artifact as a tree and returns its id.
+func (r *Repo) writeShards(shards map[string][]byte) (plumbing.Hash, error) {
+	e := &edit{}
+	keys := make([]string, 0, len(shards))
+	for k := range shards {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		h, err := r.writeObject(plumbing.BlobObject, shards[k])
+		if err != nil {
+			return h, err
+		}
+		e.setBlob(h, append(splitKey(k), "@")...)
+	}
+	return r.apply(plumbing.ZeroHash, e)
+}
+
+// mustBlob writes a small blob; a failure is kept and reported by the caller
+// through takeWriteErr.
+func (r *Repo) mustBlob(data []byte) plumbing.Hash {
+	h, err := r.writeObject(plumbing.BlobObject, data)
+	if err != nil && r.writeErr == nil {
+		r.writeErr = err
+	}
+	return h
+}
+
+func (r *Repo) takeWriteErr() error {
+	err := r.writeErr
+	r.writeErr = nil
+	return err
+}
+
+// writeCommit writes a store commit (parent may be zero).
+func (r *Repo) writeCommit(tree, parent plumbing.Hash, message string, now time.Time) (plumbing.Hash, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tree %s\n", tree)
+	if !parent.IsZero() {
+		fmt.Fprintf(&b, "parent %s\n", parent)
+	}
+	sig := fmt.Sprintf("git-speed <git-speed@localhost> %d +0000", now.Unix())
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n%s\n", sig, sig, strings.TrimRight(message, "\n"))
+	return r.writeObject(plumbing.CommitObject, b.Bytes())
+}
+
+// casRef moves ref from old (zero: must not exist) to new with git's lock
+// file, failing if it holds anything else.
+func (r *Repo) casRef(ref string, new, old plumbing.Hash, message string) error {
+	oldArg := old.String()
+	if old.IsZero() {
+		oldArg = strings.Repeat("0", 40)
+	}
+	_, err := r.git(nil, "update-ref", "--no-deref", "-m", firstLine(message), ref, new.String(), oldArg)
+	return err
+}
+
+// Reset points refs/speed/index at a fresh, empty store. The old value, if
+// it names an existing object, stays reachable under refs/speed/corrupt-<n>
+// (n = 1, 2, …) for inspection; a value naming a missing object is dropped.
+func (s *Store) Reset() error {
+	r := s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var old plumbing.Hash
+	ref, err := r.storage.Reference(plumbing.ReferenceName(IndexRef))
+	switch {
+	case err == nil && ref.Type() == plumbing.HashReference:
+		old = ref.Hash()
+	case err == nil || !errors.Is(err, plumbing.ErrReferenceNotFound):
+		// A symbolic or unreadable ref: delete it with git.
+		if _, derr := r.git(nil, "update-ref", "--no-deref", "-d", IndexRef); derr != nil {
+			return fmt.Errorf("reset store: %w", derr)
+		}
+	}
+	root, err := r.writeTree([]treeEntry{{name: "format", mode: ModeFile, hash: r.mustBlob(formatBlob)}})
+	if err == nil {
+		err = r.takeWriteErr()
+	}
+	if err != nil {
+		return fmt.Errorf("reset store: %w", err)
+	}
+	c, err := r.writeCommit(root, plumbing.ZeroHash, "git-speed: reset store", time.Now())
+	if err != nil {
+		return fmt.Errorf("reset store: %w", err)
+	}
+	if !old.IsZero() && r.storage.HasEncodedObject(old) == nil {
+		for n := 1; ; n++ {
+			name := CorruptRefPrefix + strconv.Itoa(n)
+			if _, err := r.storage.Reference(plumbing.ReferenceName(name)); err == nil {
+				continue
+			}
+			if err := r.casRef(name, old, plumbing.ZeroHash, "git-speed: keep corrupt store"); err != nil {
+				return fmt.Errorf("reset store: %w", err)
+			}
+			break
+		}
+	}
+	if err := r.casRef(IndexRef, c, old, "git-speed: reset store"); err != nil {
+		return fmt.Errorf("reset store: %w", err)
+	}
+	return nil
+}
