@@ -1,0 +1,275 @@
+package prompt
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"text/template"
+)
+
+// Data is what a stage template sees as ".". Its fields are the template
+// contract: an override may use any of them, and a field that does not
+// exist is an execution error naming the template's file and line.
+type Data struct {
+	Stage     string
+	Feature   string
+	Tree      string // tree id the context was scoped at ("" when unknown)
+	Tokenizer string
+
+	Task           Task
+	Decisions      []Decision
+	Spec           []SpecItem
+	SpecParagraphs []SpecParagraph
+
+	Files     []File // every scoped file, in material.json's order
+	Touched   []File // distance 0, full: the files the task changes
+	Neighbors []File // distance ≥ 1 given in full
+	Skeletons []File // skeleton or truncated files
+
+	Dropped      []ManifestFile // candidates the manifest dropped
+	Cuts         []Cut
+	Budget       Budget // budget.json as read
+	BudgetTokens int    // the total this prompt is measured against
+	CutTokens    int    // tokens saved by all cuts
+	DroppedCount int
+
+	// reviewer
+	Diffs     []RenderedDiff
+	DiffAdded int
+	DiffRemov int
+
+	// architect
+	RepoMap       string
+	Clusters      []Cluster
+	Alignment     []Alignment
+	AlignmentText string
+
+	// verifier, coherence, architect
+	Tasks        []TaskSummary
+	Requirements []Requirement
+	Verification Verification
+	Coherence    Coherence
+
+	// debugger
+	Log            string // the failure log, its tail when long
+	LogOmitted     int    // lines left out of Log from its start
+	Classification *Classification
+}
+
+// RenderedDiff is one file's unified diff, ready for a ```diff fence.
+type RenderedDiff struct {
+	Path    string
+	Added   int
+	Removed int
+	Binary  bool
+	Created bool
+	Deleted bool
+	Text    string
+}
+
+// LogTailLines is how much of a failure log the debugger prompt quotes; the
+// classification's evidence lines are quoted too when they fall before it.
+const LogTailLines = 200
+
+func newData(stage string, in Input) *Data {
+	d := &Data{Stage: stage, Feature: in.Feature, Tokenizer: in.Tokenizer, BudgetTokens: in.Budget}
+	d.Tasks = sortedTasks(in.Tasks)
+	d.Requirements = in.Requirements
+	if c := in.Context; c != nil {
+		if d.Feature == "" {
+			d.Feature = firstNonEmpty(c.Manifest.Feature, c.Budget.Feature)
+		}
+		d.Tree = firstNonEmpty(c.Manifest.Tree, c.Budget.Tree)
+		if d.Tokenizer == "" {
+			d.Tokenizer = c.Manifest.Tokenizer
+		}
+		m := c.Material
+		d.Task = m.Task
+		d.Decisions = m.Decisions
+		d.Spec = m.Spec
+		d.SpecParagraphs = m.SpecParagraphs
+		d.Files = m.Files
+		for _, f := range m.Files {
+			switch {
+			case f.Tier == TierFull && f.Distance == 0:
+				d.Touched = append(d.Touched, f)
+			case f.Tier == TierFull:
+				d.Neighbors = append(d.Neighbors, f)
+			default:
+				d.Skeletons = append(d.Skeletons, f)
+			}
+		}
+		for _, f := range c.Manifest.Files {
+			if f.Tier == TierDropped {
+				d.Dropped = append(d.Dropped, f)
+			}
+		}
+		d.DroppedCount = len(d.Dropped)
+		d.Cuts = c.Budget.Cuts
+		for _, ct := range d.Cuts {
+			d.CutTokens += ct.TokensSaved
+		}
+		d.Budget = c.Budget
+		if d.BudgetTokens == 0 {
+			d.BudgetTokens = c.Budget.Total
+		}
+	}
+	if d.Budget.Dimensions == nil {
+		d.Budget.Dimensions = map[string]Dimension{}
+	}
+	if in.Decisions != nil && stage == "coherence" {
+		d.Decisions = in.Decisions
+	}
+
+	switch stage {
+	case "reviewer":
+		for _, fd := range in.Diffs {
+			rd := RenderedDiff{Path: fd.Path, Created: fd.Created, Deleted: fd.Deleted, Binary: isBinary(fd.Old) || isBinary(fd.New)}
+			rd.Text = UnifiedDiff(fd)
+			if rd.Text == "" {
+				continue
+			}
+			rd.Added, rd.Removed = DiffStat(fd)
+			d.DiffAdded += rd.Added
+			d.DiffRemov += rd.Removed
+			d.Diffs = append(d.Diffs, rd)
+		}
+		sort.SliceStable(d.Diffs, func(i, j int) bool { return d.Diffs[i].Path < d.Diffs[j].Path })
+	case "architect":
+		d.RepoMap = strings.TrimSpace(in.RepoMap)
+		d.Clusters = sortedClusters(in.Clusters)
+		d.Alignment = in.Alignment
+		d.AlignmentText = strings.TrimSpace(in.AlignmentText)
+		d.Verification = Verify(in.Tasks, in.Requirements)
+	case "verifier":
+		d.Verification = Verify(in.Tasks, in.Requirements)
+	case "coherence":
+		d.Coherence = CheckCoherence(in.Tasks, in.Symbols, d.Decisions)
+	case "debugger":
+		cl := classify(in.FailureLog, in.Context)
+		d.Classification = &cl
+		d.Log, d.LogOmitted = logTail(in.FailureLog, LogTailLines)
+	}
+	return d
+}
+
+func sortedClusters(cs []Cluster) []Cluster {
+	out := make([]Cluster, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, Cluster{Name: c.Name, Files: uniqueSorted(c.Files)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func logTail(log string, n int) (string, int) {
+	log = strings.TrimRight(strings.ReplaceAll(log, "\r\n", "\n"), "\n")
+	if log == "" {
+		return "", 0
+	}
+	lines := strings.Split(log, "\n")
+	if len(lines) <= n {
+		return log + "\n", 0
+	}
+	return strings.Join(lines[len(lines)-n:], "\n") + "\n", len(lines) - n
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// funcs are the helpers every template may use.
+var funcs = template.FuncMap{
+	// fence returns a backtick fence longer than any run inside the texts.
+	"fence": func(texts ...string) string {
+		n := 3
+		for _, t := range texts {
+			run := 0
+			for i := 0; i < len(t); i++ {
+				if t[i] == '`' {
+					run++
+					n = max(n, run+1)
+				} else {
+					run = 0
+				}
+			}
+		}
+		return strings.Repeat("`", n)
+	},
+	// langtag is the info string of a fence for a language name.
+	"langtag": langTag,
+	// short abbreviates an object id to 12 characters.
+	"short": func(s string) string {
+		if len(s) > 12 {
+			return s[:12]
+		}
+		return s
+	},
+	"join": func(ss []string, sep string) string { return strings.Join(ss, sep) },
+	// code quotes each string as `s` and joins them with ", ".
+	"code": func(ss []string) string {
+		q := make([]string, len(ss))
+		for i, s := range ss {
+			q[i] = "`" + s + "`"
+		}
+		return strings.Join(q, ", ")
+	},
+	"trim": strings.TrimSpace,
+	// nl ends s with exactly one newline (for text inside fences).
+	"nl": func(s string) string { return strings.TrimRight(s, "\n") + "\n" },
+	// oneline folds whitespace, so a multi-line text fits a list item.
+	"oneline": func(s string) string { return strings.Join(strings.Fields(s), " ") },
+	// indent prefixes every non-empty line of s with n spaces.
+	"indent": func(n int, s string) string {
+		pad := strings.Repeat(" ", n)
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		for i, l := range lines {
+			if l != "" {
+				lines[i] = pad + l
+			}
+		}
+		return strings.Join(lines, "\n")
+	},
+	"plural": func(n int, one, many string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, one)
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	},
+	"add": func(a, b int) int { return a + b },
+	"pct": func(part, whole int) string {
+		if whole <= 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%d%%", (part*100+whole/2)/whole)
+	},
+	// dim returns a budget dimension by name, zero when absent.
+	"dim": func(b Budget, name string) Dimension { return b.Dimensions[name] },
+}
+
+// langTag maps a language name (as Layer 1 spells it) to a fence info string.
+func langTag(lang string) string {
+	switch l := strings.ToLower(lang); l {
+	case "c_sharp", "c-sharp", "csharp", "c#":
+		return "csharp"
+	case "c++", "cpp":
+		return "cpp"
+	case "shell", "sh", "bash":
+		return "bash"
+	case "":
+		return ""
+	default:
+		var sb strings.Builder
+		for _, r := range l {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+' || r == '-' {
+				sb.WriteRune(r)
+			}
+		}
+		return sb.String()
+	}
+}
