@@ -1,0 +1,355 @@
+package extract
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	php "github.com/tree-sitter/tree-sitter-php/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// PHP: namespace (Facts.Package and a module definition), use imports
+// (grouped, aliased, function/const), require/include with a string path,
+// classes, interfaces, traits, enums and their cases, functions, methods,
+// properties and constants; references are names (functions, classes,
+// constants, members): $variables are never references, so no scope
+// analysis is needed beyond that. Qualified names leave the namespace out.
+
+func init() {
+	register(world.LangPHP, sitter.NewLanguage(php.LanguagePHP()), "//", walkPHP)
+}
+
+type phpWalker struct {
+	f *file
+}
+
+func walkPHP(f *file) {
+	w := &phpWalker{f: f}
+	f.cutComments(func(k string) bool { return k == "comment" })
+	w.members(f.root, "", 0)
+	w.requires()
+	dedupeRefs(f.facts)
+}
+
+// exported reports whether a member is public (the default).
+func (w *phpWalker) exported(n *sitter.Node) bool {
+	for _, c := range children(n) {
+		if c.Kind() == "visibility_modifier" {
+			return strings.TrimSpace(w.f.text(c)) == "public"
+		}
+	}
+	return true
+}
+
+var phpTypeKinds = map[string]string{"class_declaration": world.KindClass, "interface_declaration": world.KindInterface,
+	"trait_declaration": world.KindTrait, "enum_declaration": world.KindEnum}
+
+// members walks the statements of a program, namespace or type body.
+func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
+	f := w.f
+	for _, c := range children(n) {
+		name := f.text(field(c, "name"))
+		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
+			Exported: w.exported(c), Doc: f.docBefore(c)}
+		k := c.Kind()
+		switch {
+		case k == "namespace_definition":
+			body := field(c, "body")
+			if f.facts.Package == "" {
+				f.facts.Package = name
+			}
+			d.Kind, d.Signature, d.Exported, d.Parent, d.Qualified = world.KindModule, strings.TrimSuffix(f.signature(c, body), ";"), true, "", name
+			idx := f.def(d)
+			if body != nil {
+				w.members(body, parent, idx)
+			} else {
+				in = idx
+			}
+		case k == "namespace_use_declaration":
+			w.use(c)
+		case phpTypeKinds[k] != "":
+			body := field(c, "body")
+			d.Kind, d.Signature = phpTypeKinds[k], f.signature(c, body)
+			idx := f.def(d)
+			for i, ch := range allChildren(c) {
+				if fn := c.FieldNameForChild(uint32(i)); fn != "name" && fn != "body" && ch.IsNamed() {
+					w.refs(ch, idx, true)
+				}
+			}
+			w.members(body, d.Qualified, idx)
+		case k == "method_declaration" || k == "function_definition":
+			body := field(c, "body")
+			d.Kind = world.KindFunction
+			if k == "method_declaration" {
+				d.Kind = world.KindMethod
+			}
+			d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
+			idx := f.def(d)
+			f.elideBlock(body)
+			for i, ch := range allChildren(c) {
+				if fn := c.FieldNameForChild(uint32(i)); fn != "name" && ch.IsNamed() {
+					w.refs(ch, idx, fn == "return_type")
+				}
+			}
+			// promoted constructor parameters are properties
+			for _, p := range children(field(c, "parameters")) {
+				if p.Kind() == "property_promotion_parameter" {
+					pn := strings.TrimPrefix(f.text(field(p, "name")), "$")
+					f.def(world.Def{Name: pn, Qualified: qualify(parent, pn), Parent: parent, Kind: world.KindProperty,
+						Start: line(p), End: endLine(p), Exported: w.exported(p) || strings.Contains(f.text(field(p, "visibility")), "public"),
+						Signature: foldSpace(f.text(p))})
+				}
+			}
+		case k == "property_declaration":
+			for _, el := range children(c) {
+				if el.Kind() != "property_element" {
+					continue
+				}
+				dd := d
+				dd.Name = strings.TrimPrefix(f.text(field(el, "name")), "$")
+				dd.Qualified, dd.Kind = qualify(parent, dd.Name), world.KindProperty
+				v := field(el, "default_value")
+				dd.Signature = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.signature(c, v), ";"), "="))
+				idx := f.def(dd)
+				f.elideInit(v)
+				w.refs(field(c, "type"), idx, true)
+				w.refs(v, idx, false)
+			}
+		case k == "const_declaration":
+			for _, el := range children(c) {
+				if el.Kind() != "const_element" {
+					continue
+				}
+				dd := d
+				nm := childOfKind(el, "name")
+				dd.Name = f.text(nm)
+				dd.Qualified, dd.Kind = qualify(parent, dd.Name), world.KindConst
+				var v *sitter.Node
+				for _, ch := range children(el) {
+					if nm == nil || ch.Id() != nm.Id() {
+						v = ch
+					}
+				}
+				dd.Signature = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.signature(c, v), ";"), "="))
+				idx := f.def(dd)
+				f.elideInit(v)
+				w.refs(v, idx, false)
+			}
+		case k == "enum_case":
+			d.Kind, d.Signature = world.KindConst, strings.TrimSuffix(foldSpace(f.text(c)), ";")
+			d.Exported = true
+			f.def(d)
+		case k == "use_declaration": // traits used by a class
+			w.refs(c, in, true)
+		case k == "declaration_list" || k == "enum_declaration_list" || k == "compound_statement":
+			w.members(c, parent, in)
+		case k == "comment" || k == "php_tag" || k == "text" || k == "text_interpolation":
+		default:
+			w.refs(c, in, false)
+		}
+	}
+}
+
+// use records the imports of a namespace use declaration.
+func (w *phpWalker) use(c *sitter.Node) {
+	f := w.f
+	kind := ""
+	if t := childOfKind(c, "function", "const"); t != nil {
+		kind = t.Kind()
+	}
+	prefix := ""
+	if ns := childOfKind(c, "namespace_name"); ns != nil {
+		prefix = f.text(ns)
+	}
+	group := field(c, "body")
+	clauses := children(c)
+	if group != nil {
+		clauses = children(group)
+	}
+	grouped := world.Import{Path: prefix, Line: line(c), Kind: kind}
+	for _, cl := range clauses {
+		if cl.Kind() != "namespace_use_clause" {
+			continue
+		}
+		ck := kind
+		if t := field(cl, "type"); t != nil {
+			ck = f.text(t)
+		}
+		alias := field(cl, "alias")
+		var path string
+		for _, ch := range children(cl) {
+			if (alias == nil || ch.Id() != alias.Id()) && (ch.Kind() == "qualified_name" || ch.Kind() == "name" || ch.Kind() == "namespace_name") {
+				path = f.text(ch)
+			}
+		}
+		path = strings.TrimPrefix(path, `\`)
+		if group != nil && alias == nil && !strings.Contains(path, `\`) && ck == kind {
+			grouped.Names = append(grouped.Names, path)
+			continue
+		}
+		if prefix != "" {
+			path = prefix + `\` + path
+		}
+		imp := world.Import{Path: path, Line: line(cl), Kind: ck}
+		if alias != nil {
+			imp.Alias = f.text(alias)
+		}
+		f.imp(imp)
+	}
+	if len(grouped.Names) > 0 {
+		f.imp(grouped)
+	}
+}
+
+// requires records require/include expressions whose path has a string
+// literal in it (the literal parts, joined).
+func (w *phpWalker) requires() {
+	f := w.f
+	walk(f.root, func(n *sitter.Node) bool {
+		switch n.Kind() {
+		case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
+			var parts []string
+			walk(n, func(x *sitter.Node) bool {
+				if x.Kind() == "string_content" || x.Kind() == "string_value" {
+					parts = append(parts, f.text(x))
+					return false
+				}
+				return true
+			})
+			if len(parts) > 0 {
+				f.imp(world.Import{Path: strings.Join(parts, ""), Line: line(n), Kind: "require"})
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// qualName returns the last segment of a possibly qualified name and its
+// qualifier as written.
+func (w *phpWalker) qualName(n *sitter.Node) (name, qual string) {
+	s := strings.TrimPrefix(w.f.text(n), `\`)
+	if i := strings.LastIndex(s, `\`); i >= 0 {
+		return s[i+1:], s[:i]
+	}
+	return s, ""
+}
+
+// refs records the references under n; typ is true in a type position.
+func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	add := func(x *sitter.Node, kind string, qual string) {
+		name, q := w.qualName(x)
+		if qual == "" {
+			qual = q
+		}
+		switch strings.ToLower(name) {
+		case "self", "static", "parent", "true", "false", "null", "":
+			if qual == "" {
+				return
+			}
+		}
+		f.ref(world.Ref{Name: name, Qual: qual, Line: line(x), In: in, Kind: kind})
+	}
+	switch n.Kind() {
+	case "name", "qualified_name":
+		if typ {
+			add(n, world.RefType, "")
+		} else {
+			add(n, world.RefValue, "")
+		}
+		return
+	case "variable_name", "string", "encapsed_string", "heredoc", "nowdoc", "comment", "primitive_type", "integer", "float", "boolean", "null":
+		if n.Kind() != "encapsed_string" && n.Kind() != "heredoc" {
+			return
+		}
+	case "named_type", "base_clause", "class_interface_clause", "use_declaration", "attribute", "type_list":
+		typ = true
+	case "function_call_expression":
+		fn := field(n, "function")
+		if fn != nil && (fn.Kind() == "name" || fn.Kind() == "qualified_name") {
+			add(fn, world.RefCall, "")
+		} else {
+			w.refs(fn, in, false)
+		}
+		w.refs(field(n, "arguments"), in, false)
+		return
+	case "scoped_call_expression", "class_constant_access_expression", "scoped_property_access_expression":
+		scope := field(n, "scope")
+		nm := field(n, "name")
+		kids := children(n)
+		if scope == nil && len(kids) > 0 {
+			scope = kids[0]
+		}
+		if nm == nil && len(kids) > 1 {
+			nm = kids[1]
+		}
+		qual := ""
+		if scope != nil {
+			switch scope.Kind() {
+			case "name", "qualified_name", "relative_scope":
+				qual = strings.TrimPrefix(f.text(scope), `\`)
+				if scope.Kind() != "relative_scope" {
+					add(scope, world.RefType, "")
+				}
+			default:
+				w.refs(scope, in, false)
+			}
+		}
+		if nm != nil {
+			kind := world.RefValue
+			if n.Kind() == "scoped_call_expression" {
+				kind = world.RefCall
+			}
+			name := strings.TrimPrefix(f.text(nm), "$")
+			if name != "" && name != "class" {
+				f.ref(world.Ref{Name: name, Qual: qual, Line: line(nm), In: in, Kind: kind})
+			}
+		}
+		w.refs(field(n, "arguments"), in, false)
+		return
+	case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression", "nullsafe_member_access_expression":
+		obj := field(n, "object")
+		nm := field(n, "name")
+		if nm != nil && nm.Kind() == "name" {
+			r := world.Ref{Name: f.text(nm), Line: line(nm), In: in, Kind: world.RefMember}
+			if obj != nil && obj.Kind() == "variable_name" {
+				r.Qual = strings.TrimPrefix(f.text(obj), "$")
+			}
+			f.ref(r)
+		}
+		w.refs(obj, in, false)
+		w.refs(field(n, "arguments"), in, false)
+		return
+	case "object_creation_expression", "instanceof_expression", "catch_clause":
+		for i, ch := range allChildren(n) {
+			fn := n.FieldNameForChild(uint32(i))
+			isType := ch.Kind() == "name" || ch.Kind() == "qualified_name" || ch.Kind() == "type_list" || fn == "right" || fn == "type"
+			if ch.IsNamed() {
+				w.refs(ch, in, isType)
+			}
+		}
+		return
+	case "argument":
+		nm := field(n, "name")
+		for _, ch := range children(n) {
+			if nm == nil || ch.Id() != nm.Id() {
+				w.refs(ch, in, typ)
+			}
+		}
+		return
+	case "binary_expression":
+		if op := field(n, "operator"); op != nil && f.text(op) == "instanceof" {
+			w.refs(field(n, "left"), in, false)
+			w.refs(field(n, "right"), in, true)
+			return
+		}
+	}
+	for _, ch := range children(n) {
+		w.refs(ch, in, typ)
+	}
+}
