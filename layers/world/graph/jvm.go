@@ -1,3 +1,88 @@
 package graph
 
-func (b *builder) resolveJVM() {}
+import (
+	"path"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// resolveJVM resolves Java and C#: a file sees its own package or
+// namespace (and, in C#, the enclosing namespaces), single-type imports,
+// wildcard imports and static imports; C# using directives open a
+// namespace.
+func (b *builder) resolveJVM() {
+	for _, lang := range []string{world.LangJava, world.LangCSharp} {
+		pkgs := map[string][]int{} // package or namespace → files
+		var files []int
+		b.filesOf(lang, func(i int, l *world.Link) {
+			files = append(files, i)
+			pkgs[l.Package] = append(pkgs[l.Package], i)
+		})
+		// typeFiles finds the files of package pkg defining type name (or
+		// named after it).
+		typeFiles := func(pkg, name string) []int {
+			var out []int
+			for _, f := range pkgs[pkg] {
+				stem := strings.TrimSuffix(path.Base(b.files[f].Path), path.Ext(b.files[f].Path))
+				if stem == name || b.definesTop(f, name) {
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+		for _, i := range files {
+			l := b.links[i]
+			s := newScope()
+			s.glob(pkgs[l.Package]...)
+			if lang == world.LangCSharp {
+				for p := l.Package; strings.Contains(p, "."); {
+					p = p[:strings.LastIndex(p, ".")]
+					s.glob(pkgs[p]...)
+				}
+			}
+			for _, im := range l.Imports {
+				p := im.Path
+				switch {
+				case im.Alias == "*":
+					s.glob(pkgs[p]...)
+				case lang == world.LangCSharp && im.Kind != "static" && im.Alias == "" && len(pkgs[p]) > 0:
+					s.glob(pkgs[p]...) // using Namespace;
+				default:
+					k := strings.LastIndex(p, ".")
+					if k < 0 {
+						continue
+					}
+					pkg, name := p[:k], p[k+1:]
+					if im.Kind == "static" {
+						// import static a.b.C.m or a.b.C.*: the class's files
+						if k2 := strings.LastIndex(pkg, "."); k2 >= 0 {
+							if fs := typeFiles(pkg[:k2], pkg[k2+1:]); len(fs) > 0 {
+								if name == "*" {
+									s.glob(fs...)
+								} else {
+									s.name(name, fs...)
+								}
+							}
+						}
+						if fs := typeFiles(pkg, name); len(fs) > 0 { // using static A.B.C
+							s.glob(fs...)
+						}
+						continue
+					}
+					fs := typeFiles(pkg, name)
+					if len(fs) == 0 {
+						continue
+					}
+					local := name
+					if im.Alias != "" {
+						local = im.Alias
+					}
+					s.name(local, fs...)
+					s.bind(local, fs...)
+				}
+			}
+			b.resolveScoped(i, l, s)
+		}
+	}
+}

@@ -1,3 +1,236 @@
 package graph
 
-func (b *builder) resolvePython() {}
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// pyIndex maps dotted module names to files.
+type pyIndex struct {
+	mods map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+}
+
+// pyModule returns the dotted module name of p relative to root ("" for
+// the tree root), or "".
+func pyModule(p, root string) string {
+	if root != "" {
+		if !strings.HasPrefix(p, root+"/") {
+			return ""
+		}
+		p = p[len(root)+1:]
+	}
+	ext := path.Ext(p)
+	if ext != ".py" && ext != ".pyi" {
+		return ""
+	}
+	p = strings.TrimSuffix(p, ext)
+	p = strings.TrimSuffix(p, "/__init__")
+	if p == "__init__" {
+		return ""
+	}
+	return strings.ReplaceAll(p, "/", ".")
+}
+
+func (b *builder) resolvePython() {
+	x := &pyIndex{mods: map[string]int{}}
+	var files []int
+	inits := map[string]bool{} // directories with __init__.py
+	b.filesOf(world.LangPython, func(i int, l *world.Link) {
+		files = append(files, i)
+		if base := path.Base(b.files[i].Path); base == "__init__.py" || base == "__init__.pyi" {
+			inits[path.Dir(b.files[i].Path)] = true
+		}
+	})
+	if len(files) == 0 {
+		return
+	}
+	// Source roots, most specific first: common layouts, then the parent of
+	// every top-level package, then the tree root.
+	rootSet := map[string]bool{}
+	for d := range inits {
+		top := d
+		for inits[path.Dir(top)] {
+			top = path.Dir(top)
+		}
+		if p := path.Dir(top); p != "." {
+			rootSet[p] = true
+		}
+	}
+	for _, r := range []string{"src", "lib", "python"} {
+		if _, ok := b.dirs[r]; ok {
+			rootSet[r] = true
+		}
+	}
+	roots := make([]string, 0, len(rootSet)+1)
+	for r := range rootSet {
+		roots = append(roots, r)
+	}
+	sort.Strings(roots)
+	roots = append(roots, "")
+	for _, root := range roots {
+		for _, i := range files {
+			if m := pyModule(b.files[i].Path, root); m != "" {
+				if _, dup := x.mods[m]; !dup {
+					x.mods[m] = i
+				}
+			}
+		}
+	}
+	for _, i := range files {
+		l := b.links[i]
+		s := newScope()
+		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, depth) }
+		for _, im := range l.Imports {
+			b.pyImport(x, i, im, s)
+		}
+		b.resolveScoped(i, l, s)
+	}
+}
+
+// pyResolve turns an import path as written ("a.b", ".x", "..") into a
+// dotted module name, relative imports taken from file i's package.
+func (b *builder) pyResolve(i int, p string) string {
+	if !strings.HasPrefix(p, ".") {
+		return p
+	}
+	dots := len(p) - len(strings.TrimLeft(p, "."))
+	rest := p[dots:]
+	dir := path.Dir(b.files[i].Path)
+	for k := 1; k < dots; k++ {
+		dir = path.Dir(dir)
+	}
+	var parts []string
+	if dir != "." {
+		parts = strings.Split(dir, "/")
+	}
+	if rest != "" {
+		parts = append(parts, strings.Split(rest, ".")...)
+	}
+	return strings.Join(parts, ".")
+}
+
+// pyFile finds the file of dotted module m, trying it as written and, for
+// relative imports resolved from the tree root, below each source root.
+func (x *pyIndex) pyFile(m string) (int, bool) {
+	if f, ok := x.mods[m]; ok {
+		return f, true
+	}
+	return -1, false
+}
+
+func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
+	m := b.pyResolve(i, p)
+	if f, ok := x.pyFile(m); ok {
+		return f, true
+	}
+	if strings.HasPrefix(p, ".") {
+		// A relative import resolved by path: strip leading roots.
+		for k := strings.IndexByte(m, '.'); k > 0; k = strings.IndexByte(m, '.') {
+			m = m[k+1:]
+			if f, ok := x.pyFile(m); ok {
+				return f, true
+			}
+		}
+	}
+	return -1, false
+}
+
+func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
+	p := im.Path
+	if len(im.Names) == 0 && im.Alias != "*" {
+		// import a.b.c [as d]
+		f, ok := b.pyModFile(x, i, p)
+		if !ok {
+			return
+		}
+		if im.Alias != "" {
+			s.bind(im.Alias, f)
+			return
+		}
+		s.bind(p, f)
+		if h := qualHead(p); h != p {
+			if hf, ok := b.pyModFile(x, i, h); ok {
+				s.bind(h, hf)
+			}
+		}
+		return
+	}
+	base, okBase := b.pyModFile(x, i, p)
+	if im.Alias == "*" {
+		if okBase {
+			s.glob(base)
+		}
+	}
+	for _, n := range im.Names {
+		local := n
+		if k := strings.Index(n, " as "); k > 0 {
+			n, local = strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+		}
+		if n == "*" {
+			if okBase {
+				s.glob(base)
+			}
+			continue
+		}
+		sub := p + "." + n
+		if strings.HasSuffix(p, ".") {
+			sub = p + n
+		}
+		if f, ok := b.pyModFile(x, i, sub); ok {
+			s.bind(local, f)
+			s.name(local, f)
+			continue
+		}
+		if okBase {
+			if d := b.definers(s, []int{base}, n); len(d) > 0 {
+				s.name(local, d...)
+			} else {
+				s.name(local, base)
+			}
+		}
+	}
+}
+
+// pyFollow finds name through the imports of file f (re-exports of an
+// __init__.py and similar), depth levels deep.
+func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
+	if depth <= 0 {
+		return nil
+	}
+	l := b.links[f]
+	if l == nil {
+		return nil
+	}
+	for _, im := range l.Imports {
+		for _, n := range im.Names {
+			local := n
+			if k := strings.Index(n, " as "); k > 0 {
+				n, local = strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+			}
+			if local != name && n != "*" {
+				continue
+			}
+			sub := im.Path + "." + n
+			if strings.HasSuffix(im.Path, ".") {
+				sub = im.Path + n
+			}
+			if t, ok := b.pyModFile(x, f, sub); ok && n != "*" {
+				return []int{t}
+			}
+			t, ok := b.pyModFile(x, f, im.Path)
+			if !ok {
+				continue
+			}
+			if b.defines(t, n) || (n == "*" && b.defines(t, name)) {
+				return []int{t}
+			}
+			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+				return r
+			}
+		}
+	}
+	return nil
+}

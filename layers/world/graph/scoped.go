@@ -1,0 +1,184 @@
+package graph
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// scope is what one file can see through its imports, for the languages
+// resolved by scope rules (all but Go): qualifiers bound to files, names
+// imported from files, and groups of files whose names are visible bare
+// (same package or namespace, glob imports, included headers).
+type scope struct {
+	alias map[string][]int // qualifier as written → files it names
+	named map[string][]int // name imported bare → files it comes from
+	globs [][]int          // file groups whose names are visible bare
+	weak  [][]int          // groups seen at lower confidence (transitive includes)
+	// follow, when set, looks for name through the re-exports of file f.
+	follow func(f int, name string, depth int) []int
+}
+
+func newScope() *scope {
+	return &scope{alias: map[string][]int{}, named: map[string][]int{}}
+}
+
+func (s *scope) bind(q string, files ...int) {
+	if q == "" || len(files) == 0 {
+		return
+	}
+	s.alias[q] = addSorted(s.alias[q], files...)
+}
+
+func (s *scope) name(n string, files ...int) {
+	if n == "" || len(files) == 0 {
+		return
+	}
+	s.named[n] = addSorted(s.named[n], files...)
+}
+
+func (s *scope) glob(files ...int) {
+	if len(files) > 0 {
+		s.globs = append(s.globs, files)
+	}
+}
+
+func addSorted(s []int, v ...int) []int {
+	s = append(s, v...)
+	sort.Ints(s)
+	return uniq(s)
+}
+
+// selfQuals name the current object or class, not another file.
+var selfQuals = map[string]bool{"self": true, "this": true, "cls": true, "Self": true, "static": true, "super": true, "parent": true, "$this": true, "@": true}
+
+// qualHead returns the first segment of a qualifier written with ".",
+// "::", "\\" or "->".
+func qualHead(q string) string {
+	for _, sep := range []string{"::", "->", "\\", "."} {
+		if k := strings.Index(q, sep); k > 0 {
+			q = q[:k]
+		}
+	}
+	return q
+}
+
+// definers returns the files of fs defining name, following re-exports
+// when a file does not define it itself.
+func (b *builder) definers(s *scope, fs []int, name string) []int {
+	var out []int
+	for _, f := range fs {
+		if b.defines(f, name) {
+			out = append(out, f)
+		} else if s.follow != nil {
+			out = append(out, s.follow(f, name, 2)...)
+		}
+	}
+	sort.Ints(out)
+	return uniq(out)
+}
+
+// resolveScoped links file i's references through s, then by member
+// scope, then by the guarded name fallback.
+func (b *builder) resolveScoped(i int, l *world.Link, s *scope) {
+	for _, r := range l.Refs {
+		if b.resolveRef(i, s, r) {
+			continue
+		}
+		if r.Kind == world.RefMember || (r.Qual != "" && !selfQuals[r.Qual]) {
+			b.scopedMember(i, s, r)
+			continue
+		}
+		b.fallback(i, r)
+	}
+}
+
+func (b *builder) resolveRef(i int, s *scope, r world.LinkRef) bool {
+	q := r.Qual
+	if q != "" && !selfQuals[q] {
+		// module.name, ns::name: the qualifier names imported files.
+		for _, k := range []string{q, qualHead(q)} {
+			if fs, ok := s.alias[k]; ok {
+				if d := b.definers(s, fs, r.Name); len(d) > 0 {
+					b.spread(i, d, r.Count, 1)
+					return true
+				}
+			}
+		}
+		// Type.member: the qualifier is a name the file sees.
+		h := qualHead(q)
+		if d := b.bare(s, h); len(d) > 0 {
+			b.spread(i, d, r.Count, 1)
+			return true
+		}
+		return false
+	}
+	if d := b.bare(s, r.Name); len(d) > 0 {
+		b.spread(i, d, r.Count, 1)
+		return true
+	}
+	return false
+}
+
+// bare returns the files defining name as the file sees it bare.
+func (b *builder) bare(s *scope, name string) []int {
+	if fs, ok := s.named[name]; ok {
+		if d := b.definers(s, fs, name); len(d) > 0 {
+			return d
+		}
+		return fs // imported by name: the module it comes from
+	}
+	for _, g := range s.globs {
+		if d := b.definers(s, g, name); len(d) > 0 {
+			return d
+		}
+	}
+	return nil
+}
+
+// scopedMember links x.name to files in scope defining a member name, when
+// few do.
+func (b *builder) scopedMember(i int, s *scope, r world.LinkRef) {
+	if commonNames[r.Name] || len(r.Name) < minFallbackName {
+		return
+	}
+	var cands []int
+	add := func(fs []int) {
+		for _, f := range fs {
+			if f != i && b.definesMember(f, r.Name) {
+				cands = append(cands, f)
+			}
+		}
+	}
+	for _, fs := range s.alias {
+		add(fs)
+	}
+	for _, fs := range s.named {
+		add(fs)
+	}
+	for _, g := range s.globs {
+		add(g)
+	}
+	sort.Ints(cands)
+	cands = uniq(cands)
+	if len(cands) == 0 || len(cands) > maxGoMember {
+		return
+	}
+	b.spread(i, cands, r.Count, 0.5)
+}
+
+// definesMember reports whether file i defines name inside a parent.
+func (b *builder) definesMember(i int, name string) bool {
+	l := b.links[i]
+	if l == nil {
+		return false
+	}
+	defs := l.Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if defs[k].Parent != "" {
+			return true
+		}
+	}
+	return false
+}
