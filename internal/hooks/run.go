@@ -31,6 +31,9 @@ type RunOptions struct {
 	Now func() time.Time
 }
 
+// maxLog is the size past which hook.log is moved to hook.log.1.
+const maxLog = 256 << 10
+
 // DefaultTimeout is used when RunOptions.Timeout is zero; it matches the
 // speed.toml default of hooks.timeout.
 const DefaultTimeout = 20 * time.Second
@@ -83,6 +86,9 @@ func run(ctx context.Context, name string, args []string, opts RunOptions) (out 
 	}()
 	if opts.GitDir == "" {
 		return OutcomeFailed, "no git dir"
+	}
+	if abs, err := filepath.Abs(opts.GitDir); err == nil {
+		opts.GitDir = abs // git below runs with the git dir as its working directory
 	}
 	if opts.Index == nil {
 		return OutcomeFailed, "no index function"
@@ -234,7 +240,11 @@ func logLine(opts RunOptions, name string, out Outcome, detail string) {
 	if os.MkdirAll(dir, 0o755) != nil {
 		return
 	}
-	f, err := os.OpenFile(filepath.Join(dir, LogName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	path := filepath.Join(dir, LogName)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > maxLog {
+		os.Rename(path, path+".1") // keep one old log; the previous .1 is dropped
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}

@@ -212,3 +212,33 @@ func TestParseArgs(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestRunRelativeGitDir: the CLI may pass GitDir relative to the work tree.
+func TestRunRelativeGitDir(t *testing.T) {
+	_, gitDir, _, c2, c3 := runRepo(t)
+	t.Chdir(filepath.Dir(gitDir))
+	out, detail := RunOutcome(context.Background(), "post-checkout", []string{c2, c3, "1"}, RunOptions{
+		GitDir: ".git", Index: func(context.Context) error { return errors.New("should skip") }})
+	if out != OutcomeSkipped {
+		t.Errorf("outcome %s %s, want skipped", out, detail)
+	}
+}
+
+func TestLogRotates(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "speed", LogName)
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("x"), maxLog+1)
+	if err := os.WriteFile(log, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Run(context.Background(), "pre-push", nil, RunOptions{GitDir: dir, Now: fixedNow})
+	if b, _ := os.ReadFile(log + ".1"); !bytes.Equal(b, big) {
+		t.Error("old log not kept as hook.log.1")
+	}
+	if b, _ := os.ReadFile(log); !strings.HasPrefix(string(b), "2026-01-02T03:04:05Z pre-push error: ") {
+		t.Errorf("new log = %q", b)
+	}
+}
