@@ -1,0 +1,397 @@
+package extract
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	ruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Ruby: modules, classes (A::B names as "A.B"), def and def self. methods
+// (also inside class << self), attr_accessor/reader/writer properties,
+// constants, require/require_relative/load imports, and references (calls,
+// constants, members) with parameters, block parameters and assigned
+// locals left out. Methods after a bare private/protected are not exported.
+// Ruby bodies have no braces: the skeleton keeps "end" and writes
+// "# … lines a-b" as the body.
+
+func init() {
+	register(world.LangRuby, sitter.NewLanguage(ruby.Language()), "#", walkRuby)
+}
+
+type rubyWalker struct {
+	f   *file
+	loc locals
+}
+
+func walkRuby(f *file) {
+	w := &rubyWalker{f: f}
+	f.cutComments(func(k string) bool { return k == "comment" })
+	w.loc.push()
+	w.bindAll(f.root)
+	w.body(f.root, "", 0, false, false)
+	dedupeRefs(f.facts)
+}
+
+// doc returns the first line of the comment block right above n; the
+// first statement of a body may have its comment before the body node.
+func (w *rubyWalker) doc(n *sitter.Node) string {
+	prev := n.PrevSibling()
+	if prev == nil {
+		if p := n.Parent(); p != nil && p.Kind() == "body_statement" {
+			prev = p.PrevSibling()
+		}
+	}
+	if prev == nil || prev.Kind() != "comment" || line(n)-endLine(prev) > 1 {
+		return ""
+	}
+	first := prev
+	for p := prev.PrevSibling(); p != nil && p.Kind() == "comment" && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
+		first = p
+	}
+	return docLine(w.f.text(first))
+}
+
+// elideRuby replaces a body by "# … lines a-b", keeping the "end" line.
+func (w *rubyWalker) elideRuby(body *sitter.Node) {
+	if body == nil {
+		return
+	}
+	start, end := line(body), endLine(body)
+	if start == end && body.EndByte()-body.StartByte() <= maxInit {
+		return
+	}
+	if start == end {
+		w.f.elide(body.StartByte(), body.EndByte(), "…")
+		return
+	}
+	w.f.elide(body.StartByte(), body.EndByte(), "# … lines "+itoa(start)+"-"+itoa(end))
+}
+
+// body walks the statements of a program, module, class or block body.
+// singleton is true inside class << self.
+func (w *rubyWalker) body(n *sitter.Node, parent string, in int, inType, singleton bool) {
+	w.bodyVis(n, parent, in, inType, singleton, true)
+}
+
+// bodyVis is body with the visibility in force at its start.
+func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, singleton, exported bool) {
+	f := w.f
+	for _, c := range children(n) {
+		switch c.Kind() {
+		case "body_statement":
+			w.bodyVis(c, parent, in, inType, singleton, exported)
+		case "module", "class":
+			nameNode := field(c, "name")
+			name := strings.ReplaceAll(strings.TrimPrefix(f.text(nameNode), "::"), "::", ".")
+			kind := world.KindModule
+			if c.Kind() == "class" {
+				kind = world.KindClass
+			}
+			b := field(c, "body")
+			sigEnd := nameNode
+			if sc := field(c, "superclass"); sc != nil {
+				sigEnd = sc
+			}
+			sig := ""
+			if sigEnd != nil {
+				sig = strings.TrimSuffix(foldSpace(string(f.src[c.StartByte():sigEnd.EndByte()])), ";")
+			}
+			d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
+				Start: line(c), End: endLine(c), Exported: true, Signature: sig, Doc: w.doc(c)}
+			idx := f.def(d)
+			if sc := field(c, "superclass"); sc != nil {
+				w.refs(sc, idx, true)
+			}
+			if nameNode != nil && nameNode.Kind() == "scope_resolution" {
+				w.refs(field(nameNode, "scope"), idx, true)
+			}
+			w.body(b, d.Qualified, idx, true, false)
+		case "singleton_class":
+			w.body(field(c, "body"), parent, in, inType, true)
+		case "method", "singleton_method":
+			name := f.text(field(c, "name"))
+			b := field(c, "body")
+			kind := world.KindFunction
+			if inType || c.Kind() == "singleton_method" {
+				kind = world.KindMethod
+			}
+			sigEnd := b
+			if b == nil {
+				sigEnd = lastChild(c) // "end"
+			}
+			sig := f.signature(c, sigEnd)
+			sig = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sig), "=")), ";")
+			if singleton && c.Kind() == "method" {
+				sig = strings.Replace(sig, "def ", "def self.", 1)
+			}
+			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
+				Exported: exported, Signature: sig, Doc: w.doc(c)}
+			idx := f.def(d)
+			w.elideRuby(b)
+			w.loc.push()
+			w.bindAll(c)
+			w.refs(field(c, "parameters"), idx, false)
+			w.refs(b, idx, false)
+			w.loc.pop()
+		case "identifier":
+			switch f.text(c) {
+			case "private", "protected":
+				exported = false
+				continue
+			case "public":
+				exported = true
+				continue
+			}
+			w.refs(c, in, false)
+		case "assignment":
+			left := field(c, "left")
+			if left != nil && (left.Kind() == "constant" || left.Kind() == "scope_resolution") {
+				name := strings.ReplaceAll(f.text(left), "::", ".")
+				v := field(c, "right")
+				d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindConst,
+					Start: line(c), End: endLine(c), Exported: true, Signature: foldSpace(f.text(left)), Doc: w.doc(c)}
+				idx := f.def(d)
+				f.elideInit(v)
+				w.refs(v, idx, false)
+				continue
+			}
+			w.refs(c, in, false)
+		case "call":
+			if w.call(c, parent, in, inType, &exported) {
+				continue
+			}
+			w.refs(c, in, false)
+		case "comment":
+		default:
+			w.refs(c, in, false)
+		}
+	}
+}
+
+// call handles a statement-level call: imports, attr_* properties,
+// include/extend, visibility with arguments, and calls with blocks (DSLs:
+// the block is walked as a body when it holds definitions or other blocks,
+// else elided). It reports whether it handled c.
+func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, exported *bool) bool {
+	f := w.f
+	if field(c, "receiver") != nil {
+		return w.blockCall(c, parent, in, inType)
+	}
+	method := f.text(field(c, "method"))
+	args := children(field(c, "arguments"))
+	switch method {
+	case "require", "require_relative", "load":
+		if len(args) == 1 && args[0].Kind() == "string" && !hasKind(args[0], "interpolation") {
+			kind := map[string]string{"require": "", "require_relative": "relative", "load": "load"}[method]
+			f.imp(world.Import{Path: strings.Trim(f.text(args[0]), `'"`), Line: line(c), Kind: kind})
+			return true
+		}
+	case "attr_accessor", "attr_reader", "attr_writer":
+		for _, a := range args {
+			if a.Kind() == "simple_symbol" || a.Kind() == "string" {
+				name := strings.Trim(strings.TrimPrefix(f.text(a), ":"), `'"`)
+				f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindProperty,
+					Start: line(c), End: endLine(c), Exported: *exported, Signature: method + " :" + name, Doc: w.doc(c)})
+			}
+		}
+		return true
+	case "include", "extend", "prepend":
+		for _, a := range args {
+			w.refs(a, in, true)
+		}
+		return true
+	case "private", "protected", "public", "private_class_method", "module_function":
+		if len(args) == 0 {
+			return false
+		}
+		for _, a := range args {
+			switch a.Kind() {
+			case "method", "singleton_method":
+				w.bodyVis(field(c, "arguments"), parent, in, inType, false, method == "public")
+				return true
+			case "simple_symbol":
+				name := strings.TrimPrefix(f.text(a), ":")
+				for i := len(f.facts.Defs) - 1; i >= 0; i-- {
+					if d := &f.facts.Defs[i]; d.Parent == parent && d.Name == name {
+						d.Exported = method == "public"
+						break
+					}
+				}
+			}
+		}
+		return true
+	}
+	return w.blockCall(c, parent, in, inType)
+}
+
+// blockCall handles a call with a do/brace block at statement level.
+func (w *rubyWalker) blockCall(c *sitter.Node, parent string, in int, inType bool) bool {
+	blk := field(c, "block")
+	if blk == nil {
+		return false
+	}
+	for i, ch := range allChildren(c) {
+		if fn := c.FieldNameForChild(uint32(i)); fn != "block" && ch.IsNamed() {
+			w.refs(ch, in, false)
+		}
+	}
+	b := field(blk, "body")
+	w.loc.push()
+	w.bindAll(blk)
+	if b != nil && hasKind(b, "method", "singleton_method", "class", "module", "do_block", "block") {
+		w.body(b, parent, in, inType, false)
+	} else {
+		w.elideRuby(b)
+		w.refs(b, in, false)
+	}
+	w.loc.pop()
+	return true
+}
+
+// hasKind reports whether n or a node below it has one of the kinds.
+func hasKind(n *sitter.Node, kinds ...string) bool {
+	found := false
+	walk(n, func(x *sitter.Node) bool {
+		if found {
+			return false
+		}
+		for _, k := range kinds {
+			if x.Kind() == k && x.Id() != n.Id() {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func lastChild(n *sitter.Node) *sitter.Node {
+	if n.ChildCount() == 0 {
+		return nil
+	}
+	return n.Child(n.ChildCount() - 1)
+}
+
+// bindAll adds parameters, block parameters and assigned locals under n
+// to the current frame, not looking into nested defs or classes.
+func (w *rubyWalker) bindAll(n *sitter.Node) {
+	f := w.f
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "method_parameters", "block_parameters", "lambda_parameters", "destructured_parameter":
+			for _, p := range children(x) {
+				if p.Kind() == "identifier" {
+					w.loc.add(f.text(p))
+				} else if nm := field(p, "name"); nm != nil {
+					w.loc.add(f.text(nm))
+				}
+			}
+		case "assignment", "operator_assignment":
+			if l := field(x, "left"); l != nil && l.Kind() == "identifier" {
+				w.loc.add(f.text(l))
+			}
+		case "left_assignment_list", "destructured_left_assignment", "rest_assignment":
+			for _, p := range children(x) {
+				if p.Kind() == "identifier" {
+					w.loc.add(f.text(p))
+				}
+			}
+		case "for":
+			if p := field(x, "pattern"); p != nil {
+				walk(p, func(y *sitter.Node) bool {
+					if y.Kind() == "identifier" {
+						w.loc.add(f.text(y))
+					}
+					return true
+				})
+			}
+		case "exception_variable":
+			for _, p := range children(x) {
+				w.loc.add(f.text(p))
+			}
+		case "method", "singleton_method", "class", "module":
+			return x.Id() == n.Id()
+		}
+		return true
+	})
+}
+
+// refs records the references under n; typ marks a type position
+// (superclass, include).
+func (w *rubyWalker) refs(n *sitter.Node, in int, typ bool) {
+	if n == nil {
+		return
+	}
+	f := w.f
+	kindOf := func() string {
+		if typ {
+			return world.RefType
+		}
+		return world.RefValue
+	}
+	walk(n, func(x *sitter.Node) bool {
+		switch x.Kind() {
+		case "identifier":
+			if s := f.text(x); !w.loc.has(s) {
+				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: world.RefCall})
+			}
+			return false
+		case "constant":
+			f.ref(world.Ref{Name: f.text(x), Line: line(x), In: in, Kind: kindOf()})
+			return false
+		case "scope_resolution":
+			q := strings.TrimPrefix(f.text(field(x, "scope")), "::")
+			f.ref(world.Ref{Name: f.text(field(x, "name")), Qual: q, Line: line(x), In: in, Kind: kindOf()})
+			return false
+		case "call":
+			recv := field(x, "receiver")
+			m := field(x, "method")
+			if m != nil && m.Kind() == "identifier" || m != nil && m.Kind() == "constant" {
+				r := world.Ref{Name: f.text(m), Line: line(m), In: in, Kind: world.RefCall}
+				if recv != nil {
+					switch recv.Kind() {
+					case "constant":
+						r.Qual = f.text(recv)
+					case "scope_resolution":
+						r.Qual = strings.TrimPrefix(f.text(recv), "::")
+					case "identifier", "self", "instance_variable":
+						r.Qual, r.Kind = f.text(recv), world.RefMember
+					default:
+						r.Kind = world.RefMember
+					}
+				}
+				if recv == nil && w.loc.has(r.Name) {
+					r.Name = ""
+				}
+				f.ref(r)
+			}
+			w.refs(recv, in, false)
+			w.refs(field(x, "arguments"), in, false)
+			if b := field(x, "block"); b != nil {
+				w.loc.push()
+				w.bindAll(b)
+				w.refs(b, in, false)
+				w.loc.pop()
+			}
+			return false
+		case "block", "do_block", "lambda":
+			w.loc.push()
+			w.bindAll(x)
+			for _, ch := range children(x) {
+				w.refs(ch, in, false)
+			}
+			w.loc.pop()
+			return false
+		case "string_content", "simple_symbol", "instance_variable", "class_variable", "global_variable",
+			"comment", "integer", "float", "heredoc_content", "escape_sequence", "hash_key_symbol", "self", "nil", "true", "false":
+			return false
+		case "method", "singleton_method":
+			return false
+		}
+		return true
+	})
+}
