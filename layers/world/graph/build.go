@@ -147,6 +147,13 @@ func newBuilder(in Input) *builder {
 			l = &c
 			b.links[i] = l
 		}
+		if !sort.SliceIsSorted(l.Refs, func(x, y int) bool { return l.Refs[x].Name < l.Refs[y].Name }) {
+			c := *l
+			c.Refs = append([]world.LinkRef(nil), l.Refs...)
+			sort.SliceStable(c.Refs, func(x, y int) bool { return c.Refs[x].Name < c.Refs[y].Name })
+			l = &c
+			b.links[i] = l
+		}
 		g := group(l.Lang)
 		m := b.byName[g]
 		if m == nil {

@@ -1,0 +1,211 @@
+package graph
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// clusterIterations bounds label propagation.
+const clusterIterations = 30
+
+// usedNames returns, per file, how many references other files make to
+// each name it defines (through the graph's edges).
+func usedNames(g *world.Graph) []map[string]int {
+	out := make([]map[string]int, len(g.Files))
+	for _, e := range g.Edges {
+		if e.From >= len(g.Links) || e.To >= len(g.Links) {
+			continue
+		}
+		from, to := g.Links[e.From], g.Links[e.To]
+		if from == nil || to == nil {
+			continue
+		}
+		// Both lists are sorted by name: merge them.
+		refs, defs := from.Refs, to.Defs
+		a, b := 0, 0
+		for a < len(refs) && b < len(defs) {
+			switch {
+			case refs[a].Name < defs[b].Name:
+				a++
+			case refs[a].Name > defs[b].Name:
+				b++
+			default:
+				m := out[e.To]
+				if m == nil {
+					m = map[string]int{}
+					out[e.To] = m
+				}
+				m[refs[a].Name] += refs[a].Count
+				a++
+			}
+		}
+	}
+	return out
+}
+
+// Clusters finds domain clusters: label propagation on the undirected
+// weighted graph of files with facts, nodes visited in path order and ties
+// broken by the smaller label, so the result is deterministic. Files left
+// alone are folded into one cluster per folder. Each cluster is named from
+// its dominant folder and its most used identifiers; clusters are sorted
+// by their first path and numbered from 1 in that order.
+func Clusters(g *world.Graph) []world.Cluster {
+	n := len(g.Files)
+	has := func(i int) bool { return i < len(g.Links) && g.Links[i] != nil }
+	// undirected adjacency
+	type adj struct {
+		to int
+		w  float64
+	}
+	nb := make([][]adj, n)
+	for _, e := range g.Edges {
+		w := e.Weight
+		if w <= 0 {
+			w = float64(e.Refs)
+		}
+		nb[e.From] = append(nb[e.From], adj{e.To, w})
+		nb[e.To] = append(nb[e.To], adj{e.From, w})
+	}
+	label := make([]int, n)
+	for i := range label {
+		label[i] = i
+	}
+	score := map[int]float64{}
+	for it := 0; it < clusterIterations; it++ {
+		changed := false
+		for i := 0; i < n; i++ {
+			if len(nb[i]) == 0 {
+				continue
+			}
+			clear(score)
+			for _, a := range nb[i] {
+				score[label[a.to]] += a.w
+			}
+			best, bw := label[i], score[label[i]]
+			for l, w := range score {
+				if w > bw || (w == bw && l < best) {
+					best, bw = l, w
+				}
+			}
+			if best != label[i] {
+				label[i] = best
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	groups := map[int][]int{}
+	for i := 0; i < n; i++ {
+		if has(i) || len(nb[i]) > 0 {
+			groups[label[i]] = append(groups[label[i]], i)
+		}
+	}
+	// Fold singletons by folder.
+	folded := map[string][]int{}
+	var sets [][]int
+	for _, fs := range groups {
+		if len(fs) == 1 {
+			d := path.Dir(g.Files[fs[0]].Path)
+			folded[d] = append(folded[d], fs[0])
+			continue
+		}
+		sets = append(sets, fs)
+	}
+	for _, fs := range folded {
+		sets = append(sets, fs)
+	}
+	for _, s := range sets {
+		sort.Ints(s)
+	}
+	sort.Slice(sets, func(i, j int) bool { return sets[i][0] < sets[j][0] })
+	used := usedNames(g)
+	out := make([]world.Cluster, len(sets))
+	for k, s := range sets {
+		c := world.Cluster{ID: k + 1, Name: clusterName(g, s, used)}
+		for _, f := range s {
+			c.Files = append(c.Files, g.Files[f].Path)
+		}
+		out[k] = c
+	}
+	return out
+}
+
+// clusterName is "folder: A, B, C": the folder holding most of the files
+// (the common parent when none holds a majority) and the three top-level
+// names other files use most.
+func clusterName(g *world.Graph, files []int, used []map[string]int) string {
+	dirs := map[string]int{}
+	for _, f := range files {
+		dirs[path.Dir(g.Files[f].Path)]++
+	}
+	dir, best := "", -1
+	for d, c := range dirs {
+		if c > best || (c == best && d < dir) {
+			dir, best = d, c
+		}
+	}
+	if best*2 < len(files) {
+		dir = commonDir(g, files)
+	}
+	type nc struct {
+		name string
+		n    int
+	}
+	counts := map[string]int{}
+	for _, f := range files {
+		l := g.Links[f]
+		if l == nil {
+			continue
+		}
+		for _, d := range l.Defs {
+			if d.Parent == "" && len(d.Name) > 1 {
+				counts[d.Name] += used[f][d.Name]
+				if d.Exported {
+					counts[d.Name]++
+				}
+			}
+		}
+	}
+	var names []nc
+	for k, v := range counts {
+		if v > 0 {
+			names = append(names, nc{k, v})
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if names[i].n != names[j].n {
+			return names[i].n > names[j].n
+		}
+		return names[i].name < names[j].name
+	})
+	if len(names) > 3 {
+		names = names[:3]
+	}
+	if dir == "." {
+		dir = "(root)"
+	}
+	if len(names) == 0 {
+		return dir
+	}
+	ids := make([]string, len(names))
+	for i, x := range names {
+		ids[i] = x.name
+	}
+	return dir + ": " + strings.Join(ids, ", ")
+}
+
+func commonDir(g *world.Graph, files []int) string {
+	c := path.Dir(g.Files[files[0]].Path)
+	for _, f := range files[1:] {
+		d := path.Dir(g.Files[f].Path)
+		for c != "." && d != c && !strings.HasPrefix(d, c+"/") {
+			c = path.Dir(c)
+		}
+	}
+	return c
+}

@@ -1,0 +1,174 @@
+package graph
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// maxMapSigs bounds the signatures shown for one file.
+const maxMapSigs = 24
+
+// mapFile is one file of the repo map: its heading and signature lines.
+type mapFile struct {
+	head string
+	sigs []string
+}
+
+// RepoMap renders a markdown map of g: files in rank order, each with its
+// most important signatures (exported first, then by how much other files
+// use them). It never exceeds budget tokens as counted by count and, when
+// the tree has enough material, uses at least 90 % of it. facts returns a
+// file's facts (signatures); a file whose facts fail to load is listed
+// without signatures. The output is deterministic.
+func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
+	if budget <= 0 {
+		return "", fmt.Errorf("repo map: budget %d tokens is not positive", budget)
+	}
+	if count == nil {
+		return "", fmt.Errorf("repo map: no token counter")
+	}
+	order := make([]int, 0, len(g.Files))
+	for i := range g.Files {
+		if i < len(g.Links) && g.Links[i] != nil && len(g.Links[i].Defs) > 0 {
+			order = append(order, i)
+		}
+	}
+	score := func(i int) float64 {
+		if i < len(rank) {
+			return rank[i]
+		}
+		return 0
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ra, rb := score(order[a]), score(order[b])
+		if ra != rb {
+			return ra > rb
+		}
+		return order[a] < order[b]
+	})
+	used := usedNames(g)
+	const title = "# Repository map\n"
+	// Gather files in rank order until their lines, counted one by one,
+	// comfortably exceed the budget; the exact cut is found below.
+	var files []mapFile
+	units := 0
+	est := count(title)
+	for _, i := range order {
+		if est > budget+budget/4+64 {
+			break
+		}
+		mf := mapFile{head: "\n## " + g.Files[i].Path + "\n"}
+		if facts != nil {
+			if f, err := facts(g.Files[i].Path); err == nil && f != nil {
+				mf.sigs = signatures(f, used[i])
+			}
+		}
+		est += count(mf.head)
+		for _, s := range mf.sigs {
+			est += count(s)
+		}
+		files = append(files, mf)
+		units += 1 + len(mf.sigs)
+	}
+	render := func(n int) string {
+		var b strings.Builder
+		b.WriteString(title)
+		for _, f := range files {
+			if n <= 0 {
+				break
+			}
+			b.WriteString(f.head)
+			n--
+			for _, s := range f.sigs {
+				if n <= 0 {
+					break
+				}
+				b.WriteString(s)
+				n--
+			}
+		}
+		return b.String()
+	}
+	if count(title) > budget {
+		return "", nil
+	}
+	// Largest prefix of units that fits.
+	lo, hi := 0, units
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if count(render(mid)) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	out := render(lo)
+	if count(out) > budget { // counts need not be monotone; stay safe
+		for lo > 0 && count(out) > budget {
+			lo--
+			out = render(lo)
+		}
+		if count(out) > budget {
+			return "", nil
+		}
+	}
+	return out, nil
+}
+
+// signatures returns a file's signature lines, most important first.
+func signatures(f *world.Facts, used map[string]int) []string {
+	type sig struct {
+		text  string
+		exp   bool
+		uses  int
+		start int
+	}
+	var ss []sig
+	seen := map[string]bool{}
+	for _, d := range f.Defs {
+		if d.Kind == world.KindField || d.Kind == world.KindProperty || d.Kind == world.KindKey {
+			continue
+		}
+		t := d.Signature
+		if t == "" {
+			t = d.Kind + " " + firstNonEmpty(d.Qualified, d.Name)
+		}
+		t = strings.Join(strings.Fields(t), " ")
+		if len(t) > 160 {
+			t = t[:157] + "..."
+		}
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		ss = append(ss, sig{text: "    " + t + "\n", exp: d.Exported, uses: used[d.Name], start: d.Start})
+	}
+	sort.SliceStable(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
+		if a.exp != b.exp {
+			return a.exp
+		}
+		if a.uses != b.uses {
+			return a.uses > b.uses
+		}
+		return a.start < b.start
+	})
+	if len(ss) > maxMapSigs {
+		ss = ss[:maxMapSigs]
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.text
+	}
+	return out
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
