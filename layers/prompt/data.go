@@ -27,6 +27,7 @@ type Data struct {
 	Skeletons []File // skeleton or truncated files
 
 	Dropped      []ManifestFile // candidates the manifest dropped
+	Beyond       []ManifestFile // dropped ones with no cut in budget.json: too far in the code graph
 	Cuts         []Cut
 	Budget       Budget // budget.json as read
 	BudgetTokens int    // the total this prompt is measured against
@@ -53,6 +54,7 @@ type Data struct {
 	// debugger
 	Log            string // the failure log, its tail when long
 	LogOmitted     int    // lines left out of Log from its start
+	LogShown       int    // lines in Log
 	Classification *Classification
 }
 
@@ -106,6 +108,15 @@ func newData(stage string, in Input) *Data {
 		}
 		d.DroppedCount = len(d.Dropped)
 		d.Cuts = c.Budget.Cuts
+		cut := map[string]bool{}
+		for _, ct := range d.Cuts {
+			cut[ct.Path] = true
+		}
+		for _, f := range d.Dropped {
+			if !cut[f.Path] {
+				d.Beyond = append(d.Beyond, f)
+			}
+		}
 		for _, ct := range d.Cuts {
 			d.CutTokens += ct.TokensSaved
 		}
@@ -149,6 +160,7 @@ func newData(stage string, in Input) *Data {
 		cl := classify(in.FailureLog, in.Context)
 		d.Classification = &cl
 		d.Log, d.LogOmitted = logTail(in.FailureLog, LogTailLines)
+		d.LogShown = strings.Count(d.Log, "\n")
 	}
 	return d
 }
@@ -242,6 +254,28 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d %s", n, many)
 	},
 	"add": func(a, b int) int { return a + b },
+	// inline quotes s as inline code, with a backtick run longer than any in s.
+	"inline": func(s string) string {
+		n := 1
+		run := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] == '`' {
+				run++
+				n = max(n, run+1)
+			} else {
+				run = 0
+			}
+		}
+		q := strings.Repeat("`", n)
+		if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+			return q + " " + s + " " + q
+		}
+		return q + s + q
+	},
+	// nest shifts the markdown headings of s (outside code fences) so the
+	// shallowest becomes level, nesting supplied markdown under the
+	// prompt's own headings.
+	"nest": nest,
 	"pct": func(part, whole int) string {
 		if whole <= 0 {
 			return "–"
@@ -272,4 +306,37 @@ func langTag(lang string) string {
 		}
 		return sb.String()
 	}
+}
+
+func nest(level int, s string) string {
+	lines := strings.Split(s, "\n")
+	type head struct{ line, depth int }
+	var heads []head
+	fence := ""
+	top := 7
+	for i, l := range lines {
+		if fence != "" {
+			if strings.TrimSpace(l) == fence {
+				fence = ""
+			}
+			continue
+		}
+		if f := fenceOpen(l); f != "" {
+			fence = f
+			continue
+		}
+		j := 0
+		for j < len(l) && l[j] == '#' {
+			j++
+		}
+		if j > 0 && j <= 6 && (j == len(l) || l[j] == ' ') {
+			heads = append(heads, head{i, j})
+			top = min(top, j)
+		}
+	}
+	for _, h := range heads {
+		d := min(max(h.depth-top+level, 1), 6)
+		lines[h.line] = strings.Repeat("#", d) + lines[h.line][h.depth:]
+	}
+	return strings.Join(lines, "\n")
 }

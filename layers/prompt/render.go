@@ -167,18 +167,19 @@ func tidy(s string) string {
 	fence := ""
 	blank := 0
 	for _, l := range lines {
-		l = strings.TrimRight(l, " \t\r")
-		if fence == "" {
-			if f := fenceOpen(l); f != "" {
-				fence = f
+		if fence != "" {
+			// Inside a code fence every byte is content: keep it.
+			if strings.TrimSpace(l) == fence {
+				fence = ""
 			}
-		} else if strings.TrimSpace(l) == fence {
-			fence = ""
-			blank = 0
 			out = append(out, l)
 			continue
 		}
-		if fence == "" && l == "" {
+		l = strings.TrimRight(l, " \t\r")
+		if f := fenceOpen(l); f != "" {
+			fence = f
+		}
+		if l == "" {
 			blank++
 			if blank > 1 || len(out) == 0 {
 				continue
@@ -188,7 +189,7 @@ func tidy(s string) string {
 		}
 		out = append(out, l)
 	}
-	for len(out) > 0 && out[len(out)-1] == "" {
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
 		out = out[:len(out)-1]
 	}
 	if len(out) == 0 {
