@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/extract"
+)
+
+func cmdVersion() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print git-speed's version and its format versions",
+		Flags: []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			v := map[string]any{"version": versionString(), "format": world.FormatVersion, "extractor": extract.Version, "go": runtime.Version(), "languages": extract.Languages()}
+			if c.Bool("json") {
+				return printJSON(c.App.Writer, v)
+			}
+			_, err := fmt.Fprintf(c.App.Writer, "git-speed %s (format %d, extractor %d, %s)\n", versionString(), world.FormatVersion, extract.Version, runtime.Version())
+			return err
+		},
+	}
+}

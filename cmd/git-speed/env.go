@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/internal/config"
+)
+
+// env is what every command that works on a repository starts from.
+type env struct {
+	repo   *gitstore.Repo
+	top    string // top of the work tree; "" in a bare repository
+	cfg    config.Config
+	cfgRaw []byte // speed.toml as read (nil when absent)
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func openEnv(c *cli.Context) (*env, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	repo, err := gitstore.Open(wd)
+	if err != nil {
+		return nil, err
+	}
+	e := &env{repo: repo, top: repo.WorkTree(), stdout: c.App.Writer, stderr: c.App.ErrWriter}
+	e.cfg = config.Default()
+	if e.top != "" {
+		file := filepath.Join(e.top, config.FileName)
+		raw, err := os.ReadFile(file)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, err
+		default:
+			e.cfgRaw = raw
+			if e.cfg, err = config.Parse(config.FileName, raw); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return e, nil
+}
+
+func isConfigError(err error) bool {
+	var ce *config.Error
+	return errors.As(err, &ce)
+}
+
+// warnf prints one warning line on stderr.
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "git-speed: warning: "+format+"\n", args...)
+}
+
+// printJSON writes v as indented JSON on stdout.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// isTerminal reports whether w is a terminal, for progress output.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func versionString() string {
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return v
+}

@@ -1,0 +1,95 @@
+// Command git-speed is the git subcommand `git speed`: it indexes a
+// repository into a world model (Layer 1), scopes one task's context under
+// a token budget (Layer 2) and renders stage prompts (Layer 3).
+//
+// Exit codes: 0 success, 1 failure, 2 bad usage (flag, argument or config),
+// 3 verify found differences.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+func main() { os.Exit(Main()) }
+
+// Main runs git-speed with the process's arguments and returns its exit code.
+func Main() int { return run(os.Args, os.Stdout, os.Stderr) }
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitMismatch = 3
+)
+
+// usageError is a mistake in how git-speed was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// exitError carries a chosen exit code and a message already printed or to print.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		if ee.msg != "" {
+			fmt.Fprintf(stderr, "git-speed: %s\n", ee.msg)
+		}
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "git-speed: %s\n", ue.msg)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "git-speed: %s\n", err)
+		if isConfigError(err) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:      "git-speed",
+		HelpName:  "git speed",
+		Usage:     "token-budgeted, reproducible context for coding agents, from git",
+		UsageText: "git speed <command> [flags] [args]",
+		Description: "git-speed indexes a repository into a world model (project map, code symbol graph,\n" +
+			"skeletons), stored under refs/speed and keyed by tree; scopes one task's context under a\n" +
+			"token budget into .speed/features/<feature>/context/task-<id>/; and renders stage prompts.\n" +
+			"Run `git speed <command> -h` for a command's flags. Exit codes: 0 ok, 1 failure,\n" +
+			"2 bad usage or config, 3 verify found differences.",
+		Version:         versionString(),
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		// Errors are printed once, by run, and mapped to exit codes there.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usagef("%v", err)
+		},
+		Commands: commands(),
+	}
+	return app
+}

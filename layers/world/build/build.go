@@ -1,0 +1,455 @@
+// Package build is Layer 1's pipeline: for one tree it makes the project
+// map, extracts facts of the blobs not seen before (on all cores, cached per
+// blob in the store), resolves the code symbol graph and stores it all under
+// refs/speed keyed by the tree. It also loads an indexed tree back as a
+// World for Layers 2 and 3.
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/extract"
+	"github.com/git-speed/git-speed/layers/world/graph"
+)
+
+// Options tune one index run.
+type Options struct {
+	Config config.Config
+	// Force re-extracts every file, ignoring stored facts and artifacts.
+	Force bool
+	// Warn receives one sentence per problem that does not stop indexing.
+	Warn func(msg string)
+	// Progress, when set, is called as files are done.
+	Progress func(done, total int)
+}
+
+// Result is what an index run did.
+type Result struct {
+	Tree      string   `json:"tree"`
+	Commit    string   `json:"commit,omitempty"`
+	Files     int      `json:"files"`
+	Parsed    int      `json:"parsed"`
+	Reused    int      `json:"reused"`
+	Skipped   int      `json:"skipped"` // listed without facts: binary, generated, vendored, too large, other languages
+	Symbols   int      `json:"symbols"`
+	Edges     int      `json:"edges"`
+	UpToDate  bool     `json:"up_to_date"`
+	Base      string   `json:"base,omitempty"` // the indexed tree this run started from
+	ElapsedMS int64    `json:"elapsed_ms"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// factsKey names a blob's facts in the store: they depend on the blob, the
+// language it is read as, the extractor and the settings that shape facts.
+func factsKey(blob, lang string, cfg *config.Config) string {
+	h := blake3.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%s", blob, lang, extract.Version, world.FormatVersion, cfg.FactsDigest())
+	return fmt.Sprintf("%x", h.Sum(nil))[:40]
+}
+
+// treeDigest names the per-tree artifacts of a tree under a configuration.
+func treeDigest(cfg *config.Config) string {
+	return fmt.Sprintf("f%de%dc%s", world.FormatVersion, extract.Version, cfg.TreeDigest())
+}
+
+// file is one row of the tree being indexed.
+type file struct {
+	rec     mapRecord
+	mode    uint32
+	link    *world.Link
+	facts   *world.Facts // when parsed in this run
+	extract bool         // gets facts
+	reused  bool
+}
+
+// Index builds Layer 1 for rev's tree (a commit-ish or tree-ish) unless it
+// is stored already.
+func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*Result, error) {
+	start := time.Now()
+	commit, tree, err := repo.Resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &opt.Config
+	digest := treeDigest(cfg)
+	res := &Result{Tree: tree, Commit: commit}
+	warn := func(msg string) {
+		res.Warnings = append(res.Warnings, msg)
+		if opt.Warn != nil {
+			opt.Warn(msg)
+		}
+	}
+	st := repo.Store()
+	if !opt.Force {
+		ok, err := st.HasTree(tree, digest)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			m, err := loadMeta(st, tree, digest)
+			if err == nil {
+				res.UpToDate = true
+				res.Files, res.Reused, res.Symbols, res.Edges = m.Files, m.WithFacts, m.Symbols, m.Edges
+				res.ElapsedMS = time.Since(start).Milliseconds()
+				return res, nil
+			}
+			warn(fmt.Sprintf("stored index of tree %s is unreadable (%v); rebuilding it", short(tree), err))
+		}
+	}
+
+	files, base, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
+	if err != nil {
+		return nil, err
+	}
+	res.Base = base
+	res.Files = len(files)
+
+	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
+		return nil, err
+	}
+
+	// Resolve the graph over every file's link.
+	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
+	byPath := make(map[string]int, len(files))
+	for i, f := range files {
+		in.Files[i] = f.rec.FileEntry
+		in.Links[i] = f.link
+		byPath[f.rec.Path] = i
+		if f.link != nil {
+			res.Symbols += len(f.link.Defs)
+		}
+	}
+	blobs, err := repo.Blobs()
+	if err != nil {
+		return nil, err
+	}
+	defer blobs.Close()
+	in.Read = func(p string) ([]byte, error) {
+		i, ok := byPath[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: not in the tree", p)
+		}
+		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
+	}
+	g := graph.Build(in)
+	res.Edges = len(g.Edges)
+	for i := range files {
+		files[i].rec.Out = nil
+	}
+	for _, e := range g.Edges {
+		files[e.From].rec.Out = append(files[e.From].rec.Out, outEdge{To: files[e.To].rec.Path, Refs: e.Refs, Weight: round(e.Weight)})
+	}
+
+	// Store: new facts, then the tree's artifacts, then one ref update.
+	txn := st.Begin()
+	recs := make([]mapRecord, len(files))
+	var links []linkRecord
+	withFacts := 0
+	for i, f := range files {
+		recs[i] = f.rec
+		if f.facts != nil {
+			data, err := encodeFacts(f.facts)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.rec.Path, err)
+			}
+			txn.PutFacts(f.rec.Key, data)
+		}
+		if f.link != nil {
+			withFacts++
+			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
+		}
+	}
+	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
+		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
+	mdata, _ := jsonMarshal(m)
+	txn.PutTree(tree, digest, artifactMap, encodeShards(recs, func(r *mapRecord) string { return r.Path }))
+	txn.PutTree(tree, digest, artifactLinks, encodeShards(links, func(r *linkRecord) string { return r.Path }))
+	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
+	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
+		return nil, err
+	}
+	res.ElapsedMS = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+func round(w float64) float64 { return float64(int64(w*1000+0.5)) / 1000 }
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// listFiles makes the project map rows of tree. When a tree indexed under
+// the same settings exists, rows of unchanged paths are taken from it with
+// their links, and only the changed paths are looked at.
+func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg *config.Config, force bool, warn func(string)) ([]*file, string, error) {
+	cls := newClassifier(cfg)
+	var base string
+	var prev map[string]*file
+	if !force {
+		base, prev = previousTree(st, tree, digest, warn)
+	}
+	var files []*file
+	if prev != nil {
+		changes, err := repo.DiffTrees(base, tree)
+		if err != nil {
+			return nil, "", err
+		}
+		changed := make(map[string]gitstore.Change, len(changes))
+		for _, c := range changes {
+			changed[c.Path] = c
+		}
+		for p, f := range prev {
+			if _, ok := changed[p]; !ok {
+				files = append(files, f)
+			}
+		}
+		for _, c := range changes {
+			if c.To == "" {
+				continue // deleted
+			}
+			// The size is learnt when the blob is read.
+			files = append(files, newFile(cls, c.Path, c.Mode, c.To, -1))
+		}
+	} else {
+		base = ""
+		err := repo.Walk(tree, func(e gitstore.Entry) error {
+			files = append(files, newFile(cls, e.Path, e.Mode, e.Blob, e.Size))
+			return nil
+		})
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].rec.Path < files[j].rec.Path })
+	return files, base, nil
+}
+
+func newFile(cls *classifier, p string, mode uint32, blob string, size int64) *file {
+	e, read := cls.byPath(p, mode, size)
+	e.Blob = blob
+	f := &file{rec: mapRecord{FileEntry: e}, mode: mode}
+	f.extract = read // provisional: decided after the content is seen
+	return f
+}
+
+// previousTree finds the most recently indexed tree under the same settings
+// and loads its rows and links; it returns "" and nil when there is none.
+func previousTree(st *gitstore.Store, tree, digest string, warn func(string)) (string, map[string]*file) {
+	trees, err := st.Trees()
+	if err != nil {
+		warn(fmt.Sprintf("cannot list indexed trees (%v); indexing from scratch", err))
+		return "", nil
+	}
+	sort.Slice(trees, func(i, j int) bool { return trees[i].Seq < trees[j].Seq })
+	for i := len(trees) - 1; i >= 0; i-- {
+		t := trees[i]
+		if t.Digest != digest || t.Tree == tree {
+			continue
+		}
+		prev, err := loadFiles(st, t.Tree, digest)
+		if err != nil {
+			warn(fmt.Sprintf("stored index of tree %s is unreadable (%v); not reusing it", short(t.Tree), err))
+			continue
+		}
+		return t.Tree, prev
+	}
+	return "", nil
+}
+
+func loadFiles(st *gitstore.Store, tree, digest string) (map[string]*file, error) {
+	mshards, err := st.Tree(tree, digest, artifactMap)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := decodeMapShards(mshards)
+	if err != nil {
+		return nil, err
+	}
+	lshards, err := st.Tree(tree, digest, artifactLinks)
+	if err != nil {
+		return nil, err
+	}
+	links, err := decodeLinkShards(lshards)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*file, len(recs))
+	for _, r := range recs {
+		r.Out = nil
+		out[r.Path] = &file{rec: r, link: links[r.Path], reused: true}
+	}
+	return out, nil
+}
+
+func loadMeta(st *gitstore.Store, tree, digest string) (*meta, error) {
+	shards, err := st.Tree(tree, digest, artifactMeta)
+	if err != nil {
+		return nil, err
+	}
+	var m meta
+	if err := jsonUnmarshal(shards["meta"], &m); err != nil {
+		return nil, fmt.Errorf("meta: %w", err)
+	}
+	if m.Format != world.FormatVersion || m.Tree != tree {
+		return nil, errors.New("meta: another format or tree")
+	}
+	return &m, nil
+}
+
+// fillFacts reads the content of every new row, completes its project map
+// entry and gives it facts: from the store when the blob was seen before,
+// from the extractor otherwise. It runs on cfg.Index.Workers goroutines.
+func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) error {
+	var todo []*file
+	for _, f := range files {
+		if f.reused {
+			if f.link != nil {
+				res.Reused++
+			} else {
+				res.Skipped++
+			}
+			continue
+		}
+		if !f.extract && !f.rec.Has(world.FlagTooLarge) {
+			res.Skipped++
+			continue
+		}
+		todo = append(todo, f)
+	}
+	workers := cfg.Index.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var (
+		mu       sync.Mutex
+		firstErr error
+		done     int
+		next     int
+	)
+	take := func() *file {
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= len(todo) || firstErr != nil {
+			return nil
+		}
+		f := todo[next]
+		next++
+		return f
+	}
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			blobs, err := repo.Blobs()
+			if err != nil {
+				fail(err)
+				return
+			}
+			defer blobs.Close()
+			for f := take(); f != nil; f = take() {
+				if err := ctx.Err(); err != nil {
+					fail(err)
+					return
+				}
+				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, warn, &mu)
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				switch {
+				case parsed:
+					res.Parsed++
+				case reused:
+					res.Reused++
+				default:
+					res.Skipped++
+				}
+				done++
+				if opt.Progress != nil {
+					opt.Progress(done, len(todo))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// oneFile reads one new row's blob, finishes its entry and finds its facts.
+func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
+	limit := cfg.Index.MaxFileBytes + 1
+	if f.rec.Has(world.FlagTooLarge) {
+		limit = headBytes
+	}
+	data, err := blobs.Read(f.rec.Blob, limit)
+	if err != nil {
+		mu.Lock()
+		warn(fmt.Sprintf("%s: cannot read blob %s (%v); listed without facts", f.rec.Path, short(f.rec.Blob), err))
+		mu.Unlock()
+		return false, false, nil
+	}
+	cls := newClassifier(cfg)
+	if f.rec.Size < 0 { // size not known from the tree walk
+		if int64(len(data)) > cfg.Index.MaxFileBytes {
+			f.rec.Size = int64(len(data))
+			f.rec.Flags = append(f.rec.Flags, world.Flag{Name: world.FlagTooLarge, Reason: "larger than index.max_file_bytes"})
+			f.rec.Tokens = tokens.Estimate(f.rec.Lang, f.rec.Size)
+		} else {
+			f.rec.Size = int64(len(data))
+		}
+	}
+	f.extract = cls.byContent(&f.rec.FileEntry, data, extract.Supported)
+	if !f.extract {
+		return false, false, nil
+	}
+	f.rec.Key = factsKey(f.rec.Blob, f.rec.Lang, cfg)
+	if !force {
+		stored, err := st.Facts([]string{f.rec.Key})
+		if err == nil {
+			if b, ok := stored[f.rec.Key]; ok {
+				facts, err := decodeFacts(b)
+				if err == nil {
+					f.link = facts.Link()
+					return false, true, nil
+				}
+			}
+		}
+	}
+	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D()})
+	if err != nil {
+		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
+	}
+	if facts.Warning != "" && !facts.Partial {
+		mu.Lock()
+		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
+		mu.Unlock()
+	}
+	f.facts = facts
+	f.link = facts.Link()
+	return true, false, nil
+}

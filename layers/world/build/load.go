@@ -1,0 +1,217 @@
+package build
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// ErrNotIndexed is returned by Load for a tree without a stored index.
+var ErrNotIndexed = errors.New("tree is not indexed")
+
+// World is an indexed tree as Layers 2 and 3 see it: the project map and
+// CSG, with facts and file contents read on demand. It is safe for
+// concurrent use.
+type World struct {
+	repo   *gitstore.Repo
+	st     *gitstore.Store
+	tree   string
+	digest string
+	cfg    config.Config
+	g      *world.Graph
+	recs   []mapRecord
+	meta   *meta
+
+	mu        sync.Mutex
+	links     map[string]*world.Link
+	factCache map[string]*world.Facts
+	blobs     gitstore.BlobReader
+}
+
+// Load opens the stored index of tree; ErrNotIndexed when there is none.
+func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
+	st := repo.Store()
+	digest := treeDigest(&cfg)
+	ok, err := st.HasTree(tree, digest)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, ErrNotIndexed
+	}
+	m, err := loadMeta(st, tree, digest)
+	if err != nil {
+		return nil, err
+	}
+	shards, err := st.Tree(tree, digest, artifactMap)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := decodeMapShards(shards)
+	if err != nil {
+		return nil, err
+	}
+	w := &World{repo: repo, st: st, tree: tree, digest: digest, cfg: cfg, recs: recs, meta: m, factCache: map[string]*world.Facts{}}
+	w.g = graphFromRecords(tree, recs, m.Symbols)
+	return w, nil
+}
+
+// Tree is the id of the indexed tree.
+func (w *World) Tree() string { return w.tree }
+
+// Graph is the tree's CSG. Its Links are filled by LoadLinks.
+func (w *World) Graph() *world.Graph { return w.g }
+
+// LoadLinks reads every file's resolution summary into Graph().Links.
+func (w *World) LoadLinks() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.links != nil {
+		return nil
+	}
+	shards, err := w.st.Tree(w.tree, w.digest, artifactLinks)
+	if err != nil {
+		return err
+	}
+	links, err := decodeLinkShards(shards)
+	if err != nil {
+		return err
+	}
+	w.links = links
+	w.g.Links = make([]*world.Link, len(w.g.Files))
+	for i, f := range w.g.Files {
+		w.g.Links[i] = links[f.Path]
+	}
+	return nil
+}
+
+// Entry returns the project map row of path.
+func (w *World) Entry(path string) (*world.FileEntry, bool) {
+	i := w.g.Index(path)
+	if i < 0 {
+		return nil, false
+	}
+	return &w.g.Files[i], true
+}
+
+// Facts returns the facts of path; nil and no error for a file without.
+func (w *World) Facts(path string) (*world.Facts, error) {
+	i := w.g.Index(path)
+	if i < 0 {
+		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
+	}
+	key := w.recs[i].Key
+	if key == "" {
+		return nil, nil
+	}
+	w.mu.Lock()
+	if f, ok := w.factCache[key]; ok {
+		w.mu.Unlock()
+		return f, nil
+	}
+	w.mu.Unlock()
+	got, err := w.st.Facts([]string{key})
+	if err != nil {
+		return nil, err
+	}
+	b, ok := got[key]
+	if !ok {
+		return nil, fmt.Errorf("%s: facts %s missing from the store; run git speed index --force", path, short(key))
+	}
+	f, err := decodeFacts(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: stored facts are corrupt (%v); run git speed index --force", path, err)
+	}
+	w.mu.Lock()
+	w.factCache[key] = f
+	w.mu.Unlock()
+	return f, nil
+}
+
+// Content returns the bytes of path at the tree.
+func (w *World) Content(path string) ([]byte, error) {
+	i := w.g.Index(path)
+	if i < 0 {
+		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.blobs == nil {
+		b, err := w.repo.Blobs()
+		if err != nil {
+			return nil, err
+		}
+		w.blobs = b
+	}
+	return w.blobs.Read(w.g.Files[i].Blob, 0)
+}
+
+// Close releases the blob reader.
+func (w *World) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.blobs != nil {
+		w.blobs.Close()
+		w.blobs = nil
+	}
+	return nil
+}
+
+// FactsKeys lists the facts keys a tree's index uses, for gc.
+func FactsKeys(st *gitstore.Store, tree, digest string) ([]string, error) {
+	shards, err := st.Tree(tree, digest, artifactMap)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := decodeMapShards(shards)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, r := range recs {
+		if r.Key != "" {
+			keys = append(keys, r.Key)
+		}
+	}
+	return keys, nil
+}
+
+// TreeStatus is how a tree's stored index stands.
+type TreeStatus struct {
+	// State: "fresh" (indexed under these settings), "missing" (never
+	// indexed), "option-mismatch" (indexed under other settings or by
+	// another git-speed version only).
+	State string
+	Files int
+}
+
+// Status tells whether tree is indexed under cfg.
+func Status(repo *gitstore.Repo, tree string, cfg config.Config) (TreeStatus, error) {
+	st := repo.Store()
+	digest := treeDigest(&cfg)
+	ok, err := st.HasTree(tree, digest)
+	if err != nil {
+		return TreeStatus{}, err
+	}
+	if ok {
+		m, err := loadMeta(st, tree, digest)
+		if err != nil {
+			return TreeStatus{}, err
+		}
+		return TreeStatus{State: "fresh", Files: m.Files}, nil
+	}
+	trees, err := st.Trees()
+	if err != nil {
+		return TreeStatus{}, err
+	}
+	for _, t := range trees {
+		if t.Tree == tree {
+			return TreeStatus{State: "option-mismatch"}, nil
+		}
+	}
+	return TreeStatus{State: "missing"}, nil
+}
