@@ -411,4 +411,6 @@ func isDirective(c string) bool {
 }
 
 // dropComment leaves a whole comment node out of the skeleton.
-func (f *file) dropComment(n *sitter.Node) { f.cuts = append(f.cuts, cut{n.StartByte(), n.EndByte(), ""}) }
+func (f *file) dropComment(n *sitter.Node) {
+	f.cuts = append(f.cuts, cut{n.StartByte(), n.EndByte(), ""})
+}

@@ -1,0 +1,981 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tree_sitter_python "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+func init() {
+	register(world.LangPython, sitter.NewLanguage(tree_sitter_python.Language()), "#", walkPython)
+}
+
+// pyBuiltins are names Python provides everywhere: never references.
+var pyBuiltins = toSet(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit filter
+float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter
+len license list locals map max memoryview min next object oct open ord pow print property quit range
+repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__
+__name__ __file__ __doc__ __spec__ __loader__ __package__ __builtins__ __debug__ __dict__ __class__
+NotImplemented Ellipsis self cls
+BaseException BaseExceptionGroup Exception ExceptionGroup ArithmeticError AssertionError AttributeError
+BlockingIOError BrokenPipeError BufferError ChildProcessError ConnectionAbortedError ConnectionError
+ConnectionRefusedError ConnectionResetError EOFError EnvironmentError FileExistsError FileNotFoundError
+FloatingPointError GeneratorExit IOError ImportError IndentationError IndexError InterruptedError
+IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError
+NotADirectoryError NotImplementedError OSError OverflowError PermissionError ProcessLookupError
+RecursionError ReferenceError RuntimeError StopAsyncIteration StopIteration SyntaxError SystemError
+SystemExit TabError TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError
+UnicodeError UnicodeTranslateError ValueError ZeroDivisionError Warning UserWarning DeprecationWarning
+PendingDeprecationWarning SyntaxWarning RuntimeWarning FutureWarning ImportWarning UnicodeWarning
+BytesWarning ResourceWarning EncodingWarning`)
+
+func toSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// pyWalker extracts one Python file. Python scopes are per function: a
+// name assigned anywhere in a function is local to all of it (unless
+// declared global), so each function's bindings are collected before its
+// uses are read. Module and class bodies bind nothing for this purpose:
+// a use there of a module-level name is a reference the resolver finds in
+// the same file.
+type pyWalker struct {
+	f       *file
+	modules map[string]bool // names bound by "import a.b" / "import a.b as c"
+	names   map[string]bool // names bound by "from m import x [as y]" at module level
+	paths   map[string]bool // dotted paths imported whole ("os.path")
+	frames  []map[string]bool
+	in      int
+	all     map[string]bool // names listed in __all__; nil without one
+}
+
+func walkPython(f *file) {
+	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}}
+	w.all = w.findAll(f.root)
+	w.block(f.root, "", 0, true)
+}
+
+// findAll reads the module's __all__ list of names, if any.
+func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
+	f := w.f
+	var all map[string]bool
+	for i := uint(0); i < root.NamedChildCount(); i++ {
+		st := root.NamedChild(i)
+		if f.kind(st) != "expression_statement" || st.NamedChildCount() == 0 {
+			continue
+		}
+		a := st.NamedChild(0)
+		if f.kind(a) != "assignment" && f.kind(a) != "augmented_assignment" {
+			continue
+		}
+		left, right := f.field(a, "left"), f.field(a, "right")
+		if left == nil || right == nil || !f.textIs(left, "__all__") {
+			continue
+		}
+		if all == nil {
+			all = map[string]bool{}
+		}
+		walk(right, func(n *sitter.Node) bool {
+			if f.kind(n) == "string_content" {
+				all[f.text(n)] = true
+			}
+			return true
+		})
+	}
+	return all
+}
+
+// exported says whether a name is public: listed in __all__ when the
+// module has one (for top-level names), else not starting with "_"
+// (dunder names such as __init__ are public).
+func (w *pyWalker) exported(name string, top bool) bool {
+	if top && w.all != nil {
+		return w.all[name]
+	}
+	return !strings.HasPrefix(name, "_") || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+}
+
+// block handles the statements of a module or class body (or of an
+// if/try/with/else at that level): definitions, imports, and refs. parent
+// is the enclosing class's qualified name ("" at module level).
+func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	first := true
+	for _, k := range f.kids(n) {
+		st := &k.n
+		w.in = parentIdx
+		switch k.kind {
+		case "comment":
+			f.comment(st)
+			continue
+		case "function_definition", "class_definition":
+			w.definition(st, st, nil, parent, parentIdx, top)
+		case "decorated_definition":
+			def := f.field(st, "definition")
+			m := len(f.stack)
+			var decos []*sitter.Node
+			for _, c := range f.kids(st) {
+				if c.kind == "decorator" {
+					c := c
+					decos = append(decos, &c.n)
+				}
+			}
+			if def != nil {
+				w.definition(st, def, decos, parent, parentIdx, top)
+			} else {
+				for _, d := range decos {
+					w.uses(d)
+				}
+			}
+			f.release(m)
+		case "import_statement", "import_from_statement", "future_import_statement":
+			w.importStmt(st)
+		case "expression_statement":
+			if first && w.docstring(st) {
+				break
+			}
+			w.assignment(st, parent, parentIdx, top)
+		case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
+			"except_clause", "finally_clause", "block":
+			if k.kind == "if_statement" && w.isMainGuard(st) {
+				if body := f.field(st, "consequence"); body != nil {
+					w.elideBlock(body)
+				}
+				w.uses(st)
+				break
+			}
+			w.compound(st, parent, parentIdx, top)
+		case "ERROR":
+			w.block(st, parent, parentIdx, top)
+		default:
+			w.uses(st)
+			if endLine(st)-line(st) >= 3 {
+				w.elideRest(st)
+			}
+		}
+		first = false
+	}
+}
+
+// compound handles an if/try/with at module or class level: its
+// conditions are uses and its blocks are read like the level around it.
+func (w *pyWalker) compound(n *sitter.Node, parent string, parentIdx int, top bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		switch c.kind {
+		case "block":
+			w.block(&c.n, parent, parentIdx, top)
+		case "elif_clause", "else_clause", "except_clause", "finally_clause":
+			w.compound(&c.n, parent, parentIdx, top)
+		case "comment":
+			f.comment(&c.n)
+		default:
+			if c.named {
+				w.uses(&c.n)
+			}
+		}
+	}
+}
+
+// isMainGuard reports whether an if statement is `if __name__ == "__main__":`.
+func (w *pyWalker) isMainGuard(n *sitter.Node) bool {
+	c := w.f.field(n, "condition")
+	return c != nil && strings.Contains(w.f.text(c), "__name__") && strings.Contains(w.f.text(c), "__main__")
+}
+
+// docstring reports whether st is a docstring (a lone string statement)
+// and if so keeps only its first line in the skeleton.
+func (w *pyWalker) docstring(st *sitter.Node) bool {
+	f := w.f
+	if st.NamedChildCount() != 1 {
+		return false
+	}
+	s := st.NamedChild(0)
+	if k := f.kind(s); k != "string" && k != "concatenated_string" {
+		return false
+	}
+	w.trimDocstring(s)
+	return true
+}
+
+// docOf returns the first line of the docstring of a body block.
+func (w *pyWalker) docOf(body *sitter.Node) string {
+	f := w.f
+	if body == nil {
+		return ""
+	}
+	st := body.NamedChild(0)
+	if st == nil || f.kind(st) != "expression_statement" || st.NamedChildCount() != 1 {
+		return ""
+	}
+	s := st.NamedChild(0)
+	if f.kind(s) != "string" {
+		return ""
+	}
+	t := strings.TrimLeft(f.text(s), "rRbBuUfF")
+	t = strings.Trim(t, `"'`)
+	return docLine(t)
+}
+
+// trimDocstring cuts a multi-line string after its first line with text,
+// closing it again with its own quotes.
+func (w *pyWalker) trimDocstring(s *sitter.Node) {
+	f := w.f
+	t := f.text(s)
+	q := strings.TrimLeft(t, "rRbBuUfF")
+	quote := `"""`
+	if strings.HasPrefix(q, "'''") {
+		quote = "'''"
+	} else if !strings.HasPrefix(q, `"""`) {
+		return
+	}
+	start := s.StartByte()
+	pos := 0
+	for {
+		i := strings.IndexByte(t[pos:], '\n')
+		if i < 0 {
+			return
+		}
+		if l := strings.Trim(strings.TrimSpace(t[pos:pos+i]), `"'rRbBuUfF`); l != "" {
+			f.elide(start+uint(pos+i), s.EndByte(), " …"+quote)
+			return
+		}
+		pos += i + 1
+	}
+}
+
+// elideBlock replaces a block (a body) by "...  # lines a-b", after its
+// docstring when it has one.
+func (w *pyWalker) elideBlock(body *sitter.Node) {
+	f := w.f
+	from := body
+	if st := body.NamedChild(0); st != nil && f.kind(st) == "expression_statement" && w.isDocString(st) {
+		w.trimDocstring(st.NamedChild(0))
+		from = st.NextNamedSibling()
+		for from != nil && f.kind(from) == "comment" {
+			from = from.NextNamedSibling()
+		}
+		if from == nil {
+			return
+		}
+	}
+	start, end := line(from), endLine(body)
+	marker := fmt.Sprintf("...  # lines %d-%d", start, end)
+	if start == end {
+		marker = fmt.Sprintf("...  # line %d", start)
+		if body.EndByte()-from.StartByte() <= uint(len(marker)) {
+			return
+		}
+	}
+	f.elide(from.StartByte(), body.EndByte(), marker)
+}
+
+func (w *pyWalker) isDocString(st *sitter.Node) bool {
+	if st.NamedChildCount() != 1 {
+		return false
+	}
+	k := w.f.kind(st.NamedChild(0))
+	return k == "string"
+}
+
+// elideRest cuts a long statement after its first line.
+func (w *pyWalker) elideRest(st *sitter.Node) {
+	f := w.f
+	t := f.src[st.StartByte():st.EndByte()]
+	i := strings.IndexByte(string(t), '\n')
+	if i < 0 {
+		return
+	}
+	f.elide(st.StartByte()+uint(i), st.EndByte(), fmt.Sprintf(" …  # lines %d-%d", line(st), endLine(st)))
+}
+
+// definition handles a function or class definition at module or class
+// level (outer is the decorated_definition when there are decorators).
+func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, parent string, parentIdx int, top bool) {
+	f := w.f
+	nameNode, body := f.field(def, "name"), f.field(def, "body")
+	if nameNode == nil {
+		for _, d := range decos {
+			w.uses(d)
+		}
+		w.uses(def)
+		return
+	}
+	name := f.text(nameNode)
+	qual := name
+	if parent != "" {
+		qual = parent + "." + name
+	}
+	d := world.Def{Name: name, Qualified: qual, Parent: parent, Start: line(outer), End: endLine(outer),
+		Signature: strings.TrimSuffix(f.signature(def, body), ":"),
+		Exported:  w.exported(name, top), Doc: w.docOf(body)}
+	if parent != "" && w.all == nil {
+		d.Exported = w.exported(name, false)
+	}
+	isClass := f.kind(def) == "class_definition"
+	switch {
+	case isClass:
+		d.Kind = world.KindClass
+	case parent != "":
+		d.Kind = world.KindMethod
+		for _, dec := range decos {
+			if t := strings.TrimSpace(strings.TrimPrefix(f.text(dec), "@")); t == "property" || strings.HasSuffix(t, "cached_property") {
+				d.Kind = world.KindProperty
+			}
+		}
+	default:
+		d.Kind = world.KindFunction
+	}
+	idx := f.def(d)
+	w.in = idx
+	for _, dec := range decos {
+		w.uses(dec)
+	}
+	if isClass {
+		if tp := f.field(def, "type_parameters"); tp != nil {
+			w.typeUses(tp)
+		}
+		if sc := f.field(def, "superclasses"); sc != nil {
+			w.superclasses(sc)
+		}
+		if body != nil {
+			w.block(body, qual, idx, false)
+		}
+		return
+	}
+	w.function(def, body)
+	if body != nil {
+		w.elideBlock(body)
+	}
+}
+
+// superclasses records base classes as type refs and keyword arguments
+// (metaclass=M) as uses.
+func (w *pyWalker) superclasses(sc *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(sc) {
+		switch c.kind {
+		case "identifier":
+			w.name(&c.n, world.RefType)
+		case "attribute":
+			w.attribute(&c.n, world.RefType)
+		default:
+			if c.named {
+				w.uses(&c.n)
+			}
+		}
+	}
+}
+
+// function records the refs of a function (or lambda): parameter defaults
+// and annotations in the enclosing scope, the body in its own.
+func (w *pyWalker) function(def, body *sitter.Node) {
+	f := w.f
+	params := f.field(def, "parameters")
+	locals := map[string]bool{}
+	if params != nil {
+		w.params(params, locals)
+	}
+	if rt := f.field(def, "return_type"); rt != nil {
+		w.typeUses(rt)
+	}
+	if tp := f.field(def, "type_parameters"); tp != nil {
+		walk(tp, func(n *sitter.Node) bool {
+			if f.kind(n) == "identifier" {
+				locals[f.text(n)] = true
+			}
+			return true
+		})
+	}
+	if body == nil {
+		return
+	}
+	globals := map[string]bool{}
+	w.collect(body, locals, globals)
+	for g := range globals {
+		delete(locals, g)
+	}
+	w.frames = append(w.frames, locals)
+	if f.kind(body) == "block" {
+		w.body(body)
+	} else {
+		w.uses(body) // a lambda's expression
+	}
+	w.frames = w.frames[:len(w.frames)-1]
+}
+
+// params binds parameter names into locals and records the refs of their
+// annotations and defaults.
+func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(ps) {
+		p := &c.n
+		switch c.kind {
+		case "identifier":
+			locals[f.text(p)] = true
+		case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
+			for i := uint(0); i < p.NamedChildCount(); i++ {
+				ch := p.NamedChild(i)
+				switch f.kind(ch) {
+				case "identifier":
+					locals[f.text(ch)] = true
+				case "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
+					w.bindPattern(ch, locals)
+				}
+			}
+			if t := f.field(p, "type"); t != nil {
+				w.typeUses(t)
+			}
+		case "default_parameter", "typed_default_parameter":
+			if nm := f.field(p, "name"); nm != nil {
+				w.bindPattern(nm, locals)
+			}
+			if t := f.field(p, "type"); t != nil {
+				w.typeUses(t)
+			}
+			if v := f.field(p, "value"); v != nil {
+				w.uses(v)
+			}
+		}
+	}
+}
+
+// bindPattern binds the identifiers of an assignment target (not those
+// under attributes or subscripts, which are uses).
+func (w *pyWalker) bindPattern(p *sitter.Node, locals map[string]bool) {
+	f := w.f
+	switch f.kind(p) {
+	case "identifier":
+		locals[f.text(p)] = true
+	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "dictionary_splat_pattern",
+		"expression_list", "tuple", "list", "parenthesized_expression", "list_splat", "as_pattern_target":
+		for i := uint(0); i < p.NamedChildCount(); i++ {
+			w.bindPattern(p.NamedChild(i), locals)
+		}
+	}
+}
+
+// collect gathers the names a function body binds, without entering
+// nested functions, classes, lambdas or comprehensions (their names are
+// bound in the body; their insides are scopes of their own).
+func (w *pyWalker) collect(n *sitter.Node, locals, globals map[string]bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if !c.named {
+			continue
+		}
+		ch := &c.n
+		switch c.kind {
+		case "function_definition", "class_definition":
+			if nm := f.field(ch, "name"); nm != nil {
+				locals[f.text(nm)] = true
+			}
+			continue
+		case "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression",
+			"string", "comment", "integer", "float":
+			continue
+		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+			if l := f.field(ch, "left"); l != nil {
+				w.bindPattern(l, locals)
+			}
+		case "named_expression":
+			if nm := f.field(ch, "name"); nm != nil {
+				locals[f.text(nm)] = true
+			}
+		case "as_pattern":
+			if a := f.field(ch, "alias"); a != nil {
+				w.bindPattern(a, locals)
+			}
+		case "except_clause":
+			if a := f.field(ch, "alias"); a != nil {
+				w.bindPattern(a, locals)
+			}
+		case "global_statement":
+			for i := uint(0); i < ch.NamedChildCount(); i++ {
+				globals[f.text(ch.NamedChild(i))] = true
+			}
+			continue
+		case "nonlocal_statement":
+			for i := uint(0); i < ch.NamedChildCount(); i++ {
+				locals[f.text(ch.NamedChild(i))] = true
+			}
+			continue
+		case "import_statement", "import_from_statement":
+			w.importBindings(ch, locals)
+			continue
+		}
+		w.collect(ch, locals, globals)
+	}
+}
+
+// importBindings binds the names an import inside a function makes.
+func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
+	f := w.f
+	from := f.kind(n) == "import_from_statement"
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.field != f.fieldID("name") {
+			continue
+		}
+		switch c.kind {
+		case "aliased_import":
+			if a := f.field(&c.n, "alias"); a != nil {
+				locals[f.text(a)] = true
+			}
+		case "dotted_name":
+			t := f.text(&c.n)
+			if !from {
+				t, _, _ = strings.Cut(t, ".")
+			}
+			locals[t] = true
+		}
+	}
+}
+
+// bound reports whether name is a local of an enclosing function.
+func (w *pyWalker) bound(name string) bool {
+	for i := len(w.frames) - 1; i >= 0; i-- {
+		if w.frames[i][name] {
+			return true
+		}
+	}
+	return false
+}
+
+// body walks a function body: nested definitions are scopes of their own,
+// everything else is uses.
+func (w *pyWalker) body(n *sitter.Node) { w.uses(n) }
+
+// name records a bare identifier use unless it is local, a builtin or an
+// imported module.
+func (w *pyWalker) name(n *sitter.Node, kind string) {
+	f := w.f
+	name := f.text(n)
+	if w.modules[name] || w.bound(name) || pyBuiltins[name] {
+		return
+	}
+	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+}
+
+// attribute records a.b.c: with a an imported module, a qualified ref
+// (Qual the longest imported dotted path) and member refs for the rest;
+// otherwise a use of a and member refs qualified by it.
+func (w *pyWalker) attribute(n *sitter.Node, kind string) {
+	f := w.f
+	var chain []*sitter.Node // attribute identifiers, innermost first
+	obj := n
+	for f.kind(obj) == "attribute" {
+		if a := f.field(obj, "attribute"); a != nil {
+			chain = append(chain, a)
+		}
+		o := f.field(obj, "object")
+		if o == nil {
+			return
+		}
+		obj = o
+	}
+	// chain is outermost first; reverse to source order.
+	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+		chain[i], chain[j] = chain[j], chain[i]
+	}
+	if f.kind(obj) != "identifier" {
+		w.uses(obj)
+		for _, a := range chain {
+			f.ref(world.Ref{Name: f.text(a), Line: line(a), In: w.in, Kind: world.RefMember})
+		}
+		return
+	}
+	root := f.text(obj)
+	if w.modules[root] && len(chain) > 0 {
+		qual := root
+		i := 0
+		for i < len(chain)-1 && w.paths[qual+"."+f.text(chain[i])] {
+			qual += "." + f.text(chain[i])
+			i++
+		}
+		k := world.RefValue
+		if i == len(chain)-1 {
+			k = kind
+		}
+		f.ref(world.Ref{Name: f.text(chain[i]), Qual: qual, Line: line(chain[i]), In: w.in, Kind: k})
+		for _, a := range chain[i+1:] {
+			f.ref(world.Ref{Name: f.text(a), Qual: qual, Line: line(a), In: w.in, Kind: world.RefMember})
+		}
+		return
+	}
+	w.name(obj, world.RefValue)
+	if w.names[root] && !w.bound(root) && len(chain) > 0 {
+		// x.Y where x came from "from m import x": x may be a module or a
+		// class; either way Y is qualified by the imported name.
+		k := world.RefValue
+		if len(chain) == 1 {
+			k = kind
+		}
+		f.ref(world.Ref{Name: f.text(chain[0]), Qual: root, Line: line(chain[0]), In: w.in, Kind: k})
+		chain = chain[1:]
+	}
+	for _, a := range chain {
+		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+	}
+}
+
+// typeUses records the refs of an annotation: names are type refs.
+func (w *pyWalker) typeUses(n *sitter.Node) {
+	f := w.f
+	switch f.kind(n) {
+	case "identifier":
+		w.name(n, world.RefType)
+		return
+	case "attribute":
+		w.attribute(n, world.RefType)
+		return
+	case "string", "comment":
+		return
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.named {
+			w.typeUses(&c.n)
+		}
+	}
+}
+
+// uses records the refs of any expression or statement.
+func (w *pyWalker) uses(n *sitter.Node) {
+	f := w.f
+	switch k := f.kind(n); k {
+	case "identifier":
+		w.name(n, world.RefValue)
+		return
+	case "attribute":
+		w.attribute(n, world.RefValue)
+		return
+	case "call":
+		fn := f.field(n, "function")
+		if fn != nil {
+			switch f.kind(fn) {
+			case "identifier":
+				w.name(fn, world.RefCall)
+			case "attribute":
+				w.attribute(fn, world.RefCall)
+			default:
+				w.uses(fn)
+			}
+		}
+		if a := f.field(n, "arguments"); a != nil {
+			w.uses(a)
+		}
+		return
+	case "keyword_argument":
+		if v := f.field(n, "value"); v != nil {
+			w.uses(v)
+		}
+		return
+	case "type":
+		w.typeUses(n)
+		return
+	case "string_content", "escape_sequence", "comment", "integer", "float", "true", "false", "none",
+		"ellipsis", "string_start", "string_end", "global_statement", "nonlocal_statement", "keyword_separator",
+		"positional_separator", "wildcard_import", "import_prefix", "dotted_name":
+		return
+	case "function_definition", "class_definition", "decorated_definition":
+		w.nestedDef(n)
+		return
+	case "lambda":
+		w.function(n, f.field(n, "body"))
+		return
+	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+		locals := map[string]bool{}
+		walk(n, func(c *sitter.Node) bool {
+			if f.kind(c) == "for_in_clause" {
+				if l := f.field(c, "left"); l != nil {
+					w.bindPattern(l, locals)
+				}
+			}
+			return true
+		})
+		w.frames = append(w.frames, locals)
+		w.children(n)
+		w.frames = w.frames[:len(w.frames)-1]
+		return
+	case "import_statement", "import_from_statement", "future_import_statement":
+		w.importStmt(n)
+		return
+	case "assignment":
+		if t := f.field(n, "type"); t != nil {
+			w.typeUses(t)
+		}
+		if l := f.field(n, "left"); l != nil {
+			w.targets(l)
+		}
+		if r := f.field(n, "right"); r != nil {
+			w.uses(r)
+		}
+		return
+	case "named_expression":
+		if v := f.field(n, "value"); v != nil {
+			w.uses(v) // the name is a binding
+		}
+		return
+	case "parameters", "lambda_parameters":
+		return
+	}
+	w.children(n)
+}
+
+// targets records the uses inside an assignment target: bare names are
+// bindings (local, or module-level definitions), attributes and
+// subscripts read their objects.
+func (w *pyWalker) targets(n *sitter.Node) {
+	f := w.f
+	switch f.kind(n) {
+	case "identifier":
+		if len(w.frames) > 0 {
+			w.name(n, world.RefValue) // a global declared in the function
+		}
+		return
+	case "attribute", "subscript":
+		w.uses(n)
+		return
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.named {
+			w.targets(&c.n)
+		}
+	}
+}
+
+func (w *pyWalker) children(n *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.named {
+			w.uses(&c.n)
+		}
+	}
+}
+
+// nestedDef handles a function or class defined inside a function body:
+// not a definition of the file's API, but a scope whose refs count.
+func (w *pyWalker) nestedDef(n *sitter.Node) {
+	f := w.f
+	def := n
+	if f.kind(n) == "decorated_definition" {
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.kind == "decorator" {
+				w.uses(&c.n)
+			}
+		}
+		f.release(mark)
+		def = f.field(n, "definition")
+		if def == nil {
+			return
+		}
+	}
+	body := f.field(def, "body")
+	if f.kind(def) == "class_definition" {
+		if sc := f.field(def, "superclasses"); sc != nil {
+			w.superclasses(sc)
+		}
+		if body != nil {
+			w.uses(body)
+		}
+		return
+	}
+	w.function(def, body)
+}
+
+// assignment handles an expression statement at module or class level:
+// assignments define variables (module) or fields (class); long values
+// are elided from the skeleton.
+func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top bool) {
+	f := w.f
+	a := st.NamedChild(0)
+	if a == nil || f.kind(a) != "assignment" {
+		w.uses(st)
+		if endLine(st)-line(st) >= 3 {
+			w.elideRest(st)
+		}
+		return
+	}
+	left, right, typ := f.field(a, "left"), f.field(a, "right"), f.field(a, "type")
+	var names []string
+	if left != nil {
+		set := map[string]bool{}
+		w.bindPattern(left, set)
+		if f.kind(left) == "identifier" {
+			names = []string{f.text(left)}
+		} else {
+			for n := range set {
+				names = append(names, n)
+			}
+			sortStrings(names)
+		}
+	}
+	sig := foldSpace(f.text(a))
+	if right != nil && (len(sig) > 120 || line(right) != endLine(right)) {
+		sig = foldSpace(f.textRange(a.StartByte(), right.StartByte())) + " …"
+	}
+	first := 0
+	for _, name := range names {
+		d := world.Def{Name: name, Qualified: name, Start: line(st), End: endLine(st), Signature: sig,
+			Exported: w.exported(name, top)}
+		if parent != "" {
+			d.Kind, d.Parent, d.Qualified = world.KindField, parent, parent+"."+name
+			if w.all == nil || !top {
+				d.Exported = w.exported(name, false)
+			}
+		} else if isUpperName(name) {
+			d.Kind = world.KindConst
+		} else {
+			d.Kind = world.KindVar
+		}
+		if i := f.def(d); first == 0 {
+			first = i
+		}
+	}
+	if first != 0 {
+		w.in = first
+	}
+	if typ != nil {
+		w.typeUses(typ)
+	}
+	if left != nil {
+		w.targets(left)
+	}
+	if right != nil {
+		w.uses(right)
+		if endLine(right)-line(right) >= 2 {
+			f.elide(right.StartByte(), right.EndByte(), fmt.Sprintf("…  # lines %d-%d", line(right), endLine(right)))
+		}
+	}
+	w.in = parentIdx
+}
+
+func isUpperName(s string) bool {
+	hasUpper := false
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			hasUpper = true
+		case r == '_' || r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return hasUpper
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// importStmt records an import statement and binds module names.
+func (w *pyWalker) importStmt(n *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	ln := line(n)
+	switch f.kind(n) {
+	case "import_statement":
+		for _, c := range f.kids(n) {
+			if c.field != f.fieldID("name") {
+				continue
+			}
+			switch c.kind {
+			case "dotted_name":
+				p := f.text(&c.n)
+				f.imp(world.Import{Path: p, Line: ln})
+				root, _, _ := strings.Cut(p, ".")
+				w.bindModule(root, p)
+			case "aliased_import":
+				nm, al := f.field(&c.n, "name"), f.field(&c.n, "alias")
+				if nm == nil || al == nil {
+					continue
+				}
+				f.imp(world.Import{Path: f.text(nm), Alias: f.text(al), Line: ln})
+				w.bindModule(f.text(al), f.text(al))
+			}
+		}
+	case "import_from_statement", "future_import_statement":
+		path := "__future__"
+		if m := f.field(n, "module_name"); m != nil {
+			path = strings.Join(strings.Fields(f.text(m)), "")
+		}
+		plain := world.Import{Path: path, Line: ln}
+		var aliased []world.Import
+		star := false
+		for _, c := range f.kids(n) {
+			switch {
+			case c.kind == "wildcard_import":
+				star = true
+			case c.field != f.fieldID("name"):
+			case c.kind == "dotted_name":
+				plain.Names = append(plain.Names, f.text(&c.n))
+				if len(w.frames) == 0 {
+					w.names[f.text(&c.n)] = true
+				}
+			case c.kind == "aliased_import":
+				nm, al := f.field(&c.n, "name"), f.field(&c.n, "alias")
+				if nm != nil && al != nil {
+					aliased = append(aliased, world.Import{Path: path, Names: []string{f.text(nm)}, Alias: f.text(al), Line: ln})
+					if len(w.frames) == 0 {
+						w.names[f.text(al)] = true
+					}
+				}
+			}
+		}
+		if star {
+			plain.Alias = "*"
+		}
+		if star || len(plain.Names) > 0 || len(aliased) == 0 {
+			f.imp(plain)
+		}
+		for _, a := range aliased {
+			f.imp(a)
+		}
+	}
+}
+
+// bindModule records that name refers to an imported module (unless a
+// function imports it, then it is a local anyway) and path is importable.
+func (w *pyWalker) bindModule(name, path string) {
+	w.modules[name] = true
+	for p := path; p != ""; {
+		w.paths[p] = true
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+}
