@@ -100,10 +100,7 @@ func (b *builder) resolveC() {
 			}
 		}
 		for _, h := range direct {
-			s.glob(h)
-			if len(impl[h]) > 0 {
-				s.glob(impl[h]...)
-			}
+			s.glob(append([]int{h}, impl[h]...)...)
 		}
 		// Headers included by the included headers, one level down.
 		for _, h := range direct {
