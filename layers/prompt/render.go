@@ -279,13 +279,17 @@ func parseTemplate(stage, name, src string) (*Template, error) {
 			if tn, ok := n.(*parse.TextNode); ok && len(bytes.TrimSpace(tn.Text)) == 0 {
 				continue
 			}
-			line := 1 + strings.Count(src[:min(int(n.Position()), len(src))], "\n")
-			return nil, fmt.Errorf("%s:%d: text outside a {{define}} block is never rendered; put it inside one of the sections %s", name, line, strings.Join(Sections, ", "))
+			off := min(int(n.Position()), len(src))
+			if tn, ok := n.(*parse.TextNode); ok {
+				off += len(tn.Text) - len(bytes.TrimLeft(tn.Text, " \t\r\n"))
+			}
+			line := 1 + strings.Count(src[:min(off, len(src))], "\n")
+			return nil, &TemplateError{File: name, Msg: fmt.Sprintf("%s:%d: text outside a {{define}} block is never rendered; put it inside one of the sections %s", name, line, strings.Join(Sections, ", "))}
 		}
 	}
 	for _, sec := range Sections {
 		if tt.Lookup(sec) == nil {
-			return nil, fmt.Errorf("%s: no {{define %q}} block (every stage template defines %s)", name, sec, strings.Join(Sections, ", "))
+			return nil, &TemplateError{File: name, Msg: fmt.Sprintf("%s: no {{define %q}} block (every stage template defines %s)", name, sec, strings.Join(Sections, ", "))}
 		}
 	}
 	return t, nil
