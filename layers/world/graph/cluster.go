@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"path"
 	"sort"
 	"strings"
@@ -68,6 +69,19 @@ func Clusters(g *world.Graph) []world.Cluster {
 		}
 		nb[e.From] = append(nb[e.From], adj{e.To, w})
 		nb[e.To] = append(nb[e.To], adj{e.From, w})
+	}
+	// A neighbour's vote is its edge weight over the square root of its
+	// strength, so hubs used by everyone do not swallow the graph.
+	strength := make([]float64, n)
+	for i := range nb {
+		for _, a := range nb[i] {
+			strength[i] += a.w
+		}
+	}
+	for i := range nb {
+		for k := range nb[i] {
+			nb[i][k].w /= math.Sqrt(strength[nb[i][k].to])
+		}
 	}
 	label := make([]int, n)
 	for i := range label {
