@@ -1,0 +1,303 @@
+package scope
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/align"
+)
+
+// collectDecisions is step 3: the task's own decisions, then those of the
+// done tasks upstream of it, nearest first.
+func (s *state) collectDecisions() {
+	add := func(taskID string, ds []decisionIn) {
+		for _, d := range ds {
+			files := d.Files
+			if files == nil {
+				files = []string{}
+			}
+			s.decisions = append(s.decisions, Decision{Task: taskID, Summary: d.Summary, Detail: d.Detail, Files: files, path: d.path})
+		}
+	}
+	add(s.task.ID, decisionsOf(s.task.Path, s.task.Decisions))
+	for _, u := range s.f.Upstream(s.task.ID) {
+		add(u.ID, decisionsOf(u.Path, u.Decisions))
+	}
+}
+
+// taskRendering is the text the task section costs, as Layer 3 shows it.
+func taskRendering(t TaskInfo) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task %s: %s\n", t.ID, t.Title)
+	if t.Description != "" {
+		b.WriteString(t.Description + "\n")
+	}
+	fmt.Fprintf(&b, "Status: %s\n", t.Status)
+	if len(t.FilesTouched) > 0 {
+		fmt.Fprintf(&b, "Files: %s\n", strings.Join(t.FilesTouched, ", "))
+	}
+	if len(t.DependsOn) > 0 {
+		fmt.Fprintf(&b, "Depends on: %s\n", strings.Join(t.DependsOn, ", "))
+	}
+	for _, a := range t.Acceptance {
+		fmt.Fprintf(&b, "- %s\n", a)
+	}
+	if len(t.Requirements) > 0 {
+		fmt.Fprintf(&b, "Requirements: %s\n", strings.Join(t.Requirements, ", "))
+	}
+	if t.Base != "" {
+		fmt.Fprintf(&b, "Base: %s\n", t.Base)
+	}
+	return b.String()
+}
+
+func decisionRendering(d Decision) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "- [%s] %s\n", d.Task, d.Summary)
+	if d.Detail != "" {
+		fmt.Fprintf(&b, "  %s\n", d.Detail)
+	}
+	if len(d.Files) > 0 {
+		fmt.Fprintf(&b, "  files: %s\n", strings.Join(d.Files, ", "))
+	}
+	return b.String()
+}
+
+func specRendering(it SpecItem) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s (%s)\n%s\n", it.ID, it.Title, it.Status, it.Text)
+	for _, e := range it.Evidence {
+		fmt.Fprintf(&b, "- %s\n", e)
+	}
+	return b.String()
+}
+
+func paragraphRendering(p SpecParagraph) string {
+	if p.Heading == "" {
+		return p.Text + "\n"
+	}
+	return p.Heading + "\n" + p.Text + "\n"
+}
+
+// fitTask fills task_context: the task itself (never cut), then decisions
+// in order while they fit; the rest are cuts.
+func (s *state) fitTask(limit int) int {
+	s.taskText = taskRendering(s.taskInfo())
+	used := s.counter.count(s.taskText)
+	var kept []Decision
+	for _, d := range s.decisions {
+		n := s.counter.count(decisionRendering(d))
+		if used+n <= limit {
+			used += n
+			kept = append(kept, d)
+			continue
+		}
+		s.cuts = append(s.cuts, Cut{Path: d.path, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimTask,
+			Reason: fmt.Sprintf("decision of task %s (%q) does not fit task_context (%d tokens)", d.Task, d.Summary, limit)})
+	}
+	s.decisions = kept
+	return used
+}
+
+// fitSpec fills spec_context with the narrowed requirements, then the
+// paragraphs, in order of relevance, while they fit.
+func (s *state) fitSpec(limit int) int {
+	used := 0
+	var items []SpecItem
+	for _, it := range s.spec {
+		n := s.counter.count(specRendering(it))
+		if used+n <= limit {
+			used += n
+			items = append(items, it)
+			continue
+		}
+		s.cuts = append(s.cuts, Cut{Path: s.specPath() + "#" + it.ID, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec,
+			Reason: fmt.Sprintf("requirement %s (%s) does not fit spec_context (%d tokens)", it.ID, it.Reason, limit)})
+	}
+	var paras []SpecParagraph
+	for _, p := range s.paras {
+		n := s.counter.count(paragraphRendering(p))
+		if used+n <= limit {
+			used += n
+			paras = append(paras, p)
+			continue
+		}
+		s.cuts = append(s.cuts, Cut{Path: fmt.Sprintf("%s:%d", s.specPath(), p.line), From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec,
+			Reason: fmt.Sprintf("paragraph (%s) does not fit spec_context (%d tokens)", p.why, limit)})
+	}
+	s.spec, s.paras = items, paras
+	return used
+}
+
+func (s *state) specPath() string {
+	if s.f.SpecPath != "" {
+		return s.f.SpecPath
+	}
+	return path.Join(".speed/features", s.f.Name, "spec.md")
+}
+
+// Spec selection limits.
+const (
+	maxKeywordItems = 5 // paragraphs (and requirements, as a fallback) chosen by keyword
+	maxEvidence     = 6
+)
+
+// narrowSpec is step 4.
+func (s *state) narrowSpec() {
+	sp := s.f.Spec
+	if sp == nil {
+		return
+	}
+	a := s.opt.Align
+	if a == nil && len(sp.Requirements) > 0 {
+		a = align.Align(s.g, func(p string) (*world.Facts, error) { return s.factsOf(p), nil }, s.f)
+	}
+	touched := map[string]bool{}
+	for _, p := range s.task.FilesTouched {
+		touched[p] = true
+	}
+	chosen := map[string]bool{}
+	add := func(id, why string) {
+		if chosen[id] {
+			return
+		}
+		r := sp.Requirement(id)
+		if r == nil {
+			return
+		}
+		chosen[id] = true
+		it := SpecItem{ID: r.ID, Title: r.Title, Text: r.Text, Status: "unknown", Evidence: []string{}, Reason: why}
+		if a != nil {
+			if c := a.Claim(id); c != nil {
+				it.Status = c.Status
+				ev := append([]align.Evidence(nil), c.Evidence...)
+				sort.SliceStable(ev, func(i, j int) bool { return touched[ev[i].Path] && !touched[ev[j].Path] })
+				for _, e := range ev {
+					if len(it.Evidence) == maxEvidence {
+						break
+					}
+					it.Evidence = append(it.Evidence, evidenceString(e))
+				}
+			}
+		}
+		s.spec = append(s.spec, it)
+	}
+	for _, id := range s.task.Requirements {
+		add(id, "cited by task "+s.task.ID)
+	}
+	if a != nil {
+		claims := a.Touching(s.task.FilesTouched)
+		sort.SliceStable(claims, func(i, j int) bool { return claims[i].Score > claims[j].Score })
+		for _, c := range claims {
+			for _, fh := range c.Files {
+				if touched[fh.Path] {
+					add(c.ID, fmt.Sprintf("aligned with %s (%s)", fh.Path, strings.Join(fh.Kinds, ", ")))
+					break
+				}
+			}
+		}
+	}
+	kw := s.keywords()
+	if len(s.spec) == 0 && len(kw) > 0 {
+		type scored struct {
+			i     int
+			score int
+			hits  []string
+		}
+		var sc []scored
+		for i, r := range sp.Requirements {
+			if n, hits := keywordScore(r.Title+"\n"+r.Text, kw); n > 0 {
+				sc = append(sc, scored{i, n, hits})
+			}
+		}
+		sort.SliceStable(sc, func(a, b int) bool { return sc[a].score > sc[b].score })
+		for j, x := range sc {
+			if j == maxKeywordItems {
+				break
+			}
+			add(sp.Requirements[x.i].ID, "keywords: "+strings.Join(x.hits, ", "))
+		}
+	}
+	// Design paragraphs by keyword (MAHABHARATHA's spec scoping).
+	type scored struct {
+		p     int
+		score int
+		hits  []string
+	}
+	var sc []scored
+	for i, p := range sp.Paragraphs {
+		if n, hits := keywordScore(p.Heading+"\n"+p.Text, kw); n > 0 {
+			sc = append(sc, scored{i, n, hits})
+		}
+	}
+	sort.SliceStable(sc, func(a, b int) bool { return sc[a].score > sc[b].score })
+	for j, x := range sc {
+		if j == maxKeywordItems {
+			break
+		}
+		p := sp.Paragraphs[x.p]
+		s.paras = append(s.paras, SpecParagraph{Heading: p.Heading, Text: p.Text, line: p.Line, why: "keywords: " + strings.Join(x.hits, ", ")})
+	}
+}
+
+func evidenceString(e align.Evidence) string {
+	where := e.Path
+	if e.Symbol != "" {
+		where += " " + e.Symbol
+	}
+	return fmt.Sprintf("%s %s: %s", e.Kind, where, e.Detail)
+}
+
+var kwStop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`this that with from into have will when what which where there their them then than
+	they been were should would could must shall also only each make made more most other some such very does done
+	task file files code test tests using used uses`) {
+		kwStop[w] = true
+	}
+}
+
+// keywords are the task's words: title and description words longer than
+// three characters, and the parts of files_touched stems longer than two.
+func (s *state) keywords() []string {
+	set := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s.task.Title+" "+s.task.Description), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if len(w) > 3 && !kwStop[w] {
+			set[w] = true
+		}
+	}
+	for _, p := range s.task.FilesTouched {
+		b := path.Base(p)
+		stem := strings.ToLower(strings.TrimSuffix(b, path.Ext(b)))
+		for _, part := range strings.FieldsFunc(stem, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+			if len(part) > 2 && !kwStop[part] {
+				set[part] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for w := range set {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// keywordScore counts the keywords text contains and names them.
+func keywordScore(text string, kw []string) (int, []string) {
+	t := strings.ToLower(text)
+	var hits []string
+	for _, k := range kw {
+		if strings.Contains(t, k) {
+			hits = append(hits, k)
+		}
+	}
+	return len(hits), hits
+}

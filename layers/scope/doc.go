@@ -1,0 +1,37 @@
+// Package scope is git-speed's Layer 2: for one task of one feature it
+// narrows the Layer 1 world model of a tree into a context package sized for
+// one stage's token budget, in the five steps of the SPEED pipeline:
+//
+//  1. symbol resolution: the task's files_touched and their definitions;
+//  2. graph walk: breadth-first over the file-level reference graph in both
+//     directions (callees and callers). Distance 0 is delivered in full and
+//     never cut; 1 hop in full (as a skeleton when longer than
+//     scope.full_line_limit lines); 2 hops as skeletons; 3 hops dropped
+//     (listed in the manifest with the reason). Test files of touched files
+//     count as 1 hop;
+//  3. decision collection: decisions of the done tasks the task depends on,
+//     transitively, nearest first;
+//  4. spec narrowing: requirements the task cites and alignment claims
+//     touching its files, with keyword paragraph scoring for design text (and
+//     for requirements when neither applies);
+//  5. budget balancing across code_context, task_context, spec_context and
+//     the reserve, with unused task and spec shares flowing to code when
+//     scope.flow_unused is set.
+//
+// Budget balancing follows the seed's cut rules: distance 0 is never cut;
+// 2-hop files go first, least relevant first; large 1-hop files are
+// downgraded to skeletons; the most distant skeletons are truncated last,
+// leaving a pointer (path and line range) the agent can read back. It is
+// computed as the reverse of those cuts — a fill that takes what the cuts
+// would keep, most valuable per token first — so that exact token counts are
+// paid only for what is considered: relevance is edge weight to the task's
+// files (callees weigh more than callers, hubs are damped, an optional rank
+// vector breaks ties), and skeletons, which are cheap, are preferred to the
+// full text of a few marginal files. Every difference between the planned
+// tier and the delivered tier is a cut in budget.json with its reason.
+//
+// Scope reads only the World interface (Layer 1 data at one tree) and the
+// feature's files; it imports neither gitstore nor extract. Result.Write
+// stores manifest.json, budget.json and material.json, byte-identical for
+// the same inputs.
+package scope

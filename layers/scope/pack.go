@@ -1,0 +1,436 @@
+package scope
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Packing constants.
+const (
+	skelEstShare = 0.3  // skeleton tokens per file token, before the skeleton is read
+	upgradeValue = 0.6  // value of a file's full text beyond its skeleton, per unit of relevance
+	smallFull    = 1.25 // a file whose full text costs at most this times its skeleton comes full
+	costExponent = 0.75 // value per cost^this: relevance matters more than size
+	minTruncate  = 64   // tokens below which no truncated skeleton is made
+	prefetchMax  = 400  // candidates counted up front, in parallel
+)
+
+// item is one step of the fill: a skeleton, a full text, or the upgrade of
+// a skeleton to the full text.
+type item struct {
+	c     *cand
+	kind  byte // 's' skeleton, 'f' full text outright, 'u' skeleton → full
+	phase int  // items of a lower phase go first, whatever their value
+	value float64
+	cost  int
+	exact bool
+	prio  float64
+	seq   int
+}
+
+type itemHeap []*item
+
+func (h itemHeap) Len() int { return len(h) }
+func (h itemHeap) Less(i, j int) bool {
+	if h[i].phase != h[j].phase {
+		return h[i].phase < h[j].phase
+	}
+	if h[i].prio != h[j].prio {
+		return h[i].prio > h[j].prio
+	}
+	return h[i].seq < h[j].seq
+}
+func (h itemHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *itemHeap) Push(x any)   { *h = append(*h, x.(*item)) }
+func (h *itemHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (it *item) reprice() {
+	it.cost, it.exact = it.costNow()
+	it.prio = it.value / math.Pow(float64(it.cost)+20, costExponent)
+}
+
+// costNow is the item's cost: exact when its forms have been counted.
+func (it *item) costNow() (int, bool) {
+	c := it.c
+	switch it.kind {
+	case 's':
+		return c.skel, c.skelExact
+	case 'f':
+		return c.full, c.fullExact
+	default:
+		return c.full - c.skel, c.fullExact && c.skelExact
+	}
+}
+
+// estimate fills a candidate's token estimates from the project map.
+func (c *cand) estimate() {
+	if !c.fullExact {
+		c.full = c.entry.Tokens
+		if c.full <= 0 {
+			c.full = int(c.entry.Size/3) + 1
+		}
+	}
+	if !c.skelExact {
+		c.skel = int(float64(c.full)*skelEstShare) + 1
+	}
+}
+
+// materialize loads what a candidate needs for its items and returns the
+// counts to make.
+func (s *state) materialize(c *cand, needFull bool) []job {
+	var jobs []job
+	if !c.skelExact && !c.noSkel {
+		fc := s.factsOf(c.path)
+		if fc == nil || strings.TrimSpace(fc.Skeleton) == "" {
+			c.noSkel = true
+		} else {
+			c.content = fc.Skeleton
+			c.skelExact = true
+			jobs = append(jobs, job{blob: c.entry.Blob, kind: 's', text: fc.Skeleton, out: &c.skel})
+		}
+	}
+	if needFull && !c.fullExact {
+		b, err := s.w.Content(c.path)
+		if err != nil {
+			s.warn("%s: %v", c.path, err)
+			b = nil
+		}
+		text, kind := redact(c.path, string(b))
+		c.fullExact = true
+		c.fullText = text
+		jobs = append(jobs, job{blob: c.entry.Blob, kind: kind, text: text, out: &c.full})
+	}
+	return jobs
+}
+
+// fitCode is step 5 for code_context: it decides every candidate's tier
+// within limit tokens and returns the tokens used.
+func (s *state) fitCode(limit int) int {
+	var d0, others []*cand
+	for _, c := range s.cands {
+		if c.dist == 0 {
+			d0 = append(d0, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	// Distance 0: full, never cut.
+	var jobs []job
+	for _, c := range d0 {
+		if c.idx < 0 {
+			c.tier = TierDropped
+			continue
+		}
+		c.tier = TierFull
+		if !c.entry.Parsed() {
+			c.pointer = fmt.Sprintf("%s is not shown (%s)", c.path, flagNames(c.entry))
+			c.fullExact = true
+			continue
+		}
+		jobs = append(jobs, s.materialize(c, true)...)
+	}
+	s.counter.parallel(jobs)
+	used := 0
+	for _, c := range d0 {
+		if c.tier != TierFull {
+			continue
+		}
+		c.content = c.fullText
+		c.tokens = c.full
+		if c.pointer != "" {
+			c.tokens += s.counter.count(c.pointer)
+		}
+		used += c.tokens
+	}
+	for _, c := range others {
+		c.tier = TierDropped
+		if c.plan != TierDropped {
+			c.estimate()
+		}
+	}
+	if used > limit {
+		s.budget.OverBudget = fmt.Sprintf("the task's own files (distance 0) need %d tokens, more than code_context's %d: nothing else was included", used, limit)
+		s.warn("over budget: %s", s.budget.OverBudget)
+		for _, c := range others {
+			if c.plan != TierDropped {
+				c.tierWhy = "no room: distance 0 alone exceeds code_context"
+			}
+		}
+		return used
+	}
+	room := limit - used
+
+	// The fill, most valuable per token first.
+	h := &itemHeap{}
+	seq := 0
+	seedOrder := s.opt.Policy == PolicySeed
+	phaseOf := func(it *item) int {
+		switch {
+		case it.c.dist == 1 && it.kind != 'u':
+			return 0 // 1-hop skeletons (or small files in full) before anything else
+		case seedOrder && it.c.dist == 1:
+			return 1 // seed: 1-hop full text before any 2-hop skeleton
+		case seedOrder:
+			return 2
+		}
+		return 1 // value: 1-hop full text and 2-hop skeletons by value per token
+	}
+	push := func(it *item) {
+		it.phase = phaseOf(it)
+		it.seq = seq
+		seq++
+		it.reprice()
+		heap.Push(h, it)
+	}
+	var start []*item
+	for _, c := range others {
+		if c.plan == TierDropped {
+			continue
+		}
+		if c.plan == TierFull && float64(c.full) <= smallFull*float64(c.skel)+8 {
+			start = append(start, &item{c: c, kind: 'f', value: c.rel * (1 + upgradeValue)})
+		} else {
+			start = append(start, &item{c: c, kind: 's', value: c.rel})
+		}
+	}
+	for _, it := range start {
+		it.phase = phaseOf(it)
+		it.reprice()
+	}
+	// Count the likeliest items up front, in parallel.
+	sort.SliceStable(start, func(a, b int) bool {
+		if start[a].phase != start[b].phase {
+			return start[a].phase < start[b].phase
+		}
+		return start[a].prio > start[b].prio
+	})
+	jobs = jobs[:0]
+	est := 0
+	for i, it := range start {
+		if i >= prefetchMax || est > 2*room {
+			break
+		}
+		est += it.cost
+		jobs = append(jobs, s.materialize(it.c, it.kind == 'f' || it.c.plan == TierFull)...)
+	}
+	s.counter.parallel(jobs)
+	for _, it := range start {
+		push(it)
+	}
+	var unfit []*cand
+	for h.Len() > 0 && room > 0 {
+		it := heap.Pop(h).(*item)
+		if !it.exact {
+			s.counter.parallel(s.materialize(it.c, it.kind != 's'))
+			if it.c.noSkel && it.kind == 's' {
+				if it.c.plan != TierFull {
+					unfit = append(unfit, it.c) // no skeleton: a head of the file, when truncating
+					continue
+				}
+				it.kind, it.value = 'f', it.c.rel*(1+upgradeValue)
+				s.counter.parallel(s.materialize(it.c, true))
+			}
+			push(it)
+			continue
+		}
+		c := it.c
+		if it.kind == 's' && c.noSkel {
+			unfit = append(unfit, c)
+			continue
+		}
+		ptr := 0
+		if it.kind == 's' {
+			c.pointer = skelPointer(c)
+			ptr = s.counter.count(c.pointer)
+		}
+		if it.cost+ptr > room {
+			if it.kind != 'u' {
+				unfit = append(unfit, c)
+				c.pointer = ""
+			}
+			continue
+		}
+		switch it.kind {
+		case 's':
+			c.tier, c.tokens = TierSkeleton, c.skel+ptr
+			room -= c.tokens
+			if c.plan == TierFull {
+				push(&item{c: c, kind: 'u', value: c.rel * upgradeValue})
+			}
+		case 'f', 'u':
+			c.tier, c.content, c.pointer = TierFull, c.fullText, ""
+			room -= c.full - c.tokens
+			c.tokens = c.full
+		}
+	}
+	// Last resort: truncate the most relevant skeletons that did not fit.
+	sort.SliceStable(unfit, func(a, b int) bool {
+		if unfit[a].dist != unfit[b].dist {
+			return unfit[a].dist < unfit[b].dist
+		}
+		return unfit[a].rel > unfit[b].rel
+	})
+	for _, c := range unfit {
+		if room < minTruncate {
+			break
+		}
+		if c.tier != TierDropped {
+			continue
+		}
+		if s.truncate(c, room) {
+			room -= c.tokens
+		}
+	}
+	for _, c := range others {
+		if c.tier == TierSkeleton && c.content == "" {
+			if fc := s.factsOf(c.path); fc != nil {
+				c.content = fc.Skeleton
+			}
+		}
+		if c.tier == TierDropped {
+			c.content, c.pointer = "", ""
+		}
+	}
+	return limit - room
+}
+
+// truncate gives c as the head of its skeleton (or of its text, when it has
+// no skeleton) that fits room with a pointer to the rest.
+func (s *state) truncate(c *cand, room int) bool {
+	src := ""
+	if !c.fullExact {
+		s.counter.parallel(s.materialize(c, true))
+	}
+	src = c.fullText
+	text := ""
+	if !c.noSkel {
+		if fc := s.factsOf(c.path); fc != nil {
+			text = fc.Skeleton
+		}
+	}
+	fromSkel := text != ""
+	if !fromSkel {
+		text = src
+	}
+	lines := strings.SplitAfter(strings.TrimRight(text, "\n"), "\n")
+	srcLines := strings.Split(src, "\n")
+	total := len(srcLines)
+	if strings.HasSuffix(src, "\n") {
+		total--
+	}
+	var lineOf []int
+	if fromSkel {
+		lineOf = mapSkeleton(lines, srcLines)
+	}
+	firstCut := func(k int) int { // first source line not shown when k lines are kept
+		if k >= len(lines) {
+			return total + 1
+		}
+		if !fromSkel {
+			return k + 1
+		}
+		return lineOf[k]
+	}
+	ptrFor := func(k int) string {
+		from := firstCut(k)
+		if from < 1 {
+			from = 1
+		}
+		if from > total {
+			return ""
+		}
+		return fmt.Sprintf("truncated: read lines %d-%d of %s", from, total, c.path)
+	}
+	cost := func(k int) int {
+		return s.counter.count(strings.Join(lines[:k], "")) + s.counter.count(ptrFor(k))
+	}
+	lo, hi := 0, len(lines)-1 // largest k in [1, len-1] with cost(k) <= room
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if cost(mid) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < 1 {
+		return false
+	}
+	c.content = strings.Join(lines[:lo], "")
+	c.pointer = ptrFor(lo)
+	c.tokens = cost(lo)
+	c.tier = TierTruncated
+	c.start, c.end = 1, firstCut(lo)-1
+	return true
+}
+
+// mapSkeleton finds, for each skeleton line, the source line it comes
+// from: skeleton lines are source lines (or their starts, before an elided
+// body) in order, so each is matched to the next source line that starts
+// with it. Unmatched lines keep the previous line's number.
+func mapSkeleton(skel, src []string) []int {
+	out := make([]int, len(skel))
+	j := 0
+	prev := 1
+	for i, l := range skel {
+		key := strings.TrimRight(l, "\n")
+		if k := strings.Index(key, "{ … }"); k >= 0 {
+			key = key[:k]
+		}
+		key = strings.TrimRight(key, " \t")
+		found := -1
+		if key != "" {
+			for t := j; t < len(src); t++ {
+				if strings.HasPrefix(strings.TrimRight(src[t], " \t\r"), key) {
+					found = t
+					break
+				}
+			}
+		}
+		if found >= 0 {
+			out[i] = found + 1
+			j = found + 1
+			prev = found + 1
+		} else {
+			out[i] = prev
+		}
+	}
+	return out
+}
+
+func skelPointer(c *cand) string {
+	lines := c.entry.Lines
+	if lines > 0 {
+		return fmt.Sprintf("skeleton: bodies elided; read %s (%d lines) for them", c.path, lines)
+	}
+	return fmt.Sprintf("skeleton: bodies elided; read %s for them", c.path)
+}
+
+// redact blanks the values of .env-style files, so secrets never reach a
+// prompt; kind is the cache form of the result.
+func redact(p, text string) (string, byte) {
+	b := path.Base(p)
+	if !(b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env")) {
+		return text, 'f'
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if k, _, ok := strings.Cut(l, "="); ok {
+			lines[i] = k + "=<redacted>"
+		}
+	}
+	return strings.Join(lines, "\n"), 'r'
+}

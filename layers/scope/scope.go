@@ -1,0 +1,231 @@
+package scope
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/feature"
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/align"
+)
+
+// Version is the version of the scoping rules, part of every digest. Bump
+// it, with a line here, when the same inputs would give other artifacts.
+//
+//	1: five steps, fill in reverse cut order, exact counts of kept material.
+const Version = 1
+
+// Tiers of a file.
+const (
+	TierFull      = "full"
+	TierSkeleton  = "skeleton"
+	TierTruncated = "truncated"
+	TierDropped   = "dropped"
+)
+
+// Budget dimensions.
+const (
+	DimCode    = "code_context"
+	DimTask    = "task_context"
+	DimSpec    = "spec_context"
+	DimReserve = "reserve"
+)
+
+// World is the Layer 1 data of one tree, as Scope reads it. It need not be
+// safe for concurrent use: Scope calls it from one goroutine.
+type World interface {
+	Tree() string
+	Graph() *world.Graph                     // files (project map rows), links, edges
+	Facts(path string) (*world.Facts, error) // defs, skeleton; nil, nil when the file has none
+	Content(path string) ([]byte, error)     // the file's bytes at Tree
+}
+
+// Options controls Scope.
+type Options struct {
+	Stage     string        // config.Stages; "" means developer
+	Budget    int           // total tokens; 0 takes the stage's budget from Config
+	Config    config.Config // the zero value means config.Default()
+	ConfigRaw []byte        // speed.toml's bytes, for the inputs digest (nil: Config's encoding)
+	Counter   tokens.Counter
+	Align     *align.Alignment // nil computes it when the spec has requirements
+	Rank      []float64        // optional global relevance per Graph.Files index (e.g. PageRank)
+	Strict    bool             // a files_touched path absent from the tree is an error
+	Policy    string           // PolicyValue (""), or PolicySeed
+}
+
+// Fill policies. Both deliver distance 0 in full first and then a skeleton
+// (or, for small files, the full text) of every 1-hop file that fits, most
+// valuable per token first. They differ in what comes next:
+//
+//   - PolicyValue, the default, weighs the full text of 1-hop files against
+//     the skeletons of 2-hop files by relevance per token, so many cheap,
+//     relevant skeletons can beat the full text of a marginal neighbour;
+//   - PolicySeed takes the seed's order literally: every 1-hop full text
+//     that fits before any 2-hop skeleton.
+const (
+	PolicyValue = "value"
+	PolicySeed  = "seed"
+)
+
+// Result is Layer 2's output for one task: the three artifacts and the
+// warnings the caller prints to stderr.
+type Result struct {
+	Manifest Manifest
+	Budget   Budget
+	Material Material
+	Warnings []string
+}
+
+// Scope runs the five steps for task taskID of f over w.
+func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, error) {
+	if f == nil {
+		return nil, errors.New("scope: no feature")
+	}
+	task := f.Task(taskID)
+	if task == nil {
+		var ids []string
+		for _, t := range f.Tasks {
+			ids = append(ids, t.ID)
+		}
+		return nil, fmt.Errorf("feature %s has no task %q (tasks: %s)", f.Name, taskID, strings.Join(ids, ", "))
+	}
+	cfg := opt.Config
+	if cfg.Budget == (config.Budget{}) {
+		cfg = config.Default()
+	}
+	stage := opt.Stage
+	if stage == "" {
+		stage = "developer"
+	}
+	total, err := cfg.StageBudget(stage)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Budget < 0 {
+		return nil, fmt.Errorf("budget %d: want a positive number of tokens", opt.Budget)
+	}
+	if opt.Budget > 0 {
+		total = opt.Budget
+	}
+	switch opt.Policy {
+	case "", PolicyValue, PolicySeed:
+	default:
+		return nil, fmt.Errorf("scope policy %q: want %q or %q", opt.Policy, PolicyValue, PolicySeed)
+	}
+	counter := opt.Counter
+	if counter == nil {
+		if counter, err = tokens.New(cfg.Tokens.Tokenizer); err != nil {
+			return nil, err
+		}
+	}
+	g := w.Graph()
+	if g == nil {
+		return nil, errors.New("scope: the world has no graph")
+	}
+	s := &state{
+		w: w, g: g, f: f, task: task, cfg: cfg, opt: opt, stage: stage, total: total,
+		counter: newCounter(counter),
+		facts:   map[string]*world.Facts{},
+	}
+	if err := s.resolve(); err != nil {
+		return nil, err
+	}
+	s.walk()
+	s.collectDecisions()
+	s.narrowSpec()
+	if err := s.balance(); err != nil {
+		return nil, err
+	}
+	return s.result(), nil
+}
+
+// state is one Scope call in progress.
+type state struct {
+	w       World
+	g       *world.Graph
+	f       *feature.Feature
+	task    *feature.Task
+	cfg     config.Config
+	opt     Options
+	stage   string
+	total   int
+	counter *counter
+
+	facts    map[string]*world.Facts
+	warnings []string
+
+	touched  []int    // graph indexes of files_touched present in the tree
+	absent   []string // files_touched absent from the tree
+	symbols  []string // definitions of the touched files, "path:Name"
+	cands    []*cand  // every candidate, d0 first
+	unlisted int      // files beyond max_hops not listed in the manifest
+
+	decisions []Decision
+	taskText  string // the task's own rendering, for counting
+	spec      []SpecItem
+	paras     []SpecParagraph
+	specCost  []int // tokens per spec item then paragraph, parallel to spec+paras
+
+	budget Budget
+	cuts   []Cut
+}
+
+func (s *state) warn(format string, args ...any) {
+	s.warnings = append(s.warnings, fmt.Sprintf(format, args...))
+}
+
+// factsOf returns the facts of a path, loaded once; nil when it has none.
+func (s *state) factsOf(p string) *world.Facts {
+	if fc, ok := s.facts[p]; ok {
+		return fc
+	}
+	fc, err := s.w.Facts(p)
+	if err != nil {
+		s.warn("%s: no facts: %v", p, err)
+		fc = nil
+	}
+	s.facts[p] = fc
+	return fc
+}
+
+// resolve is step 1: files_touched to graph files and their definitions.
+func (s *state) resolve() error {
+	seen := map[int]bool{}
+	for _, p := range s.task.FilesTouched {
+		i := s.g.Index(p)
+		if i < 0 {
+			msg := fmt.Sprintf("%s: files_touched %s is not in tree %s", s.task.Path, p, shortID(s.w.Tree()))
+			if s.opt.Strict {
+				return errors.New(msg)
+			}
+			s.warn("%s (the task creates it?)", msg)
+			s.absent = append(s.absent, p)
+			continue
+		}
+		if !seen[i] {
+			seen[i] = true
+			s.touched = append(s.touched, i)
+		}
+	}
+	for _, i := range s.touched {
+		p := s.g.Files[i].Path
+		if fc := s.factsOf(p); fc != nil {
+			for _, d := range fc.Defs {
+				s.symbols = append(s.symbols, p+":"+d.Name)
+			}
+		}
+	}
+	sort.Strings(s.symbols)
+	return nil
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

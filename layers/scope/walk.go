@@ -1,0 +1,317 @@
+package scope
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// cand is one candidate file.
+type cand struct {
+	idx   int // index in Graph.Files; -1 when absent from the tree
+	path  string
+	entry *world.FileEntry
+	dist  int
+	rel   float64 // relevance to the task's files; higher first
+	rank  int     // 1-based position by relevance within its distance
+	why   string  // why it is a candidate
+
+	plan    string // tier the hop rules give it
+	planWhy string
+	tier    string // tier delivered
+	tierWhy string
+
+	full, skel           int // tokens of the full text and of the skeleton
+	fullExact, skelExact bool
+	noSkel               bool // there is no skeleton to give
+
+	content  string // what is delivered
+	fullText string // the file's text, once read
+	start    int
+	end      int
+	pointer  string
+	tokens   int // tokens delivered
+	isTestOf string
+}
+
+// adjacency is the graph's edges per file, both ways.
+type adjacency struct {
+	out [][]int32 // edge indexes with From == file (what the file uses)
+	in  [][]int32 // edge indexes with To == file (who uses the file)
+}
+
+var (
+	adjMu    sync.Mutex
+	adjGraph *world.Graph
+	adjCache *adjacency
+)
+
+// adjacencyOf builds (or reuses, for the same graph) the per-file edge lists.
+func adjacencyOf(g *world.Graph) *adjacency {
+	adjMu.Lock()
+	defer adjMu.Unlock()
+	if adjGraph == g && adjCache != nil && len(adjCache.out) == len(g.Files) {
+		return adjCache
+	}
+	n := len(g.Files)
+	a := &adjacency{out: make([][]int32, n), in: make([][]int32, n)}
+	outN := make([]int32, n)
+	inN := make([]int32, n)
+	for _, e := range g.Edges {
+		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || e.From == e.To {
+			continue
+		}
+		outN[e.From]++
+		inN[e.To]++
+	}
+	for i := 0; i < n; i++ {
+		a.out[i] = make([]int32, 0, outN[i])
+		a.in[i] = make([]int32, 0, inN[i])
+	}
+	for k, e := range g.Edges {
+		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || e.From == e.To {
+			continue
+		}
+		a.out[e.From] = append(a.out[e.From], int32(k))
+		a.in[e.To] = append(a.in[e.To], int32(k))
+	}
+	adjGraph, adjCache = g, a
+	return a
+}
+
+// Relevance weights.
+const (
+	calleeWeight = 1.0 // the task's files use what the neighbour defines
+	callerWeight = 0.6 // the neighbour uses what the task's files define
+	hopDecay     = 0.5 // per hop beyond the first
+	sameDirBoost = 1.3 // neighbour in the folder (package) of a task file
+	testBonus    = 2.0 // test file of a task file, or the file a task test tests
+	genDamp      = 0.3 // generated or vendored neighbour
+	maxBeyond    = 50  // files beyond max_hops listed in the manifest
+)
+
+func edgeWeight(e world.Edge) float64 {
+	w := e.Weight
+	if w <= 0 {
+		w = float64(e.Refs)
+	}
+	if w <= 0 {
+		w = 1
+	}
+	return math.Log2(1 + w)
+}
+
+// walk is step 2: breadth-first over the edges both ways from the task's
+// files, with relevance, to max_hops+1 (that last ring is listed dropped).
+func (s *state) walk() {
+	g := s.g
+	adj := adjacencyOf(g)
+	n := len(g.Files)
+	maxHops := s.cfg.Scope.MaxHops
+	dist := make(map[int]int, 256)
+	rel := make(map[int]float64, 256)
+	best := map[int]float64{} // strongest single contribution, for the reason
+	why := map[int]string{}
+	d0dirs := map[string]bool{}
+	for _, i := range s.touched {
+		dist[i] = 0
+		rel[i] = 1
+		d0dirs[path.Dir(g.Files[i].Path)] = true
+	}
+	testOf := s.testLinks()
+	frontier := append([]int(nil), s.touched...)
+	for d := 1; d <= maxHops+1 && len(frontier) > 0; d++ {
+		var next []int
+		contrib := func(u, v int, w float64, dir string) {
+			if dv, ok := dist[v]; ok && dv < d {
+				return
+			}
+			if _, ok := dist[v]; !ok {
+				dist[v] = d
+				next = append(next, v)
+			}
+			damp := 1.0
+			if d > 1 {
+				damp = math.Log2(2+float64(len(adj.out[u])+len(adj.in[u]))) * math.Pow(1/hopDecay, float64(d-1))
+			}
+			c := rel[u] * w / damp
+			rel[v] += c
+			if c > best[v] {
+				best[v] = c
+				up := g.Files[u].Path
+				if d == 1 {
+					why[v] = fmt.Sprintf("%s %s", dir, up)
+				} else {
+					why[v] = fmt.Sprintf("%d hops, via %s (%s it)", d, up, strings.TrimSuffix(dir, " of"))
+				}
+			}
+		}
+		sort.Ints(frontier)
+		for _, u := range frontier {
+			for _, k := range adj.out[u] {
+				e := g.Edges[k]
+				contrib(u, e.To, edgeWeight(e)*calleeWeight, "callee of")
+			}
+			for _, k := range adj.in[u] {
+				e := g.Edges[k]
+				contrib(u, e.From, edgeWeight(e)*callerWeight, "caller of")
+			}
+		}
+		if d == 1 {
+			for _, tl := range testOf {
+				if dv, ok := dist[tl.file]; ok && dv == 0 {
+					continue
+				}
+				if _, ok := dist[tl.file]; !ok {
+					dist[tl.file] = 1
+					next = append(next, tl.file)
+				}
+				rel[tl.file] += testBonus
+				why[tl.file] = tl.why
+				best[tl.file] = math.Inf(1)
+			}
+		}
+		frontier = next
+	}
+	var maxRank float64
+	if len(s.opt.Rank) == n {
+		for _, r := range s.opt.Rank {
+			maxRank = math.Max(maxRank, r)
+		}
+	}
+	for i, d := range dist {
+		if d == 0 {
+			continue
+		}
+		fe := &g.Files[i]
+		r := rel[i]
+		if d0dirs[path.Dir(fe.Path)] {
+			r *= sameDirBoost
+		}
+		if fe.Has(world.FlagGenerated) || fe.Has(world.FlagVendored) {
+			r *= genDamp
+		}
+		if maxRank > 0 {
+			r *= 1 + 0.5*s.opt.Rank[i]/maxRank
+		}
+		rel[i] = r
+	}
+	// Candidates: d0 in files_touched order, then by distance and relevance.
+	for _, i := range s.touched {
+		fe := &g.Files[i]
+		s.cands = append(s.cands, &cand{idx: i, path: fe.Path, entry: fe, dist: 0, rel: 1, why: "files_touched",
+			plan: TierFull, planWhy: "distance 0: the task's file, full and never cut"})
+	}
+	for _, p := range s.absent {
+		s.cands = append(s.cands, &cand{idx: -1, path: p, dist: 0, why: "files_touched",
+			plan: TierDropped, planWhy: "distance 0 but absent from the tree: nothing to show (the task creates it)"})
+	}
+	var rest []*cand
+	for i, d := range dist {
+		if d == 0 {
+			continue
+		}
+		fe := &g.Files[i]
+		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], why: why[i]}
+		switch {
+		case d > maxHops:
+			c.plan, c.planWhy = TierDropped, fmt.Sprintf("%d hops: beyond scope.max_hops (%d)", d, maxHops)
+		case !fe.Parsed():
+			c.plan, c.planWhy = TierDropped, "not readable as text ("+flagNames(fe)+")"
+		case d == 1 && s.cfg.Scope.FullLineLimit > 0 && fe.Lines > s.cfg.Scope.FullLineLimit:
+			c.plan, c.planWhy = TierSkeleton, fmt.Sprintf("1 hop, %d lines > scope.full_line_limit (%d): skeleton", fe.Lines, s.cfg.Scope.FullLineLimit)
+		case d == 1:
+			c.plan, c.planWhy = TierFull, "1 hop: full"
+		default:
+			c.plan, c.planWhy = TierSkeleton, "2 hops: skeleton"
+		}
+		rest = append(rest, c)
+	}
+	sort.Slice(rest, func(a, b int) bool {
+		x, y := rest[a], rest[b]
+		if x.dist != y.dist {
+			return x.dist < y.dist
+		}
+		if x.rel != y.rel {
+			return x.rel > y.rel
+		}
+		return x.path < y.path
+	})
+	rank, prev := 0, -1
+	beyond := 0
+	for _, c := range rest {
+		if c.dist != prev {
+			rank, prev = 0, c.dist
+		}
+		rank++
+		c.rank = rank
+		if c.dist > maxHops {
+			beyond++
+			if beyond > maxBeyond {
+				s.unlisted++
+				continue
+			}
+		}
+		s.cands = append(s.cands, c)
+	}
+}
+
+func flagNames(fe *world.FileEntry) string {
+	var ns []string
+	for _, f := range fe.Flags {
+		ns = append(ns, f.Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+type testLink struct {
+	file int
+	why  string
+}
+
+// testLinks finds the test files of the task's files, and the files a
+// task's test file tests, by the naming conventions of the common
+// languages.
+func (s *state) testLinks() []testLink {
+	var out []testLink
+	seen := map[int]bool{}
+	addIf := func(p, why string) {
+		if i := s.g.Index(p); i >= 0 && !seen[i] {
+			seen[i] = true
+			out = append(out, testLink{i, why})
+		}
+	}
+	for _, i := range s.touched {
+		p := s.g.Files[i].Path
+		dir, base := path.Split(p)
+		ext := path.Ext(base)
+		stem := strings.TrimSuffix(base, ext)
+		for _, tp := range []string{
+			dir + stem + "_test" + ext, dir + stem + ".test" + ext, dir + stem + ".spec" + ext,
+			dir + "test_" + stem + ext, dir + stem + "_spec" + ext, dir + stem + "Test" + ext, dir + stem + "Tests" + ext,
+			dir + "tests/test_" + stem + ext, dir + "__tests__/" + stem + ".test" + ext,
+			strings.Replace(dir, "src/main/", "src/test/", 1) + stem + "Test" + ext,
+			strings.Replace(dir, "/src/", "/tests/", 1) + "test_" + stem + ext,
+		} {
+			if tp != p {
+				addIf(tp, "test of "+p)
+			}
+		}
+		// A test file: the file it tests.
+		for _, suf := range []string{"_test", ".test", ".spec", "_spec", "Tests", "Test"} {
+			if strings.HasSuffix(stem, suf) && len(stem) > len(suf) {
+				addIf(dir+strings.TrimSuffix(stem, suf)+ext, p+" tests it")
+			}
+		}
+		if strings.HasPrefix(stem, "test_") {
+			addIf(dir+strings.TrimPrefix(stem, "test_")+ext, p+" tests it")
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].file < out[b].file })
+	return out
+}
