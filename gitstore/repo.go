@@ -126,8 +126,13 @@ func Open(dir string) (*Repo, error) {
 		r.commonDir = filepath.Join(abs, r.commonDir)
 	}
 	r.commonDir = filepath.Clean(r.commonDir)
-	if lines[2] != "true" && len(lines) >= 4 && runErr == nil {
-		r.workTree = filepath.Clean(lines[3])
+	if lines[2] != "true" {
+		if len(lines) >= 4 && runErr == nil {
+			r.workTree = filepath.Clean(lines[3])
+		} else if filepath.Base(r.gitDir) == ".git" {
+			// Run from inside .git: the work tree is its parent.
+			r.workTree = filepath.Dir(r.gitDir)
+		}
 	}
 	r.storage = filesystem.NewStorage(osfs.New(r.commonDir), cache.NewObjectLRUDefault())
 	return r, nil

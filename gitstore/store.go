@@ -230,6 +230,8 @@ func (s *Store) Facts(keys []string) (map[string][]byte, error) {
 	sort.Strings(sorted)
 	var cur string
 	var curEntries map[string]plumbing.Hash
+	var found []string
+	var ids []plumbing.Hash
 	for _, k := range sorted {
 		if validFactsKey(k) != nil {
 			continue
@@ -256,11 +258,16 @@ func (s *Store) Facts(keys []string) (map[string][]byte, error) {
 		if !ok {
 			continue
 		}
-		data, err := s.r.readObject(plumbing.BlobObject, h)
-		if err != nil {
-			return nil, corrupt("read facts/%s/%s: %v", cur, k, err)
-		}
-		out[k] = data
+		out[k] = nil
+		found = append(found, k)
+		ids = append(ids, h)
+	}
+	datas, err := s.r.readBlobs(ids)
+	if err != nil {
+		return nil, corrupt("read facts: %v", err)
+	}
+	for i, k := range found {
+		out[k] = datas[i]
 	}
 	return out, nil
 }

@@ -492,3 +492,53 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+// TestGCTreeTagsOnly: a repository whose refs are tags pointing at trees,
+// with no commits at all (like the benchmark corpus).
+func TestGCTreeTagsOnly(t *testing.T) {
+	g := gittest.New(t)
+	var trees []string
+	for i := 0; i < 3; i++ {
+		blob, _ := g.GitInput([]byte(fmt.Sprint("content ", i)), "hash-object", "-w", "--stdin")
+		tr, err := g.GitInput([]byte("100644 blob "+blob+"\tf.txt\n"), "mktree")
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, tr)
+	}
+	g.Git("tag", "t0", trees[0])
+	g.Git("tag", "-a", "-m", "annotated", "t1", trees[1])
+	r := open(t, g.Dir)
+	for i, rev := range []string{"t0", "t1"} {
+		c, tr, err := r.Resolve(rev)
+		if err != nil || c != "" || tr != trees[i] {
+			t.Fatalf("Resolve(%s) = %q, %q, %v", rev, c, tr, err)
+		}
+	}
+	if _, _, err := r.Head(); !errors.Is(err, ErrNoCommits) {
+		t.Fatalf("Head = %v, want ErrNoCommits", err)
+	}
+	s := r.Store()
+	for _, tr := range trees {
+		tx := s.Begin()
+		tx.PutTree(tr, "d", "map", map[string][]byte{"": []byte(tr)})
+		if err := tx.Commit("index"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stats, err := s.GC(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.TreesKept != 2 || stats.TreesDropped != 1 {
+		t.Errorf("GC = %+v, want t0 and t1 kept, the untagged tree dropped", stats)
+	}
+}
+
+func TestOpenFromGitDir(t *testing.T) {
+	g := sample(t)
+	r := open(t, filepath.Join(g.Dir, ".git"))
+	if r.WorkTree() != g.Dir {
+		t.Errorf("WorkTree from .git = %q, want %q", r.WorkTree(), g.Dir)
+	}
+}
