@@ -1,17 +1,64 @@
 // Package gitstore is the only package that talks to git. It owns
-// repository discovery (Open), revision resolution, tree walks, bulk blob
-// reads, tree diffs, and git-speed's private store under refs/speed/.
+// repository discovery, revision resolution, tree walks, bulk blob reads,
+// tree diffs, and git-speed's private store under refs/speed/.
 //
 // # Git access
 //
-// Discovery, resolution, walks and diffs run the git binary (`git rev-parse`,
-// `git cat-file --batch-check`, `git ls-tree -r -l -z`, `git diff-tree -r
-// --raw -z`): it agrees exactly with the git the user runs (GIT_DIR,
-// GIT_WORK_TREE, worktrees, bare repositories, packed refs, alternates) and
-// is fast. Every child process gets --git-dir explicitly and a scrubbed
-// environment, so a hook's GIT_DIR or GIT_INDEX_FILE cannot leak in. Blob
-// contents are read through a BlobReader backed by a pool of long-lived
-// `git cat-file --batch` processes (the default) or by go-git.
+// Open finds the repository the way git does (subdirectories, linked
+// worktrees, bare repositories, GIT_DIR and GIT_WORK_TREE) by asking
+// `git rev-parse`. Resolve, Walk and DiffTrees run the git binary (`git
+// cat-file --batch-check`, `git ls-tree -r -l -z`, `git diff-tree -r --raw
+// -z`), which agrees exactly with the git the user runs and measured faster
+// than go-git (see the benchmarks in bench_test.go). Every child process
+// gets --git-dir explicitly and an environment without GIT_DIR,
+// GIT_WORK_TREE, GIT_INDEX_FILE and friends, so a hook's environment cannot
+// redirect it.
 //
-// See store.go for the refs/speed layout.
+// Blob contents come from a BlobReader: a pool of long-lived `git cat-file
+// --batch` processes (default) or of go-git object stores (GoGit). One
+// BlobReader is safe for concurrent use and reads in parallel, one worker
+// per goroutine up to GOMAXPROCS; share one reader among the indexer's
+// workers and Close it at the end.
+//
+// # The store
+//
+// Everything git-speed derives lives in the repository's own object
+// database, held by the single ref refs/speed/index:
+//
+//	refs/speed/index ──► commit (parent: the previous value)
+//	    format                          "git-speed store 1\n": layout marker (FormatVersion)
+//	    seq                             "<n>\n": number of commits that put trees
+//	    facts/<k[0:2]>/<k>              per-blob facts under the caller's hex key k
+//	    trees/<t[0:2]>/<t>-<digest>/    per-tree artifacts of tree t under config digest
+//	        meta                        "seq <n>\ntime <unix>\n" of the last put
+//	        <artifact>/                 one named artifact, a sharded set of blobs:
+//	            <c1>/<c2>/…/@           the shard with key "c1/c2/…"; each component
+//	                                    escaped: [A-Za-z0-9_-.] kept (no leading '.'),
+//	                                    other bytes %XX, the empty component "%"
+//
+// Identical blobs and subtrees are one git object, so indexing a tree that
+// differs from an indexed one in one folder adds that folder's shard blob
+// and the tree objects above it; a new facts entry rewrites one facts shard
+// tree, facts/ and the root (TestStoreGrowth measures it).
+//
+// Each update is a new commit whose parent is the previous value, so
+// `git push origin 'refs/speed/*:refs/speed/*'` is a fast-forward and a
+// clone gets the store with `git fetch origin 'refs/speed/*:refs/speed/*'`.
+// Git's own gc never prunes what the ref holds. Writing never touches
+// branches, HEAD, the index or the work tree: objects go straight into the
+// object database through go-git, and the ref moves with `git update-ref
+// refs/speed/index <new> <old>`, git's compare-and-swap under its lock file.
+// If another writer (goroutine or process) moved the ref first, Txn.Commit
+// re-reads the tip, re-applies its own entries on top (a union: both
+// writers' entries survive) and retries.
+//
+// A ref that does not hold a readable store of this FormatVersion (not a
+// commit, a foreign tree, a missing object) makes every Store method return
+// an error wrapping ErrCorrupt, and nothing is written; Store.Reset starts a
+// fresh store and keeps the old value under refs/speed/corrupt-<n>.
+//
+// Store.GC rewrites the store as a parentless commit holding the trees
+// reachable from refs outside refs/speed/ (newest MaxGCHistory commits),
+// the newest `keep` others, and the facts a caller-supplied function says
+// those trees use; after it, push with '+refs/speed/*:refs/speed/*'.
 package gitstore

@@ -12,34 +12,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// The store: everything git-speed derives lives in the repository's own
-// object database, held by one ref.
-//
-//	refs/speed/index ──► commit (parent: the previous value; message says what changed)
-//	                      └─ tree
-//	                          format                          blob "git-speed store 1\n" (layout marker)
-//	                          seq                             blob "<n>\n": commits that added trees so far
-//	                          facts/<k[0:2]>/<k>              blob: per-blob facts under caller key k (hex)
-//	                          trees/<t[0:2]>/<t>-<digest>/    one indexed tree t under config digest
-//	                              meta                        blob "seq <n>\ntime <unix>\n" (last put)
-//	                              <artifact>/                 one named artifact: a sharded set of blobs
-//	                                  <c1>/<c2>/.../@         the shard with key "c1/c2/...", each component
-//	                                                          escaped (see escapeName)
-//
-// Each update is a new commit whose parent is the old value, so pushing
-// 'refs/speed/*:refs/speed/*' is a fast-forward and a clone can fetch the
-// store the same way. GC rewrites the store as a parentless commit; push
-// with a leading '+' after a gc. Identical blobs and subtrees are one git
-// object, so a new tree that differs from an indexed one in one folder adds
-// only that folder's shard blob and the trees above it; a new facts entry
-// rewrites one facts shard tree, facts/ and the root.
-//
-// Writes never touch branches, HEAD, the index or the work tree: objects go
-// straight into the object database (go-git), and the ref moves with
-// `git update-ref <ref> <new> <old>`, git's own compare-and-swap under its
-// lock file. If another writer moved the ref first, Commit re-reads the new
-// tip, re-applies its entries on top (facts and trees are content
-// addressed, so the merge is a union) and tries again.
+// The layout of the store and its update protocol are described in doc.go.
+
 const (
 	// IndexRef is the ref that holds the store.
 	IndexRef = "refs/speed/index"
