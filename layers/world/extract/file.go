@@ -86,7 +86,16 @@ func (f *file) elideBody(body *sitter.Node) {
 	}
 	start, end := line(body), endLine(body)
 	var marker string
-	if start == end {
+	if f.lang.comment == "/*" {
+		if start == end {
+			marker = fmt.Sprintf("{ … } /* line %d */", start)
+		} else {
+			marker = fmt.Sprintf("{ … } /* lines %d-%d */", start, end)
+		}
+		if start == end && body.EndByte()-body.StartByte() <= uint(len(marker)) {
+			return
+		}
+	} else if start == end {
 		marker = fmt.Sprintf("{ … } %s line %d", f.lang.comment, start)
 		if body.EndByte()-body.StartByte() <= uint(len(marker)) {
 			return // a short one-line body says as much as a marker

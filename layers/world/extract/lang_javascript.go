@@ -1,0 +1,1439 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tree_sitter_javascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tree_sitter_typescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// One walker serves JavaScript, TypeScript and TSX: the TypeScript
+// grammars extend the JavaScript one, so the walker knows the node kinds
+// of all three (class names are identifier in JavaScript, type_identifier
+// in TypeScript; fields are field_definition or public_field_definition).
+func init() {
+	// Markers are block comments: an elided arrow body may be followed
+	// by ";" or ")" on its line.
+	register(world.LangJavaScript, sitter.NewLanguage(tree_sitter_javascript.Language()), "/*", walkJS)
+	register(world.LangTypeScript, sitter.NewLanguage(tree_sitter_typescript.LanguageTypescript()), "/*", walkJS)
+	register(world.LangTSX, sitter.NewLanguage(tree_sitter_typescript.LanguageTSX()), "/*", walkJS)
+}
+
+// jsGlobals are names every JavaScript environment (browser or Node) and
+// TypeScript's standard library provide: never references.
+var jsGlobals = toSet(`undefined NaN Infinity globalThis window document self console process require
+module exports __dirname __filename arguments Object Array String Number Boolean Symbol BigInt Math
+JSON Date RegExp Error TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError
+Promise Map Set WeakMap WeakSet WeakRef Proxy Reflect Intl ArrayBuffer SharedArrayBuffer DataView
+Int8Array Uint8Array Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array
+Float64Array BigInt64Array BigUint64Array Function Iterator AsyncIterator Generator
+parseInt parseFloat isNaN isFinite encodeURI encodeURIComponent decodeURI decodeURIComponent escape
+unescape eval setTimeout clearTimeout setInterval clearInterval setImmediate clearImmediate
+queueMicrotask structuredClone fetch Buffer URL URLSearchParams TextEncoder TextDecoder AbortController
+Event EventTarget HTMLElement Element Node navigator location localStorage sessionStorage alert
+Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters
+InstanceType ConstructorParameters Awaited ReadonlyArray ArrayLike PromiseLike Iterable
+IterableIterator AsyncIterable AsyncIterableIterator ThisType Uppercase Lowercase Capitalize
+Uncapitalize PropertyKey PropertyDescriptor TemplateStringsArray NoInfer`)
+
+type jsWalker struct {
+	f        *file
+	ns       map[string]bool // namespace imports: import * as ns
+	frames   []map[string]bool
+	in       int
+	exported map[string]bool // names exported by export { a, b as c }
+	// requireAlias is the name a top-level const x = require("m") binds,
+	// while its declarator is walked.
+	requireAlias string
+}
+
+func walkJS(f *file) {
+	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}}
+	w.statements(f.root, "", 0, false)
+	if len(w.exported) > 0 {
+		for i := range f.facts.Defs {
+			d := &f.facts.Defs[i]
+			if d.Parent == "" && w.exported[d.Name] {
+				d.Exported = true
+			}
+		}
+	}
+}
+
+// statements handles the statements of a module or namespace body. prefix
+// qualifies the names defined there ("NS." inside namespace NS).
+func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, k := range f.kids(n) {
+		w.in = parentIdx
+		w.statement(&k.n, k.kind, prefix, parentIdx, exported, &k.n)
+	}
+}
+
+// statement handles one top-level (or namespace-level) statement; outer is
+// the node whose leading comment is the doc (the export statement around a
+// declaration).
+func (w *jsWalker) statement(n *sitter.Node, k, prefix string, parentIdx int, exported bool, outer *sitter.Node) {
+	f := w.f
+	switch k {
+	case "comment", "html_comment":
+		f.comment(n)
+	case "hash_bang_line", "{", "}", ";":
+	case "import_statement":
+		w.importStmt(n)
+	case "export_statement":
+		w.exportStmt(n, prefix, parentIdx)
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		w.function(n, outer, prefix, parentIdx, exported)
+	case "class_declaration", "abstract_class_declaration", "class":
+		w.class(n, outer, prefix, parentIdx, exported)
+	case "interface_declaration":
+		w.iface(n, outer, prefix, parentIdx, exported)
+	case "type_alias_declaration":
+		w.typeAlias(n, outer, prefix, parentIdx, exported)
+	case "enum_declaration":
+		w.enum(n, outer, prefix, parentIdx, exported)
+	case "lexical_declaration", "variable_declaration":
+		w.variables(n, outer, prefix, parentIdx, exported)
+	case "internal_module", "module":
+		w.namespace(n, outer, prefix, parentIdx, exported)
+	case "ambient_declaration":
+		m := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.named {
+				w.statement(&c.n, c.kind, prefix, parentIdx, exported, outer)
+			}
+		}
+		f.release(m)
+	case "expression_statement":
+		if c := n.NamedChild(0); c != nil && f.kind(c) == "internal_module" {
+			w.namespace(c, outer, prefix, parentIdx, exported)
+			return
+		}
+		w.uses(n)
+		w.elideBulk(n)
+	default:
+		w.uses(n)
+		w.elideBulk(n)
+	}
+}
+
+// docOf returns the first line of the comment above n.
+func (w *jsWalker) docOf(n *sitter.Node) string { return w.f.docComment(n) }
+
+func (w *jsWalker) qual(prefix, name string) string { return prefix + name }
+
+func (w *jsWalker) parentOf(prefix string) string { return strings.TrimSuffix(prefix, ".") }
+
+// function handles a function declaration or an overload signature.
+func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	name := "default"
+	if nm := f.field(n, "name"); nm != nil {
+		name = f.text(nm)
+	}
+	body := f.field(n, "body")
+	idx := f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: w.qual(prefix, name),
+		Parent: w.parentOf(prefix), Start: line(outer), End: endLine(outer),
+		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer)})
+	w.in = idx
+	w.functionScope(n, body)
+	w.in = parentIdx
+}
+
+// functionScope records the refs of a function-like node: its type
+// parameters, parameters and return type, and its body in its own scope.
+// A statement block body is elided from the skeleton.
+func (w *jsWalker) functionScope(n, body *sitter.Node) {
+	f := w.f
+	locals := map[string]bool{}
+	if tp := f.field(n, "type_parameters"); tp != nil {
+		w.typeParams(tp, locals)
+	}
+	w.frames = append(w.frames, locals)
+	defer func() { w.frames = w.frames[:len(w.frames)-1] }()
+	if p := f.field(n, "parameters"); p != nil {
+		w.params(p, locals)
+	}
+	if p := f.field(n, "parameter"); p != nil { // x => …
+		locals[f.text(p)] = true
+	}
+	if rt := f.field(n, "return_type"); rt != nil {
+		w.types(rt)
+	}
+	if body == nil {
+		return
+	}
+	if f.kind(body) == "statement_block" {
+		w.collect(body, locals)
+		f.elideBody(body)
+	} else if endLine(body)-line(body) >= 2 {
+		f.elide(body.StartByte(), body.EndByte(), fmt.Sprintf("… /* lines %d-%d */", line(body), endLine(body)))
+	}
+	w.uses(body)
+}
+
+func (w *jsWalker) typeParams(tp *sitter.Node, locals map[string]bool) {
+	f := w.f
+	for i := uint(0); i < tp.NamedChildCount(); i++ {
+		p := tp.NamedChild(i)
+		if nm := f.field(p, "name"); nm != nil {
+			locals[f.text(nm)] = true
+		}
+	}
+	w.frames = append(w.frames, locals)
+	for i := uint(0); i < tp.NamedChildCount(); i++ {
+		p := tp.NamedChild(i)
+		if c := f.field(p, "constraint"); c != nil {
+			w.types(c)
+		}
+		if v := f.field(p, "value"); v != nil {
+			w.types(v)
+		}
+	}
+	w.frames = w.frames[:len(w.frames)-1]
+}
+
+// params binds parameter names and records the refs of their types,
+// defaults and decorators.
+func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(ps) {
+		p := &c.n
+		switch c.kind {
+		case "required_parameter", "optional_parameter":
+			if pat := f.field(p, "pattern"); pat != nil {
+				w.bind(pat, locals)
+			} else if nm := f.field(p, "name"); nm != nil {
+				w.bind(nm, locals)
+			}
+			if t := f.field(p, "type"); t != nil {
+				w.types(t)
+			}
+			if v := f.field(p, "value"); v != nil {
+				w.uses(v)
+			}
+			m := len(f.stack)
+			for _, d := range f.kids(p) {
+				if d.kind == "decorator" {
+					w.uses(&d.n)
+				}
+			}
+			f.release(m)
+		default:
+			if c.named && c.kind != "comment" {
+				w.bind(p, locals)
+			}
+		}
+	}
+}
+
+// bind binds the names of a binding pattern and records the uses in its
+// defaults.
+func (w *jsWalker) bind(p *sitter.Node, locals map[string]bool) {
+	f := w.f
+	switch f.kind(p) {
+	case "identifier", "shorthand_property_identifier_pattern":
+		locals[f.text(p)] = true
+	case "object_pattern", "array_pattern", "rest_pattern":
+		for i := uint(0); i < p.NamedChildCount(); i++ {
+			w.bind(p.NamedChild(i), locals)
+		}
+	case "pair_pattern":
+		if v := f.field(p, "value"); v != nil {
+			w.bind(v, locals)
+		}
+	case "assignment_pattern", "object_assignment_pattern":
+		if l := f.field(p, "left"); l != nil {
+			w.bind(l, locals)
+		}
+		if r := f.field(p, "right"); r != nil {
+			w.uses(r)
+		}
+	}
+}
+
+// bindNames is bind without recording uses (for collection passes).
+func (w *jsWalker) bindNames(p *sitter.Node, locals map[string]bool) {
+	f := w.f
+	switch f.kind(p) {
+	case "identifier", "shorthand_property_identifier_pattern":
+		locals[f.text(p)] = true
+	case "object_pattern", "array_pattern", "rest_pattern":
+		for i := uint(0); i < p.NamedChildCount(); i++ {
+			w.bindNames(p.NamedChild(i), locals)
+		}
+	case "pair_pattern":
+		if v := f.field(p, "value"); v != nil {
+			w.bindNames(v, locals)
+		}
+	case "assignment_pattern", "object_assignment_pattern":
+		if l := f.field(p, "left"); l != nil {
+			w.bindNames(l, locals)
+		}
+	}
+}
+
+// collect gathers the names declared in a function body (let, const,
+// var, function and class declarations, catch and for bindings), without
+// entering nested functions or classes. Block scoping is folded into the
+// function: a name declared in any block of it is local to all of it.
+func (w *jsWalker) collect(n *sitter.Node, locals map[string]bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if !c.named {
+			continue
+		}
+		ch := &c.n
+		switch c.kind {
+		case "function_declaration", "generator_function_declaration", "class_declaration",
+			"abstract_class_declaration", "enum_declaration", "interface_declaration", "type_alias_declaration":
+			if nm := f.field(ch, "name"); nm != nil {
+				locals[f.text(nm)] = true
+			}
+			continue
+		case "function_expression", "arrow_function", "generator_function", "class", "method_definition",
+			"string", "template_string", "comment", "number":
+			continue
+		case "variable_declarator":
+			if nm := f.field(ch, "name"); nm != nil {
+				w.bindNames(nm, locals)
+			}
+		case "catch_clause":
+			if p := f.field(ch, "parameter"); p != nil {
+				w.bindNames(p, locals)
+			}
+		case "for_in_statement":
+			if l := f.field(ch, "left"); l != nil && f.field(ch, "kind") != nil {
+				w.bindNames(l, locals)
+			}
+		case "import_statement":
+			continue
+		}
+		w.collect(ch, locals)
+	}
+}
+
+func (w *jsWalker) bound(name string) bool {
+	for i := len(w.frames) - 1; i >= 0; i-- {
+		if w.frames[i][name] {
+			return true
+		}
+	}
+	return false
+}
+
+// name records a bare identifier use unless local or global.
+func (w *jsWalker) name(n *sitter.Node, kind string) {
+	f := w.f
+	name := f.text(n)
+	if w.bound(name) || jsGlobals[name] {
+		return
+	}
+	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+}
+
+// member records obj.a.b: with obj a namespace import, a qualified ref
+// for a and members for the rest; otherwise a use of obj and member refs
+// qualified by the chain's root ("this" for this.x).
+func (w *jsWalker) member(n *sitter.Node, kind string) {
+	f := w.f
+	var chain []*sitter.Node
+	obj := n
+	for {
+		k := f.kind(obj)
+		if k != "member_expression" && k != "nested_identifier" {
+			break
+		}
+		if p := f.field(obj, "property"); p != nil {
+			chain = append(chain, p)
+		}
+		o := f.field(obj, "object")
+		if o == nil {
+			return
+		}
+		obj = o
+	}
+	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+		chain[i], chain[j] = chain[j], chain[i]
+	}
+	root := ""
+	switch f.kind(obj) {
+	case "identifier":
+		root = f.text(obj)
+		if jsGlobals[root] && !w.bound(root) {
+			return // console.log, Math.max, JSON.parse: nothing of this project
+		}
+		if w.ns[root] && !w.bound(root) && len(chain) > 0 {
+			k := world.RefValue
+			if len(chain) == 1 {
+				k = kind
+			}
+			f.ref(world.Ref{Name: f.text(chain[0]), Qual: root, Line: line(chain[0]), In: w.in, Kind: k})
+			chain = chain[1:]
+		} else {
+			w.name(obj, world.RefValue)
+		}
+	case "this", "super":
+		root = f.text(obj)
+	default:
+		w.uses(obj)
+	}
+	for _, a := range chain {
+		if f.kind(a) == "private_property_identifier" {
+			continue
+		}
+		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+	}
+}
+
+// uses records the refs of any expression or statement, and the
+// require() and import() calls it makes.
+func (w *jsWalker) uses(n *sitter.Node) {
+	f := w.f
+	switch k := f.kind(n); k {
+	case "identifier":
+		w.name(n, world.RefValue)
+		return
+	case "shorthand_property_identifier":
+		w.name(n, world.RefValue)
+		return
+	case "type_identifier":
+		w.name(n, world.RefType)
+		return
+	case "member_expression":
+		w.member(n, world.RefValue)
+		return
+	case "call_expression", "new_expression":
+		field := "function"
+		if k == "new_expression" {
+			field = "constructor"
+		}
+		fn := f.field(n, field)
+		args := f.field(n, "arguments")
+		if fn != nil {
+			switch fk := f.kind(fn); fk {
+			case "identifier":
+				if k == "call_expression" && f.textIs(fn, "require") && !w.bound("require") {
+					w.dynamicImport(n, args, "require")
+				}
+				w.name(fn, world.RefCall)
+			case "import":
+				w.dynamicImport(n, args, "dynamic")
+			case "member_expression":
+				w.member(fn, world.RefCall)
+			default:
+				w.uses(fn)
+			}
+		}
+		if ta := f.field(n, "type_arguments"); ta != nil {
+			w.types(ta)
+		}
+		if args != nil {
+			w.uses(args)
+		}
+		return
+	case "property_identifier", "private_property_identifier", "string", "template_string_fragment",
+		"string_fragment", "number", "regex", "true", "false", "null", "undefined", "this", "super",
+		"comment", "html_comment", "statement_identifier", "predefined_type", "hash_bang_line",
+		"jsx_text", "html_character_reference", "escape_sequence", "meta_property":
+		if k == "template_string" {
+			break
+		}
+		return
+	case "pair":
+		if key := f.field(n, "key"); key != nil && f.kind(key) == "computed_property_name" {
+			w.uses(key)
+		}
+		if v := f.field(n, "value"); v != nil {
+			w.uses(v)
+		}
+		return
+	case "function_expression", "arrow_function", "generator_function", "function_declaration",
+		"generator_function_declaration":
+		w.functionScope(n, f.field(n, "body"))
+		return
+	case "method_definition":
+		if nm := f.field(n, "name"); nm != nil && f.kind(nm) == "computed_property_name" {
+			w.uses(nm)
+		}
+		w.functionScope(n, f.field(n, "body"))
+		return
+	case "class", "class_declaration", "abstract_class_declaration":
+		w.classRefs(n)
+		return
+	case "variable_declarator":
+		if t := f.field(n, "type"); t != nil {
+			w.types(t)
+		}
+		if nm := f.field(n, "name"); nm != nil && f.kind(nm) != "identifier" {
+			w.bind(nm, map[string]bool{}) // defaults inside patterns
+		}
+		if v := f.field(n, "value"); v != nil {
+			w.uses(v)
+		}
+		return
+	case "catch_clause":
+		if t := f.field(n, "type"); t != nil {
+			w.types(t)
+		}
+		if b := f.field(n, "body"); b != nil {
+			w.uses(b)
+		}
+		return
+	case "for_in_statement":
+		if l := f.field(n, "left"); l != nil && f.field(n, "kind") == nil {
+			w.uses(l)
+		}
+		if r := f.field(n, "right"); r != nil {
+			w.uses(r)
+		}
+		if b := f.field(n, "body"); b != nil {
+			w.uses(b)
+		}
+		return
+	case "labeled_statement", "break_statement", "continue_statement":
+		if b := f.field(n, "body"); b != nil {
+			w.uses(b)
+		}
+		return
+	case "import_statement":
+		w.importStmt(n)
+		return
+	case "type_annotation", "type_arguments", "generic_type", "nested_type_identifier", "union_type",
+		"intersection_type", "object_type", "function_type", "array_type", "tuple_type", "type_query",
+		"conditional_type", "lookup_type", "index_type_query", "parenthesized_type", "literal_type",
+		"readonly_type", "constructor_type", "infer_type", "mapped_type_clause", "template_literal_type",
+		"opting_type_annotation", "omitting_type_annotation", "adding_type_annotation":
+		w.types(n)
+		return
+	case "as_expression", "satisfies_expression", "type_assertion":
+		w.children(n)
+		return
+	case "interface_declaration", "type_alias_declaration", "enum_declaration":
+		w.types(n)
+		return
+	case "jsx_opening_element", "jsx_self_closing_element", "jsx_closing_element":
+		if k != "jsx_closing_element" {
+			if nm := f.field(n, "name"); nm != nil {
+				w.jsxName(nm)
+			}
+		}
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.named && c.field != f.fieldID("name") {
+				w.uses(&c.n)
+			}
+		}
+		f.release(mark)
+		return
+	case "jsx_attribute":
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if ck := f.kind(c); ck != "property_identifier" && ck != "jsx_namespace_name" {
+				w.uses(c)
+			}
+		}
+		return
+	}
+	w.children(n)
+}
+
+// jsxName records a component used as a JSX element (<Foo />, <ns.Foo />);
+// lower-case names are HTML elements.
+func (w *jsWalker) jsxName(nm *sitter.Node) {
+	f := w.f
+	switch f.kind(nm) {
+	case "identifier":
+		t := f.text(nm)
+		if t != "" && t[0] >= 'A' && t[0] <= 'Z' {
+			w.name(nm, world.RefCall)
+		}
+	case "member_expression":
+		w.member(nm, world.RefCall)
+	}
+}
+
+func (w *jsWalker) children(n *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.named {
+			w.uses(&c.n)
+		}
+	}
+}
+
+// types records the refs of a type expression.
+func (w *jsWalker) types(n *sitter.Node) {
+	f := w.f
+	switch f.kind(n) {
+	case "type_identifier":
+		w.name(n, world.RefType)
+		return
+	case "identifier":
+		w.name(n, world.RefValue)
+		return
+	case "nested_type_identifier":
+		mod, nm := f.field(n, "module"), f.field(n, "name")
+		if mod != nil && nm != nil {
+			root := f.text(mod)
+			if i := strings.IndexByte(root, '.'); i >= 0 {
+				root = root[:i]
+			}
+			if !w.bound(root) {
+				f.ref(world.Ref{Name: f.text(nm), Qual: f.text(mod), Line: line(nm), In: w.in, Kind: world.RefType})
+			}
+		}
+		return
+	case "property_identifier", "predefined_type", "string", "number", "comment", "this_type",
+		"literal_type", "existential_type":
+		return
+	case "type_query":
+		w.children(n)
+		return
+	case "member_expression":
+		w.member(n, world.RefValue)
+		return
+	case "function_type", "constructor_type", "method_signature", "call_signature", "construct_signature":
+		locals := map[string]bool{}
+		if tp := f.field(n, "type_parameters"); tp != nil {
+			w.typeParams(tp, locals)
+		}
+		w.frames = append(w.frames, locals)
+		if p := f.field(n, "parameters"); p != nil {
+			w.params(p, map[string]bool{})
+		}
+		for _, fl := range []string{"return_type", "type"} {
+			if rt := f.field(n, fl); rt != nil {
+				w.types(rt)
+			}
+		}
+		w.frames = w.frames[:len(w.frames)-1]
+		return
+	case "conditional_type", "mapped_type_clause":
+		// infer X and [K in …] bind type names within the type.
+		locals := map[string]bool{}
+		walk(n, func(c *sitter.Node) bool {
+			switch f.kind(c) {
+			case "infer_type":
+				if c.NamedChildCount() > 0 {
+					locals[f.text(c.NamedChild(0))] = true
+				}
+			case "mapped_type_clause":
+				if nm := f.field(c, "name"); nm != nil {
+					locals[f.text(nm)] = true
+				}
+			}
+			return true
+		})
+		w.frames = append(w.frames, locals)
+		w.typeChildren(n)
+		w.frames = w.frames[:len(w.frames)-1]
+		return
+	case "property_signature", "index_signature":
+		if nm := f.field(n, "name"); nm != nil && f.kind(nm) == "computed_property_name" {
+			w.uses(nm)
+		}
+		for _, fl := range []string{"type", "index_type"} {
+			if t := f.field(n, fl); t != nil {
+				w.types(t)
+			}
+		}
+		if m := f.field(n, "name"); m != nil && f.kind(n) == "index_signature" {
+			// [key: string]: T binds key
+			_ = m
+		}
+		return
+	case "interface_declaration", "type_alias_declaration":
+		locals := map[string]bool{}
+		if tp := f.field(n, "type_parameters"); tp != nil {
+			w.typeParams(tp, locals)
+		}
+		w.frames = append(w.frames, locals)
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.named && c.field != f.fieldID("name") && c.field != f.fieldID("type_parameters") {
+				w.types(&c.n)
+			}
+		}
+		f.release(mark)
+		w.frames = w.frames[:len(w.frames)-1]
+		return
+	case "enum_declaration":
+		if b := f.field(n, "body"); b != nil {
+			walk(b, func(c *sitter.Node) bool {
+				if f.kind(c) == "enum_assignment" {
+					if v := f.field(c, "value"); v != nil {
+						w.uses(v)
+					}
+					return false
+				}
+				return true
+			})
+		}
+		return
+	}
+	w.typeChildren(n)
+}
+
+func (w *jsWalker) typeChildren(n *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.named {
+			w.types(&c.n)
+		}
+	}
+}
+
+// class handles a class declaration: the class and its members are
+// definitions.
+func (w *jsWalker) class(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	name := "default"
+	if nm := f.field(n, "name"); nm != nil {
+		name = f.text(nm)
+	}
+	body := f.field(n, "body")
+	qual := w.qual(prefix, name)
+	sigEnd := n.EndByte()
+	if body != nil {
+		sigEnd = body.StartByte()
+	}
+	sigStart := n.StartByte()
+	// Decorators belong to the class, not its signature.
+	m := len(f.stack)
+	for _, c := range f.kids(n) {
+		if c.kind == "decorator" && c.n.EndByte() > sigStart {
+			sigStart = c.n.EndByte()
+		}
+	}
+	f.release(m)
+	idx := f.def(world.Def{Name: name, Kind: world.KindClass, Qualified: qual, Parent: w.parentOf(prefix),
+		Start: line(outer), End: endLine(outer), Signature: foldSpace(f.textRange(sigStart, sigEnd)),
+		Exported: exported, Doc: w.docOf(outer)})
+	w.in = idx
+	locals := map[string]bool{}
+	if tp := f.field(n, "type_parameters"); tp != nil {
+		w.typeParams(tp, locals)
+	}
+	w.frames = append(w.frames, locals)
+	w.classRefs(n)
+	if body != nil {
+		w.classMembers(body, qual, idx)
+	}
+	w.frames = w.frames[:len(w.frames)-1]
+	w.in = parentIdx
+}
+
+// classRefs records the refs of a class's decorators, heritage and type
+// parameters (members are handled by classMembers or, for class
+// expressions, right here).
+func (w *jsWalker) classRefs(n *sitter.Node) {
+	f := w.f
+	if f.kind(n) == "class" { // a class expression: its own type parameters
+		locals := map[string]bool{}
+		if tp := f.field(n, "type_parameters"); tp != nil {
+			w.typeParams(tp, locals)
+		}
+		w.frames = append(w.frames, locals)
+		defer func() { w.frames = w.frames[:len(w.frames)-1] }()
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		switch c.kind {
+		case "decorator":
+			w.uses(&c.n)
+		case "class_heritage":
+			walk(&c.n, func(h *sitter.Node) bool {
+				switch f.kind(h) {
+				case "extends_clause":
+					if v := f.field(h, "value"); v != nil {
+						switch f.kind(v) {
+						case "identifier":
+							w.name(v, world.RefType)
+						case "member_expression":
+							w.member(v, world.RefType)
+						default:
+							w.uses(v)
+						}
+					}
+					if ta := f.field(h, "type_arguments"); ta != nil {
+						w.types(ta)
+					}
+					return false
+				case "implements_clause":
+					w.types(h)
+					return false
+				case "identifier": // JavaScript: class_heritage holds the expression
+					w.name(h, world.RefType)
+					return false
+				case "member_expression":
+					w.member(h, world.RefType)
+					return false
+				case "call_expression":
+					w.uses(h)
+					return false
+				}
+				return true
+			})
+		case "class_body":
+			if f.kind(n) == "class" {
+				w.classMembersRefs(&c.n)
+			}
+		}
+	}
+}
+
+// classMembersRefs records the refs of an anonymous class's members.
+func (w *jsWalker) classMembersRefs(body *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(body) {
+		if c.named {
+			w.member1(&c.n, c.kind)
+		}
+	}
+}
+
+// member1 records the refs of one class member.
+func (w *jsWalker) member1(n *sitter.Node, k string) {
+	f := w.f
+	switch k {
+	case "method_definition", "method_signature", "abstract_method_signature", "function_signature":
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.kind == "decorator" {
+				w.uses(&c.n)
+			}
+		}
+		f.release(mark)
+		w.functionScope(n, f.field(n, "body"))
+	case "public_field_definition", "field_definition":
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			if c.kind == "decorator" {
+				w.uses(&c.n)
+			}
+		}
+		f.release(mark)
+		if t := f.field(n, "type"); t != nil {
+			w.types(t)
+		}
+		if v := f.field(n, "value"); v != nil {
+			w.uses(v)
+			w.elideValue(v)
+		}
+	case "class_static_block":
+		if b := f.field(n, "body"); b != nil {
+			w.functionScope(n, b)
+		}
+	case "index_signature":
+		w.types(n)
+	}
+}
+
+// classMembers records the members of a class body as definitions.
+func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(body) {
+		n := &c.n
+		w.in = parentIdx
+		switch c.kind {
+		case "comment":
+			f.comment(n)
+		case "method_definition", "method_signature", "abstract_method_signature", "function_signature",
+			"public_field_definition", "field_definition":
+			nm := f.field(n, "name")
+			if nm == nil {
+				nm = f.field(n, "property")
+			}
+			if nm == nil {
+				w.member1(n, c.kind)
+				continue
+			}
+			name := f.text(nm)
+			kind := world.KindMethod
+			body := f.field(n, "body")
+			sig := ""
+			if c.kind == "public_field_definition" || c.kind == "field_definition" {
+				kind = world.KindField
+				if v := f.field(n, "value"); v != nil {
+					if vk := f.kind(v); vk == "arrow_function" || vk == "function_expression" {
+						kind = world.KindMethod
+					}
+					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
+					if len(sig) > 80 || line(v) != endLine(v) || kind == world.KindMethod {
+						sig = foldSpace(f.textRange(n.StartByte(), v.StartByte())) + " …"
+					}
+				} else {
+					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
+				}
+			} else {
+				sig = strings.TrimSuffix(f.signature(n, body), ";")
+				if strings.HasPrefix(sig, "get ") || strings.HasPrefix(sig, "set ") || strings.Contains(sig, " get ") || strings.Contains(sig, " set ") {
+					kind = world.KindProperty
+				}
+			}
+			sig = stripDecorators(sig)
+			private := f.kind(nm) == "private_property_identifier" || strings.HasPrefix(sig, "private ") || strings.Contains(sig, " private ") || strings.HasPrefix(sig, "protected ")
+			idx := f.def(world.Def{Name: name, Kind: kind, Qualified: parent + "." + name, Parent: parent,
+				Start: line(n), End: endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n)})
+			w.in = idx
+			w.member1(n, c.kind)
+		default:
+			if c.named {
+				w.member1(n, c.kind)
+			}
+		}
+	}
+	w.in = parentIdx
+}
+
+// stripDecorators drops leading "@dec(…)" words from a signature.
+func stripDecorators(sig string) string {
+	for strings.HasPrefix(sig, "@") {
+		depth, i := 0, 0
+		for i = 0; i < len(sig); i++ {
+			switch sig[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			case ' ':
+				if depth == 0 {
+					goto done
+				}
+			}
+		}
+	done:
+		if i >= len(sig) {
+			return sig
+		}
+		sig = strings.TrimSpace(sig[i:])
+	}
+	return sig
+}
+
+// iface handles an interface declaration and its members.
+func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	nm := f.field(n, "name")
+	if nm == nil {
+		w.types(n)
+		return
+	}
+	name := f.text(nm)
+	qual := w.qual(prefix, name)
+	body := f.field(n, "body")
+	idx := f.def(world.Def{Name: name, Kind: world.KindInterface, Qualified: qual, Parent: w.parentOf(prefix),
+		Start: line(outer), End: endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+	w.in = idx
+	if body != nil {
+		mark := len(f.stack)
+		for _, c := range f.kids(body) {
+			switch c.kind {
+			case "comment":
+				f.comment(&c.n)
+			case "property_signature", "method_signature":
+				if mn := f.field(&c.n, "name"); mn != nil {
+					kind := world.KindField
+					if c.kind == "method_signature" {
+						kind = world.KindMethod
+					}
+					mname := f.text(mn)
+					f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
+						Start: line(&c.n), End: endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
+						Exported: exported, Doc: w.docOf(&c.n)})
+				}
+			}
+		}
+		f.release(mark)
+	}
+	w.in = idx
+	w.types(n)
+	w.in = parentIdx
+}
+
+func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	nm := f.field(n, "name")
+	if nm == nil {
+		w.types(n)
+		return
+	}
+	name := f.text(nm)
+	sig := strings.TrimSuffix(foldSpace(f.text(n)), ";")
+	if v := f.field(n, "value"); v != nil && (len(sig) > 160 || endLine(v)-line(v) >= 1) {
+		sig = foldSpace(f.textRange(n.StartByte(), v.StartByte())) + " …"
+	}
+	w.in = f.def(world.Def{Name: name, Kind: world.KindType, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
+		Start: line(outer), End: endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+	w.types(n)
+	w.in = parentIdx
+}
+
+func (w *jsWalker) enum(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	nm := f.field(n, "name")
+	if nm == nil {
+		return
+	}
+	name := f.text(nm)
+	qual := w.qual(prefix, name)
+	body := f.field(n, "body")
+	idx := f.def(world.Def{Name: name, Kind: world.KindEnum, Qualified: qual, Parent: w.parentOf(prefix),
+		Start: line(outer), End: endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+	w.in = idx
+	if body != nil {
+		mark := len(f.stack)
+		for _, c := range f.kids(body) {
+			member := &c.n
+			switch c.kind {
+			case "comment":
+				f.comment(member)
+				continue
+			case "enum_assignment":
+				member = f.field(&c.n, "name")
+				if v := f.field(&c.n, "value"); v != nil {
+					w.uses(v)
+				}
+			case "property_identifier", "string", "number":
+			default:
+				continue
+			}
+			if member == nil {
+				continue
+			}
+			mname := strings.Trim(f.text(member), `"'`)
+			f.def(world.Def{Name: mname, Kind: world.KindConst, Qualified: qual + "." + mname, Parent: qual,
+				Start: line(&c.n), End: endLine(&c.n), Signature: foldSpace(f.text(&c.n)), Exported: exported,
+				Doc: w.docOf(&c.n)})
+		}
+		f.release(mark)
+	}
+	w.in = parentIdx
+}
+
+// variables handles a top-level let/const/var declaration: each bound
+// name is a definition (a function when its value is one).
+func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	kind := world.KindVar
+	if k := f.field(n, "kind"); k != nil && f.textIs(k, "const") {
+		kind = world.KindConst
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(n) {
+		if c.kind != "variable_declarator" {
+			continue
+		}
+		d := &c.n
+		nm, val := f.field(d, "name"), f.field(d, "value")
+		if nm == nil {
+			continue
+		}
+		names := map[string]bool{}
+		w.bindNames(nm, names)
+		var list []string
+		for s := range names {
+			list = append(list, s)
+		}
+		sortStrings(list)
+		k := kind
+		sig := strings.TrimSuffix(foldSpace(f.text(n)), ";")
+		var fn *sitter.Node
+		if val != nil {
+			switch f.kind(val) {
+			case "arrow_function", "function_expression", "generator_function":
+				k = world.KindFunction
+				fn = val
+				body := f.field(val, "body")
+				sig = foldSpace(strings.TrimSuffix(strings.TrimSpace(f.textRange(n.StartByte(), bodyStart(val, body))), "=>"))
+				if f.kind(val) == "arrow_function" {
+					sig += " =>"
+				}
+			case "class":
+				k = world.KindClass
+			default:
+				if len(sig) > 120 || line(val) != endLine(val) {
+					sig = foldSpace(f.textRange(n.StartByte(), val.StartByte())) + " …"
+				}
+			}
+			if n.NamedChildCount() > 1 && fn == nil {
+				sig = foldSpace(f.textRange(n.StartByte(), nm.StartByte())) + " " + foldSpace(f.text(d))
+				if len(sig) > 120 {
+					sig = sig[:120] + " …"
+				}
+			}
+		}
+		first := 0
+		for _, name := range list {
+			i := f.def(world.Def{Name: name, Kind: k, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
+				Start: line(outer), End: endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+			if first == 0 {
+				first = i
+			}
+		}
+		if first != 0 {
+			w.in = first
+		}
+		if val != nil && f.kind(val) == "call_expression" {
+			if fnn := f.field(val, "function"); fnn != nil && f.textIs(fnn, "require") && f.kind(nm) == "identifier" {
+				w.requireAlias = f.text(nm)
+			}
+		}
+		w.uses(d)
+		w.requireAlias = ""
+		if val != nil && fn == nil {
+			w.elideValue(val)
+		}
+		w.in = parentIdx
+	}
+}
+
+// bodyStart is where a function's body starts (its end without one).
+func bodyStart(fn, body *sitter.Node) uint {
+	if body == nil {
+		return fn.EndByte()
+	}
+	return body.StartByte()
+}
+
+// elideValue leaves the bulk of an initialiser out of the skeleton:
+// function bodies (already elided when their scope is walked) and object,
+// array and template literals of three lines or more.
+func (w *jsWalker) elideValue(v *sitter.Node) {
+	f := w.f
+	walk(v, func(c *sitter.Node) bool {
+		switch f.kind(c) {
+		case "function_expression", "arrow_function", "generator_function", "class", "method_definition":
+			return false // their bodies are elided by functionScope
+		case "object", "array", "template_string", "jsx_element":
+			if endLine(c)-line(c) < 2 {
+				return false
+			}
+			if f.kind(c) == "object" && w.hasMethods(c) {
+				return true
+			}
+			f.elide(c.StartByte(), c.EndByte(), bulkMarker(f.kind(c), line(c), endLine(c)))
+			return false
+		}
+		return true
+	})
+}
+
+func bulkMarker(kind string, start, end int) string {
+	switch kind {
+	case "object":
+		return fmt.Sprintf("{ … } /* lines %d-%d */", start, end)
+	case "array":
+		return fmt.Sprintf("[ … ] /* lines %d-%d */", start, end)
+	}
+	return fmt.Sprintf("… /* lines %d-%d */", start, end)
+}
+
+// hasMethods reports whether an object literal holds functions, whose
+// signatures the skeleton keeps.
+func (w *jsWalker) hasMethods(obj *sitter.Node) bool {
+	f := w.f
+	for i := uint(0); i < obj.NamedChildCount(); i++ {
+		c := obj.NamedChild(i)
+		switch f.kind(c) {
+		case "method_definition":
+			return true
+		case "pair":
+			if v := f.field(c, "value"); v != nil {
+				if k := f.kind(v); k == "arrow_function" || k == "function_expression" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// elideBulk elides long literals in a top-level statement.
+func (w *jsWalker) elideBulk(n *sitter.Node) {
+	if endLine(n)-line(n) >= 2 {
+		w.elideValue(n)
+	}
+}
+
+// namespace handles namespace N { … } / module "m" { … }.
+func (w *jsWalker) namespace(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
+	f := w.f
+	nm, body := f.field(n, "name"), f.field(n, "body")
+	if nm == nil {
+		return
+	}
+	name := strings.Trim(f.text(nm), `"'`)
+	qual := w.qual(prefix, name)
+	idx := f.def(world.Def{Name: name, Kind: world.KindModule, Qualified: qual, Parent: w.parentOf(prefix),
+		Start: line(outer), End: endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+	if body != nil {
+		w.statements(body, qual+".", idx, false)
+	}
+	w.in = parentIdx
+}
+
+// importStmt records an import declaration and its bindings.
+func (w *jsWalker) importStmt(n *sitter.Node) {
+	f := w.f
+	src := f.field(n, "source")
+	ln := line(n)
+	kind := ""
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(n)
+	for _, c := range ks {
+		if !c.named && c.kind == "type" {
+			kind = "type"
+		}
+	}
+	if src == nil {
+		// import x = require("m") / import x = ns.y
+		for _, c := range ks {
+			if c.kind == "import_require_clause" {
+				id, s := c.n.NamedChild(0), f.field(&c.n, "source")
+				if s != nil {
+					imp := world.Import{Path: jsString(f.text(s)), Line: ln, Kind: "require"}
+					if id != nil && f.kind(id) == "identifier" {
+						imp.Alias = f.text(id)
+						w.ns[imp.Alias] = true
+					}
+					f.imp(imp)
+				}
+			}
+		}
+		return
+	}
+	path := jsString(f.text(src))
+	any := false
+	for _, c := range ks {
+		if c.kind != "import_clause" {
+			continue
+		}
+		plain := world.Import{Path: path, Line: ln, Kind: kind}
+		var more []world.Import
+		m := len(f.stack)
+		for _, cc := range f.kids(&c.n) {
+			switch cc.kind {
+			case "identifier": // default import
+				more = append(more, world.Import{Path: path, Names: []string{"default"}, Alias: f.text(&cc.n), Line: ln, Kind: kind})
+			case "namespace_import":
+				if id := cc.n.NamedChild(0); id != nil {
+					more = append(more, world.Import{Path: path, Alias: f.text(id), Line: ln, Kind: joinKind(kind, "namespace")})
+					w.ns[f.text(id)] = true
+				}
+			case "named_imports":
+				for i := uint(0); i < cc.n.NamedChildCount(); i++ {
+					sp := cc.n.NamedChild(i)
+					if f.kind(sp) != "import_specifier" {
+						continue
+					}
+					name, alias := f.field(sp, "name"), f.field(sp, "alias")
+					if name == nil {
+						continue
+					}
+					spKind := kind
+					if strings.HasPrefix(f.text(sp), "type ") {
+						spKind = "type"
+					}
+					if alias != nil {
+						more = append(more, world.Import{Path: path, Names: []string{jsString(f.text(name))}, Alias: f.text(alias), Line: ln, Kind: spKind})
+					} else if spKind != kind {
+						more = append(more, world.Import{Path: path, Names: []string{f.text(name)}, Line: ln, Kind: spKind})
+					} else {
+						plain.Names = append(plain.Names, f.text(name))
+					}
+				}
+			}
+		}
+		f.release(m)
+		if len(plain.Names) > 0 {
+			f.imp(plain)
+		}
+		for _, i := range more {
+			f.imp(i)
+		}
+		any = true
+	}
+	if !any {
+		f.imp(world.Import{Path: path, Line: ln, Kind: joinKind(kind, "side-effect")})
+	}
+}
+
+func joinKind(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+// jsString strips the quotes of a string literal.
+func jsString(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// dynamicImport records require("m") and import("m") calls with a literal
+// path.
+func (w *jsWalker) dynamicImport(call, args *sitter.Node, kind string) {
+	f := w.f
+	if args == nil || args.NamedChildCount() == 0 {
+		return
+	}
+	a := args.NamedChild(0)
+	if k := f.kind(a); k != "string" && !(k == "template_string" && a.NamedChildCount() <= 1) {
+		return
+	}
+	imp := world.Import{Path: jsString(f.text(a)), Line: line(call), Kind: kind}
+	if kind == "require" && w.requireAlias != "" {
+		imp.Alias = w.requireAlias
+		w.ns[imp.Alias] = true
+	}
+	f.imp(imp)
+}
+
+// exportStmt handles export declarations, export lists and re-exports.
+func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
+	f := w.f
+	src := f.field(n, "source")
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(n)
+	isDefault, isType := false, false
+	for _, c := range ks {
+		if !c.named && c.kind == "default" {
+			isDefault = true
+		}
+		if !c.named && c.kind == "type" {
+			isType = true
+		}
+	}
+	if src != nil {
+		path := jsString(f.text(src))
+		ln := line(n)
+		kind := "reexport"
+		if isType {
+			kind = "type reexport"
+		}
+		star := true
+		for _, c := range ks {
+			switch c.kind {
+			case "namespace_export":
+				star = false
+				if id := c.n.NamedChild(0); id != nil {
+					f.imp(world.Import{Path: path, Alias: jsString(f.text(id)), Line: ln, Kind: kind})
+					w.exported[jsString(f.text(id))] = true
+				}
+			case "export_clause":
+				star = false
+				plain := world.Import{Path: path, Line: ln, Kind: kind}
+				var more []world.Import
+				for i := uint(0); i < c.n.NamedChildCount(); i++ {
+					sp := c.n.NamedChild(i)
+					name, alias := f.field(sp, "name"), f.field(sp, "alias")
+					if name == nil {
+						continue
+					}
+					if alias != nil {
+						more = append(more, world.Import{Path: path, Names: []string{jsString(f.text(name))}, Alias: jsString(f.text(alias)), Line: ln, Kind: kind})
+					} else {
+						plain.Names = append(plain.Names, jsString(f.text(name)))
+					}
+				}
+				if len(plain.Names) > 0 {
+					f.imp(plain)
+				}
+				for _, i := range more {
+					f.imp(i)
+				}
+			}
+		}
+		if star {
+			f.imp(world.Import{Path: path, Alias: "*", Line: ln, Kind: kind})
+		}
+		return
+	}
+	before := len(f.facts.Defs)
+	var decorators []*sitter.Node
+	defer func() {
+		if len(f.facts.Defs) > before {
+			w.in = before + 1
+		}
+		for _, d := range decorators {
+			w.uses(d)
+		}
+		w.in = parentIdx
+	}()
+	for _, c := range ks {
+		switch {
+		case c.kind == "decorator":
+			c := c
+			decorators = append(decorators, &c.n)
+		case c.field == f.fieldID("declaration"):
+			w.statement(&c.n, c.kind, prefix, parentIdx, true, n)
+		case c.kind == "export_clause":
+			for i := uint(0); i < c.n.NamedChildCount(); i++ {
+				sp := c.n.NamedChild(i)
+				if name := f.field(sp, "name"); name != nil {
+					w.exported[f.text(name)] = true
+					w.name(name, world.RefValue)
+				}
+			}
+		case c.field == f.fieldID("value") || isDefault && c.named && c.kind != "comment" && c.kind != "decorator":
+			switch c.kind {
+			case "function_expression", "function_declaration", "generator_function", "generator_function_declaration", "arrow_function":
+				if c.kind == "arrow_function" {
+					w.defaultArrow(&c.n, n, prefix, parentIdx)
+				} else {
+					w.function(&c.n, n, prefix, parentIdx, true)
+				}
+			case "class", "class_declaration", "abstract_class_declaration":
+				w.class(&c.n, n, prefix, parentIdx, true)
+			case "identifier":
+				w.exported[f.text(&c.n)] = true
+				w.name(&c.n, world.RefValue)
+			default:
+				w.uses(&c.n)
+				w.elideBulk(&c.n)
+			}
+		case c.kind == "identifier" || c.kind == "namespace_export":
+			// export = x; export as namespace X
+			w.uses(&c.n)
+		}
+	}
+}
+
+// defaultArrow handles export default (…) => …: a function named default.
+func (w *jsWalker) defaultArrow(fn, outer *sitter.Node, prefix string, parentIdx int) {
+	f := w.f
+	body := f.field(fn, "body")
+	sig := strings.TrimSpace(foldSpace(f.textRange(outer.StartByte(), bodyStart(fn, body))))
+	w.in = f.def(world.Def{Name: "default", Kind: world.KindFunction, Qualified: w.qual(prefix, "default"),
+		Parent: w.parentOf(prefix), Start: line(outer), End: endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+	w.functionScope(fn, body)
+	w.in = parentIdx
+}
