@@ -227,8 +227,33 @@ func (s *state) fitCode(limit int) int {
 		push(it)
 	}
 	var unfit []*cand
+	truncated := false
+	truncateUnfit := func() {
+		truncated = true
+		sort.SliceStable(unfit, func(a, b int) bool {
+			if unfit[a].dist != unfit[b].dist {
+				return unfit[a].dist < unfit[b].dist
+			}
+			return unfit[a].rel > unfit[b].rel
+		})
+		for _, c := range unfit {
+			if room < minTruncate {
+				break
+			}
+			if c.tier != TierDropped {
+				continue
+			}
+			if s.truncate(c, room) {
+				room -= c.tokens
+			}
+		}
+	}
 	for h.Len() > 0 && room > 0 {
 		it := heap.Pop(h).(*item)
+		if seedOrder && it.phase == 2 && !truncated {
+			// The seed truncates 1-hop skeletons before any 2-hop file.
+			truncateUnfit()
+		}
 		if !it.exact {
 			s.counter.parallel(s.materialize(it.c, it.kind != 's'))
 			if it.c.noSkel && it.kind == 's' {
@@ -273,22 +298,8 @@ func (s *state) fitCode(limit int) int {
 		}
 	}
 	// Last resort: truncate the most relevant skeletons that did not fit.
-	sort.SliceStable(unfit, func(a, b int) bool {
-		if unfit[a].dist != unfit[b].dist {
-			return unfit[a].dist < unfit[b].dist
-		}
-		return unfit[a].rel > unfit[b].rel
-	})
-	for _, c := range unfit {
-		if room < minTruncate {
-			break
-		}
-		if c.tier != TierDropped {
-			continue
-		}
-		if s.truncate(c, room) {
-			room -= c.tokens
-		}
+	if !truncated || len(unfit) > 0 {
+		truncateUnfit()
 	}
 	for _, c := range others {
 		if c.tier == TierSkeleton && c.content == "" {
