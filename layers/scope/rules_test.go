@@ -67,7 +67,7 @@ func TestCutRules(t *testing.T) {
 	}
 	want := map[string]string{
 		"svc/service.go": TierFull, "svc/service_test.go": TierFull, "store/store.go": TierFull, "app/handler.go": TierFull,
-		"store/big.go": TierSkeleton, // over full_line_limit: planned as a skeleton, not a cut
+		"store/big.go":    TierSkeleton, // over full_line_limit: planned as a skeleton, not a cut
 		"util/strings.go": TierSkeleton, "app/handler_test.go": TierSkeleton, "cmd/main.go": TierSkeleton,
 		"util/log.go": TierDropped, // 3 hops
 	}
