@@ -13,34 +13,38 @@ import (
 const clusterIterations = 30
 
 // usedNames returns, per file, how many references other files make to
-// each name it defines (through the graph's edges).
-func usedNames(g *world.Graph) []map[string]int {
+// each name it defines (through the graph's edges). Only files with want
+// set (all when want is nil) are counted; topOnly skips members.
+func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 	out := make([]map[string]int, len(g.Files))
+	refs := make([]map[string]int, len(g.Files)) // built lazily per using file
 	for _, e := range g.Edges {
-		if e.From >= len(g.Links) || e.To >= len(g.Links) {
+		if e.From >= len(g.Links) || e.To >= len(g.Links) || (want != nil && !want[e.To]) {
 			continue
 		}
 		from, to := g.Links[e.From], g.Links[e.To]
 		if from == nil || to == nil {
 			continue
 		}
-		// Both lists are sorted by name: merge them.
-		refs, defs := from.Refs, to.Defs
-		a, b := 0, 0
-		for a < len(refs) && b < len(defs) {
-			switch {
-			case refs[a].Name < defs[b].Name:
-				a++
-			case refs[a].Name > defs[b].Name:
-				b++
-			default:
+		rm := refs[e.From]
+		if rm == nil {
+			rm = make(map[string]int, len(from.Refs))
+			for _, r := range from.Refs {
+				rm[r.Name] += r.Count
+			}
+			refs[e.From] = rm
+		}
+		for k, d := range to.Defs {
+			if (topOnly && d.Parent != "") || (k > 0 && to.Defs[k-1].Name == d.Name) {
+				continue
+			}
+			if c := rm[d.Name]; c > 0 {
 				m := out[e.To]
 				if m == nil {
 					m = map[string]int{}
 					out[e.To] = m
 				}
-				m[refs[a].Name] += refs[a].Count
-				a++
+				m[d.Name] += c
 			}
 		}
 	}
@@ -137,7 +141,7 @@ func Clusters(g *world.Graph) []world.Cluster {
 		sort.Ints(s)
 	}
 	sort.Slice(sets, func(i, j int) bool { return sets[i][0] < sets[j][0] })
-	used := usedNames(g)
+	used := usedNames(g, nil, true)
 	out := make([]world.Cluster, len(sets))
 	for k, s := range sets {
 		c := world.Cluster{ID: k + 1, Name: clusterName(g, s, used)}

@@ -11,7 +11,7 @@ import (
 // deterministic and bounded in time.
 const (
 	rankDamping    = 0.85
-	rankIterations = 40
+	rankIterations = 30
 )
 
 // csr is the graph in compressed sparse row form: rows are From, values

@@ -49,7 +49,11 @@ func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Fac
 		}
 		return order[a] < order[b]
 	})
-	used := usedNames(g)
+	want := make([]bool, len(g.Files))
+	for _, i := range order {
+		want[i] = true
+	}
+	var used []map[string]int
 	const title = "# Repository map\n"
 	// Gather files in rank order until their lines, counted one by one,
 	// comfortably exceed the budget; the exact cut is found below.
@@ -61,6 +65,20 @@ func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Fac
 			break
 		}
 		mf := mapFile{head: "\n## " + g.Files[i].Path + "\n"}
+		if used == nil {
+			// Counted once, for the files the map can show at most.
+			est2 := 0
+			for k, j := range order {
+				if k > 0 && est2 > 4*budget+256 {
+					for _, r := range order[k:] {
+						want[r] = false
+					}
+					break
+				}
+				est2 += count(g.Files[j].Path) + 8
+			}
+			used = usedNames(g, want, false)
+		}
 		if facts != nil {
 			if f, err := facts(g.Files[i].Path); err == nil && f != nil {
 				mf.sigs = signatures(f, used[i])
