@@ -158,3 +158,12 @@ func newFakeP(tree string, files []fileSpec, edges []pe) *fakeWorld {
 	})
 	return w
 }
+
+func sortSlice(es []world.Edge) {
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].From != es[j].From {
+			return es[i].From < es[j].From
+		}
+		return es[i].To < es[j].To
+	})
+}

@@ -11,12 +11,14 @@ import (
 
 // Packing constants.
 const (
-	skelEstShare = 0.3  // skeleton tokens per file token, before the skeleton is read
-	upgradeValue = 0.6  // value of a file's full text beyond its skeleton, per unit of relevance
-	smallFull    = 1.25 // a file whose full text costs at most this times its skeleton comes full
-	costExponent = 0.75 // value per cost^this: relevance matters more than size
-	minTruncate  = 64   // tokens below which no truncated skeleton is made
-	prefetchMax  = 400  // candidates counted up front, in parallel
+	skelEstShare  = 0.3  // skeleton tokens per file token, before the skeleton is read
+	upgradeValue  = 0.6  // value of a file's full text beyond its skeleton, per unit of relevance
+	smallFull     = 1.25 // a file whose full text costs at most this times its skeleton comes full
+	costExponent  = 0.75 // value per cost^this: relevance matters more than size
+	minTruncate   = 64   // tokens below which no truncated skeleton is made
+	prefetchMax   = 400  // candidates counted up front, in parallel
+	prefetchShare = 1.2  // … until their estimated cost is this share of the room
+	skipMargin    = 0.8  // an estimate this much of which exceeds the room is not counted
 )
 
 // item is one step of the fill: a skeleton, a full text, or the upgrade of
@@ -99,17 +101,25 @@ func (s *state) materialize(c *cand, needFull bool) []job {
 		}
 	}
 	if needFull && !c.fullExact {
+		text, kind := s.readText(c)
+		c.fullExact = true
+		jobs = append(jobs, job{blob: c.entry.Blob, kind: kind, text: text, out: &c.full})
+	}
+	return jobs
+}
+
+// readText reads (once) and redacts a candidate's text, without counting it.
+func (s *state) readText(c *cand) (string, byte) {
+	if !c.read {
 		b, err := s.w.Content(c.path)
 		if err != nil {
 			s.warn("%s: %v", c.path, err)
 			b = nil
 		}
-		text, kind := redact(c.path, string(b))
-		c.fullExact = true
-		c.fullText = text
-		jobs = append(jobs, job{blob: c.entry.Blob, kind: kind, text: text, out: &c.full})
+		c.fullText, c.kind = redact(c.path, string(b))
+		c.read = true
 	}
-	return jobs
+	return c.fullText, c.kind
 }
 
 // fitCode is step 5 for code_context: it decides every candidate's tier
@@ -216,11 +226,11 @@ func (s *state) fitCode(limit int) int {
 	jobs = jobs[:0]
 	est := 0
 	for i, it := range start {
-		if i >= prefetchMax || est > 2*room {
+		if i >= prefetchMax || float64(est) > prefetchShare*float64(room) {
 			break
 		}
 		est += it.cost
-		jobs = append(jobs, s.materialize(it.c, it.kind == 'f' || it.c.plan == TierFull)...)
+		jobs = append(jobs, s.materialize(it.c, it.kind == 'f')...)
 	}
 	s.counter.parallel(jobs)
 	for _, it := range start {
@@ -253,6 +263,13 @@ func (s *state) fitCode(limit int) int {
 		if seedOrder && it.phase == 2 && !truncated {
 			// The seed truncates 1-hop skeletons before any 2-hop file.
 			truncateUnfit()
+		}
+		if !it.exact && float64(it.cost)*skipMargin > float64(room) {
+			// Clearly too big for what is left: not worth counting.
+			if it.kind != 'u' {
+				unfit = append(unfit, it.c)
+			}
+			continue
 		}
 		if !it.exact {
 			s.counter.parallel(s.materialize(it.c, it.kind != 's'))
@@ -317,11 +334,7 @@ func (s *state) fitCode(limit int) int {
 // truncate gives c as the head of its skeleton (or of its text, when it has
 // no skeleton) that fits room with a pointer to the rest.
 func (s *state) truncate(c *cand, room int) bool {
-	src := ""
-	if !c.fullExact {
-		s.counter.parallel(s.materialize(c, true))
-	}
-	src = c.fullText
+	src, _ := s.readText(c)
 	text := ""
 	if !c.noSkel {
 		if fc := s.factsOf(c.path); fc != nil {

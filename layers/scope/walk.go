@@ -32,6 +32,8 @@ type cand struct {
 
 	content  string // what is delivered
 	fullText string // the file's text, once read
+	read     bool   // fullText has been read
+	kind     byte   // cache form of fullText: 'f', or 'r' when redacted
 	start    int
 	end      int
 	pointer  string

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
@@ -139,7 +140,34 @@ type index struct {
 	fileTms [][]string       // per file: its sorted unique terms
 }
 
+var (
+	ixMu    sync.Mutex
+	ixGraph *world.Graph
+	ixCache *index
+)
+
+// indexOf returns the index of g, reusing the last one built for the same
+// graph (a graph is immutable once built).
+func indexOf(g *world.Graph) *index {
+	ixMu.Lock()
+	defer ixMu.Unlock()
+	if ixGraph == g && ixCache != nil && ixCache.nfiles == len(g.Files) {
+		return ixCache
+	}
+	ixGraph, ixCache = g, buildIndex(g)
+	return ixCache
+}
+
 func buildIndex(g *world.Graph) *index {
+	memo := map[string][]string{}
+	termsOf := func(name string) []string {
+		if t, ok := memo[name]; ok {
+			return t
+		}
+		t := nameTerms(name)
+		memo[name] = t
+		return t
+	}
 	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, base: map[string][]int{}, nfiles: len(g.Files)}
 	ix.fileTms = make([][]string, len(g.Files))
 	for i, fe := range g.Files {
@@ -156,7 +184,7 @@ func buildIndex(g *world.Graph) *index {
 					ix.defs[d.Name] = append(ix.defs[d.Name], i)
 					last = d.Name
 				}
-				for _, t := range nameTerms(d.Name) {
+				for _, t := range termsOf(d.Name) {
 					set[t] = true
 				}
 			}
@@ -190,7 +218,7 @@ func Align(g *world.Graph, facts func(path string) (*world.Facts, error), f *fea
 	if f.Spec == nil || len(f.Spec.Requirements) == 0 {
 		return a
 	}
-	ix := buildIndex(g)
+	ix := indexOf(g)
 	factsCache := map[string]*world.Facts{}
 	getFacts := func(p string) *world.Facts {
 		if fc, ok := factsCache[p]; ok {
