@@ -118,7 +118,7 @@ var (
 	rePytestFail  = regexp.MustCompile(`^(FAILED|ERROR)\s+([^\s:]+\.py)(?:::(\S+))?`)
 	rePytestLoc   = regexp.MustCompile(`^([^\s:]+\.py):(\d+): (\w+)`)
 	rePytestSum   = regexp.MustCompile(`^=+ .*\b(\d+ (?:failed|errors?))\b.* =+$`)
-	reTsc         = regexp.MustCompile(`^([^\s()]+\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs))(?:\((\d+),(\d+)\)|:(\d+):(\d+) -) error (TS\d+): (.+)$`)
+	reTsc         = regexp.MustCompile(`^([^\s()]+\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs))(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.+)$`)
 	reTsName      = regexp.MustCompile(`Cannot find name '(\w+)'`)
 	reTsModule    = regexp.MustCompile(`Cannot find module '([^']+)'(?: from '([^']+)')?`)
 	reTsMember    = regexp.MustCompile(`Module '"([^"]+)"' has no exported member '(\w+)'`)
@@ -128,9 +128,10 @@ var (
 	reJsRef       = regexp.MustCompile(`ReferenceError: (\w+) is not defined`)
 	reJsNotFunc   = regexp.MustCompile(`TypeError: ([\w.]+) is not a (?:function|constructor)`)
 	reJsSummary   = regexp.MustCompile(`^\s*(?:Tests?|Test Files|Test Suites):\s+.*\b\d+ failed`)
-	reViteResolve = regexp.MustCompile(`Failed to resolve import "([^"]+)" from "([^"]+)"`)
-	reAssert      = regexp.MustCompile(`\b(?:AssertionError|assert(?:ion)? failed|expect\(|Expected|Received)\b`)
-	reNoSuchFile  = regexp.MustCompile(`(?i)no such file or directory|ENOENT|cannot find the (?:file|path)|file not found|does not exist`)
+	reViteResolve = regexp.MustCompile(`Failed to resolve import "([^"]+)" from "([^"]+)"|Failed to load url (\S+) \(resolved id: [^)]*\) in (\S+?)\.? Does the file exist`)
+	reANSI        = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	reAssert      = regexp.MustCompile(`\b(?:AssertionError|assert(?:ion)? failed)\b|^\s*(?:Expected|Received):`)
+	reNoSuchFile  = regexp.MustCompile(`(?i)no such file or directory|ENOENT|cannot find the (?:file|path)|file not found|\b(?:file|directory|path)\b[^.]*\bdoes not exist`)
 	reMissingPath = regexp.MustCompile(`(?:open|stat|lstat|scandir|read|readlink)\s+'?([^\s':,]+)'?:? ?[:,]?\s*(?:no such file|ENOENT)|ENOENT: no such file or directory, \w+ '([^']+)'|No such file or directory: '([^']+)'|^(?:\w+: )?([^\s:]+): No such file or directory`)
 	reTimeout     = regexp.MustCompile(`(?i)\b(?:timed out|timeout of \d+|test timed out|deadline exceeded|signal: killed|exceeded (?:the )?time ?limit|took too long|timeouterror)\b`)
 	reRequest     = regexp.MustCompile(`(?i)\b(?:i (?:would |'d |will )?need to (?:see|look at|read|check)|i need the|please (?:provide|share|show|paste|send)|(?:can|could) you (?:provide|share|show|paste|send)|i (?:don't|do not) have (?:access to|the (?:contents?|source|code|definition)|visibility)|(?:is|are|was|were) not (?:included|provided|shown|present|available) in (?:the|my|this) (?:context|prompt)|(?:only|just) (?:a |the )?(?:skeleton|signatures?|outline)|(?:body|bodies|implementation) (?:is|are|was|were) (?:elided|truncated|omitted|cut)|without (?:seeing|the (?:contents|source|code|implementation))|contents of)\b`)
@@ -145,6 +146,7 @@ var (
 // acceptance criteria and skeletons when known.
 func classifyWith(log string, b Budget, m Manifest, mat *Material) Classification {
 	log = strings.ReplaceAll(log, "\r\n", "\n")
+	log = reANSI.ReplaceAllString(log, "")
 	lines := strings.Split(log, "\n")
 	var reqIDs []string
 	var acceptance []string
@@ -279,10 +281,14 @@ func classifyWith(log string, b Budget, m Manifest, mat *Material) Classificatio
 		}
 		// Lines a language rule did not claim: missing files, the agent's
 		// own requests, and generic errors.
+		if reNoSuchFile.MatchString(line) && !reViteResolve.MatchString(line) {
+			if len(sigs) == 0 || sigs[len(sigs)-1].line != n || sigs[len(sigs)-1].kind != KindMissingFile {
+				add(signal{kind: KindMissingFile, files: missingPaths(line)})
+			}
+			matched = true
+		}
 		if !matched {
 			switch {
-			case reNoSuchFile.MatchString(line):
-				add(signal{kind: KindMissingFile, files: missingPaths(line)})
 			case reRequest.MatchString(line):
 				s := signal{kind: kindRequest, files: fileTokens(line)}
 				for _, mm := range reBacktick.FindAllStringSubmatch(line, -1) {
@@ -393,13 +399,19 @@ func jsSymbols(line, from string, s *signal) {
 	}
 	if mm := reTsModule.FindStringSubmatch(line); mm != nil {
 		f := from
-		if mm[2] != "" {
+		// jest names the importer relative to its rootDir; the FAIL line
+		// before it has the path from the repository.
+		if mm[2] != "" && (from == "" || path.Base(cleanLogPath(from)) != path.Base(cleanLogPath(mm[2]))) {
 			f = mm[2]
 		}
 		s.modules = append(s.modules, module{name: mm[1], from: f, lang: "js"})
 	}
 	if mm := reViteResolve.FindStringSubmatch(line); mm != nil {
-		s.modules = append(s.modules, module{name: mm[1], from: mm[2], lang: "js"})
+		if mm[1] != "" {
+			s.modules = append(s.modules, module{name: mm[1], from: mm[2], lang: "js"})
+		} else {
+			s.modules = append(s.modules, module{name: mm[3], from: mm[4], lang: "js"})
+		}
 	}
 }
 
@@ -611,7 +623,7 @@ func moduleMatches(md module, p string) bool {
 			}
 		}
 		name = strings.TrimSuffix(name, path.Ext(name))
-		return noExt == name || strings.HasSuffix(noExt, "/"+name) || noExt == name+"/index" || strings.HasSuffix(noExt, "/"+name+"/index")
+		return pathMatches(name, noExt) || pathMatches(name+"/index", noExt) || strings.HasSuffix(noExt, "/"+name)
 	}
 	return false
 }

@@ -49,7 +49,9 @@ func TestLoadErrors(t *testing.T) {
 		isNot bool
 	}{
 		{name: "missing", file: BudgetName, want: "budget.json: missing (run `git speed scope`", isNot: true},
-		{name: "syntax", file: ManifestName, edit: func(s string) string { return strings.Replace(s, `"feature": "fetch-retry",`, `"feature": "fetch-retry"`, 1) }, want: "manifest.json:4:4: malformed JSON"},
+		{name: "syntax", file: ManifestName, edit: func(s string) string {
+			return strings.Replace(s, `"feature": "fetch-retry",`, `"feature": "fetch-retry"`, 1)
+		}, want: "manifest.json:4:4: malformed JSON"},
 		{name: "type", file: MaterialName, edit: func(s string) string {
 			return strings.Replace(s, `"distance": 0,`, `"distance": "zero",`, 1)
 		}, want: "material.json:"},
