@@ -1,0 +1,387 @@
+// Package eval measures Layer 2 against history: it replays recent
+// multi-file commits as synthetic tasks (the most-changed non-test source
+// file is files_touched, the other changed source files are the truth,
+// the parent commit's tree is the world) and reports where scope put the
+// truth files — full, skeleton, truncated, dropped or not a candidate —
+// at which hop distance, and at what token cost, for each fill policy and
+// for the naive baseline "whole files by distance until the budget is
+// full". The caller supplies the history (git) through the History
+// interface; eval itself is pure.
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/feature"
+	"github.com/git-speed/git-speed/layers/scope"
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Commit is one commit of the history, with the paths it changed against
+// its parent. Lines, when set, gives the lines added plus deleted per path
+// and picks the seed; without it the first source file in Changed is.
+type Commit struct {
+	ID      string         `json:"id"`
+	Parent  string         `json:"parent"`
+	Changed []string       `json:"changed"`
+	Lines   map[string]int `json:"lines,omitempty"`
+}
+
+// History is what eval needs of a repository.
+type History interface {
+	Commits(n int) ([]Commit, error)            // most recent first, first-parent
+	WorldAt(commit string) (scope.World, error) // Layer 1 at the commit's tree
+}
+
+// EvalOptions controls Run.
+type EvalOptions struct {
+	Commits  int            // recent commits to look at; 0 means 100
+	Budget   int            // total tokens per task; 0 means 32000
+	Stage    string         // "" means developer
+	Config   config.Config  // zero means config.Default()
+	Counter  tokens.Counter // nil means Config's tokenizer
+	Policies []string       // scope policies to compare; nil means value and seed
+	MinFiles int            // fewest changed source files a commit needs; 0 means 2
+	MaxFiles int            // most; larger commits (renames, sweeps) are skipped; 0 means 25
+	Cases    bool           // keep the per-commit cases in the report
+}
+
+// Outcome names where a truth file ended up.
+const (
+	Full         = "full"
+	Skeleton     = "skeleton"
+	Truncated    = "truncated"
+	Dropped      = "dropped"
+	NotCandidate = "not_candidate"
+	Absent       = "absent" // not in the parent tree: the commit created it
+)
+
+var outcomes = []string{Full, Skeleton, Truncated, Dropped, NotCandidate, Absent}
+
+// Tally is how truth files fared under one method.
+type Tally struct {
+	Method     string             `json:"method"`
+	Truth      int                `json:"truth"`       // truth files present in the parent tree
+	Outcomes   map[string]int     `json:"outcomes"`    // outcome → truth files
+	Shares     map[string]float64 `json:"shares"`      // outcome → share of Truth (Absent excluded)
+	Distances  map[string]int     `json:"distances"`   // "0".."3", "none" → truth files
+	Recall     float64            `json:"recall"`      // share of Truth delivered at any tier
+	FullRecall float64            `json:"full_recall"` // share delivered in full
+	Tokens     int                `json:"tokens"`      // code tokens used, summed over cases
+	AvgTokens  int                `json:"avg_tokens"`  // per case
+	Files      int                `json:"files"`       // files delivered, summed
+}
+
+// Case is one replayed commit.
+type Case struct {
+	Commit  string                       `json:"commit"`
+	Seed    string                       `json:"seed"`
+	Truth   []string                     `json:"truth"`
+	Results map[string]map[string]string `json:"results"` // method → truth path → "outcome@distance"
+}
+
+// Skip is a commit that was not replayed, and why.
+type Skip struct {
+	Commit string `json:"commit"`
+	Reason string `json:"reason"`
+}
+
+// Report is the result of Run.
+type Report struct {
+	Budget    int     `json:"budget"`
+	Stage     string  `json:"stage"`
+	Tokenizer string  `json:"tokenizer"`
+	Cases     int     `json:"cases"`
+	Methods   []Tally `json:"methods"` // policies in the order asked, then "baseline"
+	Skipped   []Skip  `json:"skipped"`
+	Detail    []Case  `json:"detail,omitempty"`
+}
+
+// Baseline is the method name of the naive comparison.
+const Baseline = "baseline"
+
+// Run replays the history's recent commits.
+func Run(h History, opt EvalOptions) (*Report, error) {
+	if opt.Commits <= 0 {
+		opt.Commits = 100
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = 32000
+	}
+	if opt.Stage == "" {
+		opt.Stage = "developer"
+	}
+	if opt.Config.Budget == (config.Budget{}) {
+		opt.Config = config.Default()
+	}
+	if opt.MinFiles <= 0 {
+		opt.MinFiles = 2
+	}
+	if opt.MaxFiles <= 0 {
+		opt.MaxFiles = 25
+	}
+	if len(opt.Policies) == 0 {
+		opt.Policies = []string{scope.PolicyValue, scope.PolicySeed}
+	}
+	if opt.Counter == nil {
+		c, err := tokens.New(opt.Config.Tokens.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		opt.Counter = c
+	}
+	commits, err := h.Commits(opt.Commits)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Budget: opt.Budget, Stage: opt.Stage, Tokenizer: opt.Counter.Name(), Skipped: []Skip{}}
+	methods := append(append([]string(nil), opt.Policies...), Baseline)
+	tallies := map[string]*Tally{}
+	for _, m := range methods {
+		tallies[m] = &Tally{Method: m, Outcomes: map[string]int{}, Shares: map[string]float64{}, Distances: map[string]int{}}
+	}
+	for _, c := range commits {
+		cs, skip := replay(h, c, opt, tallies)
+		if skip != "" {
+			rep.Skipped = append(rep.Skipped, Skip{c.ID, skip})
+			continue
+		}
+		rep.Cases++
+		if opt.Cases {
+			rep.Detail = append(rep.Detail, *cs)
+		}
+	}
+	for _, m := range methods {
+		t := tallies[m]
+		if t.Truth > 0 {
+			for _, o := range outcomes {
+				if o != Absent {
+					t.Shares[o] = round3(float64(t.Outcomes[o]) / float64(t.Truth))
+				}
+			}
+			t.Recall = round3(float64(t.Outcomes[Full]+t.Outcomes[Skeleton]+t.Outcomes[Truncated]) / float64(t.Truth))
+			t.FullRecall = round3(float64(t.Outcomes[Full]) / float64(t.Truth))
+		}
+		if rep.Cases > 0 {
+			t.AvgTokens = t.Tokens / rep.Cases
+		}
+		rep.Methods = append(rep.Methods, *t)
+	}
+	return rep, nil
+}
+
+// replay runs one commit through every method; it returns why the commit
+// was skipped, or "".
+func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*Case, string) {
+	if c.Parent == "" {
+		return nil, "no parent"
+	}
+	var srcs []string
+	for _, p := range c.Changed {
+		if IsSource(p) {
+			srcs = append(srcs, p)
+		}
+	}
+	sort.Strings(srcs)
+	if len(srcs) < opt.MinFiles || len(srcs) > opt.MaxFiles {
+		return nil, fmt.Sprintf("%d changed source files (want %d to %d)", len(srcs), opt.MinFiles, opt.MaxFiles)
+	}
+	w, err := h.WorldAt(c.Parent)
+	if err != nil {
+		return nil, "parent world: " + err.Error()
+	}
+	g := w.Graph()
+	seed := pickSeed(c, srcs, g)
+	if seed == "" {
+		return nil, "no non-test source file of the commit is in the parent tree"
+	}
+	var truth []string
+	for _, p := range srcs {
+		if p != seed {
+			truth = append(truth, p)
+		}
+	}
+	f, id := syntheticFeature(c, seed)
+	cs := &Case{Commit: c.ID, Seed: seed, Truth: truth, Results: map[string]map[string]string{}}
+	codeLimit := 0
+	var distances map[string]int
+	for _, pol := range opt.Policies {
+		r, err := scope.Scope(w, f, id, scope.Options{Stage: opt.Stage, Budget: opt.Budget, Config: opt.Config, Counter: opt.Counter, Policy: pol})
+		if err != nil {
+			return nil, "scope: " + err.Error()
+		}
+		codeLimit = r.Budget.Dimensions.Code.Limit
+		entries := map[string]scope.FileEntry{}
+		distances = map[string]int{}
+		for _, e := range r.Manifest.Files {
+			entries[e.Path] = e
+			distances[e.Path] = e.Distance
+		}
+		res := map[string]string{}
+		t := tallies[pol]
+		for _, p := range truth {
+			out, dist := NotCandidate, "none"
+			if g.Index(p) < 0 {
+				out = Absent
+			} else if e, ok := entries[p]; ok {
+				out, dist = e.Tier, fmt.Sprint(e.Distance)
+			}
+			record(t, out, dist)
+			res[p] = out + "@" + dist
+		}
+		t.Tokens += r.Budget.Dimensions.Code.Used
+		t.Files += len(r.Material.Files)
+		cs.Results[pol] = res
+	}
+	// The baseline: whole files by distance (then path) while they fit.
+	kept, used, n := baseline(w, distances, opt, codeLimit)
+	t := tallies[Baseline]
+	res := map[string]string{}
+	for _, p := range truth {
+		out, dist := NotCandidate, "none"
+		if g.Index(p) < 0 {
+			out = Absent
+		} else if d, ok := distances[p]; ok {
+			dist = fmt.Sprint(d)
+			out = Dropped
+			if kept[p] {
+				out = Full
+			}
+		}
+		record(t, out, dist)
+		res[p] = out + "@" + dist
+	}
+	t.Tokens += used
+	t.Files += n
+	cs.Results[Baseline] = res
+	return cs, ""
+}
+
+func record(t *Tally, out, dist string) {
+	t.Outcomes[out]++
+	if out != Absent {
+		t.Truth++
+		t.Distances[dist]++
+	}
+}
+
+// baseline takes whole files in order of distance, then path, while they
+// fit limit; it returns the files kept, the tokens used and their number.
+func baseline(w scope.World, distances map[string]int, opt EvalOptions, limit int) (map[string]bool, int, int) {
+	var paths []string
+	for p, d := range distances {
+		if d <= opt.Config.Scope.MaxHops {
+			paths = append(paths, p)
+		}
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		if distances[paths[i]] != distances[paths[j]] {
+			return distances[paths[i]] < distances[paths[j]]
+		}
+		return paths[i] < paths[j]
+	})
+	kept := map[string]bool{}
+	used, misses := 0, 0
+	for _, p := range paths {
+		if limit-used < 16 || misses > 20 {
+			break
+		}
+		b, err := w.Content(p)
+		if err != nil {
+			continue
+		}
+		n := opt.Counter.Count(string(b))
+		if distances[p] > 0 && used+n > limit {
+			misses++
+			continue
+		}
+		used += n
+		kept[p] = true
+	}
+	return kept, used, len(kept)
+}
+
+// pickSeed is the commit's most-changed non-test source file present in
+// the parent tree (ties and missing line counts: path order).
+func pickSeed(c Commit, srcs []string, g *world.Graph) string {
+	best, bestN := "", -1
+	for _, p := range srcs {
+		if IsTest(p) || g.Index(p) < 0 {
+			continue
+		}
+		n := c.Lines[p]
+		if n > bestN {
+			best, bestN = p, n
+		}
+	}
+	return best
+}
+
+func syntheticFeature(c Commit, seed string) (*feature.Feature, string) {
+	id := "c" + c.ID
+	if len(id) > 13 {
+		id = id[:13]
+	}
+	raw := fmt.Sprintf("id = %q\ntitle = \"replay %s\"\nfiles_touched = [%q]\nstatus = \"in_progress\"\n", id, c.ID, seed)
+	t := &feature.Task{ID: id, Title: "replay " + c.ID, FilesTouched: []string{seed}, Status: feature.StatusInProgress,
+		DependsOn: []string{}, Acceptance: []string{}, Requirements: []string{},
+		Path: path.Join(feature.Dir, "eval", "tasks", id+".toml"), Raw: []byte(raw)}
+	return &feature.Feature{Name: "eval", Spec: &feature.Spec{}, Tasks: []*feature.Task{t}}, id
+}
+
+// IsSource reports whether p is a file git-speed extracts facts from.
+func IsSource(p string) bool {
+	switch world.DetectLang(p, nil) {
+	case world.LangGo, world.LangPython, world.LangJavaScript, world.LangTypeScript, world.LangTSX, world.LangBash,
+		world.LangRust, world.LangJava, world.LangC, world.LangCPP, world.LangCSharp, world.LangPHP, world.LangRuby:
+		return true
+	}
+	return false
+}
+
+// IsTest reports whether p is a test file by the common conventions.
+func IsTest(p string) bool {
+	b := path.Base(p)
+	stem := strings.TrimSuffix(b, path.Ext(b))
+	switch {
+	case strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
+		strings.HasSuffix(stem, "_spec"), strings.HasPrefix(stem, "test_"),
+		strings.HasSuffix(stem, "Test") && len(stem) > 4, strings.HasSuffix(stem, "Tests") && len(stem) > 5:
+		return true
+	}
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if d == "test" || d == "tests" || d == "__tests__" || d == "testdata" {
+			return true
+		}
+	}
+	return false
+}
+
+func round3(x float64) float64 {
+	return float64(int64(x*1000+0.5)) / 1000
+}
+
+// JSON is the report as 2-space indented JSON with a final newline.
+func (r *Report) JSON() []byte {
+	b, _ := json.MarshalIndent(r, "", "  ")
+	return append(b, '\n')
+}
+
+// Text is the report as a plain table.
+func (r *Report) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "eval: %d commits replayed (%d skipped), budget %d (%s, %s)\n\n", r.Cases, len(r.Skipped), r.Budget, r.Stage, r.Tokenizer)
+	fmt.Fprintf(&b, "%-9s %6s %7s %6s %6s %6s %6s %6s %7s %8s\n", "method", "truth", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens")
+	for _, t := range r.Methods {
+		fmt.Fprintf(&b, "%-9s %6d %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d\n", t.Method, t.Truth, t.Recall,
+			t.Shares[Full], t.Shares[Skeleton], t.Shares[Truncated], t.Shares[Dropped], t.Shares[NotCandidate],
+			t.Distances["1"], t.Distances["2"], t.AvgTokens)
+	}
+	return b.String()
+}
