@@ -91,22 +91,30 @@ func Clusters(g *world.Graph) []world.Cluster {
 	for i := range label {
 		label[i] = i
 	}
-	score := map[int]float64{}
+	score := make([]float64, n) // by label; only touched entries are non-zero
+	var touched []int
 	for it := 0; it < clusterIterations; it++ {
 		changed := false
 		for i := 0; i < n; i++ {
 			if len(nb[i]) == 0 {
 				continue
 			}
-			clear(score)
+			touched = touched[:0]
 			for _, a := range nb[i] {
-				score[label[a.to]] += a.w
+				l := label[a.to]
+				if score[l] == 0 {
+					touched = append(touched, l)
+				}
+				score[l] += a.w
 			}
 			best, bw := label[i], score[label[i]]
-			for l, w := range score {
-				if w > bw || (w == bw && l < best) {
+			for _, l := range touched {
+				if w := score[l]; w > bw || (w == bw && l < best) {
 					best, bw = l, w
 				}
+			}
+			for _, l := range touched {
+				score[l] = 0
 			}
 			if best != label[i] {
 				label[i] = best
@@ -141,7 +149,16 @@ func Clusters(g *world.Graph) []world.Cluster {
 		sort.Ints(s)
 	}
 	sort.Slice(sets, func(i, j int) bool { return sets[i][0] < sets[j][0] })
-	used := usedNames(g, nil, true)
+	// Names are ranked by how often the whole tree references them
+	// (cheap, and close to the per-edge count for top-level names).
+	used := map[string]int{}
+	for _, l := range g.Links {
+		if l != nil {
+			for _, r := range l.Refs {
+				used[r.Name] += r.Count
+			}
+		}
+	}
 	out := make([]world.Cluster, len(sets))
 	for k, s := range sets {
 		c := world.Cluster{ID: k + 1, Name: clusterName(g, s, used)}
@@ -156,7 +173,7 @@ func Clusters(g *world.Graph) []world.Cluster {
 // clusterName is "folder: A, B, C": the folder holding most of the files
 // (the common parent when none holds a majority) and the three top-level
 // names other files use most.
-func clusterName(g *world.Graph, files []int, used []map[string]int) string {
+func clusterName(g *world.Graph, files []int, used map[string]int) string {
 	dirs := map[string]int{}
 	for _, f := range files {
 		dirs[path.Dir(g.Files[f].Path)]++
@@ -182,7 +199,7 @@ func clusterName(g *world.Graph, files []int, used []map[string]int) string {
 		}
 		for _, d := range l.Defs {
 			if d.Parent == "" && len(d.Name) > 1 {
-				counts[d.Name] += used[f][d.Name]
+				counts[d.Name] = used[d.Name]
 				if d.Exported {
 					counts[d.Name]++
 				}
