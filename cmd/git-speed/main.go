@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/urfave/cli/v2"
 )
@@ -18,7 +19,18 @@ import (
 func main() { os.Exit(Main()) }
 
 // Main runs git-speed with the process's arguments and returns its exit code.
-func Main() int { return run(os.Args, os.Stdout, os.Stderr) }
+func Main() int {
+	// GIT_SPEED_CPUPROFILE=file writes a CPU profile of the run (for benchmarks).
+	if p := os.Getenv("GIT_SPEED_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			defer f.Close()
+			if pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
+	return run(os.Args, os.Stdout, os.Stderr)
+}
 
 // Exit codes.
 const (
