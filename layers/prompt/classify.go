@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -155,8 +156,13 @@ func classifyWith(log string, b Budget, m Manifest, mat *Material) Classificatio
 		for _, s := range mat.Spec {
 			reqIDs = append(reqIDs, s.ID)
 		}
-		acceptance = mat.Task.Acceptance
+		for _, a := range mat.Task.Acceptance {
+			if n := normText(a); len(n) >= 12 {
+				acceptance = append(acceptance, n)
+			}
+		}
 	}
+	reqs := newReqMatcher(reqIDs)
 	var sigs []signal
 	var generic []signal
 	goTest := false // inside a go test run: indented file:line lines are test logs
@@ -173,7 +179,7 @@ func classifyWith(log string, b Budget, m Manifest, mat *Material) Classificatio
 		}
 		matched := true
 		switch {
-		case reTimeout.MatchString(line):
+		case mayBeTimeout(line) && reTimeout.MatchString(line):
 			add(signal{kind: KindTimeout, files: fileTokens(line)})
 		case reGoPkgHead.MatchString(line):
 			matched = false
@@ -192,7 +198,7 @@ func classifyWith(log string, b Budget, m Manifest, mat *Material) Classificatio
 			mm := reGoCompile.FindStringSubmatch(line)
 			s := signal{kind: KindBuildError, files: []string{mm[1]}}
 			goSymbols(mm[4], &s)
-			if reNoSuchFile.MatchString(mm[4]) {
+			if mayBeMissing(strings.ToLower(mm[4])) && reNoSuchFile.MatchString(mm[4]) {
 				s.kind = KindMissingFile
 			}
 			add(s)
@@ -281,7 +287,8 @@ func classifyWith(log string, b Budget, m Manifest, mat *Material) Classificatio
 		}
 		// Lines a language rule did not claim: missing files, the agent's
 		// own requests, and generic errors.
-		if reNoSuchFile.MatchString(line) && !reViteResolve.MatchString(line) {
+		lower := strings.ToLower(line)
+		if mayBeMissing(lower) && reNoSuchFile.MatchString(line) && !reViteResolve.MatchString(line) {
 			if len(sigs) == 0 || sigs[len(sigs)-1].line != n || sigs[len(sigs)-1].kind != KindMissingFile {
 				add(signal{kind: KindMissingFile, files: missingPaths(line)})
 			}
@@ -304,9 +311,9 @@ func classifyWith(log string, b Budget, m Manifest, mat *Material) Classificatio
 			}
 		}
 		// Requirement ids and acceptance criteria reported unmet.
-		if ids := reqMentions(line, reqIDs); len(ids) > 0 && reUnmet.MatchString(line) {
+		if ids := reqs.find(line, lower); len(ids) > 0 && reUnmet.MatchString(line) {
 			add(signal{kind: KindSpecGap, reqs: ids})
-		} else if acceptanceMention(line, acceptance) {
+		} else if len(acceptance) > 0 && acceptanceMention(line, lower, acceptance) {
 			add(signal{kind: KindSpecGap})
 		}
 	}
@@ -440,21 +447,37 @@ func missingPaths(line string) []string {
 	return out
 }
 
-// reqMentions returns the requirement ids line names: the known ids when
-// there are some, ids of the usual shapes (REQ-1, FR-2, AC-3) otherwise.
-func reqMentions(line string, known []string) []string {
+// reqMatcher finds requirement ids in a line: the known ids when there
+// are some, ids of the usual shapes (REQ-1, FR-2, AC-3) otherwise.
+type reqMatcher struct {
+	ids []string
+	res []*regexp.Regexp
+}
+
+func newReqMatcher(known []string) *reqMatcher {
+	m := &reqMatcher{}
+	for _, id := range uniqueSorted(known) {
+		if strings.TrimSpace(id) == "" {
+			continue
+		}
+		m.ids = append(m.ids, id)
+		m.res = append(m.res, regexp.MustCompile(`(?i)(?:^|[^\w-])`+regexp.QuoteMeta(id)+`(?:$|[^\w-]|-[^\d])`))
+	}
+	return m
+}
+
+func (m *reqMatcher) find(line, lower string) []string {
 	var out []string
-	if len(known) > 0 {
-		for _, id := range known {
-			if id == "" {
-				continue
-			}
-			re := regexp.MustCompile(`(?i)(?:^|[^\w-])` + regexp.QuoteMeta(id) + `(?:$|[^\w-]|-[^\d])`)
-			if re.MatchString(line) {
-				out = append(out, id)
+	if len(m.ids) > 0 {
+		for i, re := range m.res {
+			if strings.Contains(lower, strings.ToLower(m.ids[i])) && re.MatchString(line) {
+				out = append(out, m.ids[i])
 			}
 		}
 		return out
+	}
+	if !strings.ContainsRune(line, '-') && !strings.ContainsAny(line, "0123456789") {
+		return nil
 	}
 	for _, mm := range reReqID.FindAllStringSubmatch(line, -1) {
 		out = append(out, mm[1])
@@ -462,19 +485,37 @@ func reqMentions(line string, known []string) []string {
 	return out
 }
 
-// acceptanceMention reports whether line says an acceptance criterion is
-// unmet: it quotes one and says it failed, or says "acceptance criteria" and failed.
-func acceptanceMention(line string, criteria []string) bool {
-	if !reUnmet.MatchString(line) {
-		return false
-	}
-	l := normText(line)
-	for _, c := range criteria {
-		if n := normText(c); len(n) >= 12 && strings.Contains(l, n) {
+// mayBeTimeout is a cheap filter before reTimeout.
+func mayBeTimeout(line string) bool {
+	l := strings.ToLower(line)
+	return strings.Contains(l, "time") || strings.Contains(l, "deadline") || strings.Contains(l, "killed") || strings.Contains(l, "too long")
+}
+
+// mayBeMissing is a cheap filter before reNoSuchFile.
+func mayBeMissing(lower string) bool {
+	for _, s := range []string{"no such file", "enoent", "cannot find the", "not found", "does not exist"} {
+		if strings.Contains(lower, s) {
 			return true
 		}
 	}
-	return strings.Contains(l, "acceptance criteri")
+	return false
+}
+
+// acceptanceMention reports whether line says an acceptance criterion is
+// unmet: it quotes one and says it failed, or says "acceptance criteria" and failed.
+// criteria are normalised with normText.
+func acceptanceMention(line, lower string, criteria []string) bool {
+	named := strings.Contains(lower, "acceptance")
+	if !named {
+		l := normText(line)
+		for _, n := range criteria {
+			if strings.Contains(l, n) {
+				named = true
+				break
+			}
+		}
+	}
+	return named && reUnmet.MatchString(line)
 }
 
 // candidate is a file Layer 2 cut or dropped.
@@ -524,6 +565,11 @@ func matchCuts(sigs []signal, b Budget, m Manifest, mat *Material) []CutMatch {
 		bases[path.Base(p)]++
 	}
 
+	type symKey struct {
+		cand int
+		sym  string
+	}
+	symMemo := map[symKey]bool{}
 	var out []CutMatch
 	got := map[string]bool{}
 	addMatch := func(c candidate, named, by string, line int) {
@@ -557,8 +603,14 @@ func matchCuts(sigs []signal, b Budget, m Manifest, mat *Material) []CutMatch {
 			}
 		}
 		for _, sym := range s.symbols {
-			for _, c := range cands {
-				if symbolMatches(sym, c) {
+			for i, c := range cands {
+				key := symKey{i, sym}
+				ok, done := symMemo[key]
+				if !done {
+					ok = symbolMatches(sym, c)
+					symMemo[key] = ok
+				}
+				if ok {
 					addMatch(c, sym, "symbol", s.line)
 				}
 			}
@@ -658,9 +710,23 @@ func symbolMatches(sym string, c candidate) bool {
 
 // declares reports whether a skeleton has a line that declares name.
 func declares(skel, name string) bool {
-	re := regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?(?:func|def|class|type|interface|const|var|let|function|struct|enum|trait|fn)\s+(?:\([^)]*\)\s*)?` + regexp.QuoteMeta(name) + `\b`)
+	declMu.Lock()
+	re, ok := declRes[name]
+	if !ok {
+		re = regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?(?:func|def|class|type|interface|const|var|let|function|struct|enum|trait|fn)\s+(?:\([^)]*\)\s*)?` + regexp.QuoteMeta(name) + `\b`)
+		if len(declRes) > 4096 {
+			clear(declRes)
+		}
+		declRes[name] = re
+	}
+	declMu.Unlock()
 	return re.MatchString(skel)
 }
+
+var (
+	declMu  sync.Mutex
+	declRes = map[string]*regexp.Regexp{}
+)
 
 // squash lowercases s and drops what is not a letter or digit, so that
 // "user_store", "userStore" and "user-store" compare equal.
