@@ -246,3 +246,31 @@ func TestReportAndJSON(t *testing.T) {
 		prev = i
 	}
 }
+
+// TestRenderSparse renders every stage from the least input it accepts:
+// templates must not fail on empty lists, missing budgets or logs.
+func TestRenderSparse(t *testing.T) {
+	bare := &Context{Material: Material{Task: Task{ID: "T9", Title: "Bare"}}}
+	for _, stage := range Stages {
+		for _, in := range []Input{
+			{Context: bare, Counter: counter(t)},
+			{Feature: "f", Counter: counter(t)},
+		} {
+			if in.Context == nil && taskStages[stage] {
+				continue
+			}
+			out, err := Render(stage, in)
+			if err != nil {
+				t.Fatalf("%s: %v", stage, err)
+			}
+			for _, h := range []string{"## Constraints", "## Material", "## Traceability"} {
+				if !strings.Contains(out.Text, h) {
+					t.Errorf("%s: no %q in\n%s", stage, h, out.Text)
+				}
+			}
+			if !out.Report.WithinBudget || out.Report.BudgetTokens != 0 {
+				t.Errorf("%s: report without a budget %+v", stage, out.Report)
+			}
+		}
+	}
+}
