@@ -273,3 +273,30 @@ func BenchmarkFactsGoGit(b *testing.B) {
 	defer func() { batchThreshold = old }()
 	BenchmarkFacts(b)
 }
+
+// BenchmarkStoreInitial measures a first index: one Commit of 10k facts
+// entries (1 KiB each) and a 1000-shard artifact, into an empty store.
+func BenchmarkStoreInitial(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		g := gittest.New(b)
+		os.Unsetenv("GIT_DIR")
+		r, err := Open(g.Dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tx := r.Store().Begin()
+		for j := 0; j < 10000; j++ {
+			tx.PutFacts(factKey(j), []byte(fmt.Sprintf("%01024d", j)))
+		}
+		shards := map[string][]byte{}
+		for j := 0; j < 1000; j++ {
+			shards[fmt.Sprintf("dir%d/sub%d", j/10, j)] = []byte(fmt.Sprintf("%02048d", j))
+		}
+		tx.PutTree(strings.Repeat("ab", 20), "d", "csg", shards)
+		b.StartTimer()
+		if err := tx.Commit("initial"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

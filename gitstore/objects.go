@@ -23,6 +23,14 @@ type treeEntry struct {
 // readObject returns the raw content of an object, checking its type.
 // A missing object after a repack by another process triggers one re-index.
 func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	if r.pending != nil {
+		if o, ok := r.pending.objs[h]; ok {
+			if o.t != t {
+				return nil, fmt.Errorf("object %s is a %s, not a %s", h, o.t, t)
+			}
+			return o.data, nil
+		}
+	}
 	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		r.storage.Reindex()
@@ -74,7 +82,17 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 // writeObject stores an object unless it already exists and returns its id.
 func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := plumbing.ComputeHash(t, data)
+	if p := r.pending; p != nil {
+		if _, ok := p.objs[h]; ok {
+			return h, nil
+		}
+	}
 	if r.storage.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if p := r.pending; p != nil {
+		p.objs[h] = pendingObject{t, data}
+		p.order = append(p.order, h)
 		return h, nil
 	}
 	obj := r.storage.NewEncodedObject()

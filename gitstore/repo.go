@@ -43,7 +43,8 @@ type Repo struct {
 
 	mu       sync.Mutex // guards storage (go-git object storage is not goroutine-safe)
 	storage  *filesystem.Storage
-	writeErr error // first failure of mustBlob, guarded by mu
+	writeErr error       // first failure of mustBlob, guarded by mu
+	pending  *pendingSet // new objects not yet written, guarded by mu
 }
 
 // childEnv returns the environment for git child processes: ours, minus every

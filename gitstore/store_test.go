@@ -542,3 +542,46 @@ func TestOpenFromGitDir(t *testing.T) {
 		t.Errorf("WorkTree from .git = %q, want %q", r.WorkTree(), g.Dir)
 	}
 }
+
+// TestLargeCommitWritesPack: a commit with many new objects writes one pack
+// instead of loose objects, and git accepts it.
+func TestLargeCommitWritesPack(t *testing.T) {
+	g := sample(t)
+	r := open(t, g.Dir)
+	s := r.Store()
+	tx := s.Begin()
+	var keys []string
+	for i := 0; i < 3*packThreshold; i++ {
+		keys = append(keys, factKey(i))
+		tx.PutFacts(factKey(i), []byte(fmt.Sprint("facts ", i, strings.Repeat("z", i))))
+	}
+	shards := map[string][]byte{}
+	for i := 0; i < 50; i++ {
+		shards[fmt.Sprintf("dir/%d", i)] = []byte(fmt.Sprint(i))
+	}
+	tx.PutTree(g.Git("rev-parse", "HEAD^{tree}"), "d", "csg", shards)
+	if err := tx.Commit("big"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Facts(keys)
+	if err != nil || len(got) != len(keys) {
+		t.Fatalf("Facts = %d of %d, %v", len(got), len(keys), err)
+	}
+	if string(got[factKey(7)]) != "facts 7zzzzzzz" {
+		t.Errorf("facts 7 = %q", got[factKey(7)])
+	}
+	art, err := s.Tree(g.Git("rev-parse", "HEAD^{tree}"), "d", "csg")
+	if err != nil || len(art) != 50 {
+		t.Fatalf("Tree = %d shards, %v", len(art), err)
+	}
+	counts := g.Git("count-objects", "-v")
+	if !strings.Contains(counts, "packs: 1") {
+		t.Errorf("expected one pack:\n%s", counts)
+	}
+	g.Git("fsck", "--strict", "--no-dangling")
+	// A fresh process (new Repo) reads it too.
+	got, err = open(t, g.Dir).Store().Facts(keys[:5])
+	if err != nil || len(got) != 5 {
+		t.Fatalf("fresh Facts = %d, %v", len(got), err)
+	}
+}

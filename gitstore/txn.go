@@ -84,6 +84,8 @@ func (t *Txn) Commit(message string) error {
 	r := t.s.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.beginPending()
+	defer r.endPending()
 
 	// Content does not depend on the tip: write it once.
 	factBlobs := map[string]plumbing.Hash{}
@@ -144,6 +146,9 @@ func (t *Txn) Commit(message string) error {
 			return nil
 		}
 		c, err := r.writeCommit(root, snap.commit, message, t.now())
+		if err == nil {
+			err = r.flushPending()
+		}
 		if err != nil {
 			return fmt.Errorf("store commit: %w", err)
 		}
