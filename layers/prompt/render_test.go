@@ -152,6 +152,10 @@ func TestRenderGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, stage+".report.json", append(rep, '\n'))
+			if out.Classification != nil {
+				cl, _ := json.MarshalIndent(out.Classification, "", "  ")
+				golden(t, stage+".classification.json", append(cl, '\n'))
+			}
 			// Same input, same bytes.
 			again, err := Render(stage, fixtureInput(t, c))
 			if err != nil {
