@@ -92,6 +92,15 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 	}
 	st := repo.Store()
+	// A store that is not ours, or is damaged, is set aside and rebuilt.
+	if _, err := st.Trees(); errors.Is(err, gitstore.ErrCorrupt) {
+		warn(fmt.Sprintf("%v; set aside under %s<n> and rebuilt", err, gitstore.CorruptRefPrefix))
+		if err := st.Reset(); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, err
+	}
 	if !opt.Force {
 		ok, err := st.HasTree(tree, digest)
 		if err != nil {

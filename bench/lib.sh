@@ -1,0 +1,29 @@
+# Shared helpers of the bench/ scripts (sourced, not run).
+set -euo pipefail
+
+# median of numbers on stdin
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {print (a[NR/2]+a[NR/2+1])/2}}'; }
+
+# build_git_speed DIR: builds the git-speed binary of this checkout into DIR.
+build_git_speed() {
+  local root; root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  (cd "$root" && go build -o "$1/git-speed" ./cmd/git-speed)
+}
+
+# goroot_corpus DIR: the Go distribution's src committed into a repository at DIR.
+goroot_corpus() {
+  local dir=$1
+  if [ ! -d "$dir/.git" ]; then
+    cp -r "$(go env GOROOT)/src" "$dir"
+    git -C "$dir" init -q
+    git -C "$dir" add -A
+    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm src
+  fi
+}
+
+# timed OUT CMD...: runs CMD, appending "wall_s maxrss_kb" to OUT.
+timed() {
+  local out=$1; shift
+  /usr/bin/time -f '%e %M' -o "$out.tmp" "$@" >/dev/null 2>&1 || { cat "$out.tmp" >&2; return 1; }
+  cat "$out.tmp" >> "$out"; rm -f "$out.tmp"
+}
