@@ -286,3 +286,17 @@ func (f *file) cutLine(n *sitter.Node) {
 	}
 	f.elide(start, end, "")
 }
+
+// finishMore is the last step of this file's walkers: repeated references
+// are dropped and a definition whose name could not be read (macro-wrapped
+// declarators, syntax errors) is named "(anonymous)" rather than "".
+func finishMore(facts *world.Facts) {
+	dedupeRefs(facts)
+	for i := range facts.Defs {
+		d := &facts.Defs[i]
+		if d.Name == "" {
+			d.Name = "(anonymous)"
+			d.Qualified = qualify(d.Parent, d.Name)
+		}
+	}
+}

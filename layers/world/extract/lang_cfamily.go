@@ -32,7 +32,7 @@ func walkCFamily(f *file) {
 	w := &cWalker{f: f}
 	f.cutComments(func(k string) bool { return k == "comment" })
 	w.items(f.root, "", 0, "")
-	dedupeRefs(f.facts)
+	finishMore(f.facts)
 }
 
 // items walks declarations. access is "" outside classes, else the current
@@ -152,6 +152,10 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 				continue
 			}
 			name, _ := w.declName(ch)
+			if name == "" {
+				w.refs(ch, in)
+				continue
+			}
 			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
 				Start: line(c), End: endLine(c), Exported: exported, Doc: f.docBefore(c)}
 			if body := field(typ, "body"); body != nil {

@@ -29,7 +29,7 @@ func walkCSharp(f *file) {
 	w := &csWalker{f: f}
 	w.comments()
 	w.members(f.root, "", 0, false, "")
-	dedupeRefs(f.facts)
+	finishMore(f.facts)
 }
 
 var csTypeKinds = map[string]string{

@@ -51,7 +51,7 @@ func walkJava(f *file) {
 			w.member(c, "", 0, false)
 		}
 	}
-	dedupeRefs(f.facts)
+	finishMore(f.facts)
 }
 
 // javaModifiers reports the visibility words of a declaration.

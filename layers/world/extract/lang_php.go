@@ -29,7 +29,7 @@ func walkPHP(f *file) {
 	f.cutComments(func(k string) bool { return k == "comment" })
 	w.members(f.root, "", 0)
 	w.requires()
-	dedupeRefs(f.facts)
+	finishMore(f.facts)
 }
 
 // exported reports whether a member is public (the default).

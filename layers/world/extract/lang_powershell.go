@@ -423,7 +423,8 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 	}
 	for _, m := range psDotRe.FindAllSubmatchIndex(s.code, -1) {
 		// the path may be a string (blanked in code): read it from src
-		rest := string(src[m[1]:])
+		// the path may be a string (blanked in code): read it from src
+		rest := strings.TrimLeft(strings.TrimLeft(string(src[m[0]:m[1]]), " \t")[1:], " \t") + string(src[m[1]:])
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			rest = rest[:i]
 		}
@@ -477,7 +478,7 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 	for _, m := range psMemberRe.FindAllSubmatchIndex(s.code, -1) {
 		facts.Refs = append(facts.Refs, world.Ref{Name: string(src[m[4]:m[5]]), Qual: string(src[m[2]:m[3]]), Line: s.lineOf(m[0]), In: in(m[0]), Kind: world.RefMember})
 	}
-	dedupeRefs(facts)
+	finishMore(facts)
 	psExports(s, facts)
 	if s.broken {
 		facts.Partial = true

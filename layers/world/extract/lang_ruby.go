@@ -32,7 +32,7 @@ func walkRuby(f *file) {
 	w.loc.push()
 	w.bindAll(f.root)
 	w.body(f.root, "", 0, false, false)
-	dedupeRefs(f.facts)
+	finishMore(f.facts)
 }
 
 // doc returns the first line of the comment block right above n; the

@@ -26,7 +26,7 @@ func walkRust(f *file) {
 	w := &rustWalker{f: f}
 	f.cutComments(func(k string) bool { return k == "line_comment" || k == "block_comment" })
 	w.items(f.root, "", 0, false)
-	dedupeRefs(f.facts)
+	finishMore(f.facts)
 }
 
 func rustPub(f *file, n *sitter.Node) bool {
