@@ -16,6 +16,7 @@ func commands() []*cli.Command {
 		cmdHook(),
 		cmdGC(),
 		cmdVersion(),
+		cmdMan(),
 	}
 }
 

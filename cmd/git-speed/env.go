@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,8 +22,11 @@ type env struct {
 	top    string // top of the work tree; "" in a bare repository
 	cfg    config.Config
 	cfgRaw []byte // speed.toml as read (nil when absent)
-	stdout io.Writer
-	stderr io.Writer
+	// speedDir is the folder of features and templates, relative to top
+	// (--speed-dir, default .speed), as a slash path.
+	speedDir string
+	stdout   io.Writer
+	stderr   io.Writer
 }
 
 func openEnv(c *cli.Context) (*env, error) {
@@ -35,6 +39,10 @@ func openEnv(c *cli.Context) (*env, error) {
 		return nil, err
 	}
 	e := &env{repo: repo, top: repo.WorkTree(), stdout: c.App.Writer, stderr: c.App.ErrWriter}
+	e.speedDir = filepath.ToSlash(filepath.Clean(c.String("speed-dir")))
+	if e.speedDir == "" || filepath.IsAbs(e.speedDir) || e.speedDir == ".." || strings.HasPrefix(e.speedDir, "../") {
+		return nil, usagef("--speed-dir %s: must be a folder inside the work tree, relative to its top", c.String("speed-dir"))
+	}
 	e.cfg = config.Default()
 	if e.top != "" {
 		file := filepath.Join(e.top, config.FileName)

@@ -101,6 +101,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usagef("%v", err)
 		},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "speed-dir", EnvVars: []string{"SPEED_DIR"}, Value: ".speed",
+				Usage: "folder of features and template overrides, relative to the top of the work tree"},
+		},
 		Commands: commands(),
 	}
 	return app
