@@ -95,3 +95,5 @@ func versionString() string {
 	}
 	return v
 }
+
+func readAll(r io.Reader) ([]byte, error) { return io.ReadAll(r) }

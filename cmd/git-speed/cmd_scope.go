@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-speed/git-speed/layers/prompt"
+	"github.com/git-speed/git-speed/layers/world/align"
+)
+
+var (
+	stageFlag  = &cli.StringFlag{Name: "stage", Value: "developer", Usage: "stage whose budget applies: architect, verifier, developer, reviewer, coherence or debugger"}
+	budgetFlag = &cli.IntFlag{Name: "budget", Usage: "total tokens, overriding the stage's budget in speed.toml"}
+	strictFlag = &cli.BoolFlag{Name: "strict", Usage: "a files_touched path absent from the tree is an error, not a warning"}
+)
+
+// featureTaskArgs checks for exactly FEATURE TASK.
+func featureTaskArgs(c *cli.Context) (string, string, error) {
+	if c.NArg() != 2 {
+		return "", "", usagef("%s needs FEATURE and TASK, got %d argument(s)", c.Command.Name, c.NArg())
+	}
+	return c.Args().Get(0), c.Args().Get(1), nil
+}
+
+func budgetArg(c *cli.Context) (int, error) {
+	if !c.IsSet("budget") {
+		return 0, nil
+	}
+	if n := c.Int("budget"); n > 0 {
+		return n, nil
+	}
+	return 0, usagef("--budget must be a positive number of tokens, got %d", c.Int("budget"))
+}
+
+func cmdScope() *cli.Command {
+	return &cli.Command{
+		Name:      "scope",
+		Usage:     "scope one task's context under a token budget (Layer 2)",
+		UsageText: "git speed scope FEATURE TASK [--stage S] [--budget N] [--strict] [--json] [--rev R]",
+		Description: "Resolves the task's files_touched in the code symbol graph, walks it (0 hops full, 1 hop\n" +
+			"full or skeleton, 2 hops skeleton, 3+ dropped), collects upstream decisions, narrows the\n" +
+			"spec and balances the budget, then writes manifest.json, budget.json and material.json\n" +
+			"to .speed/features/FEATURE/context/task-TASK/. Every cut is recorded in budget.json.",
+		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag},
+		Action: func(c *cli.Context) error {
+			featureName, task, err := featureTaskArgs(c)
+			if err != nil {
+				return err
+			}
+			budget, err := budgetArg(c)
+			if err != nil {
+				return err
+			}
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: c.String("stage"), budget: budget, rev: c.String("rev"), strict: c.Bool("strict")})
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			dir, err := e.writeScope(res, featureName, task)
+			if err != nil {
+				return err
+			}
+			if !res.Budget.WithinBudget {
+				e.warnf("over budget: %s", res.Budget.OverBudget)
+			}
+			if c.Bool("json") {
+				return printJSON(e.stdout, map[string]any{"dir": rel(e.top, dir), "manifest": res.Manifest, "budget": res.Budget})
+			}
+			fmt.Fprint(e.stdout, res.Summary())
+			fmt.Fprintf(e.stderr, "git-speed: wrote %s/\n", rel(e.top, dir))
+			return nil
+		},
+	}
+}
+
+func cmdRender() *cli.Command {
+	return &cli.Command{
+		Name:      "render",
+		Usage:     "render a stage prompt for a task (Layer 3)",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--worktree]",
+		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
+			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
+			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
+			"prints the prompt on stdout. The per-section token report goes to stderr.\n" +
+			"Templates can be overridden in .speed/templates/STAGE.md.tmpl.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "also write the prompt to FILE"},
+			budgetFlag, strictFlag, jsonFlag, revFlag,
+			&cli.StringFlag{Name: "log", Usage: "debugger: the agent's failure output"},
+			&cli.StringFlag{Name: "base", Usage: "reviewer: diff from REV instead of the task's base"},
+			&cli.BoolFlag{Name: "worktree", Usage: "reviewer: diff against the work tree instead of HEAD"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 3 {
+				return usagef("render needs STAGE, FEATURE and TASK, got %d argument(s)", c.NArg())
+			}
+			stage, featureName, task := c.Args().Get(0), c.Args().Get(1), c.Args().Get(2)
+			budget, err := budgetArg(c)
+			if err != nil {
+				return err
+			}
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			if _, err := e.cfg.StageBudget(stage); err != nil {
+				return usagef("%v", err)
+			}
+			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: c.String("rev"), strict: c.Bool("strict")},
+				base: c.String("base"), worktree: c.Bool("worktree")}
+			if f := c.String("log"); f != "" {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					return usagef("--log: %v", err)
+				}
+				o.logText = string(b)
+			}
+			out, dir, err := e.renderStage(stage, featureName, task, o)
+			if err != nil {
+				return err
+			}
+			file := dir + "/" + stage + ".md"
+			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
+				return err
+			}
+			if p := c.String("out"); p != "" {
+				if err := os.WriteFile(p, []byte(out.Text), 0o644); err != nil {
+					return err
+				}
+			}
+			if c.Bool("json") {
+				return printJSON(e.stdout, out)
+			}
+			r := out.Report
+			for _, s := range r.Sections {
+				fmt.Fprintf(e.stderr, "git-speed: %-13s %6d tokens\n", s.Name, s.Tokens)
+			}
+			fmt.Fprintf(e.stderr, "git-speed: total %d of %d tokens (%s); within budget: %v; remaining %d\n",
+				r.TotalTokens, r.BudgetTokens, r.Tokenizer, r.WithinBudget, r.RemainingTokens)
+			_, err = fmt.Fprint(e.stdout, out.Text)
+			return err
+		},
+	}
+}
+
+func cmdClassify() *cli.Command {
+	return &cli.Command{
+		Name:      "classify",
+		Usage:     "classify an agent's failure output against the task's scoped context",
+		UsageText: "git speed classify FEATURE TASK --log FILE [--json]",
+		Description: "context_cut when what failed names a file or symbol budget.json shows was cut or dropped;\n" +
+			"otherwise build_error, test_failure, spec_gap, missing_file, timeout or unknown, with the\n" +
+			"evidence lines. --log - reads standard input.",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "log", Required: true, Usage: "the failure output (- for stdin)"}, jsonFlag},
+		Action: func(c *cli.Context) error {
+			featureName, task, err := featureTaskArgs(c)
+			if err != nil {
+				return err
+			}
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			var logData []byte
+			if f := c.String("log"); f == "-" {
+				logData, err = readAll(os.Stdin)
+			} else {
+				logData, err = os.ReadFile(f)
+			}
+			if err != nil {
+				return usagef("--log: %v", err)
+			}
+			ctx, err := prompt.Load(e.top + "/" + e.contextDir(featureName, task))
+			if err != nil {
+				return err
+			}
+			cl := ctx.Classify(string(logData))
+			if c.Bool("json") {
+				return printJSON(e.stdout, cl)
+			}
+			fmt.Fprintf(e.stdout, "%s (confidence %.2f): %s\n", cl.Kind, cl.Confidence, cl.Summary)
+			for _, ev := range cl.Evidence {
+				fmt.Fprintf(e.stdout, "  %v\n", ev)
+			}
+			return nil
+		},
+	}
+}
+
+func cmdAlign() *cli.Command {
+	return &cli.Command{
+		Name:      "align",
+		Usage:     "map a feature's requirements to the files and symbols that carry them",
+		UsageText: "git speed align FEATURE [--json] [--rev R]",
+		Description: "Each requirement gets its evidence (explicit path or symbol mentions, identifier and term\n" +
+			"matches, tasks citing it) and a status: aligned, partial or unaligned.",
+		Flags: []cli.Flag{jsonFlag, revFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("align needs FEATURE")
+			}
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			w, err := loadWorld(e, c.String("rev"))
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			if err := w.LoadLinks(); err != nil {
+				return err
+			}
+			f, err := e.loadFeature(c.Args().First(), w, false)
+			if err != nil {
+				return err
+			}
+			a := align.Align(w.Graph(), w.Facts, f)
+			if c.Bool("json") {
+				return printJSON(e.stdout, a)
+			}
+			_, err = fmt.Fprint(e.stdout, align.Render(a))
+			return err
+		},
+	}
+}

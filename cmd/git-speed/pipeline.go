@@ -1,0 +1,326 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/layers/feature"
+	"github.com/git-speed/git-speed/layers/prompt"
+	"github.com/git-speed/git-speed/layers/scope"
+	"github.com/git-speed/git-speed/layers/world/align"
+	"github.com/git-speed/git-speed/layers/world/build"
+	"github.com/git-speed/git-speed/layers/world/graph"
+)
+
+// speedFS shows the work tree to the feature loader with the --speed-dir
+// folder in place of .speed, so features can live elsewhere (the sample in
+// .speed.example).
+type speedFS struct {
+	root     fs.FS
+	speedDir string
+}
+
+func (s speedFS) Open(name string) (fs.File, error) {
+	if s.speedDir != ".speed" && (name == ".speed" || strings.HasPrefix(name, ".speed/")) {
+		name = s.speedDir + strings.TrimPrefix(name, ".speed")
+	}
+	return s.root.Open(name)
+}
+
+// featureDir is where feature F lives, relative to the work tree top.
+func (e *env) featureDir(name string) string { return path.Join(e.speedDir, "features", name) }
+
+// contextDir is the Layer 2/3 artifact folder of task T of feature F.
+func (e *env) contextDir(featureName, task string) string {
+	return path.Join(e.featureDir(featureName), "context", "task-"+task)
+}
+
+// loadFeature reads a feature, checking files_touched against w's tree.
+func (e *env) loadFeature(name string, w *build.World, strict bool) (*feature.Feature, error) {
+	if e.top == "" {
+		return nil, errors.New("features live in a work tree; this is a bare repository")
+	}
+	opts := feature.Options{Strict: strict}
+	if w != nil {
+		opts.Exists = func(p string) bool { _, ok := w.Entry(p); return ok }
+	}
+	f, warns, err := feature.LoadFeature(speedFS{os.DirFS(e.top), e.speedDir}, name, opts)
+	if errors.Is(err, feature.ErrNotFound) {
+		return nil, fmt.Errorf("no feature %s: %s/ does not exist", name, e.featureDir(name))
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warns {
+		e.warnf("%s", w)
+	}
+	return f, nil
+}
+
+// scopeOptions gathers what a scope of task T needs besides the world.
+type scopeOptions struct {
+	stage  string
+	budget int
+	rev    string
+	strict bool
+}
+
+// runScope runs Layer 2 for one task and returns the result, with warnings
+// printed to stderr.
+func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result, *build.World, *feature.Feature, error) {
+	if o.stage == "" {
+		o.stage = "developer"
+	}
+	if _, err := e.cfg.StageBudget(o.stage); err != nil {
+		return nil, nil, nil, usagef("--stage: %v", err)
+	}
+	w, err := loadWorld(e, o.rev)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := w.LoadLinks(); err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	f, err := e.loadFeature(featureName, w, o.strict)
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	cnt, err := e.counter()
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	res, err := scope.Scope(w, f, task, scope.Options{
+		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: cnt, Strict: o.strict,
+	})
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	for _, msg := range res.Warnings {
+		e.warnf("%s", msg)
+	}
+	return res, w, f, nil
+}
+
+// writeScope writes a scope result's three artifacts into the task's
+// context folder (the --speed-dir one).
+func (e *env) writeScope(res *scope.Result, featureName, task string) (string, error) {
+	dir := filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
+		data, err := res.Encode(name)
+		if err != nil {
+			return "", err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// writeFileAtomic writes data through a temporary file and a rename, and
+// leaves an identical file alone.
+func writeFileAtomic(file string, data []byte) error {
+	if old, err := os.ReadFile(file); err == nil && string(old) == string(data) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), file)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
+}
+
+// renderOptions are a render's stage-specific inputs.
+type renderOptions struct {
+	scopeOptions
+	logText  string // debugger
+	base     string // reviewer: diff base (overrides the task's)
+	worktree bool   // reviewer: diff against the work tree, not HEAD
+}
+
+// renderStage scopes the task for the stage (rewriting stale artifacts) and
+// renders the stage prompt from the artifacts.
+func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*prompt.Output, string, error) {
+	o.stage = stage
+	res, w, f, err := e.runScope(featureName, task, o.scopeOptions)
+	if err != nil {
+		return nil, "", err
+	}
+	defer w.Close()
+	dir, err := e.writeScope(res, featureName, task)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, err := prompt.Load(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	cnt, _ := e.counter()
+	total := o.budget
+	if total == 0 {
+		total, _ = e.cfg.StageBudget(stage)
+	}
+	in := prompt.Input{
+		Context: ctx, Feature: featureName, Counter: cnt.Count, Tokenizer: cnt.Name(), Budget: total,
+		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
+		TemplateLabel: path.Join(e.speedDir, "templates"),
+		FailureLog:    o.logText,
+	}
+	for _, t := range f.Tasks {
+		in.Tasks = append(in.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
+	}
+	for _, r := range f.Spec.Requirements {
+		in.Requirements = append(in.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})
+	}
+	switch stage {
+	case "architect":
+		g := w.Graph()
+		var focus []string
+		for _, t := range f.Tasks {
+			focus = append(focus, t.FilesTouched...)
+		}
+		rank := graph.Rank(g, existing(g.Index, focus), nil)
+		mapBudget := e.cfg.Map.Budget
+		if in.RepoMap, err = graph.RepoMap(g, rank, w.Facts, mapBudget, cnt.Count); err != nil {
+			return nil, "", err
+		}
+		for _, c := range graph.Clusters(g) {
+			in.Clusters = append(in.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
+		}
+		in.AlignmentText = align.Render(align.Align(g, w.Facts, f))
+	case "coherence":
+		in.Symbols = map[string][]string{}
+		for _, t := range f.Tasks {
+			for _, p := range t.FilesTouched {
+				facts, err := w.Facts(p)
+				if err != nil || facts == nil {
+					continue
+				}
+				for _, d := range facts.Defs {
+					if d.Exported {
+						in.Symbols[t.ID] = append(in.Symbols[t.ID], p+":"+d.Qualified)
+					}
+				}
+			}
+		}
+		for _, t := range f.Tasks {
+			for _, d := range t.Decisions {
+				in.Decisions = append(in.Decisions, prompt.Decision{Task: t.ID, Summary: d.Summary, Detail: d.Detail, Files: d.Files})
+			}
+		}
+	case "reviewer":
+		if in.Diffs, err = e.taskDiffs(f.Task(task), o); err != nil {
+			return nil, "", err
+		}
+	}
+	out, err := prompt.Render(stage, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return out, dir, nil
+}
+
+func existing(index func(string) int, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if index(p) >= 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// taskDiffs are the task's files between its base and HEAD, or the work tree.
+func (e *env) taskDiffs(t *feature.Task, o renderOptions) ([]prompt.FileDiff, error) {
+	base := o.base
+	if base == "" {
+		base = t.Base
+	}
+	if base == "" {
+		if !o.worktree {
+			return nil, usagef("task %s has no base commit to diff from: set base = \"<commit>\" in its file, or pass --base REV or --worktree", t.ID)
+		}
+		base = "HEAD"
+	}
+	_, baseTree, err := e.repo.Resolve(base)
+	if err != nil {
+		return nil, err
+	}
+	_, headTree, err := e.repo.Resolve(o.rev)
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := e.repo.Blobs()
+	if err != nil {
+		return nil, err
+	}
+	defer blobs.Close()
+	read := func(tree, p string) (string, bool, error) {
+		id, ok, err := e.repo.BlobAt(tree, p)
+		if err != nil || !ok {
+			return "", ok, err
+		}
+		b, err := blobs.Read(id, 0)
+		return string(b), true, err
+	}
+	var diffs []prompt.FileDiff
+	for _, p := range t.FilesTouched {
+		old, hadOld, err := read(baseTree, p)
+		if err != nil {
+			return nil, err
+		}
+		var cur string
+		hasNew := false
+		if o.worktree {
+			b, err := os.ReadFile(filepath.Join(e.top, filepath.FromSlash(p)))
+			if err == nil {
+				cur, hasNew = string(b), true
+			} else if !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+		} else if cur, hasNew, err = read(headTree, p); err != nil {
+			return nil, err
+		}
+		if old == cur && hadOld == hasNew {
+			continue
+		}
+		diffs = append(diffs, prompt.FileDiff{Path: p, Old: old, New: cur, Created: !hadOld && hasNew, Deleted: hadOld && !hasNew})
+	}
+	return diffs, nil
+}
+
+// stageBudget is --budget when given, else speed.toml's total for stage.
+func stageBudget(cfg config.Config, stage string, flag int) int {
+	if flag > 0 {
+		return flag
+	}
+	n, _ := cfg.StageBudget(stage)
+	return n
+}
