@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-speed/git-speed/layers/scope"
+	"github.com/git-speed/git-speed/layers/scope/eval"
+	"github.com/git-speed/git-speed/layers/world/build"
+)
+
+func cmdEval() *cli.Command {
+	return &cli.Command{
+		Name:      "eval",
+		Usage:     "replay recent multi-file commits as tasks and measure what scoping reaches",
+		UsageText: "git speed eval [--commits N] [--budget B] [--stage S] [--json] [--cases] [--rev R]",
+		Description: "For each recent first-parent commit that changed several source files: the most-changed\n" +
+			"non-test file is the task's files_touched, the other changed source files are the truth,\n" +
+			"and the parent commit is the state. Reports the share of truth files the scope delivers\n" +
+			"at each tier, their hop distances and tokens used, beside a whole-files-by-distance\n" +
+			"baseline. Indexes each parent tree it needs (incrementally).",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "commits", Value: 100, Usage: "recent commits to look at"},
+			&cli.IntFlag{Name: "budget", Value: 32000, Usage: "total tokens per task"},
+			&cli.StringFlag{Name: "stage", Value: "developer", Usage: "stage whose shares apply"},
+			&cli.BoolFlag{Name: "cases", Usage: "include every replayed commit in the JSON report"},
+			jsonFlag, revFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			if c.Int("commits") <= 0 || c.Int("budget") <= 0 {
+				return usagef("--commits and --budget must be positive")
+			}
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			cnt, err := e.counter()
+			if err != nil {
+				return err
+			}
+			h := &history{e: e, rev: c.String("rev")}
+			defer h.close()
+			rep, err := eval.Run(h, eval.EvalOptions{
+				Commits: c.Int("commits"), Budget: c.Int("budget"), Stage: c.String("stage"),
+				Config: e.cfg, Counter: cnt, Cases: c.Bool("cases"),
+			})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return printJSON(e.stdout, rep)
+			}
+			_, err = fmt.Fprint(e.stdout, rep.Text())
+			return err
+		},
+	}
+}
+
+// history is the repository's own history as eval replays it.
+type history struct {
+	e      *env
+	rev    string
+	worlds []*build.World
+}
+
+func (h *history) Commits(n int) ([]eval.Commit, error) {
+	log, err := h.e.repo.FirstParentLog(h.rev, n)
+	if err != nil {
+		return nil, err
+	}
+	var out []eval.Commit
+	for _, l := range log {
+		if len(l.Parents) == 0 {
+			continue
+		}
+		ch, err := h.e.repo.ChangedLines(l.Parents[0], l.Commit)
+		if err != nil {
+			return nil, err
+		}
+		c := eval.Commit{ID: l.Commit, Parent: l.Parents[0], Lines: map[string]int{}}
+		for _, x := range ch {
+			c.Changed = append(c.Changed, x.Path)
+			c.Lines[x.Path] = x.Lines
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (h *history) WorldAt(commit string) (scope.World, error) {
+	if _, err := runIndex(nil, h.e, commit, false, true); err != nil {
+		return nil, err
+	}
+	_, tree, err := h.e.repo.Resolve(commit)
+	if err != nil {
+		return nil, err
+	}
+	w, err := build.Load(h.e.repo, tree, h.e.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.LoadLinks(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	h.worlds = append(h.worlds, w)
+	return w, nil
+}
+
+func (h *history) close() {
+	for _, w := range h.worlds {
+		w.Close()
+	}
+}

@@ -1,0 +1,68 @@
+package gitstore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// LogEntry is one commit of a first-parent history.
+type LogEntry struct {
+	Commit  string
+	Parents []string
+}
+
+// FirstParentLog lists up to n commits reachable from rev along first
+// parents, newest first.
+func (r *Repo) FirstParentLog(rev string, n int) ([]LogEntry, error) {
+	if err := validRev(rev); err != nil {
+		return nil, err
+	}
+	out, err := r.git(nil, "log", "--first-parent", "--format=%H %P", "-n", strconv.Itoa(n), rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	var log []LogEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		log = append(log, LogEntry{Commit: f[0], Parents: f[1:]})
+	}
+	return log, nil
+}
+
+// LineChange is a path changed between two commits, with the lines added
+// plus deleted (-1 for a binary file).
+type LineChange struct {
+	Path  string
+	Lines int
+}
+
+// ChangedLines lists the paths that differ between commits a and b, with
+// how many lines changed; renames are reported as a delete and an add.
+func (r *Repo) ChangedLines(a, b string) ([]LineChange, error) {
+	out, err := r.git(nil, "diff-tree", "-r", "--no-renames", "--numstat", "-z", a, b)
+	if err != nil {
+		return nil, err
+	}
+	var changes []LineChange
+	for _, rec := range strings.Split(string(out), "\x00") {
+		if rec == "" {
+			continue
+		}
+		f := strings.SplitN(rec, "\t", 3)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("diff-tree %s %s: unexpected line %q", a, b, rec)
+		}
+		lines := -1
+		if add, err1 := strconv.Atoi(f[0]); err1 == nil {
+			if del, err2 := strconv.Atoi(f[1]); err2 == nil {
+				lines = add + del
+			}
+		}
+		changes = append(changes, LineChange{Path: f[2], Lines: lines})
+	}
+	return changes, nil
+}
