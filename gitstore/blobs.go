@@ -239,9 +239,13 @@ func (w *catFileWorker) read(id string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// close ends the process. It may be mid-reply after a failed read, so it is
+// killed rather than waited on politely (it holds no state worth keeping).
 func (w *catFileWorker) close() error {
 	_ = w.inc.Close()
-	return w.cmd.Wait()
+	_ = w.cmd.Process.Kill()
+	_ = w.cmd.Wait()
+	return nil
 }
 
 // gogitWorker reads with its own go-git object storage (go-git storage is not

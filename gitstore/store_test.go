@@ -585,3 +585,26 @@ func TestLargeCommitWritesPack(t *testing.T) {
 		t.Fatalf("fresh Facts = %d, %v", len(got), err)
 	}
 }
+
+// TestStoreSharedWithWorktree: refs/speed lives in the common dir, so a
+// linked worktree and the main one see the same store, and a hook-style
+// environment (GIT_DIR, GIT_INDEX_FILE set) changes nothing.
+func TestStoreSharedWithWorktree(t *testing.T) {
+	g := sample(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	g.Git("worktree", "add", "-q", "--detach", wt)
+	rw := open(t, wt)
+	tx := rw.Store().Begin()
+	tx.PutFacts(factKey(42), []byte("from worktree"))
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(t.TempDir(), "bogus-index"))
+	if err := tx.Commit("wt"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := open(t, g.Dir).Store().Facts([]string{factKey(42)})
+	if err != nil || string(got[factKey(42)]) != "from worktree" {
+		t.Fatalf("main worktree sees %q, %v", got, err)
+	}
+	if st := g.Git("status", "--porcelain"); st != "" {
+		t.Errorf("status after store write: %q", st)
+	}
+}
