@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -121,11 +122,15 @@ func cmdRender() *cli.Command {
 				}
 				o.logText = string(b)
 			}
-			out, dir, err := e.renderStage(stage, featureName, task, o)
+			res, out, err := e.renderStage(stage, featureName, task, o)
 			if err != nil {
 				return err
 			}
-			file := dir + "/" + stage + ".md"
+			dir, err := e.writeScope(res, featureName, task)
+			if err != nil {
+				return err
+			}
+			file := filepath.Join(dir, stage+".md")
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}

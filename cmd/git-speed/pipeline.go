@@ -165,28 +165,57 @@ type renderOptions struct {
 	worktree bool   // reviewer: diff against the work tree, not HEAD
 }
 
-// renderStage scopes the task for the stage (rewriting stale artifacts) and
-// renders the stage prompt from the artifacts.
-func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*prompt.Output, string, error) {
+// renderStage scopes the task for the stage and renders the stage prompt.
+// It writes nothing. When the rendered prompt would eat into the reserve
+// (the template's own text is not part of Layer 2's budget), the task is
+// scoped again with a smaller total until it fits, at most a few times.
+func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*scope.Result, *prompt.Output, error) {
 	o.stage = stage
+	total := stageBudget(e.cfg, stage, o.budget)
+	reserve := int(float64(total) * e.cfg.Budget.Shares.Reserve)
+	budget := total
+	for attempt := 0; ; attempt++ {
+		o.budget = budget
+		res, out, err := e.renderOnce(stage, featureName, task, total, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		over := out.Report.TotalTokens - (total - reserve)
+		if over <= 0 || attempt == 3 {
+			if over > 0 {
+				e.warnf("the %s prompt takes %d tokens, %d into the reserve of %d", stage, out.Report.TotalTokens, over, reserve)
+			} else if budget != total {
+				e.warnf("scoped at %d of %d tokens so the %s prompt (%d tokens) leaves the reserve free", budget, total, stage, out.Report.TotalTokens)
+			}
+			return res, out, nil
+		}
+		next := budget - int(float64(over)/(1-e.cfg.Budget.Shares.Reserve)) - 1
+		if next <= 0 {
+			return res, out, nil
+		}
+		budget = next
+	}
+}
+
+// renderOnce scopes and renders at o.budget; total is the stage's budget
+// the prompt is reported against.
+func (e *env) renderOnce(stage, featureName, task string, total int, o renderOptions) (*scope.Result, *prompt.Output, error) {
 	res, w, f, err := e.runScope(featureName, task, o.scopeOptions)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	defer w.Close()
-	dir, err := e.writeScope(res, featureName, task)
-	if err != nil {
-		return nil, "", err
+	var data [3][]byte
+	for i, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
+		if data[i], err = res.Encode(name); err != nil {
+			return nil, nil, err
+		}
 	}
-	ctx, err := prompt.Load(dir)
+	ctx, err := prompt.Decode(e.contextDir(featureName, task), data[0], data[1], data[2])
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	cnt, _ := e.counter()
-	total := o.budget
-	if total == 0 {
-		total, _ = e.cfg.StageBudget(stage)
-	}
 	in := prompt.Input{
 		Context: ctx, Feature: featureName, Counter: cnt.Count, Tokenizer: cnt.Name(), Budget: total,
 		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
@@ -207,9 +236,8 @@ func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*pr
 			focus = append(focus, t.FilesTouched...)
 		}
 		rank := graph.Rank(g, existing(g.Index, focus), nil)
-		mapBudget := e.cfg.Map.Budget
-		if in.RepoMap, err = graph.RepoMap(g, rank, w.Facts, mapBudget, cnt.Count); err != nil {
-			return nil, "", err
+		if in.RepoMap, err = graph.RepoMap(g, rank, w.Facts, e.cfg.Map.Budget, cnt.Count); err != nil {
+			return nil, nil, err
 		}
 		for _, c := range graph.Clusters(g) {
 			in.Clusters = append(in.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
@@ -237,14 +265,14 @@ func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*pr
 		}
 	case "reviewer":
 		if in.Diffs, err = e.taskDiffs(f.Task(task), o); err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
 	out, err := prompt.Render(stage, in)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
-	return out, dir, nil
+	return res, out, nil
 }
 
 func existing(index func(string) int, paths []string) []string {

@@ -216,16 +216,9 @@ type Context struct {
 // directory (.speed/features/<F>/context/task-<id>/). Errors name the file
 // and, for malformed JSON, the line and column.
 func Load(dir string) (*Context, error) {
-	c := &Context{}
-	for _, a := range []struct {
-		name string
-		v    any
-	}{
-		{ManifestName, &c.Manifest},
-		{BudgetName, &c.Budget},
-		{MaterialName, &c.Material},
-	} {
-		path := filepath.Join(dir, a.name)
+	var data [3][]byte
+	for i, name := range []string{ManifestName, BudgetName, MaterialName} {
+		path := filepath.Join(dir, name)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -233,7 +226,24 @@ func Load(dir string) (*Context, error) {
 			}
 			return nil, err
 		}
-		if err := decodeJSON(path, b, a.v); err != nil {
+		data[i] = b
+	}
+	return Decode(dir, data[0], data[1], data[2])
+}
+
+// Decode is Load over artifacts already in memory; dir names them in errors.
+func Decode(dir string, manifest, budget, material []byte) (*Context, error) {
+	c := &Context{}
+	for _, a := range []struct {
+		name string
+		b    []byte
+		v    any
+	}{
+		{ManifestName, manifest, &c.Manifest},
+		{BudgetName, budget, &c.Budget},
+		{MaterialName, material, &c.Material},
+	} {
+		if err := decodeJSON(filepath.Join(dir, a.name), a.b, a.v); err != nil {
 			return nil, err
 		}
 	}
