@@ -608,3 +608,44 @@ func TestStoreSharedWithWorktree(t *testing.T) {
 		t.Errorf("status after store write: %q", st)
 	}
 }
+
+// FuzzShardsRoundTrip: any set of shard keys survives writing an artifact
+// tree and reading it back.
+func FuzzShardsRoundTrip(f *testing.F) {
+	f.Add("a\na/b\n\n.git\n..\n@\n%\nx//y\n/lead\ntrail/")
+	f.Add("ü\x00\xff/%41")
+	g := gittest.New(f)
+	os.Unsetenv("GIT_DIR")
+	r, err := Open(g.Dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := r.Store()
+	f.Fuzz(func(t *testing.T, keys string) {
+		shards := map[string][]byte{}
+		for i, k := range strings.Split(keys, "\n") {
+			shards[k] = []byte(fmt.Sprint(i))
+		}
+		r.mu.Lock()
+		h, err := r.writeShards(shards)
+		r.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]byte{}
+		r.mu.Lock()
+		err = s.readShards(h, nil, got)
+		r.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(shards) {
+			t.Fatalf("%d shards back, want %d", len(got), len(shards))
+		}
+		for k, v := range shards {
+			if !bytes.Equal(got[k], v) {
+				t.Fatalf("shard %q = %q, want %q", k, got[k], v)
+			}
+		}
+	})
+}
