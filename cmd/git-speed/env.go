@@ -67,8 +67,17 @@ func isConfigError(err error) bool {
 }
 
 // warnf prints one warning line on stderr.
+// The same warning is printed once per run.
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "git-speed: warning: "+format+"\n", args...)
+	msg := fmt.Sprintf(format, args...)
+	if e.warned[msg] {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]bool{}
+	}
+	e.warned[msg] = true
+	fmt.Fprintf(e.stderr, "git-speed: warning: %s\n", msg)
 }
 
 // printJSON writes v as indented JSON on stdout.

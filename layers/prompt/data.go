@@ -7,6 +7,10 @@ import (
 	"text/template"
 )
 
+// maxBeyond bounds the files a prompt names as too far in the code graph:
+// the rest cost tokens and are all in manifest.json.
+const maxBeyond = 12
+
 // Data is what a stage template sees as ".". Its fields are the template
 // contract: an override may use any of them, and a field that does not
 // exist is an execution error naming the template's file and line.
@@ -27,7 +31,8 @@ type Data struct {
 	Skeletons []File // skeleton or truncated files
 
 	Dropped      []ManifestFile // candidates the manifest dropped
-	Beyond       []ManifestFile // dropped ones with no cut in budget.json: too far in the code graph
+	Beyond       []ManifestFile // dropped ones with no cut in budget.json: too far in the code graph, at most maxBeyond
+	BeyondMore   int            // further such files, listed only in manifest.json
 	Cuts         []Cut
 	Budget       Budget // budget.json as read
 	BudgetTokens int    // the total this prompt is measured against
@@ -116,6 +121,10 @@ func newData(stage string, in Input) *Data {
 			if !cut[f.Path] {
 				d.Beyond = append(d.Beyond, f)
 			}
+		}
+		if len(d.Beyond) > maxBeyond {
+			d.BeyondMore = len(d.Beyond) - maxBeyond
+			d.Beyond = d.Beyond[:maxBeyond]
 		}
 		for _, ct := range d.Cuts {
 			d.CutTokens += ct.TokensSaved
