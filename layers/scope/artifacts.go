@@ -248,7 +248,7 @@ func (s *state) balance() error {
 // the difference between the planned and the delivered tier.
 func (s *state) fileCuts() {
 	for _, c := range s.cands {
-		if c.dist == 0 || c.plan == TierDropped || c.tier == c.plan {
+		if c.dist == 0 || c.plan == TierDropped || c.tier == c.plan || c.extra {
 			continue
 		}
 		planned, exact := c.full, c.fullExact
@@ -297,6 +297,8 @@ func (s *state) result() *Result {
 			}
 		case c.tier == c.plan:
 			reason += "; " + c.planWhy
+		case c.extra:
+			reason += "; " + c.planWhy + "; full text added from budget left over"
 		default:
 			reason += fmt.Sprintf("; %s; delivered %s (a cut in budget.json)", c.planWhy, c.tier)
 		}
@@ -402,6 +404,9 @@ func (s *state) inputs() map[string]string {
 	in["task:"+s.task.Path] = h(s.task.Raw)
 	for _, u := range s.f.Upstream(s.task.ID) {
 		in["upstream:"+u.Path] = h(u.Raw)
+	}
+	if s.opt.NoExtras {
+		in["no_extras"] = h([]byte("true"))
 	}
 	if s.opt.Policy != "" && s.opt.Policy != PolicyValue {
 		in["policy"] = h([]byte(s.opt.Policy))

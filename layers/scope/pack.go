@@ -12,7 +12,8 @@ import (
 // Packing constants.
 const (
 	skelEstShare  = 0.3  // skeleton tokens per file token, before the skeleton is read
-	upgradeValue  = 0.6  // value of a file's full text beyond its skeleton, per unit of relevance
+	upgradeValue  = 1.2  // value of a file's full text beyond its skeleton, per unit of relevance
+	extraValue    = 0.5  // … times this for full text beyond the plan (2 hops, long 1-hop files)
 	smallFull     = 1.25 // a file whose full text costs at most this times its skeleton comes full
 	costExponent  = 0.75 // value per cost^this: relevance matters more than size
 	minTruncate   = 64   // tokens below which no truncated skeleton is made
@@ -185,6 +186,8 @@ func (s *state) fitCode(limit int) int {
 	seedOrder := s.opt.Policy == PolicySeed
 	phaseOf := func(it *item) int {
 		switch {
+		case it.kind == 'u' && it.c.plan != TierFull:
+			return 3 // extras: full text beyond the plan, only with budget left over
 		case it.c.dist == 1 && it.kind != 'u':
 			return 0 // 1-hop skeletons (or small files in full) before anything else
 		case seedOrder && it.c.dist == 1:
@@ -260,8 +263,9 @@ func (s *state) fitCode(limit int) int {
 	}
 	for h.Len() > 0 && room > 0 {
 		it := heap.Pop(h).(*item)
-		if seedOrder && it.phase == 2 && !truncated {
-			// The seed truncates 1-hop skeletons before any 2-hop file.
+		if !truncated && (it.phase == 3 || seedOrder && it.phase == 2) {
+			// Truncated skeletons of what did not fit come before any
+			// extra (and, in the seed's order, before any 2-hop file).
 			truncateUnfit()
 		}
 		if !it.exact && float64(it.cost)*skipMargin > float64(room) {
@@ -307,8 +311,11 @@ func (s *state) fitCode(limit int) int {
 			room -= c.tokens
 			if c.plan == TierFull {
 				push(&item{c: c, kind: 'u', value: c.rel * upgradeValue})
+			} else if !s.opt.NoExtras {
+				push(&item{c: c, kind: 'u', value: c.rel * upgradeValue * extraValue})
 			}
 		case 'f', 'u':
+			c.extra = c.plan != TierFull
 			c.tier, c.content, c.pointer = TierFull, c.fullText, ""
 			room -= c.full - c.tokens
 			c.tokens = c.full

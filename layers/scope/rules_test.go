@@ -32,7 +32,7 @@ files_touched = [` + touched + `]
 func runRule(t *testing.T, w *fakeWorld, f *feature.Feature, code int, mut func(*Options)) (*Result, map[string]FileEntry) {
 	t.Helper()
 	c4, _ := tokens.New("chars4")
-	opt := Options{Config: halfConfig(), Budget: 2 * code, Counter: c4, Policy: PolicySeed}
+	opt := Options{Config: halfConfig(), Budget: 2 * code, Counter: c4, Policy: PolicySeed, NoExtras: true}
 	if mut != nil {
 		mut(&opt)
 	}
@@ -176,6 +176,17 @@ func TestCutRules(t *testing.T) {
 		r, _ = runRule(t, w, f, 1000, nil)
 		if len(r.Budget.Flows) != 0 || r.Budget.Dimensions.Code.Limit != 1000 {
 			t.Errorf("no-flow %+v %+v", r.Budget.Flows, r.Budget.Dimensions)
+		}
+	})
+	t.Run("extras", func(t *testing.T) {
+		r, m := runRule(t, w, f, 1<<20, func(o *Options) { o.NoExtras = false })
+		for _, p := range []string{"util/strings.go", "app/handler_test.go", "cmd/main.go", "store/big.go"} {
+			if e := m[p]; e.Tier != TierFull || !strings.Contains(e.Reason, "budget left over") {
+				t.Errorf("extra %s: %+v", p, e)
+			}
+		}
+		if m["util/log.go"].Tier != TierDropped || len(r.Budget.Cuts) != 0 {
+			t.Errorf("extras went beyond max_hops or cut: %+v", r.Budget.Cuts)
 		}
 	})
 	t.Run("value policy", func(t *testing.T) {

@@ -55,6 +55,11 @@ type Options struct {
 	Rank      []float64        // optional global relevance per Graph.Files index (e.g. PageRank)
 	Strict    bool             // a files_touched path absent from the tree is an error
 	Policy    string           // PolicyValue (""), or PolicySeed
+	// NoExtras keeps every file at or below its planned tier. By default,
+	// budget left over once everything planned is in gives the full text
+	// of 2-hop files (and of 1-hop files over full_line_limit), most
+	// relevant per token first; the manifest says so.
+	NoExtras bool
 }
 
 // Fill policies. Both deliver distance 0 in full first and then a skeleton

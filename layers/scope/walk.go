@@ -39,6 +39,7 @@ type cand struct {
 	pointer  string
 	tokens   int // tokens delivered
 	isTestOf string
+	extra    bool // delivered full beyond its plan, from budget left over
 }
 
 // adjacency is the graph's edges per file, both ways.

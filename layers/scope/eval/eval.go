@@ -73,6 +73,7 @@ type Tally struct {
 	Distances  map[string]int     `json:"distances"`   // "0".."3", "none" → truth files
 	Recall     float64            `json:"recall"`      // share of Truth delivered at any tier
 	FullRecall float64            `json:"full_recall"` // share delivered in full
+	Score      float64            `json:"score"`       // (full + skeleton/2 + truncated/4) / Truth
 	Tokens     int                `json:"tokens"`      // code tokens used, summed over cases
 	AvgTokens  int                `json:"avg_tokens"`  // per case
 	Files      int                `json:"files"`       // files delivered, summed
@@ -167,6 +168,7 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 			}
 			t.Recall = round3(float64(t.Outcomes[Full]+t.Outcomes[Skeleton]+t.Outcomes[Truncated]) / float64(t.Truth))
 			t.FullRecall = round3(float64(t.Outcomes[Full]) / float64(t.Truth))
+			t.Score = round3((float64(t.Outcomes[Full]) + float64(t.Outcomes[Skeleton])/2 + float64(t.Outcomes[Truncated])/4) / float64(t.Truth))
 		}
 		if rep.Cases > 0 {
 			t.AvgTokens = t.Tokens / rep.Cases
@@ -377,9 +379,9 @@ func (r *Report) JSON() []byte {
 func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "eval: %d commits replayed (%d skipped), budget %d (%s, %s)\n\n", r.Cases, len(r.Skipped), r.Budget, r.Stage, r.Tokenizer)
-	fmt.Fprintf(&b, "%-9s %6s %7s %6s %6s %6s %6s %6s %7s %8s\n", "method", "truth", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens")
+	fmt.Fprintf(&b, "%-9s %6s %6s %7s %6s %6s %6s %6s %6s %7s %8s\n", "method", "truth", "score", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens")
 	for _, t := range r.Methods {
-		fmt.Fprintf(&b, "%-9s %6d %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d\n", t.Method, t.Truth, t.Recall,
+		fmt.Fprintf(&b, "%-9s %6d %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d\n", t.Method, t.Truth, t.Score, t.Recall,
 			t.Shares[Full], t.Shares[Skeleton], t.Shares[Truncated], t.Shares[Dropped], t.Shares[NotCandidate],
 			t.Distances["1"], t.Distances["2"], t.AvgTokens)
 	}
