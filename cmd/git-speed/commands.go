@@ -17,6 +17,7 @@ func commands() []*cli.Command {
 		cmdRender(),
 		cmdClassify(),
 		cmdEval(),
+		cmdVerify(),
 		cmdHooks(),
 		cmdHook(),
 		cmdGC(),

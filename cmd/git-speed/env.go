@@ -27,6 +27,7 @@ type env struct {
 	speedDir string
 	stdout   io.Writer
 	stderr   io.Writer
+	warned   map[string]bool // warnings already printed
 }
 
 func openEnv(c *cli.Context) (*env, error) {
