@@ -181,7 +181,7 @@ func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*sc
 			return nil, nil, err
 		}
 		over := out.Report.TotalTokens - (total - reserve)
-		if over <= 0 || attempt == 3 {
+		if over <= 0 || attempt == 5 {
 			if over > 0 {
 				e.warnf("the %s prompt takes %d tokens, %d into the reserve of %d", stage, out.Report.TotalTokens, over, reserve)
 			} else if budget != total {
@@ -189,7 +189,8 @@ func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*sc
 			}
 			return res, out, nil
 		}
-		next := budget - int(float64(over)/(1-e.cfg.Budget.Shares.Reserve)) - 1
+		// Packing is not linear in the budget: aim a little lower each time.
+		next := budget - int(float64(over)/(1-e.cfg.Budget.Shares.Reserve)) - 16<<attempt
 		if next <= 0 {
 			return res, out, nil
 		}
