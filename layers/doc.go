@@ -1,14 +1,20 @@
 // Package layers documents how git-speed's three layers fit together; the
 // code lives in its sub-packages, each named for what it provides.
 //
-//	HEAD^{tree} ──► Layer 1: world model (per tree)  ──► Layer 2: scope (per task) ──► Layer 3: prompt (per stage)
-//	                layers/world          types          layers/scope                  layers/prompt
-//	                layers/world/extract  tree-sitter    symbol resolution, walk,      text/template rendering,
-//	                layers/world/graph    CSG, ranking   decisions, spec, budget       classification
-//	                layers/world/build    pipeline
+//	HEAD^{tree} ─► Layer 1: world model (per tree) ─► Layer 2: scope (per task) ─► Layer 3: prompt (per stage)
+//
+//	layers/world          Layer 1 types: project map rows, facts, links, graph; pure Go
+//	layers/world/extract  tree-sitter extractors (the only cgo): defs, imports, refs, skeletons
+//	layers/world/graph    the code symbol graph: per-language resolution, clusters, PageRank, repo map
+//	layers/world/align    spec alignment: requirements to the files and symbols that carry them
+//	layers/world/build    the Layer 1 pipeline over git: incremental, cached per blob in refs/speed
+//	layers/feature        a feature's spec.md and task files, strictly loaded
+//	layers/scope          Layer 2: the five steps, budget dimensions, manifest/budget/material
+//	layers/scope/eval     replays history through Layer 2 and measures what it reaches
+//	layers/prompt         Layer 3: stage prompts from templates/, failure classification
 //
 // Layer 1 runs when HEAD's tree changes and is stored in the repository under
-// refs/speed (see package gitstore). Layer 2 reads only Layer 1 artifacts and
-// the task files; Layer 3 only renders Layer 2 output. The import rules that
-// keep this shape are checked by deps_test.go in this folder.
+// refs/speed (package gitstore). Layer 2 reads only Layer 1 artifacts and the
+// task files; Layer 3 only renders Layer 2 output. deps_test.go in this folder
+// checks these rules over transitive imports.
 package layers

@@ -1,0 +1,72 @@
+package layers
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/git-speed/git-speed/"
+
+// The layering rules, checked over transitive imports. They keep cgo and git
+// where they belong: Layers 2 and 3 stay pure Go, cheap to build and free of
+// I/O. A rule changes only with a reason written beside it.
+var rules = []struct {
+	pkg       string   // package (relative to the module)
+	forbidden []string // import path prefixes it must not reach, even indirectly
+}{
+	{"layers/world", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/world/graph", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/world/align", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/feature", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/scope", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/prompt", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/world/graph", mod + "layers/scope", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"gitstore", []string{mod + "layers/", "github.com/tree-sitter/"}},
+	{"internal/config", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"internal/tokens", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"internal/hooks", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
+}
+
+func TestLayering(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	for _, r := range rules {
+		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", mod+r.pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", r.pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, bad := range r.forbidden {
+				if strings.HasPrefix(dep, bad) {
+					t.Errorf("%s reaches %s", r.pkg, dep)
+				}
+			}
+		}
+	}
+}
+
+// Only the extractor package may use cgo's tree-sitter bindings.
+func TestTreeSitterOnlyInExtract(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		for _, im := range f[1:] {
+			if strings.HasPrefix(im, "github.com/tree-sitter/") && f[0] != mod+"layers/world/extract" {
+				t.Errorf("%s imports %s; tree-sitter stays in layers/world/extract", f[0], im)
+			}
+			if strings.HasPrefix(im, "github.com/go-git/") && f[0] != mod+"gitstore" {
+				t.Errorf("%s imports %s; git stays behind gitstore", f[0], im)
+			}
+		}
+	}
+}
