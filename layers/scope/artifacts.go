@@ -408,7 +408,7 @@ func (s *state) inputs() map[string]string {
 	if s.opt.NoExtras {
 		in["no_extras"] = h([]byte("true"))
 	}
-	if s.opt.Policy != "" && s.opt.Policy != PolicyValue {
+	if s.opt.Policy != "" && s.opt.Policy != PolicySeed {
 		in["policy"] = h([]byte(s.opt.Policy))
 	}
 	if len(s.opt.Rank) > 0 {

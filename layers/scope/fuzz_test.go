@@ -58,7 +58,7 @@ func FuzzScopeProperties(f *testing.F) {
 		cfg.Scope.FlowUnused = knobs&4 == 0
 		opt := Options{Config: cfg, Budget: 1 + int(budget), Counter: c4}
 		if knobs&8 != 0 {
-			opt.Policy = PolicySeed
+			opt.Policy = PolicyValue
 		}
 		r, err := Scope(w, fe, "t", opt)
 		if err != nil {

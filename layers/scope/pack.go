@@ -183,7 +183,7 @@ func (s *state) fitCode(limit int) int {
 	// The fill, most valuable per token first.
 	h := &itemHeap{}
 	seq := 0
-	seedOrder := s.opt.Policy == PolicySeed
+	seedOrder := s.opt.Policy != PolicyValue
 	phaseOf := func(it *item) int {
 		switch {
 		case it.kind == 'u' && it.c.plan != TierFull:

@@ -46,7 +46,7 @@ type EvalOptions struct {
 	Stage    string         // "" means developer
 	Config   config.Config  // zero means config.Default()
 	Counter  tokens.Counter // nil means Config's tokenizer
-	Policies []string       // scope policies to compare; nil means value and seed
+	Policies []string       // scope policies to compare; nil means seed and value
 	MinFiles int            // fewest changed source files a commit needs; 0 means 2
 	MaxFiles int            // most; larger commits (renames, sweeps) are skipped; 0 means 25
 	Cases    bool           // keep the per-commit cases in the report
@@ -84,7 +84,8 @@ type Case struct {
 	Commit  string                       `json:"commit"`
 	Seed    string                       `json:"seed"`
 	Truth   []string                     `json:"truth"`
-	Results map[string]map[string]string `json:"results"` // method → truth path → "outcome@distance"
+	Results map[string]map[string]string `json:"results"`               // method → truth path → "outcome@distance"
+	Over    map[string]bool              `json:"over_budget,omitempty"` // method → distance 0 alone exceeded the budget
 }
 
 // Skip is a commit that was not replayed, and why.
@@ -128,7 +129,7 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 		opt.MaxFiles = 25
 	}
 	if len(opt.Policies) == 0 {
-		opt.Policies = []string{scope.PolicyValue, scope.PolicySeed}
+		opt.Policies = []string{scope.PolicySeed, scope.PolicyValue}
 	}
 	if opt.Counter == nil {
 		c, err := tokens.New(opt.Config.Tokens.Tokenizer)
@@ -236,6 +237,12 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 			}
 			record(t, out, dist)
 			res[p] = out + "@" + dist
+		}
+		if r.Budget.OverBudget != "" {
+			if cs.Over == nil {
+				cs.Over = map[string]bool{}
+			}
+			cs.Over[pol] = true
 		}
 		t.Tokens += r.Budget.Dimensions.Code.Used
 		t.Files += len(r.Material.Files)
