@@ -14,6 +14,8 @@ func (r *Repo) BlobAt(tree, path string) (string, bool, error) {
 	if !isHexID(tree) {
 		return "", false, fmt.Errorf("blob at %s: %q is not an object id", path, tree)
 	}
+	r.mu.Lock() // readTree uses go-git storage, which is not goroutine-safe
+	defer r.mu.Unlock()
 	h := plumbing.NewHash(tree)
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	for i, name := range parts {

@@ -18,7 +18,7 @@ func (r *Repo) FirstParentLog(rev string, n int) ([]LogEntry, error) {
 	if err := validRev(rev); err != nil {
 		return nil, err
 	}
-	out, err := r.git(nil, "log", "--first-parent", "--format=%H %P", "-n", strconv.Itoa(n), rev, "--")
+	out, err := r.git(nil, "log", "--no-show-signature", "--first-parent", "--format=%H %P", "-n", strconv.Itoa(n), rev, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +43,12 @@ type LineChange struct {
 // ChangedLines lists the paths that differ between commits a and b, with
 // how many lines changed; renames are reported as a delete and an add.
 func (r *Repo) ChangedLines(a, b string) ([]LineChange, error) {
+	if err := validRev(a); err != nil {
+		return nil, err
+	}
+	if err := validRev(b); err != nil {
+		return nil, err
+	}
 	out, err := r.git(nil, "diff-tree", "-r", "--no-renames", "--numstat", "-z", a, b)
 	if err != nil {
 		return nil, err
