@@ -2,8 +2,11 @@ package graph
 
 import (
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -65,20 +68,18 @@ func group(lang string) string {
 	return lang
 }
 
-type edgeAcc struct {
-	refs   int
-	weight float64
-}
-
-// builder holds the indexes shared by the language resolvers.
+// builder holds the indexes shared by the language resolvers. Resolvers
+// prepare their indexes one after another, then register a per-file
+// function; Build runs those on all cores. Everything a per-file function
+// reads is immutable by then.
 type builder struct {
 	in     Input
 	files  []world.FileEntry
 	links  []*world.Link
-	index  map[string]int   // path → file
-	dirs   map[string][]int // directory → files directly in it, sorted
-	acc    map[uint64]*edgeAcc
-	byName map[string]map[string][]int // group → defined name → files, sorted, unique
+	index  map[string]int              // path → file
+	dirs   map[string][]int            // directory → files directly in it, sorted
+	byName map[string]map[string][]int // group → defined name → files, sorted, unique (groups that use the fallback)
+	work   []func(a *acc, i int)       // per file: its resolver, nil when none
 }
 
 // Build resolves the references of every file of in to the files defining
@@ -102,17 +103,93 @@ func Build(in Input) *world.Graph {
 			g.Symbols += len(l.Defs)
 		}
 	}
-	g.Edges = make([]world.Edge, 0, len(b.acc))
-	for k, a := range b.acc {
-		g.Edges = append(g.Edges, world.Edge{From: int(k >> 32), To: int(uint32(k)), Refs: a.refs, Weight: round(a.weight)})
-	}
-	sort.Slice(g.Edges, func(i, j int) bool {
-		if g.Edges[i].From != g.Edges[j].From {
-			return g.Edges[i].From < g.Edges[j].From
-		}
-		return g.Edges[i].To < g.Edges[j].To
-	})
+	g.Edges = b.run()
 	return g
+}
+
+// run resolves every file with its registered function, files spread over
+// runtime.NumCPU workers in chunks. A file's edges all start at the file
+// and are summed in the order its resolver emits them, so the result does
+// not depend on scheduling.
+func (b *builder) run() []world.Edge {
+	n := len(b.files)
+	per := make([][]world.Edge, n)
+	const chunk = 32
+	var next atomic.Int64
+	workers := runtime.NumCPU()
+	if max := (n + chunk - 1) / chunk; workers > max {
+		workers = max
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := newAcc(b)
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				for i := lo; i < lo+chunk && i < n; i++ {
+					if fn := b.work[i]; fn != nil {
+						fn(a, i)
+						per[i] = a.flush(i)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, es := range per {
+		total += len(es)
+	}
+	out := make([]world.Edge, 0, total)
+	for _, es := range per {
+		out = append(out, es...)
+	}
+	return out
+}
+
+// register sets fn as the resolver of file i.
+func (b *builder) register(i int, fn func(a *acc, i int)) {
+	b.work[i] = fn
+}
+
+// acc is one worker's edge accumulator for the file being resolved: dense
+// per-target sums and the targets touched, so resolving a file allocates
+// nothing but its edges. It embeds the builder for the read-only indexes.
+type acc struct {
+	*builder
+	refs    []int
+	weight  []float64
+	touched []int
+	// scratch reused by resolvers
+	stamp   []int32 // per Go name id: file+1 when known in the current file
+	scopes  []goScope
+	members []world.LinkRef
+	cands   []int
+}
+
+func newAcc(b *builder) *acc {
+	n := len(b.files)
+	return &acc{builder: b, refs: make([]int, n), weight: make([]float64, n)}
+}
+
+// flush returns file from's edges sorted by target and clears the sums.
+func (a *acc) flush(from int) []world.Edge {
+	if len(a.touched) == 0 {
+		return nil
+	}
+	sort.Ints(a.touched)
+	es := make([]world.Edge, len(a.touched))
+	for k, t := range a.touched {
+		es[k] = world.Edge{From: from, To: t, Refs: a.refs[t], Weight: round(a.weight[t])}
+		a.refs[t], a.weight[t] = 0, 0
+	}
+	a.touched = a.touched[:0]
+	return es
 }
 
 // round keeps weights to 1e-6 so sums taken in different orders print alike.
@@ -128,8 +205,8 @@ func newBuilder(in Input) *builder {
 		in: in, files: in.Files, links: links[:n],
 		index:  make(map[string]int, n),
 		dirs:   map[string][]int{},
-		acc:    map[uint64]*edgeAcc{},
 		byName: map[string]map[string][]int{},
+		work:   make([]func(a *acc, i int), n),
 	}
 	for i := range in.Files {
 		p := in.Files[i].Path
@@ -140,19 +217,25 @@ func newBuilder(in Input) *builder {
 		if l == nil {
 			continue
 		}
-		if !sort.SliceIsSorted(l.Defs, func(x, y int) bool { return l.Defs[x].Name < l.Defs[y].Name }) {
+		if !defsSorted(l.Defs) {
 			c := *l
 			c.Defs = append([]world.LinkDef(nil), l.Defs...)
 			sort.SliceStable(c.Defs, func(x, y int) bool { return c.Defs[x].Name < c.Defs[y].Name })
 			l = &c
 			b.links[i] = l
 		}
-		if !sort.SliceIsSorted(l.Refs, func(x, y int) bool { return l.Refs[x].Name < l.Refs[y].Name }) {
+		if !refsSorted(l.Refs) {
 			c := *l
 			c.Refs = append([]world.LinkRef(nil), l.Refs...)
 			sort.SliceStable(c.Refs, func(x, y int) bool { return c.Refs[x].Name < c.Refs[y].Name })
 			l = &c
 			b.links[i] = l
+		}
+	}
+	// The by-name index serves the fallback, which Go never uses.
+	for i, l := range b.links {
+		if l == nil || l.Lang == world.LangGo {
+			continue
 		}
 		g := group(l.Lang)
 		m := b.byName[g]
@@ -170,24 +253,39 @@ func newBuilder(in Input) *builder {
 	return b
 }
 
+func defsSorted(ds []world.LinkDef) bool {
+	for k := 1; k < len(ds); k++ {
+		if ds[k].Name < ds[k-1].Name {
+			return false
+		}
+	}
+	return true
+}
+
+func refsSorted(rs []world.LinkRef) bool {
+	for k := 1; k < len(rs); k++ {
+		if rs[k].Name < rs[k-1].Name {
+			return false
+		}
+	}
+	return true
+}
+
 // edge records refs references from → to with confidence w per reference.
-func (b *builder) edge(from, to, refs int, w float64) {
+func (a *acc) edge(from, to, refs int, w float64) {
 	if from == to || from < 0 || to < 0 || refs <= 0 {
 		return
 	}
-	k := uint64(from)<<32 | uint64(uint32(to))
-	a := b.acc[k]
-	if a == nil {
-		a = &edgeAcc{}
-		b.acc[k] = a
+	if a.refs[to] == 0 {
+		a.touched = append(a.touched, to)
 	}
-	a.refs += refs
-	a.weight += float64(refs) * w
+	a.refs[to] += refs
+	a.weight[to] += float64(refs) * w
 }
 
 // spread links refs references to every file of to, sharing confidence w
 // among them.
-func (b *builder) spread(from int, to []int, refs int, w float64) {
+func (a *acc) spread(from int, to []int, refs int, w float64) {
 	n := 0
 	for _, t := range to {
 		if t != from {
@@ -198,18 +296,18 @@ func (b *builder) spread(from int, to []int, refs int, w float64) {
 		return
 	}
 	for _, t := range to {
-		b.edge(from, t, refs, w/float64(n))
+		a.edge(from, t, refs, w/float64(n))
 	}
 }
 
 // fallback links r by name alone to the files of the same language group
 // defining it, when few do; it reports whether it linked anything.
-func (b *builder) fallback(from int, r world.LinkRef) bool {
+func (a *acc) fallback(from int, r world.LinkRef) bool {
 	if len(r.Name) < minFallbackName || commonNames[r.Name] {
 		return false
 	}
-	l := b.links[from]
-	cands := b.byName[group(l.Lang)][r.Name]
+	l := a.links[from]
+	cands := a.byName[group(l.Lang)][r.Name]
 	n := 0
 	for _, c := range cands {
 		if c != from {
@@ -219,7 +317,7 @@ func (b *builder) fallback(from int, r world.LinkRef) bool {
 	if n == 0 || n > maxFallbackDefs {
 		return false
 	}
-	b.spread(from, cands, r.Count, 0.5)
+	a.spread(from, cands, r.Count, 0.5)
 	return true
 }
 
@@ -285,9 +383,11 @@ func (b *builder) resolveOther() {
 			"c", world.LangPHP, world.LangRuby:
 			continue
 		}
-		for _, r := range l.Refs {
-			b.fallback(i, r)
-		}
+		b.register(i, func(a *acc, i int) {
+			for _, r := range a.links[i].Refs {
+				a.fallback(i, r)
+			}
+		})
 	}
 }
 

@@ -85,7 +85,7 @@ func (b *builder) resolveC() {
 		}
 		return -1
 	}
-	for _, i := range files {
+	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		var direct []int
@@ -120,6 +120,9 @@ func (b *builder) resolveC() {
 				}
 			}
 		}
-		b.resolveScoped(i, l, s)
+		a.resolveScoped(i, l, s)
+	}
+	for _, i := range files {
+		b.register(i, fn)
 	}
 }

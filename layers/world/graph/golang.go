@@ -2,8 +2,11 @@ package graph
 
 import (
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -11,19 +14,27 @@ import (
 // goPkg is one Go package of the tree: the files of one directory with one
 // package name. Test files (_test.go) are kept apart: only tests of the
 // package itself see them.
-// goMembDef is a method or field definition: its file and the type it
-// belongs to.
-type goMembDef struct {
-	file   int
-	parent string
+//
+// Names are numbered per package (ids); a name's package-level defining
+// files and its member definitions are slices indexed by that number, so a
+// lookup is one map access and the set of types a file names is a stamp
+// array over base+id.
+type goPkg struct {
+	dir, name string
+	files     []int // non-test files
+	tests     []int // _test.go files
+	base      int32 // first global id of this package's names
+	ids       map[string]int32
+	top, topT [][]int       // by id: package-level defining files (non-test; non-test then test)
+	memb      [][]goMembDef // by id: method or field definitions named so (non-test)
+	membT     [][]goMembDef // by id: non-test then test
 }
 
-type goPkg struct {
-	dir, name   string
-	files       []int                  // non-test files
-	tests       []int                  // _test.go files
-	top, topT   map[string][]int       // package-level name → defining files (non-test, test)
-	memb, membT map[string][]goMembDef // method or field name → definitions (non-test, test)
+// goMembDef is a method or field definition: its file and the id (in the
+// same package) of the type it belongs to, -1 when it has none.
+type goMembDef struct {
+	file   int
+	parent int32
 }
 
 func isGoTest(p string) bool { return strings.HasSuffix(p, "_test.go") }
@@ -35,44 +46,105 @@ type goIndex struct {
 	byImport map[string]string    // import path → dir
 	suffix   map[string][]string  // trailing path elements (≥2) → dirs
 	hasMod   bool
+	filePkg  []*goPkg  // by file: its package
+	ownIDs   [][]int32 // by file: global ids of its parent-less definitions
+	nids     int       // global ids in all
+}
+
+// id returns the local id of name, adding it when new.
+func (p *goPkg) id(name string) int32 {
+	if k, ok := p.ids[name]; ok {
+		return k
+	}
+	k := int32(len(p.top))
+	p.ids[name] = k
+	p.top = append(p.top, nil)
+	p.topT = append(p.topT, nil)
+	p.memb = append(p.memb, nil)
+	p.membT = append(p.membT, nil)
+	return k
+}
+
+// index builds p's name tables from its files' definitions.
+func (p *goPkg) index(b *builder, x *goIndex) {
+	n := 0
+	for _, i := range p.files {
+		n += len(b.links[i].Defs)
+	}
+	for _, i := range p.tests {
+		n += len(b.links[i].Defs)
+	}
+	p.ids = make(map[string]int32, n)
+	add := func(i int, test bool) {
+		l := b.links[i]
+		var own []int32
+		for _, d := range l.Defs {
+			if d.Parent == "" {
+				own = append(own, p.id(d.Name))
+			}
+			if d.Parent != "" || d.Kind == world.KindMethod || d.Kind == world.KindField {
+				k := p.id(d.Name)
+				par := int32(-1)
+				if d.Parent != "" {
+					par = p.id(d.Parent)
+				}
+				if !test {
+					p.memb[k] = append(p.memb[k], goMembDef{i, par})
+				}
+				p.membT[k] = append(p.membT[k], goMembDef{i, par})
+				continue
+			}
+			k := p.id(d.Name)
+			if !test {
+				if fs := p.top[k]; len(fs) == 0 || fs[len(fs)-1] != i {
+					p.top[k] = append(fs, i)
+				}
+			} else if fs := p.topT[k]; len(fs) == 0 || fs[len(fs)-1] != i {
+				p.topT[k] = append(fs, i)
+			}
+		}
+		x.ownIDs[i] = own // local for now; made global once bases are known
+	}
+	for _, i := range p.files {
+		add(i, false)
+	}
+	for _, i := range p.tests {
+		add(i, true)
+	}
+	// topT holds only test files so far: make it non-test then test.
+	for k, t := range p.topT {
+		if len(t) > 0 {
+			p.topT[k] = append(append([]int(nil), p.top[k]...), t...)
+		} else {
+			p.topT[k] = p.top[k]
+		}
+	}
 }
 
 func (b *builder) resolveGo() {
 	x := &goIndex{pkgs: map[[2]string]*goPkg{}, primary: map[string]*goPkg{}, byImport: map[string]string{}, suffix: map[string][]string{}}
-	any := false
+	x.filePkg = make([]*goPkg, len(b.files))
+	x.ownIDs = make([][]int32, len(b.files))
+	var files []int
 	b.filesOf(world.LangGo, func(i int, l *world.Link) {
-		any = true
+		files = append(files, i)
 		dir := path.Dir(b.files[i].Path)
-		name := l.Package
-		key := [2]string{dir, name}
+		key := [2]string{dir, l.Package}
 		p := x.pkgs[key]
 		if p == nil {
-			p = &goPkg{dir: dir, name: name, top: map[string][]int{}, topT: map[string][]int{}, memb: map[string][]goMembDef{}, membT: map[string][]goMembDef{}}
+			p = &goPkg{dir: dir, name: l.Package}
 			x.pkgs[key] = p
 		}
-		test := isGoTest(b.files[i].Path)
-		top, memb := p.top, p.memb
-		if test {
+		if isGoTest(b.files[i].Path) {
 			p.tests = append(p.tests, i)
-			top, memb = p.topT, p.membT
 		} else {
 			p.files = append(p.files, i)
 		}
-		for _, d := range l.Defs {
-			if d.Parent != "" || d.Kind == world.KindMethod || d.Kind == world.KindField {
-				memb[d.Name] = append(memb[d.Name], goMembDef{i, d.Parent})
-				continue
-			}
-			if fs := top[d.Name]; len(fs) == 0 || fs[len(fs)-1] != i {
-				top[d.Name] = append(fs, i)
-			}
-		}
+		x.filePkg[i] = p
 	})
-	if !any {
+	if len(files) == 0 {
 		return
 	}
-	// The package other packages import from a directory: not an external
-	// test package, most non-test files, "main" last, then by name.
 	keys := make([][2]string, 0, len(x.pkgs))
 	for k := range x.pkgs {
 		keys = append(keys, k)
@@ -83,8 +155,28 @@ func (b *builder) resolveGo() {
 		}
 		return keys[i][1] < keys[j][1]
 	})
-	for _, k := range keys {
-		p := x.pkgs[k]
+	pkgs := make([]*goPkg, len(keys))
+	for k, key := range keys {
+		pkgs[k] = x.pkgs[key]
+	}
+	parallel(len(pkgs), func(k int) { pkgs[k].index(b, x) })
+	for _, p := range pkgs {
+		p.base = int32(x.nids)
+		x.nids += len(p.top)
+	}
+	parallel(len(pkgs), func(k int) {
+		p := pkgs[k]
+		for _, fs := range [][]int{p.files, p.tests} {
+			for _, i := range fs {
+				for j := range x.ownIDs[i] {
+					x.ownIDs[i][j] += p.base
+				}
+			}
+		}
+	})
+	// The package other packages import from a directory: not an external
+	// test package, most non-test files, "main" last, then by name.
+	for _, p := range pkgs {
 		if strings.HasSuffix(p.name, "_test") && len(p.files) == 0 {
 			continue
 		}
@@ -94,13 +186,34 @@ func (b *builder) resolveGo() {
 		}
 	}
 	b.goModules(x)
-
-	for i, l := range b.links {
-		if l == nil || l.Lang != world.LangGo {
-			continue
-		}
-		b.resolveGoFile(x, i, l)
+	fn := func(a *acc, i int) { a.resolveGoFile(x, i, b.links[i]) }
+	for _, i := range files {
+		b.register(i, fn)
 	}
+}
+
+// parallel calls fn(0) … fn(n-1) on runtime.NumCPU goroutines.
+func parallel(n int, fn func(k int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers := runtime.NumCPU()
+	if workers > n {
+		workers = n
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= n {
+					return
+				}
+				fn(k)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func better(p, cur *goPkg) bool {
@@ -218,37 +331,46 @@ type goScope struct {
 	tests bool
 }
 
-func (s goScope) top(name string) []int {
-	fs := s.p.top[name]
-	if s.tests {
-		if t := s.p.topT[name]; len(t) > 0 {
-			fs = append(append([]int(nil), fs...), t...)
-		}
+// top returns the files defining name at package level, and name's id.
+func (s goScope) top(name string) ([]int, int32, bool) {
+	k, ok := s.p.ids[name]
+	if !ok {
+		return nil, 0, false
 	}
-	return fs
+	if s.tests {
+		return s.p.topT[k], k, true
+	}
+	return s.p.top[k], k, true
 }
 
 func (s goScope) memb(name string) []goMembDef {
-	fs := s.p.memb[name]
-	if s.tests {
-		if t := s.p.membT[name]; len(t) > 0 {
-			fs = append(append([]goMembDef(nil), fs...), t...)
-		}
+	k, ok := s.p.ids[name]
+	if !ok {
+		return nil
 	}
-	return fs
+	if s.tests {
+		return s.p.membT[k]
+	}
+	return s.p.memb[k]
 }
 
-func (b *builder) resolveGoFile(x *goIndex, i int, l *world.Link) {
-	fp := b.files[i].Path
+// goBind is an import name bound to a package.
+type goBind struct {
+	name string
+	s    goScope
+}
+
+func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
+	fp := a.files[i].Path
 	dir := path.Dir(fp)
 	test := isGoTest(fp)
-	own := goScope{x.pkgs[[2]string{dir, l.Package}], test}
+	own := goScope{x.filePkg[i], test}
 	if own.p == nil {
 		return
 	}
-	bind := map[string]goScope{}
+	var binds []goBind
 	var dots []goScope
-	scopes := []goScope{own}
+	scopes := append(a.scopes[:0], own)
 	for _, im := range l.Imports {
 		d := x.dirOf(im.Path)
 		if d == "" {
@@ -269,27 +391,31 @@ func (b *builder) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		case ".":
 			dots = append(dots, s)
 		case "":
-			bind[p.name] = s
+			binds = append(binds, goBind{p.name, s})
 		default:
-			bind[im.Alias] = s
+			binds = append(binds, goBind{im.Alias, s})
 		}
 	}
+	a.scopes = scopes
 	// The types a file names: a method or field is linked only to types the
 	// file itself mentions (or defines), the way go/types would find x.Name
-	// through x's type.
-	known := map[goTypeKey]bool{}
-	for _, d := range l.Defs {
-		if d.Parent == "" && own.p != nil {
-			known[goTypeKey{own.p, d.Name}] = true
-		}
+	// through x's type. known[id] == mark when the file names id.
+	if a.stamp == nil {
+		a.stamp = make([]int32, x.nids)
 	}
-	var members []world.LinkRef
+	known, mark := a.stamp, int32(i+1)
+	for _, id := range x.ownIDs[i] {
+		known[id] = mark
+	}
+	members := a.members[:0]
 	for _, r := range l.Refs {
 		q := r.Qual
 		if q != "" {
-			if s, ok := bind[q]; ok {
-				b.spread(i, s.top(r.Name), r.Count, 1)
-				known[goTypeKey{s.p, r.Name}] = true
+			if s, ok := lookupBind(binds, q); ok {
+				if fs, k, ok := s.top(r.Name); ok {
+					a.spread(i, fs, r.Count, 1)
+					known[s.p.base+k] = mark
+				}
 				continue
 			}
 			members = append(members, r)
@@ -299,29 +425,33 @@ func (b *builder) resolveGoFile(x *goIndex, i int, l *world.Link) {
 			members = append(members, r)
 			continue
 		}
-		if own.p != nil {
-			if fs := own.top(r.Name); len(fs) > 0 {
-				b.spread(i, fs, r.Count, 1)
-				known[goTypeKey{own.p, r.Name}] = true
-				continue
-			}
+		if fs, k, _ := own.top(r.Name); len(fs) > 0 {
+			a.spread(i, fs, r.Count, 1)
+			known[own.p.base+k] = mark
+			continue
 		}
 		for _, s := range dots {
-			if fs := s.top(r.Name); len(fs) > 0 {
-				b.spread(i, fs, r.Count, 1)
-				known[goTypeKey{s.p, r.Name}] = true
+			if fs, k, _ := s.top(r.Name); len(fs) > 0 {
+				a.spread(i, fs, r.Count, 1)
+				known[s.p.base+k] = mark
 				break
 			}
 		}
 	}
 	for _, r := range members {
-		b.goMember(i, scopes, known, r)
+		a.goMember(i, scopes, known, mark, r)
 	}
+	a.members = members
 }
 
-type goTypeKey struct {
-	p    *goPkg
-	name string
+// lookupBind returns the package bound to name q; a later import wins.
+func lookupBind(binds []goBind, q string) (goScope, bool) {
+	for k := len(binds) - 1; k >= 0; k-- {
+		if binds[k].name == q {
+			return binds[k].s, true
+		}
+	}
+	return goScope{}, false
 }
 
 // maxGoMember bounds the files a method or field reference is linked to.
@@ -330,18 +460,19 @@ const maxGoMember = 4
 // goMember links a selector x.Name (x not a package) to the files defining
 // a method or field Name of a type the file names, in the file's own
 // package or a package it imports, sharing confidence among them.
-func (b *builder) goMember(i int, scopes []goScope, known map[goTypeKey]bool, r world.LinkRef) {
-	var cands []int
+func (a *acc) goMember(i int, scopes []goScope, known []int32, mark int32, r world.LinkRef) {
+	cands := a.cands[:0]
 	for _, s := range scopes {
 		if s.p == nil {
 			continue
 		}
 		for _, d := range s.memb(r.Name) {
-			if known[goTypeKey{s.p, d.parent}] {
+			if d.parent >= 0 && known[s.p.base+d.parent] == mark {
 				cands = append(cands, d.file)
 			}
 		}
 	}
+	a.cands = cands
 	if len(cands) == 0 {
 		return
 	}
@@ -350,7 +481,7 @@ func (b *builder) goMember(i int, scopes []goScope, known map[goTypeKey]bool, r 
 	if len(cands) > maxGoMember {
 		return
 	}
-	b.spread(i, cands, r.Count, 1)
+	a.spread(i, cands, r.Count, 1)
 }
 
 // uniq removes adjacent duplicates of a sorted slice in place.

@@ -134,7 +134,7 @@ func (b *builder) resolveJS() {
 			x.configs[d] = c
 		}
 	}
-	for _, i := range files {
+	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		s.follow = func(f int, name string, depth int) []int { return b.jsFollow(x, f, name, depth) }
@@ -166,7 +166,10 @@ func (b *builder) resolveJS() {
 				s.bind(local, t)
 			}
 		}
-		b.resolveScoped(i, l, s)
+		a.resolveScoped(i, l, s)
+	}
+	for _, i := range files {
+		b.register(i, fn)
 	}
 }
 

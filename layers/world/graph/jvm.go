@@ -31,7 +31,7 @@ func (b *builder) resolveJVM() {
 			}
 			return out
 		}
-		for _, i := range files {
+		fn := func(a *acc, i int) {
 			l := b.links[i]
 			s := newScope()
 			s.glob(pkgs[l.Package]...)
@@ -82,7 +82,10 @@ func (b *builder) resolveJVM() {
 					s.bind(local, fs...)
 				}
 			}
-			b.resolveScoped(i, l, s)
+			a.resolveScoped(i, l, s)
+		}
+		for _, i := range files {
+			b.register(i, fn)
 		}
 	}
 }

@@ -85,7 +85,7 @@ func (b *builder) resolvePHP() {
 		}
 		return nil
 	}
-	for _, i := range files {
+	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		s.glob(ns[strings.Trim(l.Package, `\`)]...)
@@ -113,6 +113,9 @@ func (b *builder) resolvePHP() {
 				s.bind(local, fs...) // use of a namespace: Ns\Class
 			}
 		}
-		b.resolveScoped(i, l, s)
+		a.resolveScoped(i, l, s)
+	}
+	for _, i := range files {
+		b.register(i, fn)
 	}
 }

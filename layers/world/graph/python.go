@@ -79,14 +79,17 @@ func (b *builder) resolvePython() {
 			}
 		}
 	}
-	for _, i := range files {
+	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, depth) }
 		for _, im := range l.Imports {
 			b.pyImport(x, i, im, s)
 		}
-		b.resolveScoped(i, l, s)
+		a.resolveScoped(i, l, s)
+	}
+	for _, i := range files {
+		b.register(i, fn)
 	}
 }
 

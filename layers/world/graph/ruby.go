@@ -11,7 +11,8 @@ import (
 // require against lib/ and the tree root; constants by name in the
 // required files, then by the guarded name fallback (Ruby autoloads).
 func (b *builder) resolveRuby() {
-	b.filesOf(world.LangRuby, func(i int, l *world.Link) {
+	fn := func(a *acc, i int) {
+		l := b.links[i]
 		s := newScope()
 		dir := path.Dir(b.files[i].Path)
 		for _, im := range l.Imports {
@@ -32,6 +33,7 @@ func (b *builder) resolveRuby() {
 				}
 			}
 		}
-		b.resolveScoped(i, l, s)
-	})
+		a.resolveScoped(i, l, s)
+	}
+	b.filesOf(world.LangRuby, func(i int, l *world.Link) { b.register(i, fn) })
 }

@@ -72,7 +72,7 @@ func (b *builder) resolveRust() {
 			x.mods[k] = i
 		}
 	}
-	for _, i := range files {
+	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		c, inCrate := x.crateOf[i]
@@ -162,7 +162,10 @@ func (b *builder) resolveRust() {
 				s.bind(n, t)
 			}
 		}
-		b.resolveScoped(i, l, s)
+		a.resolveScoped(i, l, s)
+	}
+	for _, i := range files {
+		b.register(i, fn)
 	}
 }
 

@@ -81,41 +81,41 @@ func (b *builder) definers(s *scope, fs []int, name string) []int {
 
 // resolveScoped links file i's references through s, then by member
 // scope, then by the guarded name fallback.
-func (b *builder) resolveScoped(i int, l *world.Link, s *scope) {
+func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 	for _, r := range l.Refs {
-		if b.resolveRef(i, s, r) {
+		if a.resolveRef(i, s, r) {
 			continue
 		}
 		if r.Kind == world.RefMember || (r.Qual != "" && !selfQuals[r.Qual]) {
-			b.scopedMember(i, s, r)
+			a.scopedMember(i, s, r)
 			continue
 		}
-		b.fallback(i, r)
+		a.fallback(i, r)
 	}
 }
 
-func (b *builder) resolveRef(i int, s *scope, r world.LinkRef) bool {
+func (a *acc) resolveRef(i int, s *scope, r world.LinkRef) bool {
 	q := r.Qual
 	if q != "" && !selfQuals[q] {
 		// module.name, ns::name: the qualifier names imported files.
 		for _, k := range []string{q, qualHead(q)} {
 			if fs, ok := s.alias[k]; ok {
-				if d := b.definers(s, fs, r.Name); len(d) > 0 {
-					b.spread(i, d, r.Count, 1)
+				if d := a.definers(s, fs, r.Name); len(d) > 0 {
+					a.spread(i, d, r.Count, 1)
 					return true
 				}
 			}
 		}
 		// Type.member: the qualifier is a name the file sees.
 		h := qualHead(q)
-		if d := b.bare(s, h); len(d) > 0 {
-			b.spread(i, d, r.Count, 1)
+		if d := a.bare(s, h); len(d) > 0 {
+			a.spread(i, d, r.Count, 1)
 			return true
 		}
 		return false
 	}
-	if d := b.bare(s, r.Name); len(d) > 0 {
-		b.spread(i, d, r.Count, 1)
+	if d := a.bare(s, r.Name); len(d) > 0 {
+		a.spread(i, d, r.Count, 1)
 		return true
 	}
 	return false
@@ -139,14 +139,14 @@ func (b *builder) bare(s *scope, name string) []int {
 
 // scopedMember links x.name to files in scope defining a member name, when
 // few do.
-func (b *builder) scopedMember(i int, s *scope, r world.LinkRef) {
+func (a *acc) scopedMember(i int, s *scope, r world.LinkRef) {
 	if commonNames[r.Name] || len(r.Name) < minFallbackName {
 		return
 	}
 	var cands []int
 	add := func(fs []int) {
 		for _, f := range fs {
-			if f != i && b.definesMember(f, r.Name) {
+			if f != i && a.definesMember(f, r.Name) {
 				cands = append(cands, f)
 			}
 		}
@@ -165,7 +165,7 @@ func (b *builder) scopedMember(i int, s *scope, r world.LinkRef) {
 	if len(cands) == 0 || len(cands) > maxGoMember {
 		return
 	}
-	b.spread(i, cands, r.Count, 0.5)
+	a.spread(i, cands, r.Count, 0.5)
 }
 
 // definesMember reports whether file i defines name inside a parent.
