@@ -49,6 +49,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkInvariants(t, lang, src, facts)
 			got := goldenSections(facts)
 			if *update {
 				files := []txtar.File{a.Files[0]}
