@@ -166,10 +166,11 @@ type acc struct {
 	weight  []float64
 	touched []int
 	// scratch reused by resolvers
-	stamp   []int32 // per Go name id: file+1 when known in the current file
-	scopes  []goScope
-	members []world.LinkRef
-	cands   []int
+	stamp    []int32 // per Go name id: file+1 when known in the current file
+	pkgStamp []int32 // per Go package: file+1 when the file knows one of its names
+	scopes   []goScope
+	members  []world.LinkRef
+	cands    []int
 }
 
 func newAcc(b *builder) *acc {

@@ -23,11 +23,17 @@ type goPkg struct {
 	dir, name string
 	files     []int // non-test files
 	tests     []int // _test.go files
+	num       int32 // position in goIndex.list
 	base      int32 // first global id of this package's names
 	ids       map[string]int32
-	top, topT [][]int       // by id: package-level defining files (non-test; non-test then test)
-	memb      [][]goMembDef // by id: method or field definitions named so (non-test)
-	membT     [][]goMembDef // by id: non-test then test
+	// By id k, in compressed rows: the package-level defining files are
+	// topFiles[topStart[k]:topSplit[k]] (non-test) and
+	// topFiles[topStart[k]:topStart[k+1]] (non-test then test); the same
+	// for member definitions.
+	topStart, topSplit   []int32
+	topFiles             []int
+	membStart, membSplit []int32
+	membDefs             []goMembDef
 }
 
 // goMembDef is a method or field definition: its file and the id (in the
@@ -42,6 +48,7 @@ func isGoTest(p string) bool { return strings.HasSuffix(p, "_test.go") }
 // goIndex is the Go view of the tree.
 type goIndex struct {
 	pkgs     map[[2]string]*goPkg // (dir, package name)
+	list     []*goPkg             // sorted by (dir, name); a package's number is its position
 	primary  map[string]*goPkg    // dir → the package other packages import
 	byImport map[string]string    // import path → dir
 	suffix   map[string][]string  // trailing path elements (≥2) → dirs
@@ -49,20 +56,6 @@ type goIndex struct {
 	filePkg  []*goPkg  // by file: its package
 	ownIDs   [][]int32 // by file: global ids of its parent-less definitions
 	nids     int       // global ids in all
-}
-
-// id returns the local id of name, adding it when new.
-func (p *goPkg) id(name string) int32 {
-	if k, ok := p.ids[name]; ok {
-		return k
-	}
-	k := int32(len(p.top))
-	p.ids[name] = k
-	p.top = append(p.top, nil)
-	p.topT = append(p.topT, nil)
-	p.memb = append(p.memb, nil)
-	p.membT = append(p.membT, nil)
-	return k
 }
 
 // index builds p's name tables from its files' definitions.
@@ -74,51 +67,122 @@ func (p *goPkg) index(b *builder, x *goIndex) {
 	for _, i := range p.tests {
 		n += len(b.links[i].Defs)
 	}
-	p.ids = make(map[string]int32, n)
-	add := func(i int, test bool) {
+	p.ids = make(map[string]int32, n/2)
+	id := func(name string) int32 {
+		k, ok := p.ids[name]
+		if !ok {
+			k = int32(len(p.ids))
+			p.ids[name] = k
+		}
+		return k
+	}
+	type top struct {
+		id   int32
+		file int
+	}
+	type memb struct {
+		id int32
+		d  goMembDef
+	}
+	tops := make([]top, 0, n)
+	var membs []memb
+	var testTop, testMemb int // entries before these are non-test
+	own := make([]int32, 0, n)
+	add := func(i int) {
 		l := b.links[i]
-		var own []int32
+		k0 := len(own)
 		for _, d := range l.Defs {
+			k := id(d.Name)
 			if d.Parent == "" {
-				own = append(own, p.id(d.Name))
+				own = append(own, k)
 			}
 			if d.Parent != "" || d.Kind == world.KindMethod || d.Kind == world.KindField {
-				k := p.id(d.Name)
 				par := int32(-1)
 				if d.Parent != "" {
-					par = p.id(d.Parent)
+					par = id(d.Parent)
 				}
-				if !test {
-					p.memb[k] = append(p.memb[k], goMembDef{i, par})
-				}
-				p.membT[k] = append(p.membT[k], goMembDef{i, par})
+				membs = append(membs, memb{k, goMembDef{i, par}})
 				continue
 			}
-			k := p.id(d.Name)
-			if !test {
-				if fs := p.top[k]; len(fs) == 0 || fs[len(fs)-1] != i {
-					p.top[k] = append(fs, i)
-				}
-			} else if fs := p.topT[k]; len(fs) == 0 || fs[len(fs)-1] != i {
-				p.topT[k] = append(fs, i)
-			}
+			tops = append(tops, top{k, i})
 		}
-		x.ownIDs[i] = own // local for now; made global once bases are known
+		x.ownIDs[i] = own[k0:len(own):len(own)] // local for now; made global once bases are known
 	}
 	for _, i := range p.files {
-		add(i, false)
+		add(i)
 	}
+	testTop, testMemb = len(tops), len(membs)
 	for _, i := range p.tests {
-		add(i, true)
+		add(i)
 	}
-	// topT holds only test files so far: make it non-test then test.
-	for k, t := range p.topT {
-		if len(t) > 0 {
-			p.topT[k] = append(append([]int(nil), p.top[k]...), t...)
-		} else {
-			p.topT[k] = p.top[k]
+	nid := len(p.ids)
+	// Counting sort by id keeps file order inside a row, non-test first.
+	p.topStart, p.topSplit = make([]int32, nid+1), make([]int32, nid)
+	for _, t := range tops {
+		p.topStart[t.id+1]++
+	}
+	for k := 0; k < nid; k++ {
+		p.topStart[k+1] += p.topStart[k]
+	}
+	pos := append([]int32(nil), p.topStart[:nid]...)
+	p.topFiles = make([]int, len(tops))
+	for e, t := range tops {
+		if e == testTop {
+			copy(p.topSplit, pos)
+		}
+		p.topFiles[pos[t.id]] = t.file
+		pos[t.id]++
+	}
+	if testTop == len(tops) {
+		copy(p.topSplit, pos)
+	}
+	p.membStart, p.membSplit = make([]int32, nid+1), make([]int32, nid)
+	for _, m := range membs {
+		p.membStart[m.id+1]++
+	}
+	for k := 0; k < nid; k++ {
+		p.membStart[k+1] += p.membStart[k]
+	}
+	copy(pos, p.membStart[:nid])
+	p.membDefs = make([]goMembDef, len(membs))
+	for e, m := range membs {
+		if e == testMemb {
+			copy(p.membSplit, pos)
+		}
+		p.membDefs[pos[m.id]] = m.d
+		pos[m.id]++
+	}
+	if testMemb == len(membs) {
+		copy(p.membSplit, pos)
+	}
+	// A file defining a name twice lists it once per row.
+	p.topFiles, p.topStart, p.topSplit = dedupRows(p.topFiles, p.topStart, p.topSplit)
+}
+
+// dedupRows removes adjacent duplicate files inside each row.
+func dedupRows(fs []int, start, split []int32) ([]int, []int32, []int32) {
+	w := int32(0)
+	for k := 0; k+1 < len(start); k++ {
+		lo, sp, hi := start[k], split[k], start[k+1]
+		start[k] = w
+		for e := lo; e < hi; e++ {
+			if e == sp {
+				split[k] = w
+			}
+			if e > lo && fs[e] == fs[e-1] {
+				continue
+			}
+			fs[w] = fs[e]
+			w++
+		}
+		if sp == hi {
+			split[k] = w
 		}
 	}
+	if len(start) > 0 {
+		start[len(start)-1] = w
+	}
+	return fs[:w], start, split
 }
 
 func (b *builder) resolveGo() {
@@ -160,9 +224,11 @@ func (b *builder) resolveGo() {
 		pkgs[k] = x.pkgs[key]
 	}
 	parallel(len(pkgs), func(k int) { pkgs[k].index(b, x) })
-	for _, p := range pkgs {
+	x.list = pkgs
+	for k, p := range pkgs {
+		p.num = int32(k)
 		p.base = int32(x.nids)
-		x.nids += len(p.top)
+		x.nids += len(p.ids)
 	}
 	parallel(len(pkgs), func(k int) {
 		p := pkgs[k]
@@ -338,9 +404,9 @@ func (s goScope) top(name string) ([]int, int32, bool) {
 		return nil, 0, false
 	}
 	if s.tests {
-		return s.p.topT[k], k, true
+		return s.p.topFiles[s.p.topStart[k]:s.p.topStart[k+1]], k, true
 	}
-	return s.p.top[k], k, true
+	return s.p.topFiles[s.p.topStart[k]:s.p.topSplit[k]], k, true
 }
 
 func (s goScope) memb(name string) []goMembDef {
@@ -349,9 +415,9 @@ func (s goScope) memb(name string) []goMembDef {
 		return nil
 	}
 	if s.tests {
-		return s.p.membT[k]
+		return s.p.membDefs[s.p.membStart[k]:s.p.membStart[k+1]]
 	}
-	return s.p.memb[k]
+	return s.p.membDefs[s.p.membStart[k]:s.p.membSplit[k]]
 }
 
 // goBind is an import name bound to a package.
@@ -403,9 +469,15 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 	if a.stamp == nil {
 		a.stamp = make([]int32, x.nids)
 	}
-	known, mark := a.stamp, int32(i+1)
+	if a.pkgStamp == nil {
+		a.pkgStamp = make([]int32, len(x.list))
+	}
+	known, pkgKnown, mark := a.stamp, a.pkgStamp, int32(i+1)
 	for _, id := range x.ownIDs[i] {
 		known[id] = mark
+	}
+	if len(x.ownIDs[i]) > 0 {
+		pkgKnown[own.p.num] = mark
 	}
 	members := a.members[:0]
 	for _, r := range l.Refs {
@@ -415,6 +487,7 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 				if fs, k, ok := s.top(r.Name); ok {
 					a.spread(i, fs, r.Count, 1)
 					known[s.p.base+k] = mark
+					pkgKnown[s.p.num] = mark
 				}
 				continue
 			}
@@ -428,18 +501,20 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		if fs, k, _ := own.top(r.Name); len(fs) > 0 {
 			a.spread(i, fs, r.Count, 1)
 			known[own.p.base+k] = mark
+			pkgKnown[own.p.num] = mark
 			continue
 		}
 		for _, s := range dots {
 			if fs, k, _ := s.top(r.Name); len(fs) > 0 {
 				a.spread(i, fs, r.Count, 1)
 				known[s.p.base+k] = mark
+				pkgKnown[s.p.num] = mark
 				break
 			}
 		}
 	}
 	for _, r := range members {
-		a.goMember(i, scopes, known, mark, r)
+		a.goMember(i, scopes, known, pkgKnown, mark, r)
 	}
 	a.members = members
 }
@@ -460,11 +535,11 @@ const maxGoMember = 4
 // goMember links a selector x.Name (x not a package) to the files defining
 // a method or field Name of a type the file names, in the file's own
 // package or a package it imports, sharing confidence among them.
-func (a *acc) goMember(i int, scopes []goScope, known []int32, mark int32, r world.LinkRef) {
+func (a *acc) goMember(i int, scopes []goScope, known, pkgKnown []int32, mark int32, r world.LinkRef) {
 	cands := a.cands[:0]
 	for _, s := range scopes {
-		if s.p == nil {
-			continue
+		if s.p == nil || pkgKnown[s.p.num] != mark {
+			continue // the file names no type of s
 		}
 		for _, d := range s.memb(r.Name) {
 			if d.parent >= 0 && known[s.p.base+d.parent] == mark {
