@@ -300,3 +300,30 @@ func BenchmarkStoreInitial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFactsOne reads one facts entry per call (how the indexer asks
+// per file) from a 2000-entry store.
+func BenchmarkFactsOne(b *testing.B) {
+	g := gittest.New(b)
+	os.Unsetenv("GIT_DIR")
+	r, err := Open(g.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := r.Store()
+	tx := s.Begin()
+	for i := 0; i < 2000; i++ {
+		tx.PutFacts(factKey(i), []byte(strings.Repeat("f", 500)))
+	}
+	if err := tx.Commit("seed"); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := factKey(i % 2000)
+		got, err := s.Facts([]string{k})
+		if err != nil || len(got) != 1 {
+			b.Fatal(len(got), err)
+		}
+	}
+}

@@ -45,6 +45,7 @@ type Repo struct {
 	storage  *filesystem.Storage
 	writeErr error       // first failure of mustBlob, guarded by mu
 	pending  *pendingSet // new objects not yet written, guarded by mu
+	cache    *storeCache // decoded store tip, guarded by mu
 }
 
 // childEnv returns the environment for git child processes: ours, minus every

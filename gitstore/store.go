@@ -87,6 +87,10 @@ func (s *Store) tip() (snapshot, error) {
 		return snap, corrupt("%s is a symbolic ref", IndexRef)
 	}
 	snap.commit = ref.Hash()
+	if c := s.r.cache; c != nil && c.snap.commit == snap.commit {
+		return c.snap, nil
+	}
+	s.r.cache = nil
 	data, err := s.r.readObject(plumbing.CommitObject, snap.commit)
 	if err != nil {
 		return snap, corrupt("%s points at %s: %v", IndexRef, snap.commit, err)
@@ -136,7 +140,63 @@ func (s *Store) tip() (snapshot, error) {
 			return snap, corrupt("%s: seq %q is not a number", IndexRef, sdata)
 		}
 	}
+	s.r.cache = &storeCache{snap: snap, factsShards: nil, shardEntries: map[string]map[string]plumbing.Hash{}}
 	return snap, nil
+}
+
+// storeCache remembers the decoded top of the store at one tip, so that
+// asking for one facts entry at a time stays cheap (BenchmarkFactsOne). It
+// is dropped as soon as refs/speed/index moves. Guarded by r.mu.
+type storeCache struct {
+	snap         snapshot
+	factsShards  map[string]plumbing.Hash            // facts/<xx> tree ids; nil until loaded
+	shardEntries map[string]map[string]plumbing.Hash // facts/<xx>/<key> blob ids, per loaded shard
+}
+
+// factsShard returns the entries of facts/<sh> at the cached tip. Caller
+// holds r.mu and has just called tip().
+func (s *Store) factsShard(sh string) (map[string]plumbing.Hash, error) {
+	c := s.r.cache
+	if c == nil {
+		return nil, corrupt("internal: no store snapshot")
+	}
+	if c.factsShards == nil {
+		c.factsShards = map[string]plumbing.Hash{}
+		facts, ok, err := s.lookup(c.snap.root, true, "facts")
+		if err != nil {
+			c.factsShards = nil
+			return nil, err
+		}
+		if ok {
+			entries, err := s.r.readTree(facts)
+			if err != nil {
+				c.factsShards = nil
+				return nil, corrupt("read facts/: %v", err)
+			}
+			for _, e := range entries {
+				if e.mode == ModeTree {
+					c.factsShards[e.name] = e.hash
+				}
+			}
+		}
+	}
+	if m, ok := c.shardEntries[sh]; ok {
+		return m, nil
+	}
+	m := map[string]plumbing.Hash{}
+	if h, ok := c.factsShards[sh]; ok {
+		entries, err := s.r.readTree(h)
+		if err != nil {
+			return nil, corrupt("read facts/%s: %v", sh, err)
+		}
+		for _, e := range entries {
+			if e.mode == ModeFile {
+				m[e.name] = e.hash
+			}
+		}
+	}
+	c.shardEntries[sh] = m
+	return m, nil
 }
 
 // lookup follows names from the root; ok is false when a name is absent.
@@ -186,49 +246,20 @@ func (s *Store) Facts(keys []string) (map[string][]byte, error) {
 	if snap.root.IsZero() || len(keys) == 0 {
 		return out, nil
 	}
-	facts, ok, err := s.lookup(snap.root, true, "facts")
-	if err != nil || !ok {
-		return out, err
-	}
-	factsTree, err := s.r.readTree(facts)
-	if err != nil {
-		return nil, corrupt("read facts/: %v", err)
-	}
-	shards := map[string]plumbing.Hash{}
-	for _, e := range factsTree {
-		if e.mode == ModeTree {
-			shards[e.name] = e.hash
-		}
-	}
-	sorted := append([]string(nil), keys...)
-	sort.Strings(sorted)
-	var cur string
-	var curEntries map[string]plumbing.Hash
 	var found []string
 	var ids []plumbing.Hash
-	for _, k := range sorted {
+	for _, k := range keys {
 		if validFactsKey(k) != nil {
 			continue
 		}
 		if _, done := out[k]; done {
 			continue
 		}
-		if sh := shard(k); sh != cur || curEntries == nil {
-			cur = sh
-			curEntries = map[string]plumbing.Hash{}
-			if h, ok := shards[sh]; ok {
-				entries, err := s.r.readTree(h)
-				if err != nil {
-					return nil, corrupt("read facts/%s: %v", sh, err)
-				}
-				for _, e := range entries {
-					if e.mode == ModeFile {
-						curEntries[e.name] = e.hash
-					}
-				}
-			}
+		entries, err := s.factsShard(shard(k))
+		if err != nil {
+			return nil, err
 		}
-		h, ok := curEntries[k]
+		h, ok := entries[k]
 		if !ok {
 			continue
 		}
