@@ -239,11 +239,15 @@ func TestConcurrentProcesses(t *testing.T) {
 		for i := 0; i < each; i++ {
 			keys = append(keys, factKey(1000*p+i))
 		}
+		for j := 0; j < 2*packThreshold; j++ {
+			keys = append(keys, factKey(1000*p+500+j))
+		}
 	}
 	got, err := open(t, g.Dir).Store().Facts(keys)
 	if err != nil || len(got) != len(keys) {
 		t.Fatalf("after concurrent processes: %d of %d facts, %v", len(got), len(keys), err)
 	}
+	g.Git("fsck", "--strict", "--no-dangling")
 }
 
 // TestWriterProcess is the body of one writer process for
@@ -263,6 +267,13 @@ func TestWriterProcess(t *testing.T) {
 	for i := 0; i < each; i++ {
 		tx := r.Store().Begin()
 		tx.PutFacts(factKey(1000*id+i), []byte(fmt.Sprint(id, i)))
+		if i == 0 {
+			// One large commit per process: written as a pack, which the
+			// other processes must find after they lose a race.
+			for j := 0; j < 2*packThreshold; j++ {
+				tx.PutFacts(factKey(1000*id+500+j), []byte(fmt.Sprint("bulk ", id, j)))
+			}
+		}
 		if err := tx.Commit("process write"); err != nil {
 			t.Fatal(err)
 		}
