@@ -3,8 +3,11 @@ package graph
 import (
 	"math"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -151,7 +154,13 @@ func Clusters(g *world.Graph) []world.Cluster {
 	sort.Slice(sets, func(i, j int) bool { return sets[i][0] < sets[j][0] })
 	// Names are ranked by how often the whole tree references them
 	// (cheap, and close to the per-edge count for top-level names).
-	used := map[string]int{}
+	nrefs := 0
+	for _, l := range g.Links {
+		if l != nil {
+			nrefs += len(l.Refs)
+		}
+	}
+	used := make(map[string]int, nrefs/2)
 	for _, l := range g.Links {
 		if l != nil {
 			for _, r := range l.Refs {
@@ -160,20 +169,38 @@ func Clusters(g *world.Graph) []world.Cluster {
 		}
 	}
 	out := make([]world.Cluster, len(sets))
-	for k, s := range sets {
-		c := world.Cluster{ID: k + 1, Name: clusterName(g, s, used)}
-		for _, f := range s {
-			c.Files = append(c.Files, g.Files[f].Path)
-		}
-		out[k] = c
+	// Clusters are named independently: spread them over the cores, each
+	// worker with its own scratch map.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts := map[string]int{}
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(sets) {
+					return
+				}
+				s := sets[k]
+				clear(counts)
+				c := world.Cluster{ID: k + 1, Name: clusterName(g, s, used, counts), Files: make([]string, len(s))}
+				for j, f := range s {
+					c.Files[j] = g.Files[f].Path
+				}
+				out[k] = c
+			}
+		}()
 	}
+	wg.Wait()
 	return out
 }
 
 // clusterName is "folder: A, B, C": the folder holding most of the files
 // (the common parent when none holds a majority) and the three top-level
-// names other files use most.
-func clusterName(g *world.Graph, files []int, used map[string]int) string {
+// names other files use most. counts is an empty scratch map.
+func clusterName(g *world.Graph, files []int, used map[string]int, counts map[string]int) string {
 	dirs := map[string]int{}
 	for _, f := range files {
 		dirs[path.Dir(g.Files[f].Path)]++
@@ -187,11 +214,6 @@ func clusterName(g *world.Graph, files []int, used map[string]int) string {
 	if best*2 < len(files) {
 		dir = commonDir(g, files)
 	}
-	type nc struct {
-		name string
-		n    int
-	}
-	counts := map[string]int{}
 	for _, f := range files {
 		l := g.Links[f]
 		if l == nil {
@@ -199,28 +221,39 @@ func clusterName(g *world.Graph, files []int, used map[string]int) string {
 		}
 		for _, d := range l.Defs {
 			if d.Parent == "" && len(d.Name) > 1 {
-				counts[d.Name] = used[d.Name]
+				v := used[d.Name]
 				if d.Exported {
-					counts[d.Name]++
+					v++
 				}
+				counts[d.Name] = v // the last definition of a name decides
 			}
 		}
 	}
-	var names []nc
+	// The three best by count, then name.
+	type nc struct {
+		name string
+		n    int
+	}
+	var top [3]nc
+	nt := 0
 	for k, v := range counts {
-		if v > 0 {
-			names = append(names, nc{k, v})
+		if v <= 0 {
+			continue
 		}
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if names[i].n != names[j].n {
-			return names[i].n > names[j].n
+		x := nc{k, v}
+		if nt == 3 && !(x.n > top[2].n || (x.n == top[2].n && x.name < top[2].name)) {
+			continue
 		}
-		return names[i].name < names[j].name
-	})
-	if len(names) > 3 {
-		names = names[:3]
+		if nt < 3 {
+			nt++
+		}
+		j := nt - 1
+		for ; j > 0 && (x.n > top[j-1].n || (x.n == top[j-1].n && x.name < top[j-1].name)); j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = x
 	}
+	names := top[:nt]
 	if dir == "." {
 		dir = "(root)"
 	}
