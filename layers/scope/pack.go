@@ -180,6 +180,33 @@ func (s *state) fitCode(limit int) int {
 	}
 	room := limit - used
 
+	// Tests of the task's files come first: they say what the change must
+	// keep true. Each may take up to half of what is left.
+	for _, c := range others {
+		if c.dist != 1 || c.isTestOf == "" || c.plan == TierDropped || room < minTruncate {
+			continue
+		}
+		limit := room / 2
+		s.counter.parallel(s.materialize(c, c.plan == TierFull))
+		ptr := ""
+		if !c.noSkel {
+			ptr = skelPointer(c)
+		}
+		switch {
+		case c.plan == TierFull && c.full <= limit:
+			c.tier, c.content, c.tokens = TierFull, c.fullText, c.full
+		case !c.noSkel && c.skel+s.counter.count(ptr) <= limit:
+			c.tier, c.pointer = TierSkeleton, ptr
+			c.tokens = c.skel + s.counter.count(ptr)
+		default:
+			if !s.truncate(c, limit) {
+				continue
+			}
+		}
+		c.tierWhy = ""
+		room -= c.tokens
+	}
+
 	// The fill, most valuable per token first.
 	h := &itemHeap{}
 	seq := 0
@@ -205,8 +232,15 @@ func (s *state) fitCode(limit int) int {
 		heap.Push(h, it)
 	}
 	var start []*item
+	var later []*item // upgrades of tests already in
 	for _, c := range others {
 		if c.plan == TierDropped {
+			continue
+		}
+		if c.tier != TierDropped {
+			if c.tier == TierSkeleton && c.plan == TierFull {
+				later = append(later, &item{c: c, kind: 'u', value: c.rel * upgradeValue})
+			}
 			continue
 		}
 		if c.plan == TierFull && float64(c.full) <= smallFull*float64(c.skel)+8 {
@@ -236,7 +270,7 @@ func (s *state) fitCode(limit int) int {
 		jobs = append(jobs, s.materialize(it.c, it.kind == 'f')...)
 	}
 	s.counter.parallel(jobs)
-	for _, it := range start {
+	for _, it := range append(start, later...) {
 		push(it)
 	}
 	var unfit []*cand

@@ -127,6 +127,7 @@ func (s *state) walk() {
 		d0dirs[path.Dir(g.Files[i].Path)] = true
 	}
 	testOf := s.testLinks()
+	tests := map[int]string{} // test files of the task's files → the file they test
 	frontier := append([]int(nil), s.touched...)
 	for d := 1; d <= maxHops+1 && len(frontier) > 0; d++ {
 		var next []int
@@ -176,6 +177,9 @@ func (s *state) walk() {
 				}
 				rel[tl.file] += testBonus
 				why[tl.file] = tl.why
+				if strings.HasPrefix(tl.why, "test of ") {
+					tests[tl.file] = strings.TrimPrefix(tl.why, "test of ")
+				}
 				best[tl.file] = math.Inf(1)
 			}
 		}
@@ -220,7 +224,7 @@ func (s *state) walk() {
 			continue
 		}
 		fe := &g.Files[i]
-		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], why: why[i]}
+		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], why: why[i], isTestOf: tests[i]}
 		switch {
 		case d > maxHops:
 			c.plan, c.planWhy = TierDropped, fmt.Sprintf("%d hops: beyond scope.max_hops (%d)", d, maxHops)
