@@ -61,7 +61,7 @@ func factsKey(blob, lang string, cfg *config.Config) string {
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%de%dc%s", world.FormatVersion, extract.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%de%dc%s", world.FormatVersion, shardFormatMap, extract.Version, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.
@@ -183,8 +183,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	txn.PutTree(tree, digest, artifactMap, encodeShards(recs, func(r *mapRecord) string { return r.Path }))
-	txn.PutTree(tree, digest, artifactLinks, encodeShards(links, func(r *linkRecord) string { return r.Path }))
+	txn.PutTree(tree, digest, artifactMap, encodeMapShards(recs))
+	txn.PutTree(tree, digest, artifactLinks, encodeLinkShards(links))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err

@@ -1,11 +1,10 @@
 package build
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"path"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -57,53 +56,84 @@ func shardOf(p string) string {
 	return d
 }
 
-// encodeShards groups records by folder and encodes each group as JSON
-// lines in the order given (callers pass records sorted by path).
-func encodeShards[T any](recs []T, pathOf func(*T) string) map[string][]byte {
-	bufs := map[string]*bytes.Buffer{}
+// groupShards splits records (sorted by path) by folder, keeping order.
+func groupShards[T any](recs []T, pathOf func(*T) string) map[string][]T {
+	groups := map[string][]T{}
 	for i := range recs {
 		dir := shardOf(pathOf(&recs[i]))
-		b := bufs[dir]
-		if b == nil {
-			b = &bytes.Buffer{}
-			bufs[dir] = b
-		}
-		_ = json.NewEncoder(b).Encode(&recs[i])
+		groups[dir] = append(groups[dir], recs[i])
 	}
-	out := make(map[string][]byte, len(bufs))
-	for dir, b := range bufs {
-		out[dir] = b.Bytes()
+	return groups
+}
+
+func encodeMapShards(recs []mapRecord) map[string][]byte {
+	out := map[string][]byte{}
+	for dir, g := range groupShards(recs, func(r *mapRecord) string { return r.Path }) {
+		out[dir] = encodeMapShard(g)
 	}
 	return out
 }
 
-func decodeMapShards(shards map[string][]byte) ([]mapRecord, error) {
-	var recs []mapRecord
-	for dir, data := range shards {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		for dec.More() {
-			var r mapRecord
-			if err := dec.Decode(&r); err != nil {
-				return nil, fmt.Errorf("map shard %q: %w", dir, err)
-			}
-			recs = append(recs, r)
-		}
+func encodeLinkShards(recs []linkRecord) map[string][]byte {
+	out := map[string][]byte{}
+	for dir, g := range groupShards(recs, func(r *linkRecord) string { return r.Path }) {
+		out[dir] = encodeLinkShard(g)
 	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
-	return recs, nil
+	return out
+}
+
+// decodeAll decodes every shard on all cores and returns the records of
+// all shards, sorted by path.
+func decodeAll[T any](artifact string, shards map[string][]byte, decode func([]byte) ([]T, error), pathOf func(*T) string) ([]T, error) {
+	dirs := make([]string, 0, len(shards))
+	for d := range shards {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	parts := make([][]T, len(dirs))
+	errs := make([]error, len(dirs))
+	var wg sync.WaitGroup
+	workers := runtime.NumCPU()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(dirs); i += workers {
+				parts[i], errs[i] = decode(shards[dirs[i]])
+				if errs[i] != nil {
+					errs[i] = shardError(artifact, dirs[i], errs[i])
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	n := 0
+	for i := range parts {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		n += len(parts[i])
+	}
+	out := make([]T, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	sort.Slice(out, func(i, j int) bool { return pathOf(&out[i]) < pathOf(&out[j]) })
+	return out, nil
+}
+
+func decodeMapShards(shards map[string][]byte) ([]mapRecord, error) {
+	return decodeAll(artifactMap, shards, decodeMapShard, func(r *mapRecord) string { return r.Path })
 }
 
 func decodeLinkShards(shards map[string][]byte) (map[string]*world.Link, error) {
-	links := map[string]*world.Link{}
-	for dir, data := range shards {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		for dec.More() {
-			var r linkRecord
-			if err := dec.Decode(&r); err != nil {
-				return nil, fmt.Errorf("links shard %q: %w", dir, err)
-			}
-			links[r.Path] = r.Link
-		}
+	recs, err := decodeAll(artifactLinks, shards, decodeLinkShard, func(r *linkRecord) string { return r.Path })
+	if err != nil {
+		return nil, err
+	}
+	links := make(map[string]*world.Link, len(recs))
+	for _, r := range recs {
+		links[r.Path] = r.Link
 	}
 	return links, nil
 }

@@ -1,0 +1,287 @@
+package build
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Shards of the map and links artifacts are read back in full on every
+// incremental index, so they use a compact binary form rather than JSON
+// (which took most of a one-file re-index on a 10k-file tree). A shard is:
+//
+//	magic byte, format byte,
+//	string table: uvarint n, then n × (uvarint len, bytes),
+//	uvarint records, then the records, every string as a table index.
+//
+// Everything is written in the order given, so equal records give equal
+// bytes and git stores equal shards once.
+const (
+	shardMagic      = 0xD5
+	shardFormatMap  = 1
+	shardFormatLink = 1
+)
+
+var errShard = errors.New("malformed shard")
+
+type shardWriter struct {
+	strs  []string
+	index map[string]uint64
+	body  []byte
+}
+
+func newShardWriter() *shardWriter { return &shardWriter{index: map[string]uint64{}} }
+
+func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
+
+func (w *shardWriter) str(s string) {
+	i, ok := w.index[s]
+	if !ok {
+		i = uint64(len(w.strs))
+		w.index[s] = i
+		w.strs = append(w.strs, s)
+	}
+	w.uint(i)
+}
+
+func (w *shardWriter) bool(b bool) {
+	if b {
+		w.body = append(w.body, 1)
+	} else {
+		w.body = append(w.body, 0)
+	}
+}
+
+func (w *shardWriter) bytes(format byte) []byte {
+	out := []byte{shardMagic, format}
+	out = binary.AppendUvarint(out, uint64(len(w.strs)))
+	for _, s := range w.strs {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	return append(out, w.body...)
+}
+
+type shardReader struct {
+	b    []byte
+	strs []string
+	err  error
+}
+
+func newShardReader(b []byte, format byte) *shardReader {
+	r := &shardReader{b: b}
+	if len(b) < 2 || b[0] != shardMagic || b[1] != format {
+		r.err = errShard
+		return r
+	}
+	r.b = b[2:]
+	n := r.uint()
+	if n > uint64(len(r.b)) {
+		r.err = errShard
+		return r
+	}
+	r.strs = make([]string, 0, n)
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		l := r.uint()
+		if l > uint64(len(r.b)) {
+			r.err = errShard
+			break
+		}
+		r.strs = append(r.strs, string(r.b[:l]))
+		r.b = r.b[l:]
+	}
+	return r
+}
+
+func (r *shardReader) uint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errShard
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a length and checks it against what is left, so a damaged
+// shard cannot make the reader allocate without bound.
+func (r *shardReader) count() int {
+	n := r.uint()
+	if n > uint64(len(r.b)) {
+		r.err = errShard
+		return 0
+	}
+	return int(n)
+}
+
+func (r *shardReader) str() string {
+	i := r.uint()
+	if r.err != nil {
+		return ""
+	}
+	if i >= uint64(len(r.strs)) {
+		r.err = errShard
+		return ""
+	}
+	return r.strs[i]
+}
+
+func (r *shardReader) bool() bool {
+	if r.err != nil || len(r.b) == 0 {
+		r.err = errShard
+		return false
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v != 0
+}
+
+func encodeMapShard(recs []mapRecord) []byte {
+	w := newShardWriter()
+	w.uint(uint64(len(recs)))
+	for i := range recs {
+		r := &recs[i]
+		w.str(r.Path)
+		w.str(r.Lang)
+		w.uint(uint64(r.Size + 1)) // -1 (unknown) is stored as 0
+		w.str(r.Blob)
+		w.uint(uint64(r.Lines))
+		w.uint(uint64(r.Tokens))
+		w.uint(uint64(len(r.Flags)))
+		for _, f := range r.Flags {
+			w.str(f.Name)
+			w.str(f.Reason)
+		}
+		w.str(r.Key)
+		w.uint(uint64(len(r.Out)))
+		for _, o := range r.Out {
+			w.str(o.To)
+			w.uint(uint64(o.Refs))
+			w.uint(math.Float64bits(o.Weight))
+		}
+	}
+	return w.bytes(shardFormatMap)
+}
+
+func decodeMapShard(b []byte) ([]mapRecord, error) {
+	r := newShardReader(b, shardFormatMap)
+	n := r.count()
+	recs := make([]mapRecord, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		var m mapRecord
+		m.Path = r.str()
+		m.Lang = r.str()
+		m.Size = int64(r.uint()) - 1
+		m.Blob = r.str()
+		m.Lines = int(r.uint())
+		m.Tokens = int(r.uint())
+		if nf := r.count(); nf > 0 {
+			m.Flags = make([]world.Flag, nf)
+			for j := range m.Flags {
+				m.Flags[j] = world.Flag{Name: r.str(), Reason: r.str()}
+			}
+		}
+		m.Key = r.str()
+		if no := r.count(); no > 0 {
+			m.Out = make([]outEdge, no)
+			for j := range m.Out {
+				m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint())}
+			}
+		}
+		recs = append(recs, m)
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errShard
+	}
+	return recs, r.err
+}
+
+func encodeLinkShard(recs []linkRecord) []byte {
+	w := newShardWriter()
+	w.uint(uint64(len(recs)))
+	for _, rec := range recs {
+		l := rec.Link
+		w.str(rec.Path)
+		w.str(l.Lang)
+		w.str(l.Package)
+		w.uint(uint64(len(l.Defs)))
+		for _, d := range l.Defs {
+			w.str(d.Name)
+			w.str(d.Kind)
+			w.str(d.Parent)
+			w.bool(d.Exported)
+		}
+		w.uint(uint64(len(l.Imports)))
+		for _, im := range l.Imports {
+			w.str(im.Path)
+			w.str(im.Alias)
+			w.uint(uint64(len(im.Names)))
+			for _, n := range im.Names {
+				w.str(n)
+			}
+			w.uint(uint64(im.Line))
+			w.str(im.Kind)
+		}
+		w.uint(uint64(len(l.Refs)))
+		for _, rf := range l.Refs {
+			w.str(rf.Name)
+			w.str(rf.Qual)
+			w.str(rf.Kind)
+			w.uint(uint64(rf.Count))
+		}
+	}
+	return w.bytes(shardFormatLink)
+}
+
+func decodeLinkShard(b []byte) ([]linkRecord, error) {
+	r := newShardReader(b, shardFormatLink)
+	n := r.count()
+	recs := make([]linkRecord, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		p := r.str()
+		l := &world.Link{Lang: r.str(), Package: r.str()}
+		if nd := r.count(); nd > 0 {
+			l.Defs = make([]world.LinkDef, nd)
+			for j := range l.Defs {
+				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool()}
+			}
+		}
+		if ni := r.count(); ni > 0 {
+			l.Imports = make([]world.Import, ni)
+			for j := range l.Imports {
+				im := world.Import{Path: r.str(), Alias: r.str()}
+				if nn := r.count(); nn > 0 {
+					im.Names = make([]string, nn)
+					for k := range im.Names {
+						im.Names[k] = r.str()
+					}
+				}
+				im.Line = int(r.uint())
+				im.Kind = r.str()
+				l.Imports[j] = im
+			}
+		}
+		if nr := r.count(); nr > 0 {
+			l.Refs = make([]world.LinkRef, nr)
+			for j := range l.Refs {
+				l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}
+			}
+		}
+		recs = append(recs, linkRecord{Path: p, Link: l})
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errShard
+	}
+	return recs, r.err
+}
+
+// shardError names the artifact and shard a decode failed in.
+func shardError(artifact, dir string, err error) error {
+	return fmt.Errorf("%s shard %q: %w", artifact, dir, err)
+}
