@@ -319,20 +319,36 @@ func (s *Store) Tree(tree, digest, name string) (map[string][]byte, error) {
 	return out, err
 }
 
-// readShards collects the shards below tree h; prefix holds the decoded key
-// components so far.
+// readShards reads every shard below tree h into out: the trees first,
+// then all blobs in one batch. Caller holds r.mu.
 func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]byte) error {
+	var keys []string
+	var ids []plumbing.Hash
+	if err := s.listShards(h, prefix, &keys, &ids); err != nil {
+		return err
+	}
+	blobs, err := s.r.readBlobs(ids)
+	if err != nil {
+		return corrupt("read shards: %v", err)
+	}
+	for i, k := range keys {
+		out[k] = blobs[i]
+	}
+	return nil
+}
+
+// listShards collects the keys and blob ids of the shards below tree h;
+// prefix holds the decoded key components so far. The blobs are read in
+// one batch afterwards.
+func (s *Store) listShards(h plumbing.Hash, prefix []string, keys *[]string, ids *[]plumbing.Hash) error {
 	entries, err := s.r.readTree(h)
 	if err != nil {
 		return corrupt("read artifact tree %s: %v", h, err)
 	}
 	for _, e := range entries {
 		if e.name == "@" && e.mode == ModeFile && len(prefix) > 0 {
-			data, err := s.r.readObject(plumbing.BlobObject, e.hash)
-			if err != nil {
-				return corrupt("read shard %q: %v", strings.Join(prefix, "/"), err)
-			}
-			out[strings.Join(prefix, "/")] = data
+			*keys = append(*keys, strings.Join(prefix, "/"))
+			*ids = append(*ids, e.hash)
 			continue
 		}
 		if e.mode != ModeTree {
@@ -342,7 +358,7 @@ func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]by
 		if err != nil {
 			return corrupt("artifact entry: %v", err)
 		}
-		if err := s.readShards(e.hash, append(prefix[:len(prefix):len(prefix)], comp), out); err != nil {
+		if err := s.listShards(e.hash, append(prefix[:len(prefix):len(prefix)], comp), keys, ids); err != nil {
 			return err
 		}
 	}
