@@ -22,8 +22,10 @@ type file struct {
 
 	cuts []cut // byte ranges left out of the skeleton
 
-	cur   *sitter.TreeCursor // reused by kids; closed by close
+	cur   *sitter.TreeCursor // for walkers that want a cursor; closed by close
 	stack []kid              // children read by kids, LIFO
+	cbuf  cBuf               // C scratch of kids; freed by close
+	nl    []uint             // offsets of the source's newlines, for lineOfByte
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -37,11 +39,11 @@ func (f *file) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	return string(f.src[n.StartByte():n.EndByte()])
+	return string(f.src[startByte(n):n.EndByte()])
 }
 
 // line returns n's first line, 1-based.
-func line(n *sitter.Node) int { return int(n.StartPosition().Row) + 1 }
+func line(n *sitter.Node) int { return int(startRow(n)) + 1 }
 
 // endLine returns n's last line, 1-based.
 func endLine(n *sitter.Node) int {
@@ -289,6 +291,7 @@ type kid struct {
 	kind  string // node kind (type) name
 	field uint16 // field id within the parent; 0 for none
 	named bool
+	end   uint // end byte
 }
 
 // kind returns n's node kind from the language's table, without a cgo
@@ -321,28 +324,17 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 // calls may nest (LIFO): a nested kids call never overwrites an outer
 // slice.
 func (f *file) kids(n *sitter.Node) []kid {
-	if f.cur == nil {
-		f.cur = n.Walk()
-	} else {
-		f.cur.Reset(*n)
-	}
-	c := f.cur
+	cs := f.cbuf.children(n)
 	mark := len(f.stack)
-	if c.GotoFirstChild() {
-		for {
-			id := c.Node()
-			k := kid{n: *id, field: c.FieldId()}
-			sym := k.n.KindId()
-			if int(sym) < len(f.lang.kinds) {
-				k.kind, k.named = f.lang.kinds[sym], f.lang.named[sym]
-			} else {
-				k.kind, k.named = k.n.Kind(), k.n.IsNamed()
-			}
-			f.stack = append(f.stack, k)
-			if !c.GotoNextSibling() {
-				break
-			}
+	for i := range cs {
+		c := &cs[i]
+		k := kid{n: c.node, field: c.field, end: uint(c.end)}
+		if int(c.symbol) < len(f.lang.kinds) {
+			k.kind, k.named = f.lang.kinds[c.symbol], f.lang.named[c.symbol]
+		} else {
+			k.kind, k.named = k.n.Kind(), k.n.IsNamed()
 		}
+		f.stack = append(f.stack, k)
 	}
 	return f.stack[mark:len(f.stack):len(f.stack)]
 }
@@ -352,6 +344,7 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 
 // close frees what the file holds of tree-sitter (its cursor).
 func (f *file) close() {
+	f.cbuf.free()
 	if f.cur != nil {
 		f.cur.Close()
 		f.cur = nil
@@ -422,4 +415,101 @@ func isDirective(c string) bool {
 // dropComment leaves a whole comment node out of the skeleton.
 func (f *file) dropComment(n *sitter.Node) {
 	f.cuts = append(f.cuts, cut{n.StartByte(), n.EndByte(), ""})
+}
+
+// lineOfByte returns the 1-based line holding byte offset b.
+func (f *file) lineOfByte(b uint) int {
+	if f.nl == nil {
+		f.nl = make([]uint, 0, len(f.src)/32)
+		for i, c := range f.src {
+			if c == '\n' {
+				f.nl = append(f.nl, uint(i))
+			}
+		}
+	}
+	// Number of newlines before b.
+	lo, hi := 0, len(f.nl)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if f.nl[m] < b {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo + 1
+}
+
+// kidEndLine is endLine for a child read by kids, without a cgo call.
+func (f *file) kidEndLine(k *kid) int {
+	if s := startByte(&k.n); k.end > s {
+		return f.lineOfByte(k.end - 1)
+	}
+	return line(&k.n)
+}
+
+func isCommentKind(k string) bool { return strings.Contains(k, "comment") }
+
+// docAt is docComment for ks[i], reading its siblings from ks (the
+// result of one kids call) instead of asking tree-sitter, whose
+// prev-sibling step costs a scan of the parent's children.
+func (f *file) docAt(ks []kid, i int) string {
+	if i <= 0 || i >= len(ks) {
+		return ""
+	}
+	p := i - 1
+	if !isCommentKind(ks[p].kind) || line(&ks[i].n)-f.kidEndLine(&ks[p]) > 1 || f.trailing(&ks[p].n) {
+		return ""
+	}
+	first := p
+	for first > 0 && ks[first-1].kind == ks[first].kind && line(&ks[first].n)-f.kidEndLine(&ks[first-1]) <= 1 {
+		first--
+	}
+	for j := first; j <= p; j++ {
+		t := string(f.src[startByte(&ks[j].n):ks[j].end])
+		if !isDirective(t) {
+			return docLine(t)
+		}
+	}
+	return ""
+}
+
+// commentAt is comment for ks[i], reading its siblings from ks.
+func (f *file) commentAt(ks []kid, i int) {
+	k := &ks[i]
+	start, end := startByte(&k.n), k.end
+	if i > 0 {
+		p := &ks[i-1]
+		if p.kind == k.kind && line(&k.n)-f.kidEndLine(p) <= 1 || f.kidEndLine(p) == line(&k.n) {
+			f.cuts = append(f.cuts, cut{start, end, ""})
+			return
+		}
+	}
+	last := i
+	j := i + 1
+	for j < len(ks) && ks[j].kind == k.kind && line(&ks[j].n)-f.kidEndLine(&ks[last]) <= 1 {
+		last, j = j, j+1
+	}
+	if j >= len(ks) || !ks[j].named || isCommentKind(ks[j].kind) || line(&ks[j].n)-f.kidEndLine(&ks[last]) > 1 {
+		f.cuts = append(f.cuts, cut{start, end, ""})
+		return
+	}
+	f.keepFirstLine(start, end)
+}
+
+// kidText returns the source text of a child read by kids, without a cgo
+// call.
+func (f *file) kidText(k *kid) string { return string(f.src[startByte(&k.n):k.end]) }
+
+// pick returns the first of ks in field id (0: none), or nil.
+func pick(ks []kid, id uint16) *kid {
+	if id == 0 {
+		return nil
+	}
+	for i := range ks {
+		if ks[i].field == id {
+			return &ks[i]
+		}
+	}
+	return nil
 }

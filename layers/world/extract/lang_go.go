@@ -49,12 +49,14 @@ func walkGo(f *file) {
 	root := f.root
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, k := range f.kids(root) {
+	ks := f.kids(root)
+	for i := range ks {
+		k := &ks[i]
 		n := &k.n
 		w.in = 0
 		switch k.kind {
 		case "comment":
-			w.topComment(n)
+			w.topComment(ks, i)
 		case "package_clause":
 			for i := uint(0); i < n.NamedChildCount(); i++ {
 				if c := n.NamedChild(i); f.kind(c) == "package_identifier" {
@@ -64,11 +66,11 @@ func walkGo(f *file) {
 		case "import_declaration":
 			w.imports(n)
 		case "function_declaration", "method_declaration":
-			w.function(n, k.kind == "method_declaration")
+			w.function(n, k.kind == "method_declaration", f.docAt(ks, i))
 		case "type_declaration":
-			w.typeDecl(n, true)
+			w.typeDecl(n, true, f.docAt(ks, i))
 		case "const_declaration", "var_declaration":
-			w.valueDecl(n, true)
+			w.valueDecl(n, true, f.docAt(ks, i))
 		default:
 			w.node(n, k.kind)
 		}
@@ -77,12 +79,12 @@ func walkGo(f *file) {
 
 // topComment keeps build constraints whole and treats other comments as
 // doc or noise.
-func (w *goWalker) topComment(n *sitter.Node) {
-	t := w.f.text(n)
+func (w *goWalker) topComment(ks []kid, i int) {
+	t := w.f.text(&ks[i].n)
 	if strings.HasPrefix(t, "//go:build") || strings.HasPrefix(t, "// +build") {
 		return
 	}
-	w.f.comment(n)
+	w.f.commentAt(ks, i)
 }
 
 // imports records the specs of one import declaration.
@@ -96,12 +98,13 @@ func (w *goWalker) imports(n *sitter.Node) {
 			w.importSpec(&k.n)
 		case "import_spec_list":
 			m := len(f.stack)
-			for _, s := range f.kids(&k.n) {
-				switch s.kind {
+			ss := f.kids(&k.n)
+			for j := range ss {
+				switch ss[j].kind {
 				case "import_spec":
-					w.importSpec(&s.n)
+					w.importSpec(&ss[j].n)
 				case "comment":
-					f.comment(&s.n)
+					f.commentAt(ss, j)
 				}
 			}
 			f.release(m)
@@ -204,17 +207,18 @@ func (w *goWalker) undo(mark int) {
 
 // use records a bare identifier as a reference unless it is bound locally
 // or predeclared.
-func (w *goWalker) use(n *sitter.Node, kind string) {
-	name := w.f.text(n)
+func (w *goWalker) use(n *sitter.Node, kind string) { w.useName(w.f.text(n), line(n), kind) }
+
+func (w *goWalker) useName(name string, ln int, kind string) {
 	if name == "_" || w.scope[name] > 0 || goBuiltins[name] {
 		return
 	}
-	w.f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+	w.f.ref(world.Ref{Name: name, Line: ln, In: w.in, Kind: kind})
 }
 
 // function handles a function or method declaration: its definition, the
 // refs of its signature and body, and the elision of its body.
-func (w *goWalker) function(n *sitter.Node, method bool) {
+func (w *goWalker) function(n *sitter.Node, method bool, doc string) {
 	f := w.f
 	nameNode := f.field(n, "name")
 	if nameNode == nil {
@@ -225,7 +229,7 @@ func (w *goWalker) function(n *sitter.Node, method bool) {
 	body := f.field(n, "body")
 	d := world.Def{Name: name, Kind: world.KindFunction, Qualified: name,
 		Start: line(n), End: endLine(n), Signature: f.signature(n, body),
-		Exported: goExported(name), Doc: f.docComment(n)}
+		Exported: goExported(name), Doc: doc}
 	mark := len(w.bound)
 	defer w.undo(mark)
 	var recv *sitter.Node
@@ -398,7 +402,7 @@ func (w *goWalker) typ(n *sitter.Node) { w.node(n, w.f.kind(n)) }
 
 // typeDecl handles a type declaration; top level ones are definitions
 // (with their fields and interface methods), local ones only bind a name.
-func (w *goWalker) typeDecl(n *sitter.Node, top bool) {
+func (w *goWalker) typeDecl(n *sitter.Node, top bool, declDoc string) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
@@ -409,11 +413,12 @@ func (w *goWalker) typeDecl(n *sitter.Node, top bool) {
 			specs++
 		}
 	}
-	for _, k := range ks {
+	for i := range ks {
+		k := &ks[i]
 		switch k.kind {
 		case "comment":
 			if top {
-				f.comment(&k.n)
+				f.commentAt(ks, i)
 			}
 		case "type_spec", "type_alias":
 			spec := &k.n
@@ -434,21 +439,22 @@ func (w *goWalker) typeDecl(n *sitter.Node, top bool) {
 				w.undo(m)
 				continue
 			}
-			w.typeSpec(n, spec, name, specs == 1, k.kind == "type_alias")
+			doc := f.docAt(ks, i)
+			if doc == "" && specs == 1 {
+				doc = declDoc
+			}
+			w.typeSpec(n, spec, name, specs == 1, k.kind == "type_alias", doc)
 		}
 	}
 }
 
-func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias bool) {
+func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias bool, doc string) {
 	f := w.f
 	t := f.field(spec, "type")
 	d := world.Def{Name: name, Kind: world.KindType, Qualified: name,
-		Start: line(spec), End: endLine(spec), Exported: goExported(name), Doc: f.docComment(spec)}
+		Start: line(spec), End: endLine(spec), Exported: goExported(name), Doc: doc}
 	if single {
 		d.Start = line(decl)
-		if d.Doc == "" {
-			d.Doc = f.docComment(decl)
-		}
 	}
 	tk := ""
 	if t != nil {
@@ -503,10 +509,12 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 	}
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, k := range f.kids(list) {
+	fks := f.kids(list)
+	for i := range fks {
+		k := &fks[i]
 		switch k.kind {
 		case "comment":
-			f.comment(&k.n)
+			f.commentAt(fks, i)
 		case "field_declaration":
 			fd := &k.n
 			m := len(f.stack)
@@ -530,7 +538,7 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 				names = []string{goTypeBaseName(f, typ)}
 				embedded = true
 			}
-			doc := f.docComment(fd)
+			doc := f.docAt(fks, i)
 			first := 0
 			for _, nm := range names {
 				if nm == "" {
@@ -582,10 +590,12 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, k := range f.kids(t) {
+	iks := f.kids(t)
+	for i := range iks {
+		k := &iks[i]
 		switch k.kind {
 		case "comment":
-			f.comment(&k.n)
+			f.commentAt(iks, i)
 		case "method_elem":
 			me := &k.n
 			nm := f.field(me, "name")
@@ -595,7 +605,7 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 			name := f.text(nm)
 			w.in = f.def(world.Def{Name: name, Kind: world.KindMethod, Qualified: parent + "." + name,
 				Parent: parent, Start: line(me), End: endLine(me), Signature: foldSpace(f.text(me)),
-				Exported: goExported(name), Doc: f.docComment(me)})
+				Exported: goExported(name), Doc: f.docAt(iks, i)})
 			m := len(w.bound)
 			w.params(f.field(me, "parameters"), false)
 			w.result(f.field(me, "result"))
@@ -610,7 +620,7 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 // valueDecl handles a const or var declaration. At top level each name is
 // a definition and long initialisers are elided from the skeleton; inside
 // a body the names are bound after their values are read.
-func (w *goWalker) valueDecl(n *sitter.Node, top bool) {
+func (w *goWalker) valueDecl(n *sitter.Node, top bool, declDoc string) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
@@ -625,24 +635,36 @@ func (w *goWalker) valueDecl(n *sitter.Node, top bool) {
 			specs++
 		}
 	}
-	for _, k := range ks {
+	for i := range ks {
+		k := &ks[i]
 		switch k.kind {
 		case "comment":
 			if top {
-				f.comment(&k.n)
+				f.commentAt(ks, i)
 			}
 		case "const_spec", "var_spec":
-			w.valueSpec(n, &k.n, kind, top, specs == 1)
+			doc := ""
+			if top {
+				if doc = f.docAt(ks, i); doc == "" && specs == 1 {
+					doc = declDoc
+				}
+			}
+			w.valueSpec(n, &k.n, kind, top, specs == 1, doc)
 		case "var_spec_list":
 			m := len(f.stack)
-			for _, s := range f.kids(&k.n) {
-				switch s.kind {
+			ss := f.kids(&k.n)
+			for j := range ss {
+				switch ss[j].kind {
 				case "comment":
 					if top {
-						f.comment(&s.n)
+						f.commentAt(ss, j)
 					}
 				case "var_spec":
-					w.valueSpec(n, &s.n, kind, top, false)
+					doc := ""
+					if top {
+						doc = f.docAt(ss, j)
+					}
+					w.valueSpec(n, &ss[j].n, kind, top, false, doc)
 				}
 			}
 			f.release(m)
@@ -650,7 +672,7 @@ func (w *goWalker) valueDecl(n *sitter.Node, top bool) {
 	}
 }
 
-func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single bool) {
+func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single bool, doc string) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
@@ -689,13 +711,9 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 	if value != nil && (len(sig) > 120 || line(value) != endLine(value)) {
 		sig = keyword + foldSpace(f.textRange(spec.StartByte(), value.StartByte())) + " …"
 	}
-	doc := f.docComment(spec)
 	start := line(spec)
 	if single {
 		start = line(decl)
-		if doc == "" {
-			doc = f.docComment(decl)
-		}
 	}
 	first := 0
 	for _, nm := range names {
@@ -768,25 +786,27 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		w.selector(n, world.RefValue)
 		return
 	case "call_expression":
-		fn := f.field(n, "function")
-		if fn != nil {
-			switch fk := f.kind(fn); fk {
+		mark := len(f.stack)
+		ks := f.kids(n)
+		if fn := pick(ks, f.fieldID("function")); fn != nil {
+			switch fn.kind {
 			case "identifier":
-				w.use(fn, world.RefCall)
+				w.useName(f.kidText(fn), line(&fn.n), world.RefCall)
 			case "selector_expression":
-				w.selector(fn, world.RefCall)
+				w.selector(&fn.n, world.RefCall)
 			case "generic_type", "index_expression", "type_instantiation_expression":
-				w.instantiatedCall(fn, fk)
+				w.instantiatedCall(&fn.n, fn.kind)
 			default:
-				w.node(fn, fk)
+				w.node(&fn.n, fn.kind)
 			}
 		}
-		if ta := f.field(n, "type_arguments"); ta != nil {
-			w.node(ta, "type_arguments")
+		if ta := pick(ks, f.fieldID("type_arguments")); ta != nil {
+			w.node(&ta.n, "type_arguments")
 		}
-		if args := f.field(n, "arguments"); args != nil {
-			w.node(args, "argument_list")
+		if args := pick(ks, f.fieldID("arguments")); args != nil {
+			w.node(&args.n, "argument_list")
 		}
+		f.release(mark)
 		return
 	case "type_conversion_expression":
 		// F[int](x) parses as a conversion; a generic function call is the
@@ -868,10 +888,10 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		}
 		return
 	case "var_declaration", "const_declaration":
-		w.valueDecl(n, false)
+		w.valueDecl(n, false, "")
 		return
 	case "type_declaration":
-		w.typeDecl(n, false)
+		w.typeDecl(n, false, "")
 		return
 	case "type_switch_statement":
 		mark := len(w.bound)
@@ -911,8 +931,18 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 	}
 	mark := len(w.bound)
 	m := len(f.stack)
-	for _, c := range f.kids(n) {
-		if c.named {
+	ks := f.kids(n)
+	for i := range ks {
+		c := &ks[i]
+		if !c.named {
+			continue
+		}
+		switch c.kind {
+		case "identifier":
+			w.useName(f.kidText(c), line(&c.n), world.RefValue)
+		case "type_identifier":
+			w.useName(f.kidText(c), line(&c.n), world.RefType)
+		default:
 			w.node(&c.n, c.kind)
 		}
 	}
@@ -996,29 +1026,31 @@ func (w *goWalker) declareList(list *sitter.Node) {
 // (kind says call or value), a member ref otherwise, plus the refs of x.
 func (w *goWalker) selector(n *sitter.Node, kind string) {
 	f := w.f
-	op, sel := f.field(n, "operand"), f.field(n, "field")
-	if sel == nil {
-		if op != nil {
-			w.node(op, f.kind(op))
-		}
-		return
-	}
-	name := f.text(sel)
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(n)
+	op, sel := pick(ks, f.fieldID("operand")), pick(ks, f.fieldID("field"))
 	if op == nil {
 		return
 	}
-	if f.kind(op) == "identifier" {
-		q := f.text(op)
-		if w.scope[q] == 0 && w.pkgs[q] {
-			f.ref(world.Ref{Name: name, Qual: q, Line: line(sel), In: w.in, Kind: kind})
-			return
-		}
-		w.use(op, world.RefValue)
-		f.ref(world.Ref{Name: name, Qual: q, Line: line(sel), In: w.in, Kind: world.RefMember})
+	if sel == nil {
+		w.node(&op.n, op.kind)
 		return
 	}
-	w.node(op, f.kind(op))
-	f.ref(world.Ref{Name: name, Qual: w.root(op), Line: line(sel), In: w.in, Kind: world.RefMember})
+	name := f.kidText(sel)
+	ln := line(&sel.n)
+	if op.kind == "identifier" {
+		q := f.kidText(op)
+		if w.scope[q] == 0 && w.pkgs[q] {
+			f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: kind})
+			return
+		}
+		w.useName(q, line(&op.n), world.RefValue)
+		f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
+		return
+	}
+	w.node(&op.n, op.kind)
+	f.ref(world.Ref{Name: name, Qual: w.root(&op.n), Line: ln, In: w.in, Kind: world.RefMember})
 }
 
 // root returns the identifier a selector chain starts from ("a" for
