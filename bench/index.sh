@@ -21,6 +21,8 @@ files=$(git ls-files | wc -l)
 echo "corpus: $corpus ($files files), $runs runs, $(nproc) cores"
 
 for i in $(seq "$runs"); do
+  # Baseline: read and tree-sitter-parse the same files on the same workers, nothing else.
+  timed "$work/parse" "$gs" index --parse-only
   # Full index from an empty store.
   git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
   timed "$work/full" "$gs" index
@@ -34,12 +36,19 @@ for i in $(seq "$runs"); do
 done
 git reset -q --hard "HEAD~$runs"
 
+parse=$(cut -d' ' -f1 "$work/parse" | median); parserss=$(cut -d' ' -f2 "$work/parse" | median)
 full=$(cut -d' ' -f1 "$work/full" | median); fullrss=$(cut -d' ' -f2 "$work/full" | median)
 incr=$(cut -d' ' -f1 "$work/incr" | median); incrrss=$(cut -d' ' -f2 "$work/incr" | median)
 cat=$(cut -d' ' -f1 "$work/catfile" | median)
 store=$(median < "$work/store")
+echo "parse-only:        median ${parse} s, peak RSS $((${parserss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/parse" | tr '\n' ' '))"
 echo "full index:        median ${full} s, peak RSS $((${fullrss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/full" | tr '\n' ' '))"
 echo "incremental index: median ${incr} s, peak RSS $((${incrrss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/incr" | tr '\n' ' '))"
-echo "full / incremental: $(python3 -c "print(round($full/$incr, 1))")x"
+echo "full / parse-only: $(python3 -c "print(round($full/$parse, 2))")x    full / incremental: $(python3 -c "print(round($full/$incr, 1))")x"
+python3 - "$gs" <<'PY'
+import json, subprocess, sys
+r = json.loads(subprocess.run([sys.argv[1], "index", "--parse-only"], capture_output=True, text=True).stdout)
+print(f"parsed {r['parsed']} files, {r['bytes']/1e6:.1f} MB of source")
+PY
 echo "cat-file --batch of every blob: median ${cat} s"
 echo "store size after the incremental run: median $((${store%.*}/1024)) KiB"

@@ -21,6 +21,9 @@ func cmdIndex() *cli.Command {
 			&cli.StringFlag{Name: "rev", Value: "HEAD", Usage: "commit or tree to index"},
 			&cli.BoolFlag{Name: "force", Usage: "parse every file again, ignoring what is stored"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+			// The benchmarks' baseline: read and parse the same files on the
+			// same workers, and do nothing else.
+			&cli.BoolFlag{Name: "parse-only", Hidden: true},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -30,6 +33,13 @@ func cmdIndex() *cli.Command {
 			e, err := openEnv(c)
 			if err != nil {
 				return err
+			}
+			if c.Bool("parse-only") {
+				res, err := build.ParseOnly(c.Context, e.repo, c.String("rev"), build.Options{Config: e.cfg})
+				if err != nil {
+					return err
+				}
+				return printJSON(e.stdout, res)
 			}
 			res, err := runIndex(c.Context, e, c.String("rev"), c.Bool("force"), c.Bool("quiet"))
 			if err != nil {
