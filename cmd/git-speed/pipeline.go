@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/layers/feature"
@@ -17,21 +15,6 @@ import (
 	"github.com/git-speed/git-speed/layers/world/build"
 	"github.com/git-speed/git-speed/layers/world/graph"
 )
-
-// speedFS shows the work tree to the feature loader with the --speed-dir
-// folder in place of .speed, so features can live elsewhere (the sample in
-// .speed.example).
-type speedFS struct {
-	root     fs.FS
-	speedDir string
-}
-
-func (s speedFS) Open(name string) (fs.File, error) {
-	if s.speedDir != ".speed" && (name == ".speed" || strings.HasPrefix(name, ".speed/")) {
-		name = s.speedDir + strings.TrimPrefix(name, ".speed")
-	}
-	return s.root.Open(name)
-}
 
 // featureDir is where feature F lives, relative to the work tree top.
 func (e *env) featureDir(name string) string { return path.Join(e.speedDir, "features", name) }
@@ -46,11 +29,11 @@ func (e *env) loadFeature(name string, w *build.World, strict bool) (*feature.Fe
 	if e.top == "" {
 		return nil, errors.New("features live in a work tree; this is a bare repository")
 	}
-	opts := feature.Options{Strict: strict}
+	opts := feature.Options{Strict: strict, Dir: path.Join(e.speedDir, "features")}
 	if w != nil {
 		opts.Exists = func(p string) bool { _, ok := w.Entry(p); return ok }
 	}
-	f, warns, err := feature.LoadFeature(speedFS{os.DirFS(e.top), e.speedDir}, name, opts)
+	f, warns, err := feature.LoadFeature(os.DirFS(e.top), name, opts)
 	if errors.Is(err, feature.ErrNotFound) {
 		return nil, fmt.Errorf("no feature %s: %s/ does not exist", name, e.featureDir(name))
 	}

@@ -71,6 +71,9 @@ type Options struct {
 	// Exists reports whether a repo-relative path is in the tree; nil skips
 	// the check.
 	Exists func(path string) bool
+	// Dir is the folder of features relative to the work tree; "" means
+	// Dir (.speed/features). `git speed --speed-dir D` makes it D/features.
+	Dir string
 }
 
 // Warning is a problem that does not stop loading.
@@ -126,7 +129,11 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 	if !nameRE.MatchString(name) || name == "." || name == ".." {
 		return nil, nil, fmt.Errorf("feature name %q: want letters, digits, '.', '_' or '-'", name)
 	}
-	dir := path.Join(Dir, name)
+	base := opts.Dir
+	if base == "" {
+		base = Dir
+	}
+	dir := path.Join(base, name)
 	if st, err := fs.Stat(root, dir); err != nil || !st.IsDir() {
 		return nil, nil, fmt.Errorf("%s: %w (create %s/spec.md and %s/tasks/<id>.toml)", dir, ErrNotFound, dir, dir)
 	}
