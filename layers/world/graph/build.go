@@ -386,6 +386,9 @@ func (b *builder) resolveOther() {
 		}
 		b.register(i, func(a *acc, i int) {
 			for _, r := range a.links[i].Refs {
+				if r.Qual == "" && a.definesTop(i, r.Name) {
+					continue // the file's own definition
+				}
 				a.fallback(i, r)
 			}
 		})

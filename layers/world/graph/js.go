@@ -152,6 +152,11 @@ func (b *builder) resolveJS() {
 			}
 			if im.Alias == "" && len(im.Names) == 0 {
 				s.bind(strings.TrimSuffix(path.Base(b.files[t].Path), path.Ext(b.files[t].Path)), t)
+				if im.Kind == "require" {
+					// const {a, b} = require("./x"): the extractor records a
+					// and b as the file's own definitions, not as Names.
+					s.glob(t)
+				}
 			}
 			for _, n := range im.Names {
 				orig, local := n, n

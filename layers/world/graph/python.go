@@ -168,10 +168,7 @@ func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
 		}
 	}
 	for _, n := range im.Names {
-		local := n
-		if k := strings.Index(n, " as "); k > 0 {
-			n, local = strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
-		}
+		n, local := pyName(im, n)
 		if n == "*" {
 			if okBase {
 				s.glob(base)
@@ -209,10 +206,7 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	}
 	for _, im := range l.Imports {
 		for _, n := range im.Names {
-			local := n
-			if k := strings.Index(n, " as "); k > 0 {
-				n, local = strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
-			}
+			n, local := pyName(im, n)
 			if local != name && n != "*" {
 				continue
 			}
@@ -236,4 +230,17 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 		}
 	}
 	return nil
+}
+
+// pyName returns the name imported and the local name it binds for one
+// entry of im.Names. The extractor writes "from m import a as b" as its own
+// Import with Names [a] and Alias b; "a as b" inside Names is accepted too.
+func pyName(im world.Import, n string) (orig, local string) {
+	if k := strings.Index(n, " as "); k > 0 {
+		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+	}
+	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
+		return n, im.Alias
+	}
+	return n, n
 }

@@ -90,6 +90,9 @@ func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 			a.scopedMember(i, s, r)
 			continue
 		}
+		if a.definesTop(i, r.Name) {
+			continue // the file's own definition
+		}
 		a.fallback(i, r)
 	}
 }
