@@ -265,24 +265,31 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 	return cut{s, e, ""}
 }
 
-// walk calls visit for every node below n in document order; when visit
-// returns false the node's children are skipped.
+// walk calls visit for n and every node below it in document order; when
+// visit returns false the node's children are skipped. The nodes passed to
+// visit stay valid after it returns (a visitor may keep them). Children
+// are read one cgo call per parent (gs_kids).
 func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
-	c := n.Walk()
-	defer c.Close()
-	for {
-		if visit(c.Node()) && c.GotoFirstChild() {
-			continue
+	var b cBuf
+	defer b.free()
+	var rec func(n *sitter.Node)
+	rec = func(n *sitter.Node) {
+		if !visit(n) {
+			return
 		}
-		for !c.GotoNextSibling() {
-			if !c.GotoParent() {
-				return
-			}
-			if c.Node().Id() == n.Id() {
-				return
-			}
+		cs := b.children(n)
+		if len(cs) == 0 {
+			return
+		}
+		kids := make([]sitter.Node, len(cs))
+		for i := range cs {
+			kids[i] = cs[i].node
+		}
+		for i := range kids {
+			rec(&kids[i])
 		}
 	}
+	rec(n)
 }
 
 // kid is one child of a node, as read by file.kids.
