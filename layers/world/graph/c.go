@@ -121,6 +121,21 @@ func (b *builder) resolveC() {
 			}
 		}
 		a.resolveScoped(i, l, s)
+		// A source implementing what an included header declares depends
+		// on that header (log.c defines log_line declared in log.h).
+		if !isHeader(b.files[i].Path) {
+			for _, h := range direct {
+				n := 0
+				for k, d := range l.Defs {
+					if d.Parent == "" && (k == 0 || l.Defs[k-1].Name != d.Name) && b.definesTop(h, d.Name) {
+						n++
+					}
+				}
+				if n > 0 {
+					a.edge(i, h, n, 1)
+				}
+			}
+		}
 	}
 	for _, i := range files {
 		b.register(i, fn)

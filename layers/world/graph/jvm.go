@@ -34,6 +34,12 @@ func (b *builder) resolveJVM() {
 		fn := func(a *acc, i int) {
 			l := b.links[i]
 			s := newScope()
+			s.pkgQual = func(q, name string) ([]int, bool) {
+				if _, ok := pkgs[q]; !ok {
+					return nil, false
+				}
+				return typeFiles(q, name), true
+			}
 			s.glob(pkgs[l.Package]...)
 			if lang == world.LangCSharp {
 				for p := l.Package; strings.Contains(p, "."); {

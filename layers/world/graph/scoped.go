@@ -18,6 +18,9 @@ type scope struct {
 	weak  [][]int          // groups seen at lower confidence (transitive includes)
 	// follow, when set, looks for name through the re-exports of file f.
 	follow func(f int, name string, depth int) []int
+	// pkgQual, when set, resolves a qualifier that names a whole package
+	// or namespace (Shop.Models.Order): ok reports that q is one.
+	pkgQual func(q, name string) (files []int, ok bool)
 }
 
 func newScope() *scope {
@@ -99,6 +102,12 @@ func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 
 func (a *acc) resolveRef(i int, s *scope, r world.LinkRef) bool {
 	q := r.Qual
+	if q != "" && !selfQuals[q] && s.pkgQual != nil {
+		if fs, ok := s.pkgQual(q, r.Name); ok {
+			a.spread(i, fs, r.Count, 1)
+			return true
+		}
+	}
 	if q != "" && !selfQuals[q] {
 		// module.name, ns::name: the qualifier names imported files.
 		for _, k := range []string{q, qualHead(q)} {
