@@ -92,7 +92,7 @@ const (
 	calleeWeight = 1.0 // the task's files use what the neighbour defines
 	callerWeight = 0.6 // the neighbour uses what the task's files define
 	hopDecay     = 0.5 // per hop beyond the first
-	sameDirBoost = 1.3 // neighbour in the folder (package) of a task file
+	sameDirBoost = 2.0 // neighbour in the folder (package) of a task file
 	testBonus    = 2.0 // test file of a task file, or the file a task test tests
 	genDamp      = 0.3 // generated or vendored neighbour
 	maxBeyond    = 50  // files beyond max_hops listed in the manifest
