@@ -53,15 +53,88 @@ type pyWalker struct {
 	modules map[string]bool // names bound by "import a.b" / "import a.b as c"
 	names   map[string]bool // names bound by "from m import x [as y]" at module level
 	paths   map[string]bool // dotted paths imported whole ("os.path")
-	frames  []map[string]bool
+	frames  []*pyFrame
 	in      int
 	all     map[string]bool // names listed in __all__; nil without one
+}
+
+// pyFrame is a function (or lambda, or comprehension) scope being walked.
+// Its bindings are learnt as the walk meets them, so the refs to bare
+// names made inside it stay pending until its end, when those naming one
+// of its locals are dropped and the rest pass to the enclosing frame.
+type pyFrame struct {
+	locals  map[string]bool
+	globals map[string]bool
+	pending []int // indices into Facts.Refs
 }
 
 func walkPython(f *file) {
 	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}}
 	w.all = w.findAll(f.root)
 	w.block(f.root, "", 0, true)
+	// Drop the refs that frames found to be locals.
+	refs := f.facts.Refs[:0]
+	for _, r := range f.facts.Refs {
+		if r.Name != "" {
+			refs = append(refs, r)
+		}
+	}
+	f.facts.Refs = refs
+}
+
+// push opens a frame with the given locals.
+func (w *pyWalker) push(locals map[string]bool) {
+	w.frames = append(w.frames, &pyFrame{locals: locals})
+}
+
+// pop closes the innermost frame: pending refs to its locals are dropped,
+// the others pass to the enclosing frame.
+func (w *pyWalker) pop() {
+	fr := w.frames[len(w.frames)-1]
+	w.frames = w.frames[:len(w.frames)-1]
+	var up *pyFrame
+	if len(w.frames) > 0 {
+		up = w.frames[len(w.frames)-1]
+	}
+	refs := w.f.facts.Refs
+	for _, i := range fr.pending {
+		if fr.locals[refs[i].Name] && !fr.globals[refs[i].Name] {
+			refs[i].Name = ""
+		} else if up != nil {
+			up.pending = append(up.pending, i)
+		}
+	}
+}
+
+// bindLocal binds name in the innermost frame (unless declared global).
+func (w *pyWalker) bindLocal(name string) {
+	if len(w.frames) == 0 {
+		return
+	}
+	fr := w.frames[len(w.frames)-1]
+	if !fr.globals[name] {
+		fr.locals[name] = true
+	}
+}
+
+// bindTargets binds the names of an assignment target in the innermost
+// frame and records the uses in it.
+func (w *pyWalker) bindTargets(p *sitter.Node) {
+	if len(w.frames) == 0 {
+		w.targets(p)
+		return
+	}
+	fr := w.frames[len(w.frames)-1]
+	set := map[string]bool{}
+	w.bindPattern(p, set)
+	for name := range set {
+		if fr.globals[name] {
+			w.f.ref(world.Ref{Name: name, Line: line(p), In: w.in, Kind: world.RefValue})
+		} else {
+			fr.locals[name] = true
+		}
+	}
+	w.targets(p)
 }
 
 // findAll reads the module's __all__ list of names, if any.
@@ -405,18 +478,9 @@ func (w *pyWalker) function(def, body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	globals := map[string]bool{}
-	w.collect(body, locals, globals)
-	for g := range globals {
-		delete(locals, g)
-	}
-	w.frames = append(w.frames, locals)
-	if f.kind(body) == "block" {
-		w.body(body)
-	} else {
-		w.uses(body) // a lambda's expression
-	}
-	w.frames = w.frames[:len(w.frames)-1]
+	w.push(locals)
+	w.uses(body)
+	w.pop()
 }
 
 // params binds parameter names into locals and records the refs of their
@@ -472,61 +536,6 @@ func (w *pyWalker) bindPattern(p *sitter.Node, locals map[string]bool) {
 	}
 }
 
-// collect gathers the names a function body binds, without entering
-// nested functions, classes, lambdas or comprehensions (their names are
-// bound in the body; their insides are scopes of their own).
-func (w *pyWalker) collect(n *sitter.Node, locals, globals map[string]bool) {
-	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if !c.named {
-			continue
-		}
-		ch := &c.n
-		switch c.kind {
-		case "function_definition", "class_definition":
-			if nm := f.field(ch, "name"); nm != nil {
-				locals[f.text(nm)] = true
-			}
-			continue
-		case "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression",
-			"string", "comment", "integer", "float":
-			continue
-		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
-			if l := f.field(ch, "left"); l != nil {
-				w.bindPattern(l, locals)
-			}
-		case "named_expression":
-			if nm := f.field(ch, "name"); nm != nil {
-				locals[f.text(nm)] = true
-			}
-		case "as_pattern":
-			if a := f.field(ch, "alias"); a != nil {
-				w.bindPattern(a, locals)
-			}
-		case "except_clause":
-			if a := f.field(ch, "alias"); a != nil {
-				w.bindPattern(a, locals)
-			}
-		case "global_statement":
-			for i := uint(0); i < ch.NamedChildCount(); i++ {
-				globals[f.text(ch.NamedChild(i))] = true
-			}
-			continue
-		case "nonlocal_statement":
-			for i := uint(0); i < ch.NamedChildCount(); i++ {
-				locals[f.text(ch.NamedChild(i))] = true
-			}
-			continue
-		case "import_statement", "import_from_statement":
-			w.importBindings(ch, locals)
-			continue
-		}
-		w.collect(ch, locals, globals)
-	}
-}
-
 // importBindings binds the names an import inside a function makes.
 func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
 	f := w.f
@@ -555,16 +564,12 @@ func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
 // bound reports whether name is a local of an enclosing function.
 func (w *pyWalker) bound(name string) bool {
 	for i := len(w.frames) - 1; i >= 0; i-- {
-		if w.frames[i][name] {
+		if w.frames[i].locals[name] {
 			return true
 		}
 	}
 	return false
 }
-
-// body walks a function body: nested definitions are scopes of their own,
-// everything else is uses.
-func (w *pyWalker) body(n *sitter.Node) { w.uses(n) }
 
 // name records a bare identifier use unless it is local, a builtin or an
 // imported module.
@@ -575,6 +580,10 @@ func (w *pyWalker) name(n *sitter.Node, kind string) {
 		return
 	}
 	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+	if len(w.frames) > 0 {
+		fr := w.frames[len(w.frames)-1]
+		fr.pending = append(fr.pending, len(f.facts.Refs)-1)
+	}
 }
 
 // attribute records a.b.c: with a an imported module, a qualified ref
@@ -696,7 +705,7 @@ func (w *pyWalker) uses(n *sitter.Node) {
 		w.typeUses(n)
 		return
 	case "string_content", "escape_sequence", "comment", "integer", "float", "true", "false", "none",
-		"ellipsis", "string_start", "string_end", "global_statement", "nonlocal_statement", "keyword_separator",
+		"ellipsis", "string_start", "string_end", "keyword_separator",
 		"positional_separator", "wildcard_import", "import_prefix", "dotted_name":
 		return
 	case "function_definition", "class_definition", "decorated_definition":
@@ -715,27 +724,79 @@ func (w *pyWalker) uses(n *sitter.Node) {
 			}
 			return true
 		})
-		w.frames = append(w.frames, locals)
+		w.push(locals)
 		w.children(n)
-		w.frames = w.frames[:len(w.frames)-1]
+		w.pop()
 		return
 	case "import_statement", "import_from_statement", "future_import_statement":
 		w.importStmt(n)
+		if len(w.frames) > 0 {
+			w.importBindings(n, w.frames[len(w.frames)-1].locals)
+		}
 		return
-	case "assignment":
+	case "assignment", "augmented_assignment":
 		if t := f.field(n, "type"); t != nil {
 			w.typeUses(t)
-		}
-		if l := f.field(n, "left"); l != nil {
-			w.targets(l)
 		}
 		if r := f.field(n, "right"); r != nil {
 			w.uses(r)
 		}
+		if l := f.field(n, "left"); l != nil {
+			w.bindTargets(l)
+		}
+		return
+	case "for_statement":
+		if r := f.field(n, "right"); r != nil {
+			w.uses(r)
+		}
+		if l := f.field(n, "left"); l != nil {
+			w.bindTargets(l)
+		}
+		for _, fl := range []string{"body", "alternative"} {
+			if b := f.field(n, fl); b != nil {
+				w.uses(b)
+			}
+		}
+		return
+	case "as_pattern", "except_clause":
+		mark := len(f.stack)
+		for _, c := range f.kids(n) {
+			if !c.named {
+				continue
+			}
+			if c.field == f.fieldID("alias") {
+				if len(w.frames) > 0 {
+					w.bindTargets(&c.n)
+				}
+				continue
+			}
+			w.uses(&c.n)
+		}
+		f.release(mark)
 		return
 	case "named_expression":
 		if v := f.field(n, "value"); v != nil {
-			w.uses(v) // the name is a binding
+			w.uses(v)
+		}
+		if nm := f.field(n, "name"); nm != nil {
+			w.bindLocal(f.text(nm))
+		}
+		return
+	case "global_statement", "nonlocal_statement":
+		if len(w.frames) > 0 {
+			fr := w.frames[len(w.frames)-1]
+			for i := uint(0); i < n.NamedChildCount(); i++ {
+				name := f.text(n.NamedChild(i))
+				if k == "global_statement" {
+					if fr.globals == nil {
+						fr.globals = map[string]bool{}
+					}
+					fr.globals[name] = true
+					delete(fr.locals, name)
+				} else {
+					fr.locals[name] = true
+				}
+			}
 		}
 		return
 	case "parameters", "lambda_parameters":
@@ -751,10 +812,7 @@ func (w *pyWalker) targets(n *sitter.Node) {
 	f := w.f
 	switch f.kind(n) {
 	case "identifier":
-		if len(w.frames) > 0 {
-			w.name(n, world.RefValue) // a global declared in the function
-		}
-		return
+		return // a binding (bindTargets records it)
 	case "attribute", "subscript":
 		w.uses(n)
 		return
@@ -796,6 +854,9 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 		if def == nil {
 			return
 		}
+	}
+	if nm := f.field(def, "name"); nm != nil {
+		w.bindLocal(f.text(nm))
 	}
 	body := f.field(def, "body")
 	if f.kind(def) == "class_definition" {
