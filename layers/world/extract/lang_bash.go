@@ -39,7 +39,9 @@ func walkBash(f *file) {
 	w := &bashWalker{f: f}
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, k := range f.kids(f.root) {
+	ks := f.kids(f.root)
+	for i := range ks {
+		k := &ks[i]
 		n := &k.n
 		w.in = 0
 		switch k.kind {
@@ -47,9 +49,9 @@ func walkBash(f *file) {
 			if line(n) == 1 && strings.HasPrefix(f.text(n), "#!") {
 				continue // the shebang stays
 			}
-			f.comment(n)
+			f.commentAt(ks, i)
 		case "function_definition":
-			w.function(n)
+			w.function(n, f.docAt(ks, i))
 		case "variable_assignment", "declaration_command":
 			w.assignment(n)
 			w.uses(n)
@@ -63,7 +65,7 @@ func walkBash(f *file) {
 	}
 }
 
-func (w *bashWalker) function(n *sitter.Node) {
+func (w *bashWalker) function(n *sitter.Node, doc string) {
 	f := w.f
 	nm, body := f.field(n, "name"), f.field(n, "body")
 	if nm == nil {
@@ -72,7 +74,7 @@ func (w *bashWalker) function(n *sitter.Node) {
 	}
 	name := f.text(nm)
 	w.in = f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: name, Start: line(n), End: endLine(n),
-		Signature: f.signature(n, body), Exported: true, Doc: f.docComment(n)})
+		Signature: f.signature(n, body), Exported: true, Doc: doc})
 	w.locals = map[string]bool{}
 	walk(n, func(c *sitter.Node) bool {
 		if f.kind(c) == "declaration_command" && strings.HasPrefix(f.text(c), "local") {

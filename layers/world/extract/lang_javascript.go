@@ -46,13 +46,17 @@ type jsWalker struct {
 	frames   []map[string]bool
 	in       int
 	exported map[string]bool // names exported by export { a, b as c }
+	// docs holds the doc lines of the children of the bodies being walked,
+	// by start byte, read from their sibling lists (cheaper than asking
+	// tree-sitter for each node's previous sibling).
+	docs map[uint]string
 	// requireAlias is the name a top-level const x = require("m") binds,
 	// while its declarator is walked.
 	requireAlias string
 }
 
 func walkJS(f *file) {
-	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}}
+	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}}
 	w.statements(f.root, "", 0, false)
 	if len(w.exported) > 0 {
 		for i := range f.facts.Defs {
@@ -70,9 +74,26 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, k := range f.kids(n) {
+	ks := f.kids(n)
+	w.noteDocs(ks)
+	for i := range ks {
 		w.in = parentIdx
-		w.statement(&k.n, k.kind, prefix, parentIdx, exported, &k.n)
+		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
+			f.commentAt(ks, i)
+			continue
+		}
+		w.statement(&ks[i].n, ks[i].kind, prefix, parentIdx, exported, &ks[i].n)
+	}
+}
+
+// noteDocs records the doc lines of a body's children for docOf.
+func (w *jsWalker) noteDocs(ks []kid) {
+	for i := range ks {
+		if ks[i].named && !isCommentKind(ks[i].kind) {
+			if d := w.f.docAt(ks, i); d != "" {
+				w.docs[startByte(&ks[i].n)] = d
+			}
+		}
 	}
 }
 
@@ -125,7 +146,7 @@ func (w *jsWalker) statement(n *sitter.Node, k, prefix string, parentIdx int, ex
 }
 
 // docOf returns the first line of the comment above n.
-func (w *jsWalker) docOf(n *sitter.Node) string { return w.f.docComment(n) }
+func (w *jsWalker) docOf(n *sitter.Node) string { return w.docs[startByte(n)] }
 
 func (w *jsWalker) qual(prefix, name string) string { return prefix + name }
 
@@ -853,12 +874,15 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, c := range f.kids(body) {
+	cks := f.kids(body)
+	w.noteDocs(cks)
+	for i := range cks {
+		c := &cks[i]
 		n := &c.n
 		w.in = parentIdx
 		switch c.kind {
 		case "comment":
-			f.comment(n)
+			f.commentAt(cks, i)
 		case "method_definition", "method_signature", "abstract_method_signature", "function_signature",
 			"public_field_definition", "field_definition":
 			nm := f.field(n, "name")
@@ -948,10 +972,13 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	w.in = idx
 	if body != nil {
 		mark := len(f.stack)
-		for _, c := range f.kids(body) {
+		iks := f.kids(body)
+		w.noteDocs(iks)
+		for i := range iks {
+			c := &iks[i]
 			switch c.kind {
 			case "comment":
-				f.comment(&c.n)
+				f.commentAt(iks, i)
 			case "property_signature", "method_signature":
 				if mn := f.field(&c.n, "name"); mn != nil {
 					kind := world.KindField
@@ -1004,11 +1031,14 @@ func (w *jsWalker) enum(n, outer *sitter.Node, prefix string, parentIdx int, exp
 	w.in = idx
 	if body != nil {
 		mark := len(f.stack)
-		for _, c := range f.kids(body) {
+		eks := f.kids(body)
+		w.noteDocs(eks)
+		for i := range eks {
+			c := &eks[i]
 			member := &c.n
 			switch c.kind {
 			case "comment":
-				f.comment(member)
+				f.commentAt(eks, i)
 				continue
 			case "enum_assignment":
 				member = f.field(&c.n, "name")

@@ -185,12 +185,14 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 	mark := len(f.stack)
 	defer f.release(mark)
 	first := true
-	for _, k := range f.kids(n) {
+	ks := f.kids(n)
+	for i := range ks {
+		k := &ks[i]
 		st := &k.n
 		w.in = parentIdx
 		switch k.kind {
 		case "comment":
-			f.comment(st)
+			f.commentAt(ks, i)
 			continue
 		case "function_definition", "class_definition":
 			w.definition(st, st, nil, parent, parentIdx, top)
@@ -247,14 +249,16 @@ func (w *pyWalker) compound(n *sitter.Node, parent string, parentIdx int, top bo
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, c := range f.kids(n) {
+	cks := f.kids(n)
+	for i := range cks {
+		c := &cks[i]
 		switch c.kind {
 		case "block":
 			w.block(&c.n, parent, parentIdx, top)
 		case "elif_clause", "else_clause", "except_clause", "finally_clause":
 			w.compound(&c.n, parent, parentIdx, top)
 		case "comment":
-			f.comment(&c.n)
+			f.commentAt(cks, i)
 		default:
 			if c.named {
 				w.uses(&c.n)
