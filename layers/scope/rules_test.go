@@ -1,12 +1,14 @@
 package scope
 
 import (
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/feature"
+	"github.com/git-speed/git-speed/layers/world"
 )
 
 // halfConfig gives code_context exactly half the total and no flows, so a
@@ -266,5 +268,41 @@ func TestRedact(t *testing.T) {
 	}
 	if got, _ := redact("a.go", "x=1"); got != "x=1" {
 		t.Errorf("redacted a.go")
+	}
+}
+
+func TestOddInputs(t *testing.T) {
+	w := smallWorld()
+	// A binary file and a .env file among the task's files.
+	w.g.Files = append(w.g.Files,
+		world.FileEntry{Path: "assets/logo.png", Size: 100, Blob: "png", Flags: []world.Flag{{Name: world.FlagBinary, Reason: "NUL byte"}}},
+		world.FileEntry{Path: "deploy/.env", Size: 30, Lines: 2, Blob: "env"})
+	w.g.Links = append(w.g.Links, nil, nil)
+	w.content["deploy/.env"] = []byte("API_KEY=hunter2\nDEBUG=1\n")
+	w.content["assets/logo.png"] = []byte("\x89PNG\x00")
+	sort.Slice(w.g.Files, func(i, j int) bool { return w.g.Files[i].Path < w.g.Files[j].Path })
+	w.g.Edges = nil // indexes moved; edges do not matter here
+	f := ruleFeature(t, `"assets/logo.png", "deploy/.env"`)
+	r, m := runRule(t, w, f, 1<<20, nil)
+	if m["assets/logo.png"].Tier != TierFull || m["deploy/.env"].Tier != TierFull {
+		t.Fatalf("manifest %+v", m)
+	}
+	for _, mf := range r.Material.Files {
+		switch mf.Path {
+		case "assets/logo.png":
+			if mf.Content != "" || !strings.Contains(mf.Pointer, "not shown") {
+				t.Errorf("binary delivered: %+v", mf)
+			}
+		case "deploy/.env":
+			if strings.Contains(mf.Content, "hunter2") || !strings.Contains(mf.Content, "API_KEY=<redacted>") {
+				t.Errorf("secret delivered: %q", mf.Content)
+			}
+		}
+	}
+	// No files at all.
+	f = ruleFeature(t, "")
+	r, _ = runRule(t, w, f, 1000, nil)
+	if len(r.Manifest.Files) != 0 || !r.Budget.WithinBudget {
+		t.Errorf("empty task: %+v", r.Manifest)
 	}
 }

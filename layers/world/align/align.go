@@ -132,12 +132,11 @@ var (
 
 // index is what Align knows of the tree, built once per call.
 type index struct {
-	g       *world.Graph
-	defs    map[string][]int // definition name → files (sorted, unique)
-	terms   map[string][]int // term → files whose path or definitions use it
-	nfiles  int
-	base    map[string][]int // file base name → files
-	fileTms [][]string       // per file: its sorted unique terms
+	g      *world.Graph
+	defs   map[string][]int // definition name → files (sorted, unique)
+	terms  map[string][]int // term → files whose path or definitions use it
+	nfiles int
+	base   map[string][]int // file base name → files
 }
 
 var (
@@ -169,34 +168,29 @@ func buildIndex(g *world.Graph) *index {
 		return t
 	}
 	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, base: map[string][]int{}, nfiles: len(g.Files)}
-	ix.fileTms = make([][]string, len(g.Files))
+	addTerm := func(t string, i int) {
+		l := ix.terms[t]
+		if len(l) == 0 || l[len(l)-1] != i { // files come in order: one entry per file
+			ix.terms[t] = append(l, i)
+		}
+	}
 	for i, fe := range g.Files {
 		ix.base[path.Base(fe.Path)] = append(ix.base[path.Base(fe.Path)], i)
-		set := map[string]bool{}
-		p := strings.TrimSuffix(fe.Path, path.Ext(fe.Path))
-		for _, t := range nameTerms(p) {
-			set[t] = true
+		for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
+			addTerm(t, i)
 		}
 		if i < len(g.Links) && g.Links[i] != nil {
 			last := ""
 			for _, d := range g.Links[i].Defs {
-				if d.Name != last {
-					ix.defs[d.Name] = append(ix.defs[d.Name], i)
-					last = d.Name
+				if d.Name == last {
+					continue
 				}
+				last = d.Name
+				ix.defs[d.Name] = append(ix.defs[d.Name], i)
 				for _, t := range termsOf(d.Name) {
-					set[t] = true
+					addTerm(t, i)
 				}
 			}
-		}
-		ts := make([]string, 0, len(set))
-		for t := range set {
-			ts = append(ts, t)
-		}
-		sort.Strings(ts)
-		ix.fileTms[i] = ts
-		for _, t := range ts {
-			ix.terms[t] = append(ix.terms[t], i)
 		}
 	}
 	return ix
