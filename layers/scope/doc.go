@@ -23,12 +23,18 @@
 // downgraded to skeletons; the most distant skeletons are truncated last,
 // leaving a pointer (path and line range) the agent can read back. It is
 // computed as the reverse of those cuts — a fill that takes what the cuts
-// would keep, most valuable per token first — so that exact token counts are
-// paid only for what is considered: relevance is edge weight to the task's
-// files (callees weigh more than callers, hubs are damped, an optional rank
-// vector breaks ties), and skeletons, which are cheap, are preferred to the
-// full text of a few marginal files. Every difference between the planned
-// tier and the delivered tier is a cut in budget.json with its reason.
+// would keep — so that exact token counts are paid only for what may be
+// kept. The fill goes: distance 0; the test files of the task's files (up
+// to half of what is left each); a skeleton of every 1-hop file, most
+// relevant per token first; their full text; truncated skeletons of the
+// 1-hop files that did not fit; 2-hop skeletons; and, when budget is still
+// left, the full text of 2-hop files ("extras", Options.NoExtras turns them
+// off). Relevance is edge weight to the task's files (callees weigh more
+// than callers, files in a task file's folder more than others, hubs are
+// damped with each hop, an optional rank vector scales it). Every
+// difference between the planned tier and the delivered tier is a cut in
+// budget.json with its reason. See Options.Policy for the alternative
+// order, and package eval for how the choices were measured.
 //
 // Scope reads only the World interface (Layer 1 data at one tree) and the
 // feature's files; it imports neither gitstore nor extract. Result.Write
