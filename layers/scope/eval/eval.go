@@ -7,6 +7,23 @@
 // for the naive baseline "whole files by distance until the budget is
 // full". The caller supplies the history (git) through the History
 // interface; eval itself is pure.
+//
+// real_test.go (build tag evalreal) replays a real repository through
+// Layer 1 and Layer 2:
+//
+//	go test -tags evalreal -run TestRealRepo -v ./layers/scope/eval -args -repo DIR -commits 200 [-out report.json -cases]
+//
+// Score is (full + skeleton/2 + truncated/4) over the truth files present
+// in the parent tree. At 32k tokens (developer stage, o200k), with the
+// default policy:
+//
+//	repository  commits  truth  score  recall  full   baseline score/recall
+//	gin         62       130    0.500  0.669   0.331  0.385/0.385
+//	fzf         49       101    0.304  0.406   0.208  0.228/0.228
+//	cobra       52        95    0.597  0.989   0.221  0.200/0.200
+//
+// fzf's misses are mostly Ruby integration tests (no graph edge to the Go
+// code) and commits to src/terminal.go, which alone exceeds the budget.
 package eval
 
 import (
