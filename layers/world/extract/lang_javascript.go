@@ -420,9 +420,12 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 
 // uses records the refs of any expression or statement, and the
 // require() and import() calls it makes.
-func (w *jsWalker) uses(n *sitter.Node) {
+func (w *jsWalker) uses(n *sitter.Node) { w.usesK(n, w.f.kind(n)) }
+
+// usesK is uses for a node whose kind is known.
+func (w *jsWalker) usesK(n *sitter.Node, k string) {
 	f := w.f
-	switch k := f.kind(n); k {
+	switch k {
 	case "identifier":
 		w.name(n, world.RefValue)
 		return
@@ -589,9 +592,10 @@ func (w *jsWalker) children(n *sitter.Node) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if c.named {
-			w.uses(&c.n)
+	ks := f.kids(n)
+	for i := range ks {
+		if ks[i].named {
+			w.usesK(&ks[i].n, ks[i].kind)
 		}
 	}
 }

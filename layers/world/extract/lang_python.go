@@ -675,9 +675,12 @@ func (w *pyWalker) typeUses(n *sitter.Node) {
 }
 
 // uses records the refs of any expression or statement.
-func (w *pyWalker) uses(n *sitter.Node) {
+func (w *pyWalker) uses(n *sitter.Node) { w.usesK(n, w.f.kind(n)) }
+
+// usesK is uses for a node whose kind is known.
+func (w *pyWalker) usesK(n *sitter.Node, k string) {
 	f := w.f
-	switch k := f.kind(n); k {
+	switch k {
 	case "identifier":
 		w.name(n, world.RefValue)
 		return
@@ -834,9 +837,10 @@ func (w *pyWalker) children(n *sitter.Node) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if c.named {
-			w.uses(&c.n)
+	ks := f.kids(n)
+	for i := range ks {
+		if ks[i].named {
+			w.usesK(&ks[i].n, ks[i].kind)
 		}
 	}
 }
