@@ -94,11 +94,12 @@ func children(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	out := make([]*sitter.Node, 0, n.NamedChildCount())
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		if c := n.NamedChild(i); c != nil {
-			out = append(out, c)
-		}
+	c := n.Walk()
+	defer c.Close()
+	kids := n.NamedChildren(c)
+	out := make([]*sitter.Node, len(kids))
+	for i := range kids {
+		out[i] = &kids[i]
 	}
 	return out
 }
@@ -108,11 +109,12 @@ func allChildren(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	out := make([]*sitter.Node, 0, n.ChildCount())
-	for i := uint(0); i < n.ChildCount(); i++ {
-		if c := n.Child(i); c != nil {
-			out = append(out, c)
-		}
+	c := n.Walk()
+	defer c.Close()
+	kids := n.Children(c)
+	out := make([]*sitter.Node, len(kids))
+	for i := range kids {
+		out[i] = &kids[i]
 	}
 	return out
 }
@@ -297,6 +299,38 @@ func finishMore(facts *world.Facts) {
 		if d.Name == "" {
 			d.Name = "(anonymous)"
 			d.Qualified = qualify(d.Parent, d.Name)
+		}
+	}
+}
+
+// walkParent is walk with each node's parent (nil for n itself) and the
+// field name it has in its parent. Node.Parent costs a descent from the
+// root in tree-sitter, which makes per-node use quadratic on deep trees;
+// the cursor's own stack costs nothing.
+func walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field string) bool) {
+	c := n.Walk()
+	defer c.Close()
+	var stack []*sitter.Node
+	for {
+		node := c.Node()
+		var parent *sitter.Node
+		fieldName := ""
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+			fieldName = c.FieldName()
+		}
+		if visit(node, parent, fieldName) && c.GotoFirstChild() {
+			stack = append(stack, node)
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if len(stack) == 0 || !c.GotoParent() {
+				return
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return
+			}
 		}
 	}
 }

@@ -460,12 +460,12 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 		return
 	}
 	f := w.f
-	walk(n, func(x *sitter.Node) bool {
+	walkParent(n, func(x, p *sitter.Node, fld string) bool {
 		switch x.Kind() {
 		case "identifier":
 			if s := f.text(x); !w.loc.has(s) {
 				kind := world.RefValue
-				if p := x.Parent(); p != nil && p.Kind() == "call_expression" {
+				if p != nil && p.Kind() == "call_expression" {
 					kind = world.RefCall
 				}
 				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: kind})
@@ -479,9 +479,9 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 		case "qualified_identifier":
 			name, scope := w.declName(x)
 			kind := world.RefValue
-			if p := x.Parent(); p != nil && p.Kind() == "call_expression" {
+			if p != nil && p.Kind() == "call_expression" {
 				kind = world.RefCall
-			} else if p != nil && (p.Kind() == "type_descriptor" || field(p, "type") != nil && field(p, "type").Id() == x.Id() || strings.HasSuffix(p.Kind(), "declaration") || p.Kind() == "template_argument_list") {
+			} else if p == nil || p.Kind() == "type_descriptor" || fld == "type" || (strings.HasSuffix(p.Kind(), "declaration") || p.Kind() == "template_argument_list") {
 				kind = world.RefType
 			}
 			if name != "" {

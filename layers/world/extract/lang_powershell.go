@@ -31,6 +31,10 @@ type psScan struct {
 	lineStart []int
 	// broken is set by an unterminated string or comment or an unclosed bracket.
 	broken bool
+	// pair[i] is the offset of the bracket matching the one at i, or -1.
+	pair []int32
+	// cmtLine[l] reports whether a comment touches line l (1-based).
+	cmtLine []bool
 }
 
 func newPSScan(src []byte) *psScan {
@@ -128,6 +132,32 @@ func newPSScan(src []byte) *psScan {
 			s.lineStart = append(s.lineStart, i+1)
 		}
 	}
+	// Match brackets once, so nested or unclosed bodies cost nothing more.
+	s.pair = make([]int32, len(src))
+	var stack []int
+	for i, b := range s.code {
+		s.pair[i] = -1
+		switch b {
+		case '{', '(', '[':
+			stack = append(stack, i)
+		case '}', ')', ']':
+			want := map[byte]byte{'}': '{', ')': '(', ']': '['}[b]
+			// pop to the nearest opener of the same kind; skipped ones stay unmatched
+			for k := len(stack) - 1; k >= 0; k-- {
+				if s.code[stack[k]] == want {
+					s.pair[stack[k]], s.pair[i] = int32(i), int32(stack[k])
+					stack = stack[:k]
+					break
+				}
+			}
+		}
+	}
+	s.cmtLine = make([]bool, len(s.lineStart)+2)
+	for _, c := range s.cmts {
+		for l := s.lineOf(c[0]); l <= s.lineOf(c[1]) && l < len(s.cmtLine); l++ {
+			s.cmtLine[l] = true
+		}
+	}
 	return s
 }
 
@@ -148,29 +178,16 @@ func (s *psScan) lineOf(off int) int {
 // match returns the offset of the bracket closing the one at open, or
 // len(src)-1 when it is never closed.
 func (s *psScan) match(open int) int {
-	o := s.code[open]
-	var c byte
-	switch o {
-	case '{':
-		c = '}'
-	case '(':
-		c = ')'
-	case '[':
-		c = ']'
+	if open < 0 || open >= len(s.code) {
+		return len(s.code) - 1
+	}
+	switch s.code[open] {
+	case '{', '(', '[':
 	default:
 		return open
 	}
-	depth := 0
-	for i := open; i < len(s.code); i++ {
-		switch s.code[i] {
-		case o:
-			depth++
-		case c:
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
+	if p := s.pair[open]; p >= 0 {
+		return int(p)
 	}
 	s.broken = true
 	return len(s.code) - 1
@@ -311,8 +328,12 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 			elide(open, close, indentOf(m[0]))
 		}
 	}
-	// Classes and enums, with members.
+	// Classes and enums, with members (they do not nest).
+	classEnd := -1
 	for _, m := range psClassRe.FindAllSubmatchIndex(s.code, -1) {
+		if m[0] < classEnd {
+			continue
+		}
 		kw := strings.ToLower(string(src[m[2]:m[3]]))
 		name := string(src[m[4]:m[5]])
 		open, close := body(m[5])
@@ -329,6 +350,7 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 		d := world.Def{Name: name, Qualified: name, Kind: kind, Start: s.lineOf(m[0] + len(indentOf(m[0]))), End: s.lineOf(end - 1), Exported: true,
 			Signature: foldSpace(string(s.code[m[2]:m[1]])), Doc: psDoc(s, m[0], open, close)}
 		ci := add(d, m[0], end)
+		classEnd = end
 		if m[8] >= 0 {
 			for _, b := range strings.Split(string(src[m[8]:m[9]]), ",") {
 				if b = strings.TrimSpace(b); b != "" {
@@ -352,26 +374,23 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 			continue
 		}
 		// members: lines at depth 1 inside the class body
-		depth := 0
+		depth, lineDepth := 0, 0
 		ls := open + 1
-		for i := open + 1; i < close; i++ {
-			switch s.code[i] {
-			case '{', '(':
-				depth++
-			case '}', ')':
-				depth--
-			}
-			if s.code[i] != '\n' && i != close-1 {
+		for i := open + 1; i <= close && i < len(s.code); i++ {
+			if i != close && s.code[i] != '\n' {
+				switch s.code[i] {
+				case '{', '(':
+					depth++
+				case '}', ')':
+					depth--
+				}
 				continue
 			}
 			lineEnd := i
 			lineCode := string(s.code[ls:lineEnd])
-			lineStartDepth := depth
-			if s.code[i] != '\n' {
-				lineEnd = i + 1
-			}
-			_ = lineStartDepth
-			if psLineDepth(s, open+1, ls) == 0 {
+			startDepth := lineDepth
+			lineDepth = depth
+			if startDepth == 0 {
 				if mm := psMethodRe.FindStringSubmatchIndex(lineCode); mm != nil && !psKeywords[strings.ToLower(lineCode[mm[6]:mm[7]])] {
 					mname := lineCode[mm[6]:mm[7]]
 					mo, mc := body(ls + mm[7])
@@ -522,20 +541,6 @@ func psStripComments(s *psScan, a, b int) string {
 	return string(out)
 }
 
-// psLineDepth returns the bracket depth at offset at, counted from from.
-func psLineDepth(s *psScan, from, at int) int {
-	d := 0
-	for i := from; i < at && i < len(s.code); i++ {
-		switch s.code[i] {
-		case '{', '(':
-			d++
-		case '}', ')':
-			d--
-		}
-	}
-	return d
-}
-
 // psFirstArg returns the first argument of a command line: a quoted string
 // or a bare word (after -Name), without quotes.
 func psFirstArg(rest string) string {
@@ -614,14 +619,7 @@ func psLineIsOnly(s *psScan, a, b int) bool {
 	return strings.TrimSpace(string(s.src[ls:a])) == ""
 }
 
-func psCommentOnLine(s *psScan, ln int) bool {
-	for _, c := range s.cmts {
-		if s.lineOf(c[0]) <= ln && ln <= s.lineOf(c[1]) {
-			return true
-		}
-	}
-	return false
-}
+func psCommentOnLine(s *psScan, ln int) bool { return ln >= 0 && ln < len(s.cmtLine) && s.cmtLine[ln] }
 
 func psIsDefAt(facts *world.Facts, ln int) bool {
 	for _, d := range facts.Defs {

@@ -266,12 +266,12 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 		return
 	}
 	f := w.f
-	walk(n, func(x *sitter.Node) bool {
+	walkParent(n, func(x, p *sitter.Node, fld string) bool {
 		switch x.Kind() {
 		case "identifier":
 			if s := f.text(x); !w.loc.has(s) {
 				kind := world.RefValue
-				if p := x.Parent(); p != nil && p.Kind() == "call_expression" && field(p, "function") != nil && field(p, "function").Id() == x.Id() {
+				if p != nil && fld == "function" && p.Kind() == "call_expression" {
 					kind = world.RefCall
 				}
 				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: kind})
@@ -288,7 +288,7 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 			kind := world.RefValue
 			if x.Kind() == "scoped_type_identifier" {
 				kind = world.RefType
-			} else if p := x.Parent(); p != nil && (p.Kind() == "call_expression" || p.Kind() == "generic_function") {
+			} else if p != nil && (p.Kind() == "call_expression" || p.Kind() == "generic_function") {
 				kind = world.RefCall
 			}
 			if qual == "" || !w.loc.has(strings.Split(qual, "::")[0]) {
