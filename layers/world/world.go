@@ -130,8 +130,8 @@ type Facts struct {
 	Refs     []Ref    `json:"refs,omitempty"`
 	Skeleton string   `json:"skeleton,omitempty"` // signature-only outline; elided bodies name their line range
 	Lines    int      `json:"lines"`
-	Tokens   int      `json:"tokens"`          // exact tokens of the whole file
-	SkelToks int      `json:"skeleton_tokens"` // exact tokens of Skeleton
+	Tokens   int      `json:"tokens"`          // estimated tokens of the whole file (Layer 2 counts exactly)
+	SkelToks int      `json:"skeleton_tokens"` // estimated tokens of Skeleton
 	Partial  bool     `json:"partial,omitempty"`
 	Warning  string   `json:"warning,omitempty"` // why facts are partial or missing
 }

@@ -55,7 +55,7 @@ type Result struct {
 // language it is read as, the extractor and the settings that shape facts.
 func factsKey(blob, lang string, cfg *config.Config) string {
 	h := blake3.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%s", blob, lang, extract.Version, world.FormatVersion, cfg.FactsDigest())
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d.%d\x00%s", blob, lang, extract.Version, world.FormatVersion, factsFormat, cfg.FactsDigest())
 	return fmt.Sprintf("%x", h.Sum(nil))[:40]
 }
 

@@ -196,3 +196,22 @@ func keys(m map[string][]byte) []string {
 	sort.Strings(out)
 	return out
 }
+
+func TestFactsRoundTrip(t *testing.T) {
+	f := &world.Facts{Lang: "go", Package: "p",
+		Defs:     []world.Def{{Name: "F", Kind: "function", Qualified: "F", Start: 3, End: 9, Signature: "func F()", Exported: true, Doc: "F does."}},
+		Imports:  []world.Import{{Path: "fmt", Line: 2}, {Path: "x/y", Alias: "z", Names: []string{"a"}, Line: 3, Kind: "k"}},
+		Refs:     []world.Ref{{Name: "Println", Qual: "fmt", Line: 5, In: 1, Kind: "call"}, {Name: "G", Line: 4}, {Name: "H", Line: 40}},
+		Skeleton: "package p\n", Lines: 40, Tokens: 100, SkelToks: 10, Partial: true, Warning: "w"}
+	b, err := encodeFacts(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeFacts(b)
+	if err != nil || !reflect.DeepEqual(got, f) {
+		t.Fatalf("facts round trip: %v\n%+v\n%+v", err, got, f)
+	}
+	if _, err := decodeFacts(b[:len(b)-1]); err == nil {
+		t.Fatal("truncated facts accepted")
+	}
+}

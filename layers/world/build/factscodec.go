@@ -1,0 +1,110 @@
+package build
+
+import "github.com/git-speed/git-speed/layers/world"
+
+// Facts are stored in the same compact binary form as shards: a string
+// table, then the fields in a fixed order, reference lines delta-encoded.
+// On a large tree this is several times smaller than JSON and keeps the
+// memory of a full index in bounds.
+const factsFormat = 1
+
+func encodeFacts(f *world.Facts) ([]byte, error) {
+	w := newShardWriter()
+	w.str(f.Lang)
+	w.str(f.Package)
+	w.uint(uint64(len(f.Defs)))
+	for _, d := range f.Defs {
+		w.str(d.Name)
+		w.str(d.Kind)
+		w.str(d.Qualified)
+		w.str(d.Parent)
+		w.uint(uint64(d.Start))
+		w.uint(uint64(d.End))
+		w.str(d.Signature)
+		w.bool(d.Exported)
+		w.str(d.Doc)
+	}
+	w.uint(uint64(len(f.Imports)))
+	for _, im := range f.Imports {
+		w.str(im.Path)
+		w.str(im.Alias)
+		w.uint(uint64(len(im.Names)))
+		for _, n := range im.Names {
+			w.str(n)
+		}
+		w.uint(uint64(im.Line))
+		w.str(im.Kind)
+	}
+	w.uint(uint64(len(f.Refs)))
+	prev := 0
+	for _, r := range f.Refs {
+		w.str(r.Name)
+		w.str(r.Qual)
+		w.uint(zigzag(r.Line - prev))
+		prev = r.Line
+		w.uint(uint64(r.In))
+		w.str(r.Kind)
+	}
+	w.str(f.Skeleton)
+	w.uint(uint64(f.Lines))
+	w.uint(uint64(f.Tokens))
+	w.uint(uint64(f.SkelToks))
+	w.bool(f.Partial)
+	w.str(f.Warning)
+	return w.bytes(factsFormat), nil
+}
+
+func decodeFacts(b []byte) (*world.Facts, error) {
+	r := newShardReader(b, factsFormat)
+	f := &world.Facts{Lang: r.str(), Package: r.str()}
+	if n := r.count(); n > 0 {
+		f.Defs = make([]world.Def, n)
+		for i := range f.Defs {
+			f.Defs[i] = world.Def{Name: r.str(), Kind: r.str(), Qualified: r.str(), Parent: r.str(),
+				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str()}
+		}
+	}
+	if n := r.count(); n > 0 {
+		f.Imports = make([]world.Import, n)
+		for i := range f.Imports {
+			im := world.Import{Path: r.str(), Alias: r.str()}
+			if nn := r.count(); nn > 0 {
+				im.Names = make([]string, nn)
+				for j := range im.Names {
+					im.Names[j] = r.str()
+				}
+			}
+			im.Line = int(r.uint())
+			im.Kind = r.str()
+			f.Imports[i] = im
+		}
+	}
+	if n := r.count(); n > 0 {
+		f.Refs = make([]world.Ref, n)
+		prev := 0
+		for i := range f.Refs {
+			ref := world.Ref{Name: r.str(), Qual: r.str()}
+			prev += unzigzag(r.uint())
+			ref.Line = prev
+			ref.In = int(r.uint())
+			ref.Kind = r.str()
+			f.Refs[i] = ref
+		}
+	}
+	f.Skeleton = r.str()
+	f.Lines = int(r.uint())
+	f.Tokens = int(r.uint())
+	f.SkelToks = int(r.uint())
+	f.Partial = r.bool()
+	f.Warning = r.str()
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errShard
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return f, nil
+}
+
+func zigzag(v int) uint64   { return uint64((v << 1) ^ (v >> 63)) }
+func unzigzag(u uint64) int { return int(u>>1) ^ -int(u&1) }
