@@ -52,8 +52,8 @@ func (b *builder) resolvePython() {
 	rootSet := map[string]bool{}
 	for d := range inits {
 		top := d
-		for inits[path.Dir(top)] {
-			top = path.Dir(top)
+		for top != "." && inits[path.Dir(top)] {
+			top = path.Dir(top) // "." has an __init__.py when the tree is a package
 		}
 		if p := path.Dir(top); p != "." {
 			rootSet[p] = true

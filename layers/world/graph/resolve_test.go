@@ -185,3 +185,17 @@ func TestJSONC(t *testing.T) {
 		t.Errorf("jsonc(%q) = %q, want %q", in, got, want)
 	}
 }
+
+// TestPythonRootPackage: a tree whose root holds __init__.py (a package
+// checked out on its own) must not hang finding source roots.
+func TestPythonRootPackage(t *testing.T) {
+	imp := func(p string, names ...string) world.Import { return world.Import{Path: p, Names: names} }
+	g := Build(fixture([]fx{
+		{path: "__init__.py", lang: "python"},
+		{path: "a.py", lang: "python", defs: []string{"helper"}},
+		{path: "b.py", lang: "python", imps: []world.Import{imp(".a", "helper")}, refs: []string{"helper"}},
+	}))
+	if got := edgeList(g); !reflect.DeepEqual(got, []string{"b.py -> a.py"}) {
+		t.Errorf("edges %q", got)
+	}
+}
