@@ -131,16 +131,6 @@ func childOfKind(n *sitter.Node, kinds ...string) *sitter.Node {
 	return nil
 }
 
-// hasChildText reports whether n has a direct child whose text is s.
-func (f *file) hasChildText(n *sitter.Node, s string) bool {
-	for _, c := range allChildren(n) {
-		if f.text(c) == s {
-			return true
-		}
-	}
-	return false
-}
-
 // qualify joins a parent's qualified name and a name with a dot.
 func qualify(parent, name string) string {
 	if parent == "" {
@@ -149,24 +139,97 @@ func qualify(parent, name string) string {
 	return parent + "." + name
 }
 
-// commentsAndDocs cuts every comment of the tree out of the skeleton except
-// the first line of doc blocks (see file.comment).
-func (f *file) cutComments(isComment func(kind string) bool) {
+// scanComments makes one pass over the tree: it cuts every comment out of
+// the skeleton except the first line of doc blocks (file.comment's rules)
+// and returns the doc line of every node that has a comment block right
+// above it (looking through sibling kinds for which skip is true, such as
+// attributes), keyed by node id. docText, when not nil, turns a comment
+// block into its doc line (default: docLine of its first comment).
+//
+// It reads siblings from one child list per node: Node.PrevSibling and
+// NextSibling cost a descent from the root and a scan of the parent's
+// children each, which is quadratic on wide files.
+func (f *file) scanComments(isComment, skip func(kind string) bool, docText func(block []*sitter.Node) string,
+	cutter func(kids []*sitter.Node, kinds []string, i int)) map[uintptr]string {
+	if cutter == nil {
+		cutter = f.cutCommentAt
+	}
+	docs := map[uintptr]string{}
+	if docText == nil {
+		docText = func(block []*sitter.Node) string { return docLine(f.text(block[0])) }
+	}
 	walk(f.root, func(n *sitter.Node) bool {
-		if isComment(n.Kind()) {
-			f.commentNL(n)
+		if n.ChildCount() == 0 || isComment(n.Kind()) {
 			return false
+		}
+		kids := allChildren(n)
+		kinds := make([]string, len(kids))
+		for i, k := range kids {
+			kinds[i] = k.Kind()
+		}
+		for i, k := range kids {
+			if isComment(kinds[i]) {
+				cutter(kids, kinds, i)
+				continue
+			}
+			j := i - 1
+			for j >= 0 && skip != nil && skip(kinds[j]) {
+				j--
+			}
+			if j < 0 || !isComment(kinds[j]) || line(kids[j+1])-endLine(kids[j]) > 1 {
+				continue
+			}
+			first := j
+			for first > 0 && kinds[first-1] == kinds[j] && line(kids[first])-endLine(kids[first-1]) <= 1 {
+				first--
+			}
+			doc := docText(kids[first : j+1])
+			if doc == "" {
+				continue
+			}
+			docs[k.Id()] = doc
+			if kinds[i] == "body_statement" { // Ruby: the comment sits before the body, the doc is its first statement's
+				if c := k.NamedChild(0); c != nil {
+					docs[c.Id()] = doc
+				}
+			}
 		}
 		return true
 	})
+	return docs
 }
 
-// commentNL is f.comment for grammars whose line comments include their
-// newline (Rust): the newline stays so the next line is not joined to it,
-// and a dropped comment takes its indentation with it.
-func (f *file) commentNL(n *sitter.Node) {
+// cutCommentAt applies file.comment's rules to the comment kids[i], reading
+// its neighbours from kids.
+func (f *file) cutCommentAt(kids []*sitter.Node, kinds []string, i int) {
+	n := kids[i]
 	from := len(f.cuts)
-	f.comment(n)
+	start, end := n.StartByte(), n.EndByte()
+	whole := false
+	if i > 0 {
+		prev := kids[i-1]
+		whole = kinds[i-1] == kinds[i] && line(n)-endLine(prev) <= 1 || endLine(prev) == line(n)
+	}
+	if !whole {
+		last, k := n, i+1
+		for k < len(kids) && kinds[k] == kinds[i] && line(kids[k])-endLine(last) <= 1 {
+			last, k = kids[k], k+1
+		}
+		whole = k >= len(kids) || !kids[k].IsNamed() || strings.Contains(kinds[k], "comment") || line(kids[k])-endLine(last) > 1
+	}
+	if whole {
+		f.cuts = append(f.cuts, cut{start, end, ""})
+	} else {
+		f.keepFirstLine(start, end)
+	}
+	f.fixNL(from, n)
+}
+
+// fixNL adjusts the cuts made from index from for comment n in grammars
+// whose line comments include their newline (Rust): the newline stays so
+// the next line is not joined to it, and a dropped comment takes its
+// indentation with it.
+func (f *file) fixNL(from int, n *sitter.Node) {
 	end := n.EndByte()
 	if end == 0 || f.src[end-1] != '\n' {
 		return
@@ -232,17 +295,6 @@ func lastSegment(s string, seps ...string) string {
 		}
 	}
 	return s
-}
-
-// docAbove returns the first line of the comment block right above n,
-// looking through attribute/annotation-like siblings (skip reports kinds to
-// step over).
-func (f *file) docAbove(n *sitter.Node, skip func(kind string) bool) string {
-	at := n
-	for p := n.PrevSibling(); p != nil && skip != nil && skip(p.Kind()); p = p.PrevSibling() {
-		at = p
-	}
-	return f.docBefore(at)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -26,11 +26,12 @@ type cWalker struct {
 	f      *file
 	loc    locals
 	hidden int // depth of anonymous namespaces: nothing in them is exported
+	docs   map[uintptr]string
 }
 
 func walkCFamily(f *file) {
 	w := &cWalker{f: f}
-	f.cutComments(func(k string) bool { return k == "comment" })
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, nil)
 	w.items(f.root, "", 0, "")
 	finishMore(f.facts)
 }
@@ -74,7 +75,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 			end = p
 		}
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindMacro,
-			Start: line(c), End: endLine(c), Exported: true, Doc: f.docBefore(c)}
+			Start: line(c), End: endLine(c), Exported: true, Doc: w.docs[c.Id()]}
 		if end != nil {
 			d.Signature = foldSpace(string(f.src[c.StartByte():end.EndByte()]))
 		}
@@ -96,7 +97,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 		name = strings.ReplaceAll(name, "::", ".")
 		body := field(c, "body")
 		d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindModule,
-			Start: line(c), End: endLine(c), Exported: name != "", Signature: f.signature(c, body), Doc: f.docBefore(c)}
+			Start: line(c), End: endLine(c), Exported: name != "", Signature: f.signature(c, body), Doc: w.docs[c.Id()]}
 		if name == "" {
 			d.Name, d.Qualified = "(anonymous)", qualify(parent, "(anonymous)")
 		}
@@ -157,7 +158,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 				continue
 			}
 			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
-				Start: line(c), End: endLine(c), Exported: exported, Doc: f.docBefore(c)}
+				Start: line(c), End: endLine(c), Exported: exported, Doc: w.docs[c.Id()]}
 			if body := field(typ, "body"); body != nil {
 				d.Signature = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + f.text(ch))
 			} else {
@@ -172,7 +173,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 	case "alias_declaration":
 		name := f.text(field(c, "name"))
 		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
-			Start: line(c), End: endLine(c), Exported: exported, Signature: strings.TrimSuffix(f.signature(c, nil), ";"), Doc: f.docBefore(c)})
+			Start: line(c), End: endLine(c), Exported: exported, Signature: strings.TrimSuffix(f.signature(c, nil), ";"), Doc: w.docs[c.Id()]})
 		w.refs(field(c, "type"), idx)
 	case "friend_declaration", "static_assert_declaration", "using_declaration", "namespace_alias_definition":
 		w.refs(c, in)
@@ -210,7 +211,7 @@ func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, s
 		at = p
 	}
 	d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
-		Start: line(c), End: endLine(c), Exported: exported, Signature: f.signature(c, body), Doc: f.docBefore(at)}
+		Start: line(c), End: endLine(c), Exported: exported, Signature: f.signature(c, body), Doc: w.docs[at.Id()]}
 	idx := f.def(d)
 	for _, ch := range children(c) {
 		if ch.Kind() == "base_class_clause" {
@@ -334,7 +335,7 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 		sig = strings.TrimSuffix(sig, ";")
 	}
 	d := world.Def{Name: name, Qualified: qualify(qual, name), Parent: qual, Kind: kind, Start: line(c), End: endLine(c),
-		Exported: exported, Signature: sig, Doc: f.docBefore(at)}
+		Exported: exported, Signature: sig, Doc: w.docs[at.Id()]}
 	idx := f.def(d)
 	f.elideBlock(body)
 	w.loc.push()
@@ -401,7 +402,7 @@ func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access stri
 			sig = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + name)
 		}
 		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
-			Exported: exported, Signature: sig, Doc: f.docBefore(c)})
+			Exported: exported, Signature: sig, Doc: w.docs[c.Id()]})
 		f.elideInit(value)
 		if field(typ, "body") == nil {
 			w.refs(typ, idx)

@@ -21,13 +21,14 @@ func init() {
 }
 
 type csWalker struct {
-	f   *file
-	loc locals
+	f    *file
+	loc  locals
+	docs map[uintptr]string
 }
 
 func walkCSharp(f *file) {
 	w := &csWalker{f: f}
-	w.comments()
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, w.docText, w.cutComment)
 	w.members(f.root, "", 0, false, "")
 	finishMore(f.facts)
 }
@@ -53,20 +54,11 @@ func (w *csWalker) visibility(n *sitter.Node, def bool) bool {
 	return pub
 }
 
-// docAt returns the doc line above a declaration, skipping XML tags.
-func (w *csWalker) docAt(n *sitter.Node) string {
-	prev := n.PrevSibling()
-	if prev == nil || prev.Kind() != "comment" || line(n)-endLine(prev) > 1 {
-		return ""
-	}
-	first := prev
-	for p := prev.PrevSibling(); p != nil && p.Kind() == "comment" && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
-		first = p
-	}
-	for c := first; c != nil && c.Kind() == "comment"; c = c.NextSibling() {
-		s := docLine(w.f.text(c))
-		s = strings.TrimSpace(stripTags(s))
-		if s != "" {
+// docText is the doc line of a comment block: the first line that says
+// something beyond XML tags.
+func (w *csWalker) docText(block []*sitter.Node) string {
+	for _, c := range block {
+		if s := strings.TrimSpace(stripTags(docLine(w.f.text(c)))); s != "" {
 			return s
 		}
 	}
@@ -96,7 +88,7 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 	for _, c := range children(n) {
 		name := f.text(field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
-			Exported: w.visibility(c, iface), Doc: w.docAt(c)}
+			Exported: w.visibility(c, iface), Doc: w.docs[c.Id()]}
 		k := c.Kind()
 		switch {
 		case k == "using_directive":
@@ -509,44 +501,37 @@ func csAllTypeLike(s string) bool {
 	return true
 }
 
-// comments cuts comments out of the skeleton; of a /// doc block right
-// above a declaration it keeps the first line that says something beyond
-// XML tags.
-func (w *csWalker) comments() {
+// cutComment cuts the comment kids[i] out of the skeleton; of a /// doc
+// block right above a declaration it keeps the first line that says
+// something beyond XML tags.
+func (w *csWalker) cutComment(kids []*sitter.Node, kinds []string, i int) {
 	f := w.f
-	isDoc := func(n *sitter.Node) bool {
-		return n != nil && n.Kind() == "comment" && strings.HasPrefix(f.text(n), "///")
+	isDoc := func(j int) bool {
+		return j >= 0 && j < len(kids) && kinds[j] == "comment" && strings.HasPrefix(f.text(kids[j]), "///")
 	}
-	walk(f.root, func(n *sitter.Node) bool {
-		if n.Kind() != "comment" {
-			return true
-		}
-		if !isDoc(n) {
-			f.comment(n)
-			return false
-		}
-		if prev := n.PrevSibling(); isDoc(prev) && line(n)-endLine(prev) <= 1 {
-			return false // cut with the head of its block
-		}
-		block := []*sitter.Node{n}
-		for nx := n.NextSibling(); isDoc(nx) && line(nx)-endLine(block[len(block)-1]) <= 1; nx = nx.NextSibling() {
-			block = append(block, nx)
-		}
-		keep := -1
-		last := block[len(block)-1]
-		if next := last.NextSibling(); next != nil && next.IsNamed() && next.Kind() != "comment" && line(next)-endLine(last) <= 1 {
-			for i, c := range block {
-				if strings.TrimSpace(stripTags(docLine(f.text(c)))) != "" {
-					keep = i
-					break
-				}
+	if !isDoc(i) {
+		f.cutCommentAt(kids, kinds, i)
+		return
+	}
+	if isDoc(i-1) && line(kids[i])-endLine(kids[i-1]) <= 1 {
+		return // cut with the head of its block
+	}
+	last := i
+	for isDoc(last+1) && line(kids[last+1])-endLine(kids[last]) <= 1 {
+		last++
+	}
+	keep := -1
+	if next := last + 1; next < len(kids) && kids[next].IsNamed() && kinds[next] != "comment" && line(kids[next])-endLine(kids[last]) <= 1 {
+		for j := i; j <= last; j++ {
+			if strings.TrimSpace(stripTags(docLine(f.text(kids[j])))) != "" {
+				keep = j
+				break
 			}
 		}
-		for i, c := range block {
-			if i != keep {
-				f.cutLine(c)
-			}
+	}
+	for j := i; j <= last; j++ {
+		if j != keep {
+			f.cutLine(kids[j])
 		}
-		return false
-	})
+	}
 }

@@ -19,13 +19,14 @@ func init() {
 }
 
 type javaWalker struct {
-	f   *file
-	loc locals
+	f    *file
+	loc  locals
+	docs map[uintptr]string
 }
 
 func walkJava(f *file) {
 	w := &javaWalker{f: f}
-	f.cutComments(func(k string) bool { return k == "line_comment" || k == "block_comment" })
+	w.docs = f.scanComments(func(k string) bool { return k == "line_comment" || k == "block_comment" }, nil, nil, nil)
 	for _, c := range children(f.root) {
 		switch c.Kind() {
 		case "package_declaration":
@@ -78,7 +79,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 	name := f.text(field(c, "name"))
 	pub, priv := w.modifiers(c)
 	d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
-		Exported: pub || inInterface && !priv, Doc: f.docBefore(c)}
+		Exported: pub || inInterface && !priv, Doc: w.docs[c.Id()]}
 	switch c.Kind() {
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
 		body := field(c, "body")

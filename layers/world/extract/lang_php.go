@@ -21,12 +21,13 @@ func init() {
 }
 
 type phpWalker struct {
-	f *file
+	f    *file
+	docs map[uintptr]string
 }
 
 func walkPHP(f *file) {
 	w := &phpWalker{f: f}
-	f.cutComments(func(k string) bool { return k == "comment" })
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, nil)
 	w.members(f.root, "", 0)
 	w.requires()
 	finishMore(f.facts)
@@ -51,7 +52,7 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 	for _, c := range children(n) {
 		name := f.text(field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
-			Exported: w.exported(c), Doc: f.docBefore(c)}
+			Exported: w.exported(c), Doc: w.docs[c.Id()]}
 		k := c.Kind()
 		switch {
 		case k == "namespace_definition":

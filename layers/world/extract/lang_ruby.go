@@ -22,36 +22,18 @@ func init() {
 }
 
 type rubyWalker struct {
-	f   *file
-	loc locals
+	f    *file
+	loc  locals
+	docs map[uintptr]string
 }
 
 func walkRuby(f *file) {
 	w := &rubyWalker{f: f}
-	f.cutComments(func(k string) bool { return k == "comment" })
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, nil)
 	w.loc.push()
 	w.bindAll(f.root)
 	w.body(f.root, "", 0, false, false)
 	finishMore(f.facts)
-}
-
-// doc returns the first line of the comment block right above n; the
-// first statement of a body may have its comment before the body node.
-func (w *rubyWalker) doc(n *sitter.Node) string {
-	prev := n.PrevSibling()
-	if prev == nil {
-		if p := n.Parent(); p != nil && p.Kind() == "body_statement" {
-			prev = p.PrevSibling()
-		}
-	}
-	if prev == nil || prev.Kind() != "comment" || line(n)-endLine(prev) > 1 {
-		return ""
-	}
-	first := prev
-	for p := prev.PrevSibling(); p != nil && p.Kind() == "comment" && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
-		first = p
-	}
-	return docLine(w.f.text(first))
 }
 
 // elideRuby replaces a body by "# … lines a-b", keeping the "end" line.
@@ -100,7 +82,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 				sig = strings.TrimSuffix(foldSpace(string(f.src[c.StartByte():sigEnd.EndByte()])), ";")
 			}
 			d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
-				Start: line(c), End: endLine(c), Exported: true, Signature: sig, Doc: w.doc(c)}
+				Start: line(c), End: endLine(c), Exported: true, Signature: sig, Doc: w.docs[c.Id()]}
 			idx := f.def(d)
 			if sc := field(c, "superclass"); sc != nil {
 				w.refs(sc, idx, true)
@@ -128,7 +110,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 				sig = strings.Replace(sig, "def ", "def self.", 1)
 			}
 			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
-				Exported: exported, Signature: sig, Doc: w.doc(c)}
+				Exported: exported, Signature: sig, Doc: w.docs[c.Id()]}
 			idx := f.def(d)
 			w.elideRuby(b)
 			w.loc.push()
@@ -152,7 +134,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 				name := strings.ReplaceAll(f.text(left), "::", ".")
 				v := field(c, "right")
 				d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindConst,
-					Start: line(c), End: endLine(c), Exported: true, Signature: foldSpace(f.text(left)), Doc: w.doc(c)}
+					Start: line(c), End: endLine(c), Exported: true, Signature: foldSpace(f.text(left)), Doc: w.docs[c.Id()]}
 				idx := f.def(d)
 				f.elideInit(v)
 				w.refs(v, idx, false)
@@ -194,7 +176,7 @@ func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, ex
 			if a.Kind() == "simple_symbol" || a.Kind() == "string" {
 				name := strings.Trim(strings.TrimPrefix(f.text(a), ":"), `'"`)
 				f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindProperty,
-					Start: line(c), End: endLine(c), Exported: *exported, Signature: method + " :" + name, Doc: w.doc(c)})
+					Start: line(c), End: endLine(c), Exported: *exported, Signature: method + " :" + name, Doc: w.docs[c.Id()]})
 			}
 		}
 		return true

@@ -18,13 +18,14 @@ func init() {
 }
 
 type rustWalker struct {
-	f   *file
-	loc locals
+	f    *file
+	loc  locals
+	docs map[uintptr]string
 }
 
 func walkRust(f *file) {
 	w := &rustWalker{f: f}
-	f.cutComments(func(k string) bool { return k == "line_comment" || k == "block_comment" })
+	w.docs = f.scanComments(func(k string) bool { return k == "line_comment" || k == "block_comment" }, rustIsAttr, nil, nil)
 	w.items(f.root, "", 0, false)
 	finishMore(f.facts)
 }
@@ -46,7 +47,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 		name := f.text(field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent,
 			Start: line(c), End: endLine(c), Exported: rustPub(f, c)}
-		doc := func() string { return f.docAbove(c, rustIsAttr) }
+		doc := func() string { return w.docs[c.Id()] }
 		switch c.Kind() {
 		case "use_declaration":
 			w.use(field(c, "argument"), "", line(c))
