@@ -29,13 +29,14 @@ func (s *Store) Begin() *Txn {
 
 // PutFacts adds the facts for key, a lowercase hex string (4 to 200 digits)
 // the caller derives from blob id, extractor version and config digest. An
-// invalid key makes Commit fail naming it.
+// invalid key makes Commit fail naming it. The Txn keeps data as it is (no
+// copy, to keep a large index's memory down): the caller must not change it.
 func (t *Txn) PutFacts(key string, data []byte) {
 	if err := validFactsKey(key); err != nil {
 		t.fail(err)
 		return
 	}
-	t.facts[key] = append([]byte(nil), data...)
+	t.facts[key] = data
 }
 
 // PutTree adds artifact name ([a-z0-9._-], not "meta") of tree under digest

@@ -69,7 +69,7 @@ type file struct {
 	rec     mapRecord
 	mode    uint32
 	link    *world.Link
-	facts   *world.Facts // when parsed in this run
+	facts   []byte // encoded facts, when parsed in this run
 	extract bool         // gets facts
 	reused  bool
 }
@@ -169,11 +169,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	for i, f := range files {
 		recs[i] = f.rec
 		if f.facts != nil {
-			data, err := encodeFacts(f.facts)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.rec.Path, err)
-			}
-			txn.PutFacts(f.rec.Key, data)
+			txn.PutFacts(f.rec.Key, f.facts)
+			f.facts = nil
 		}
 		if f.link != nil {
 			withFacts++
@@ -458,7 +455,9 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
 		mu.Unlock()
 	}
-	f.facts = facts
+	if f.facts, err = encodeFacts(facts); err != nil {
+		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
+	}
 	f.link = facts.Link()
 	return true, false, nil
 }
