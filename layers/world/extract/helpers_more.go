@@ -158,14 +158,24 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	if docText == nil {
 		docText = func(block []*sitter.Node) string { return docLine(f.text(block[0])) }
 	}
-	walk(f.root, func(n *sitter.Node) bool {
-		if n.ChildCount() == 0 || isComment(n.Kind()) {
-			return false
+	// Only nodes with a comment among their children need their child list.
+	var parents []*sitter.Node
+	seen := map[uintptr]bool{}
+	walkParent(f.root, func(x, p *sitter.Node, _ string) bool {
+		if !isComment(f.kind(x)) {
+			return true
 		}
+		if p != nil && !seen[p.Id()] {
+			seen[p.Id()] = true
+			parents = append(parents, p)
+		}
+		return false
+	})
+	for _, n := range parents {
 		kids := allChildren(n)
 		kinds := make([]string, len(kids))
 		for i, k := range kids {
-			kinds[i] = k.Kind()
+			kinds[i] = f.kind(k)
 		}
 		for i, k := range kids {
 			if isComment(kinds[i]) {
@@ -194,8 +204,7 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 				}
 			}
 		}
-		return true
-	})
+	}
 	return docs
 }
 

@@ -150,3 +150,27 @@ func containsLang(l string) bool {
 	}
 	return false
 }
+
+// BenchmarkParseOnlyMore is the tree-sitter-only baseline for
+// BenchmarkExtractMore on the same inputs (plain languages have none).
+func BenchmarkParseOnlyMore(b *testing.B) {
+	for _, lang := range moreLangs {
+		if _, plain := plainRegistry[lang]; plain {
+			continue
+		}
+		var src []byte
+		for _, s := range goldenInputs(b, lang) {
+			if len(s) > len(src) {
+				src = s
+			}
+		}
+		b.Run(lang, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for i := 0; i < b.N; i++ {
+				if err := ParseOnly(lang, src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
