@@ -161,18 +161,19 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	// Only nodes with a comment among their children need their child list.
 	var parents []*sitter.Node
 	seen := map[uintptr]bool{}
-	walkParent(f.root, func(x, p *sitter.Node, _ string) bool {
+	f.walkParent(f.root, func(x, p *sitter.Node, _ uint16) bool {
 		if !isComment(f.kind(x)) {
 			return true
 		}
 		if p != nil && !seen[p.Id()] {
 			seen[p.Id()] = true
-			parents = append(parents, p)
+			pp := *p
+			parents = append(parents, &pp)
 		}
 		return false
 	})
 	for _, n := range parents {
-		kids := allChildren(n)
+		kids := f.all(n)
 		kinds := make([]string, len(kids))
 		for i, k := range kids {
 			kinds[i] = f.kind(k)
@@ -365,33 +366,75 @@ func finishMore(facts *world.Facts) {
 }
 
 // walkParent is walk with each node's parent (nil for n itself) and the
-// field name it has in its parent. Node.Parent costs a descent from the
-// root in tree-sitter, which makes per-node use quadratic on deep trees;
-// the cursor's own stack costs nothing.
-func walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field string) bool) {
-	c := n.Walk()
-	defer c.Close()
-	var stack []*sitter.Node
-	for {
-		node := c.Node()
-		var parent *sitter.Node
-		fieldName := ""
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-			fieldName = c.FieldName()
+// id of the field it has in its parent (0 for none; compare with
+// f.fieldID). Node.Parent costs a descent from the root in tree-sitter,
+// which makes per-node use quadratic on deep trees; children are read one
+// cgo call per parent (file.kids). Visitors must not keep the nodes.
+func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field uint16) bool) {
+	var rec func(x, p *sitter.Node, fid uint16)
+	rec = func(x, p *sitter.Node, fid uint16) {
+		if !visit(x, p, fid) {
+			return
 		}
-		if visit(node, parent, fieldName) && c.GotoFirstChild() {
-			stack = append(stack, node)
-			continue
+		mark := len(f.stack)
+		ks := f.kids(x)
+		for i := range ks {
+			rec(&ks[i].n, x, ks[i].field)
 		}
-		for !c.GotoNextSibling() {
-			if len(stack) == 0 || !c.GotoParent() {
-				return
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return
+		f.release(mark)
+	}
+	rec(n, nil, 0)
+}
+
+// named returns n's named children, read with one cgo call (file.kids).
+func (f *file) named(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	mark := len(f.stack)
+	ks := f.kids(n)
+	out := make([]*sitter.Node, 0, len(ks))
+	for i := range ks {
+		if ks[i].named {
+			nn := ks[i].n
+			out = append(out, &nn)
+		}
+	}
+	f.release(mark)
+	return out
+}
+
+// all returns all of n's children, anonymous ones included.
+func (f *file) all(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	mark := len(f.stack)
+	ks := f.kids(n)
+	out := make([]*sitter.Node, len(ks))
+	for i := range ks {
+		nn := ks[i].n
+		out[i] = &nn
+	}
+	f.release(mark)
+	return out
+}
+
+// childOfKind returns n's first child (named or not) of one of the kinds.
+func (f *file) childOfKind(n *sitter.Node, kinds ...string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(n)
+	for i := range ks {
+		for _, k := range kinds {
+			if ks[i].kind == k {
+				nn := ks[i].n
+				return &nn
 			}
 		}
 	}
+	return nil
 }

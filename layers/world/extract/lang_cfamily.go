@@ -39,7 +39,7 @@ func walkCFamily(f *file) {
 // items walks declarations. access is "" outside classes, else the current
 // access ("public", "private", "protected").
 func (w *cWalker) items(n *sitter.Node, parent string, in int, access string) {
-	for _, c := range children(n) {
+	for _, c := range w.f.named(n) {
 		access = w.item(c, parent, in, access)
 	}
 }
@@ -48,12 +48,12 @@ func (w *cWalker) items(n *sitter.Node, parent string, in int, access string) {
 func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) string {
 	f := w.f
 	exported := access == "" || access == "public"
-	switch c.Kind() {
+	switch w.f.kind(c) {
 	case "comment":
 	case "access_specifier":
 		return strings.TrimSuffix(strings.TrimSpace(f.text(c)), ":")
 	case "preproc_include":
-		p := field(c, "path")
+		p := w.f.field(c, "path")
 		if p == nil {
 			break
 		}
@@ -69,9 +69,9 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 		}
 		f.imp(imp)
 	case "preproc_def", "preproc_function_def":
-		name := f.text(field(c, "name"))
-		end := field(c, "name")
-		if p := field(c, "parameters"); p != nil {
+		name := f.text(w.f.field(c, "name"))
+		end := w.f.field(c, "name")
+		if p := w.f.field(c, "parameters"); p != nil {
 			end = p
 		}
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindMacro,
@@ -80,22 +80,22 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 			d.Signature = foldSpace(string(f.src[c.StartByte():end.EndByte()]))
 		}
 		idx := f.def(d)
-		if v := field(c, "value"); v != nil {
+		if v := w.f.field(c, "value"); v != nil {
 			f.elideInit(v)
 			w.refs(v, idx)
 		}
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-		for _, ch := range children(c) {
-			switch ch.Kind() {
+		for _, ch := range w.f.named(c) {
+			switch w.f.kind(ch) {
 			case "identifier", "preproc_defined", "binary_expression", "unary_expression", "call_expression", "parenthesized_expression", "number_literal":
 				continue // the condition
 			}
 			access = w.item(ch, parent, in, access)
 		}
 	case "namespace_definition":
-		name := f.text(field(c, "name"))
+		name := f.text(w.f.field(c, "name"))
 		name = strings.ReplaceAll(name, "::", ".")
-		body := field(c, "body")
+		body := w.f.field(c, "body")
 		d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindModule,
 			Start: line(c), End: endLine(c), Exported: name != "", Signature: f.signature(c, body), Doc: w.docs[c.Id()]}
 		if name == "" {
@@ -110,8 +110,8 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 			w.items(body, d.Qualified, idx, "")
 		}
 	case "linkage_specification":
-		if b := field(c, "body"); b != nil {
-			if b.Kind() == "declaration_list" {
+		if b := w.f.field(c, "body"); b != nil {
+			if w.f.kind(b) == "declaration_list" {
 				w.items(b, parent, in, access)
 			} else {
 				w.item(b, parent, in, access)
@@ -119,36 +119,36 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 		}
 	case "template_declaration":
 		w.loc.push()
-		for _, p := range children(field(c, "parameters")) {
-			if id := childOfKind(p, "type_identifier", "identifier"); id != nil {
+		for _, p := range w.f.named(w.f.field(c, "parameters")) {
+			if id := w.f.childOfKind(p, "type_identifier", "identifier"); id != nil {
 				w.loc.add(f.text(id))
 			}
-			if dd := field(p, "declarator"); dd != nil {
+			if dd := w.f.field(p, "declarator"); dd != nil {
 				w.loc.add(f.text(dd))
 			}
-			if nm := field(p, "name"); nm != nil {
+			if nm := w.f.field(p, "name"); nm != nil {
 				w.loc.add(f.text(nm))
 			}
 		}
-		for _, ch := range children(c) {
-			if ch.Kind() != "template_parameter_list" {
+		for _, ch := range w.f.named(c) {
+			if w.f.kind(ch) != "template_parameter_list" {
 				access = w.item(ch, parent, in, access)
 			}
 		}
 		w.loc.pop()
 	case "function_definition":
-		w.function(c, parent, in, access, field(c, "body"))
+		w.function(c, parent, in, access, w.f.field(c, "body"))
 	case "declaration", "field_declaration":
 		w.declaration(c, parent, in, access)
 	case "class_specifier", "struct_specifier", "union_specifier", "enum_specifier":
 		w.record(c, parent, in, exported, c)
 	case "type_definition":
-		typ := field(c, "type")
+		typ := w.f.field(c, "type")
 		var idx int
-		if typ != nil && field(typ, "body") != nil {
+		if typ != nil && w.f.field(typ, "body") != nil {
 			idx = w.record(typ, parent, in, exported, nil)
 		}
-		for i, ch := range allChildren(c) {
+		for i, ch := range w.f.all(c) {
 			if c.FieldNameForChild(uint32(i)) != "declarator" {
 				continue
 			}
@@ -159,7 +159,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 			}
 			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
 				Start: line(c), End: endLine(c), Exported: exported, Doc: w.docs[c.Id()]}
-			if body := field(typ, "body"); body != nil {
+			if body := w.f.field(typ, "body"); body != nil {
 				d.Signature = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + f.text(ch))
 			} else {
 				d.Signature = strings.TrimSuffix(f.signature(c, nil), ";")
@@ -171,10 +171,10 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 			w.paramTypes(ch, ti)
 		}
 	case "alias_declaration":
-		name := f.text(field(c, "name"))
+		name := f.text(w.f.field(c, "name"))
 		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
 			Start: line(c), End: endLine(c), Exported: exported, Signature: strings.TrimSuffix(f.signature(c, nil), ";"), Doc: w.docs[c.Id()]})
-		w.refs(field(c, "type"), idx)
+		w.refs(w.f.field(c, "type"), idx)
 	case "friend_declaration", "static_assert_declaration", "using_declaration", "namespace_alias_definition":
 		w.refs(c, in)
 	case ";", "{", "}":
@@ -188,50 +188,50 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 // is a definition (returned index), without one only a type reference.
 func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, stmt *sitter.Node) int {
 	f := w.f
-	body := field(c, "body")
-	nameNode := field(c, "name")
+	body := w.f.field(c, "body")
+	nameNode := w.f.field(c, "name")
 	if body == nil {
 		w.refs(nameNode, in)
 		return 0
 	}
 	name := f.text(nameNode)
-	if nameNode != nil && nameNode.Kind() == "qualified_identifier" {
+	if nameNode != nil && w.f.kind(nameNode) == "qualified_identifier" {
 		name = strings.ReplaceAll(name, "::", ".")
 	}
 	if name == "" {
 		name = "(anonymous)"
 	}
 	kind := map[string]string{"class_specifier": world.KindClass, "struct_specifier": world.KindStruct,
-		"union_specifier": world.KindStruct, "enum_specifier": world.KindEnum}[c.Kind()]
+		"union_specifier": world.KindStruct, "enum_specifier": world.KindEnum}[w.f.kind(c)]
 	at := c
 	if stmt != nil {
 		at = stmt
 	}
-	if p := c.Parent(); p != nil && p.Kind() == "template_declaration" {
+	if p := c.Parent(); p != nil && w.f.kind(p) == "template_declaration" {
 		at = p
 	}
 	d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
 		Start: line(c), End: endLine(c), Exported: exported, Signature: f.signature(c, body), Doc: w.docs[at.Id()]}
 	idx := f.def(d)
-	for _, ch := range children(c) {
-		if ch.Kind() == "base_class_clause" {
+	for _, ch := range w.f.named(c) {
+		if w.f.kind(ch) == "base_class_clause" {
 			w.refs(ch, idx)
 		}
 	}
 	if kind == world.KindEnum {
-		for _, e := range children(body) {
-			if e.Kind() != "enumerator" {
+		for _, e := range w.f.named(body) {
+			if w.f.kind(e) != "enumerator" {
 				continue
 			}
-			en := f.text(field(e, "name"))
+			en := f.text(w.f.field(e, "name"))
 			ei := f.def(world.Def{Name: en, Qualified: qualify(d.Qualified, en), Parent: d.Qualified, Kind: world.KindConst,
 				Start: line(e), End: endLine(e), Exported: exported, Signature: foldSpace(f.text(e))})
-			w.refs(field(e, "value"), ei)
+			w.refs(w.f.field(e, "value"), ei)
 		}
 		return idx
 	}
 	access := "public"
-	if c.Kind() == "class_specifier" {
+	if w.f.kind(c) == "class_specifier" {
 		access = "private"
 	}
 	if !exported {
@@ -245,34 +245,34 @@ func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, s
 // qualified name (ns::C::m gives "m", "ns.C").
 func (w *cWalker) declName(n *sitter.Node) (name, scope string) {
 	for n != nil {
-		switch n.Kind() {
+		switch w.f.kind(n) {
 		case "identifier", "field_identifier", "type_identifier", "primitive_type":
 			return w.f.text(n), ""
 		case "destructor_name", "operator_name", "operator_cast":
 			return foldSpace(w.f.text(n)), ""
 		case "template_function", "template_type":
-			return w.declName(field(n, "name"))
+			return w.declName(w.f.field(n, "name"))
 		case "qualified_identifier":
 			var segs []string
-			for n != nil && n.Kind() == "qualified_identifier" {
-				if s := field(n, "scope"); s != nil {
+			for n != nil && w.f.kind(n) == "qualified_identifier" {
+				if s := w.f.field(n, "scope"); s != nil {
 					sn, _ := w.declName(s)
-					if s.Kind() == "namespace_identifier" {
+					if w.f.kind(s) == "namespace_identifier" {
 						sn = w.f.text(s)
 					}
 					segs = append(segs, sn)
 				}
-				n = field(n, "name")
+				n = w.f.field(n, "name")
 			}
 			last, _ := w.declName(n)
 			return last, strings.Join(segs, ".")
 		case "structured_binding_declarator":
 			return "", ""
 		}
-		d := field(n, "declarator")
+		d := w.f.field(n, "declarator")
 		if d == nil {
-			for _, ch := range children(n) {
-				if strings.HasSuffix(ch.Kind(), "declarator") || ch.Kind() == "identifier" || ch.Kind() == "field_identifier" {
+			for _, ch := range w.f.named(n) {
+				if strings.HasSuffix(w.f.kind(ch), "declarator") || w.f.kind(ch) == "identifier" || w.f.kind(ch) == "field_identifier" {
 					d = ch
 					break
 				}
@@ -295,8 +295,8 @@ func funcDeclarator(n *sitter.Node) *sitter.Node {
 }
 
 func (w *cWalker) isStatic(c *sitter.Node) bool {
-	for _, ch := range children(c) {
-		if ch.Kind() == "storage_class_specifier" && w.f.text(ch) == "static" {
+	for _, ch := range w.f.named(c) {
+		if w.f.kind(ch) == "storage_class_specifier" && w.f.text(ch) == "static" {
 			return true
 		}
 	}
@@ -307,7 +307,7 @@ func (w *cWalker) isStatic(c *sitter.Node) bool {
 // prototype, with its references.
 func (w *cWalker) function(c *sitter.Node, parent string, in int, access string, body *sitter.Node) {
 	f := w.f
-	decl := field(c, "declarator")
+	decl := w.f.field(c, "declarator")
 	fd := funcDeclarator(decl)
 	name, scope := w.declName(decl)
 	if name == "" {
@@ -327,7 +327,7 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 		exported = false
 	}
 	at := c
-	if p := c.Parent(); p != nil && p.Kind() == "template_declaration" {
+	if p := c.Parent(); p != nil && w.f.kind(p) == "template_declaration" {
 		at = p
 	}
 	sig := f.signature(c, body)
@@ -341,14 +341,14 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 	w.loc.push()
 	defer w.loc.pop()
 	if fd != nil {
-		w.bindParams(field(fd, "parameters"))
+		w.bindParams(w.f.field(fd, "parameters"))
 	}
 	w.bindAll(body)
-	w.refs(field(c, "type"), idx)
+	w.refs(w.f.field(c, "type"), idx)
 	if fd != nil {
-		w.refs(field(fd, "parameters"), idx)
+		w.refs(w.f.field(fd, "parameters"), idx)
 	}
-	if fi := childOfKind(c, "field_initializer_list"); fi != nil {
+	if fi := w.f.childOfKind(c, "field_initializer_list"); fi != nil {
 		w.refs(fi, idx)
 	}
 	w.refs(body, idx)
@@ -358,18 +358,18 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 // variables and fields, and any struct/enum defined in its type.
 func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access string) {
 	f := w.f
-	typ := field(c, "type")
+	typ := w.f.field(c, "type")
 	exported := !w.isStatic(c) && (access == "" || access == "public") && w.hidden == 0
-	if typ != nil && field(typ, "body") != nil {
+	if typ != nil && w.f.field(typ, "body") != nil {
 		w.record(typ, parent, in, exported, c)
 	}
 	decls := 0
-	for i, ch := range allChildren(c) {
+	for i, ch := range w.f.all(c) {
 		if c.FieldNameForChild(uint32(i)) != "declarator" {
 			continue
 		}
 		decls++
-		if fd := funcDeclarator(ch); fd != nil && ch.Kind() != "init_declarator" {
+		if fd := funcDeclarator(ch); fd != nil && w.f.kind(ch) != "init_declarator" {
 			w.function(c, parent, in, access, nil)
 			return
 		}
@@ -386,10 +386,10 @@ func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access stri
 			kind = world.KindField
 		}
 		var value *sitter.Node
-		if ch.Kind() == "init_declarator" {
-			value = field(ch, "value")
+		if w.f.kind(ch) == "init_declarator" {
+			value = w.f.field(ch, "value")
 		}
-		if v := field(c, "default_value"); v != nil {
+		if v := w.f.field(c, "default_value"); v != nil {
 			value = v
 		}
 		sig := f.signature(c, value)
@@ -398,25 +398,25 @@ func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access stri
 		} else {
 			sig = strings.TrimSpace(strings.TrimSuffix(sig, "="))
 		}
-		if body := field(typ, "body"); body != nil {
+		if body := w.f.field(typ, "body"); body != nil {
 			sig = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + name)
 		}
 		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
 			Exported: exported, Signature: sig, Doc: w.docs[c.Id()]})
 		f.elideInit(value)
-		if field(typ, "body") == nil {
+		if w.f.field(typ, "body") == nil {
 			w.refs(typ, idx)
 		}
 		w.refs(value, idx)
 	}
-	if decls == 0 && (typ == nil || field(typ, "body") == nil) {
+	if decls == 0 && (typ == nil || w.f.field(typ, "body") == nil) {
 		w.refs(c, in)
 	}
 }
 
 func (w *cWalker) bindParams(p *sitter.Node) {
-	for _, pd := range children(p) {
-		if d := field(pd, "declarator"); d != nil {
+	for _, pd := range w.f.named(p) {
+		if d := w.f.field(pd, "declarator"); d != nil {
 			n, _ := w.declName(d)
 			w.loc.add(n)
 		}
@@ -429,14 +429,14 @@ func (w *cWalker) bindAll(body *sitter.Node) {
 		return
 	}
 	walk(body, func(x *sitter.Node) bool {
-		switch x.Kind() {
+		switch w.f.kind(x) {
 		case "declaration", "for_range_loop", "condition_clause", "catch_clause":
-			for i, ch := range allChildren(x) {
+			for i, ch := range w.f.all(x) {
 				if x.FieldNameForChild(uint32(i)) == "declarator" {
 					n, _ := w.declName(ch)
 					w.loc.add(n)
-					if ch.Kind() == "structured_binding_declarator" {
-						for _, id := range children(ch) {
+					if w.f.kind(ch) == "structured_binding_declarator" {
+						for _, id := range w.f.named(ch) {
 							w.loc.add(w.f.text(id))
 						}
 					}
@@ -445,8 +445,8 @@ func (w *cWalker) bindAll(body *sitter.Node) {
 		case "parameter_list":
 			w.bindParams(x)
 		case "lambda_capture_specifier":
-			for _, id := range children(x) {
-				if id.Kind() == "identifier" {
+			for _, id := range w.f.named(x) {
+				if w.f.kind(id) == "identifier" {
 					w.loc.add(w.f.text(id))
 				}
 			}
@@ -461,12 +461,13 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 		return
 	}
 	f := w.f
-	walkParent(n, func(x, p *sitter.Node, fld string) bool {
-		switch x.Kind() {
+	fid := f.fieldID("type")
+	f.walkParent(n, func(x, p *sitter.Node, fld uint16) bool {
+		switch w.f.kind(x) {
 		case "identifier":
 			if s := f.text(x); !w.loc.has(s) {
 				kind := world.RefValue
-				if p != nil && p.Kind() == "call_expression" {
+				if p != nil && w.f.kind(p) == "call_expression" {
 					kind = world.RefCall
 				}
 				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: kind})
@@ -480,16 +481,16 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 		case "qualified_identifier":
 			name, scope := w.declName(x)
 			kind := world.RefValue
-			if p != nil && p.Kind() == "call_expression" {
+			if p != nil && w.f.kind(p) == "call_expression" {
 				kind = world.RefCall
-			} else if p == nil || p.Kind() == "type_descriptor" || fld == "type" || (strings.HasSuffix(p.Kind(), "declaration") || p.Kind() == "template_argument_list") {
+			} else if p == nil || w.f.kind(p) == "type_descriptor" || fld == fid || (strings.HasSuffix(w.f.kind(p), "declaration") || w.f.kind(p) == "template_argument_list") {
 				kind = world.RefType
 			}
 			if name != "" {
 				f.ref(world.Ref{Name: name, Qual: strings.ReplaceAll(scope, ".", "::"), Line: line(x), In: in, Kind: kind})
 			}
 			walk(x, func(y *sitter.Node) bool {
-				if y.Kind() == "template_argument_list" {
+				if w.f.kind(y) == "template_argument_list" {
 					w.refs(y, in)
 					return false
 				}
@@ -497,11 +498,11 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 			})
 			return false
 		case "field_expression":
-			fld := field(x, "field")
-			arg := field(x, "argument")
+			fld := w.f.field(x, "field")
+			arg := w.f.field(x, "argument")
 			if fld != nil {
 				r := world.Ref{Name: f.text(fld), Line: line(fld), In: in, Kind: world.RefMember}
-				if arg != nil && (arg.Kind() == "identifier" || arg.Kind() == "this") {
+				if arg != nil && (w.f.kind(arg) == "identifier" || w.f.kind(arg) == "this") {
 					r.Qual = f.text(arg)
 				}
 				f.ref(r)
@@ -510,9 +511,9 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 			return false
 		case "lambda_expression":
 			w.loc.push()
-			w.bindParams(field(field(x, "declarator"), "parameters"))
-			w.bindAll(field(x, "body"))
-			w.refs(field(x, "body"), in)
+			w.bindParams(w.f.field(w.f.field(x, "declarator"), "parameters"))
+			w.bindAll(w.f.field(x, "body"))
+			w.refs(w.f.field(x, "body"), in)
 			w.loc.pop()
 			return false
 		case "string_literal", "raw_string_literal", "char_literal", "comment", "field_identifier", "primitive_type",
@@ -530,8 +531,8 @@ func (w *cWalker) paramTypes(decl *sitter.Node, in int) {
 		return
 	}
 	walk(decl, func(x *sitter.Node) bool {
-		if x.Kind() == "parameter_declaration" {
-			w.refs(field(x, "type"), in)
+		if w.f.kind(x) == "parameter_declaration" {
+			w.refs(w.f.field(x, "type"), in)
 			return false
 		}
 		return true

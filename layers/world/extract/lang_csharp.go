@@ -40,8 +40,8 @@ var csTypeKinds = map[string]string{
 
 func (w *csWalker) visibility(n *sitter.Node, def bool) bool {
 	pub := def
-	for _, c := range children(n) {
-		if c.Kind() != "modifier" {
+	for _, c := range w.f.named(n) {
+		if w.f.kind(c) != "modifier" {
 			continue
 		}
 		switch w.f.text(c) {
@@ -85,20 +85,20 @@ func stripTags(s string) string {
 // members walks declarations of a compilation unit, namespace or type body.
 func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns string) {
 	f := w.f
-	for _, c := range children(n) {
-		name := f.text(field(c, "name"))
+	for _, c := range w.f.named(n) {
+		name := f.text(w.f.field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
 			Exported: w.visibility(c, iface), Doc: w.docs[c.Id()]}
-		k := c.Kind()
+		k := w.f.kind(c)
 		switch {
 		case k == "using_directive":
 			imp := world.Import{Line: line(c)}
-			alias := field(c, "name")
-			for _, ch := range allChildren(c) {
+			alias := w.f.field(c, "name")
+			for _, ch := range w.f.all(c) {
 				switch {
-				case ch.Kind() == "static":
+				case w.f.kind(ch) == "static":
 					imp.Kind = "static"
-				case ch.IsNamed() && (alias == nil || ch.Id() != alias.Id()) && ch.Kind() != "comment":
+				case ch.IsNamed() && (alias == nil || ch.Id() != alias.Id()) && w.f.kind(ch) != "comment":
 					imp.Path = foldSpace(f.text(ch))
 				}
 			}
@@ -111,7 +111,7 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 			if f.facts.Package == "" {
 				f.facts.Package = full
 			}
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Name, d.Qualified, d.Parent, d.Kind, d.Exported = full, full, "", world.KindModule, true
 			d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
 			idx := f.def(d)
@@ -121,25 +121,25 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 				in = idx // file-scoped: the rest of the file is in it
 			}
 		case csTypeKinds[k] != "":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Kind, d.Signature = csTypeKinds[k], strings.TrimSuffix(f.signature(c, body), ";")
 			idx := f.def(d)
 			w.loc.push()
 			w.typeParams(c)
-			for _, ch := range children(c) {
-				switch ch.Kind() {
+			for _, ch := range w.f.named(c) {
+				switch w.f.kind(ch) {
 				case "base_list", "type_parameter_constraints_clause", "attribute_list":
 					w.refs(ch, idx, true)
 				case "parameter_list":
-					for _, p := range children(ch) {
-						w.refs(field(p, "type"), idx, true)
+					for _, p := range w.f.named(ch) {
+						w.refs(w.f.field(p, "type"), idx, true)
 					}
 				}
 			}
 			if k == "enum_declaration" {
-				for _, m := range children(body) {
-					if m.Kind() == "enum_member_declaration" {
-						mn := f.text(field(m, "name"))
+				for _, m := range w.f.named(body) {
+					if w.f.kind(m) == "enum_member_declaration" {
+						mn := f.text(w.f.field(m, "name"))
 						f.def(world.Def{Name: mn, Qualified: qualify(d.Qualified, mn), Parent: d.Qualified, Kind: world.KindConst,
 							Start: line(m), End: endLine(m), Exported: d.Exported, Signature: foldSpace(f.text(m))})
 					}
@@ -150,15 +150,15 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 			w.loc.pop()
 		case k == "method_declaration" || k == "constructor_declaration" || k == "destructor_declaration" ||
 			k == "operator_declaration" || k == "conversion_operator_declaration":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Kind = world.KindMethod
 			if k == "destructor_declaration" {
 				d.Name, d.Qualified = "~"+name, qualify(parent, "~"+name)
 			}
 			if k == "operator_declaration" || k == "conversion_operator_declaration" {
-				d.Name = "operator " + f.text(field(c, "operator"))
+				d.Name = "operator " + f.text(w.f.field(c, "operator"))
 				if k == "conversion_operator_declaration" {
-					d.Name = "operator " + f.text(field(c, "type"))
+					d.Name = "operator " + f.text(w.f.field(c, "type"))
 				}
 				d.Qualified = qualify(parent, d.Name)
 			}
@@ -174,8 +174,8 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 			if k == "event_declaration" {
 				d.Kind = "event"
 			}
-			acc := field(c, "accessors")
-			v := field(c, "value")
+			acc := w.f.field(c, "accessors")
+			v := w.f.field(c, "value")
 			end := acc
 			if end == nil {
 				end = v
@@ -185,37 +185,37 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 				d.Signature += " " + w.accessors(acc)
 			}
 			idx := f.def(d)
-			for _, a := range children(acc) {
-				w.elide(field(a, "body"))
+			for _, a := range w.f.named(acc) {
+				w.elide(w.f.field(a, "body"))
 			}
-			if v != nil && v.Kind() == "arrow_expression_clause" {
+			if v != nil && w.f.kind(v) == "arrow_expression_clause" {
 				w.elide(v)
 			} else {
 				f.elideInit(v)
 			}
 			w.function(c, idx)
 		case k == "field_declaration" || k == "event_field_declaration":
-			vd := childOfKind(c, "variable_declaration")
-			typ := field(vd, "type")
+			vd := w.f.childOfKind(c, "variable_declaration")
+			typ := w.f.field(vd, "type")
 			kind := world.KindField
 			if k == "event_field_declaration" {
 				kind = "event"
 			}
-			for _, ch := range children(c) {
-				if ch.Kind() == "modifier" && f.text(ch) == "const" {
+			for _, ch := range w.f.named(c) {
+				if w.f.kind(ch) == "modifier" && f.text(ch) == "const" {
 					kind = world.KindConst
 				}
 			}
-			for _, decl := range children(vd) {
-				if decl.Kind() != "variable_declarator" {
+			for _, decl := range w.f.named(vd) {
+				if w.f.kind(decl) != "variable_declarator" {
 					continue
 				}
 				dd := d
-				dd.Name = f.text(field(decl, "name"))
+				dd.Name = f.text(w.f.field(decl, "name"))
 				dd.Qualified, dd.Kind = qualify(parent, dd.Name), kind
 				var val *sitter.Node
-				for _, ch := range children(decl) {
-					if field(decl, "name") == nil || ch.Id() != field(decl, "name").Id() {
+				for _, ch := range w.f.named(decl) {
+					if w.f.field(decl, "name") == nil || ch.Id() != w.f.field(decl, "name").Id() {
 						val = ch
 					}
 				}
@@ -250,15 +250,15 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 // accessors summarises an accessor list as "{ get; set; }".
 func (w *csWalker) accessors(acc *sitter.Node) string {
 	var parts []string
-	for _, a := range children(acc) {
-		if a.Kind() == "accessor_declaration" {
+	for _, a := range w.f.named(acc) {
+		if w.f.kind(a) == "accessor_declaration" {
 			s := ""
-			for _, m := range children(a) {
-				if m.Kind() == "modifier" {
+			for _, m := range w.f.named(a) {
+				if w.f.kind(m) == "modifier" {
 					s += w.f.text(m) + " "
 				}
 			}
-			parts = append(parts, s+w.f.text(field(a, "name"))+";")
+			parts = append(parts, s+w.f.text(w.f.field(a, "name"))+";")
 		}
 	}
 	return "{ " + strings.Join(parts, " ") + " }"
@@ -269,7 +269,7 @@ func (w *csWalker) elide(body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	if body.Kind() == "arrow_expression_clause" {
+	if w.f.kind(body) == "arrow_expression_clause" {
 		if body.EndByte()-body.StartByte() > maxInit || line(body) != endLine(body) {
 			w.f.elide(body.StartByte(), body.EndByte(), "=> …")
 		}
@@ -279,8 +279,8 @@ func (w *csWalker) elide(body *sitter.Node) {
 }
 
 func (w *csWalker) typeParams(c *sitter.Node) {
-	for _, tp := range children(childOfKind(c, "type_parameter_list")) {
-		w.loc.add(w.f.text(field(tp, "name")))
+	for _, tp := range w.f.named(w.f.childOfKind(c, "type_parameter_list")) {
+		w.loc.add(w.f.text(w.f.field(tp, "name")))
 	}
 }
 
@@ -290,16 +290,16 @@ func (w *csWalker) function(c *sitter.Node, idx int) {
 	defer w.loc.pop()
 	w.typeParams(c)
 	w.bindAll(c)
-	for i, ch := range allChildren(c) {
+	for i, ch := range w.f.all(c) {
 		fn := c.FieldNameForChild(uint32(i))
 		switch {
-		case fn == "name" || ch.Kind() == "modifier" || ch.Kind() == "comment":
+		case fn == "name" || w.f.kind(ch) == "modifier" || w.f.kind(ch) == "comment":
 		case fn == "type" || fn == "returns":
 			w.refs(ch, idx, true)
-		case ch.Kind() == "parameter_list" || ch.Kind() == "bracketed_parameter_list":
-			for _, p := range children(ch) {
-				w.refs(field(p, "type"), idx, true)
-				w.refs(field(p, "default_value"), idx, false)
+		case w.f.kind(ch) == "parameter_list" || w.f.kind(ch) == "bracketed_parameter_list":
+			for _, p := range w.f.named(ch) {
+				w.refs(w.f.field(p, "type"), idx, true)
+				w.refs(w.f.field(p, "default_value"), idx, false)
 			}
 		default:
 			w.refs(ch, idx, false)
@@ -314,20 +314,20 @@ func (w *csWalker) bindAll(n *sitter.Node) {
 	}
 	f := w.f
 	walk(n, func(x *sitter.Node) bool {
-		switch x.Kind() {
+		switch w.f.kind(x) {
 		case "variable_declarator", "parameter", "catch_declaration", "declaration_pattern", "local_function_statement",
 			"declaration_expression", "from_clause", "let_clause", "join_clause", "query_continuation":
-			if nm := field(x, "name"); nm != nil && nm.Kind() == "identifier" {
+			if nm := w.f.field(x, "name"); nm != nil && w.f.kind(nm) == "identifier" {
 				w.loc.add(f.text(nm))
 			}
-			for _, ch := range children(x) {
-				if ch.Kind() == "identifier" && x.Kind() != "parameter" && x.Kind() != "variable_declarator" &&
-					(x.Kind() == "from_clause" || x.Kind() == "let_clause" || x.Kind() == "join_clause" || x.Kind() == "query_continuation") {
+			for _, ch := range w.f.named(x) {
+				if w.f.kind(ch) == "identifier" && w.f.kind(x) != "parameter" && w.f.kind(x) != "variable_declarator" &&
+					(w.f.kind(x) == "from_clause" || w.f.kind(x) == "let_clause" || w.f.kind(x) == "join_clause" || w.f.kind(x) == "query_continuation") {
 					w.loc.add(f.text(ch))
 				}
 			}
 		case "foreach_statement":
-			if l := field(x, "left"); l != nil && l.Kind() == "identifier" {
+			if l := w.f.field(x, "left"); l != nil && w.f.kind(l) == "identifier" {
 				w.loc.add(f.text(l))
 			}
 		case "implicit_parameter", "single_variable_designation":
@@ -343,7 +343,7 @@ func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
 		return
 	}
 	f := w.f
-	switch n.Kind() {
+	switch w.f.kind(n) {
 	case "identifier":
 		s := f.text(n)
 		if typ {
@@ -355,41 +355,41 @@ func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
 		}
 		return
 	case "qualified_name":
-		name := field(n, "name")
+		name := w.f.field(n, "name")
 		nm := name
-		if nm != nil && nm.Kind() == "generic_name" {
-			nm = childOfKind(nm, "identifier")
-			w.refs(childOfKind(name, "type_argument_list"), in, true)
+		if nm != nil && w.f.kind(nm) == "generic_name" {
+			nm = w.f.childOfKind(nm, "identifier")
+			w.refs(w.f.childOfKind(name, "type_argument_list"), in, true)
 		}
-		f.ref(world.Ref{Name: f.text(nm), Qual: foldSpace(f.text(field(n, "qualifier"))), Line: line(n), In: in, Kind: world.RefType})
+		f.ref(world.Ref{Name: f.text(nm), Qual: foldSpace(f.text(w.f.field(n, "qualifier"))), Line: line(n), In: in, Kind: world.RefType})
 		return
 	case "generic_name":
-		w.refs(childOfKind(n, "identifier"), in, typ)
-		w.refs(childOfKind(n, "type_argument_list"), in, true)
+		w.refs(w.f.childOfKind(n, "identifier"), in, typ)
+		w.refs(w.f.childOfKind(n, "type_argument_list"), in, true)
 		return
 	case "invocation_expression":
-		fn := field(n, "function")
-		if fn != nil && fn.Kind() == "identifier" {
+		fn := w.f.field(n, "function")
+		if fn != nil && w.f.kind(fn) == "identifier" {
 			if s := f.text(fn); !w.loc.has(s) {
 				f.ref(world.Ref{Name: s, Line: line(fn), In: in, Kind: world.RefCall})
 			}
-		} else if fn != nil && fn.Kind() == "member_access_expression" {
+		} else if fn != nil && w.f.kind(fn) == "member_access_expression" {
 			w.member(fn, in, true)
-		} else if fn != nil && fn.Kind() == "generic_name" {
-			if id := childOfKind(fn, "identifier"); id != nil && !w.loc.has(f.text(id)) {
+		} else if fn != nil && w.f.kind(fn) == "generic_name" {
+			if id := w.f.childOfKind(fn, "identifier"); id != nil && !w.loc.has(f.text(id)) {
 				f.ref(world.Ref{Name: f.text(id), Line: line(fn), In: in, Kind: world.RefCall})
 			}
-			w.refs(childOfKind(fn, "type_argument_list"), in, true)
+			w.refs(w.f.childOfKind(fn, "type_argument_list"), in, true)
 		} else {
 			w.refs(fn, in, false)
 		}
-		w.refs(field(n, "arguments"), in, false)
+		w.refs(w.f.field(n, "arguments"), in, false)
 		return
 	case "member_access_expression":
 		w.member(n, in, false)
 		return
 	case "member_binding_expression":
-		if nm := field(n, "name"); nm != nil {
+		if nm := w.f.field(n, "name"); nm != nil {
 			f.ref(world.Ref{Name: f.text(nm), Line: line(nm), In: in, Kind: world.RefMember})
 		}
 		return
@@ -397,15 +397,15 @@ func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
 		"default_expression", "sizeof_expression", "is_expression", "as_expression", "declaration_pattern",
 		"type_pattern", "variable_declaration", "catch_declaration", "foreach_statement", "local_function_statement",
 		"attribute", "declaration_expression", "recursive_pattern":
-		for i, ch := range allChildren(n) {
+		for i, ch := range w.f.all(n) {
 			fn := n.FieldNameForChild(uint32(i))
 			switch {
-			case fn == "type" || n.Kind() == "attribute" && fn == "name" || n.Kind() == "cast_expression" && fn == "type":
+			case fn == "type" || w.f.kind(n) == "attribute" && fn == "name" || w.f.kind(n) == "cast_expression" && fn == "type":
 				w.refs(ch, in, true)
-			case fn == "name" || fn == "left" && n.Kind() == "foreach_statement":
+			case fn == "name" || fn == "left" && w.f.kind(n) == "foreach_statement":
 			default:
 				if ch.IsNamed() {
-					w.refs(ch, in, n.Kind() == "as_expression" && fn == "right" || n.Kind() == "is_expression" && fn == "right")
+					w.refs(ch, in, w.f.kind(n) == "as_expression" && fn == "right" || w.f.kind(n) == "is_expression" && fn == "right")
 				}
 			}
 		}
@@ -413,10 +413,10 @@ func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
 	case "lambda_expression", "anonymous_method_expression":
 		w.loc.push()
 		w.bindAll(n)
-		for _, ch := range children(n) {
-			if ch.Kind() == "parameter_list" {
-				for _, p := range children(ch) {
-					w.refs(field(p, "type"), in, true)
+		for _, ch := range w.f.named(n) {
+			if w.f.kind(ch) == "parameter_list" {
+				for _, p := range w.f.named(ch) {
+					w.refs(w.f.field(p, "type"), in, true)
 				}
 				continue
 			}
@@ -429,22 +429,22 @@ func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
 		typ = true
 	case "string_literal", "verbatim_string_literal", "raw_string_literal", "comment", "character_literal",
 		"predefined_type", "implicit_type", "modifier", "interpolated_string_expression":
-		if n.Kind() != "interpolated_string_expression" {
+		if w.f.kind(n) != "interpolated_string_expression" {
 			return
 		}
 	case "parameter":
-		w.refs(field(n, "type"), in, true)
-		for _, ch := range children(n) {
-			if ch.Kind() == "equals_value_clause" {
+		w.refs(w.f.field(n, "type"), in, true)
+		for _, ch := range w.f.named(n) {
+			if w.f.kind(ch) == "equals_value_clause" {
 				w.refs(ch, in, false)
 			}
 		}
 		return
 	case "tuple_element":
-		w.refs(field(n, "type"), in, true)
+		w.refs(w.f.field(n, "type"), in, true)
 		return
 	}
-	for _, ch := range children(n) {
+	for _, ch := range w.f.named(n) {
 		w.refs(ch, in, typ)
 	}
 }
@@ -453,11 +453,11 @@ func (w *csWalker) refs(n *sitter.Node, in int, typ bool) {
 // makes a qualified reference, a value makes a member reference.
 func (w *csWalker) member(n *sitter.Node, in int, call bool) {
 	f := w.f
-	expr := field(n, "expression")
-	name := field(n, "name")
-	if name != nil && name.Kind() == "generic_name" {
-		w.refs(childOfKind(name, "type_argument_list"), in, true)
-		name = childOfKind(name, "identifier")
+	expr := w.f.field(n, "expression")
+	name := w.f.field(n, "name")
+	if name != nil && w.f.kind(name) == "generic_name" {
+		w.refs(w.f.childOfKind(name, "type_argument_list"), in, true)
+		name = w.f.childOfKind(name, "identifier")
 	}
 	r := world.Ref{Name: f.text(name), Line: line(n), In: in, Kind: world.RefMember}
 	if name != nil {
@@ -465,7 +465,7 @@ func (w *csWalker) member(n *sitter.Node, in int, call bool) {
 	}
 	if expr != nil {
 		s := foldSpace(f.text(expr))
-		switch expr.Kind() {
+		switch w.f.kind(expr) {
 		case "this", "base":
 			r.Qual = s
 		case "identifier", "member_access_expression", "qualified_name":
@@ -475,11 +475,11 @@ func (w *csWalker) member(n *sitter.Node, in int, call bool) {
 				if call {
 					r.Kind = world.RefCall
 				}
-			} else if expr.Kind() == "identifier" {
+			} else if w.f.kind(expr) == "identifier" {
 				r.Qual = s
 			}
 		}
-		if expr.Kind() == "member_access_expression" {
+		if w.f.kind(expr) == "member_access_expression" {
 			w.member(expr, in, false)
 		} else {
 			w.refs(expr, in, false)

@@ -27,18 +27,18 @@ type javaWalker struct {
 func walkJava(f *file) {
 	w := &javaWalker{f: f}
 	w.docs = f.scanComments(func(k string) bool { return k == "line_comment" || k == "block_comment" }, nil, nil, nil)
-	for _, c := range children(f.root) {
-		switch c.Kind() {
+	for _, c := range f.named(f.root) {
+		switch f.kind(c) {
 		case "package_declaration":
-			for _, p := range children(c) {
-				if p.Kind() == "scoped_identifier" || p.Kind() == "identifier" {
+			for _, p := range f.named(c) {
+				if f.kind(p) == "scoped_identifier" || f.kind(p) == "identifier" {
 					f.facts.Package = f.text(p)
 				}
 			}
 		case "import_declaration":
 			imp := world.Import{Line: line(c)}
-			for _, p := range allChildren(c) {
-				switch p.Kind() {
+			for _, p := range f.all(c) {
+				switch f.kind(p) {
 				case "scoped_identifier", "identifier":
 					imp.Path = f.text(p)
 				case "asterisk":
@@ -57,11 +57,11 @@ func walkJava(f *file) {
 
 // javaModifiers reports the visibility words of a declaration.
 func (w *javaWalker) modifiers(n *sitter.Node) (public, private bool) {
-	m := childOfKind(n, "modifiers")
+	m := w.f.childOfKind(n, "modifiers")
 	if m == nil {
 		return false, false
 	}
-	for _, c := range allChildren(m) {
+	for _, c := range w.f.all(m) {
 		switch w.f.text(c) {
 		case "public", "protected":
 			public = true
@@ -76,44 +76,44 @@ func (w *javaWalker) modifiers(n *sitter.Node) (public, private bool) {
 // makes members public by default.
 func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface bool) {
 	f := w.f
-	name := f.text(field(c, "name"))
+	name := f.text(w.f.field(c, "name"))
 	pub, priv := w.modifiers(c)
 	d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
 		Exported: pub || inInterface && !priv, Doc: w.docs[c.Id()]}
-	switch c.Kind() {
+	switch w.f.kind(c) {
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-		body := field(c, "body")
+		body := w.f.field(c, "body")
 		d.Kind = map[string]string{"class_declaration": world.KindClass, "interface_declaration": world.KindInterface,
-			"enum_declaration": world.KindEnum, "record_declaration": "record", "annotation_type_declaration": world.KindInterface}[c.Kind()]
+			"enum_declaration": world.KindEnum, "record_declaration": "record", "annotation_type_declaration": world.KindInterface}[w.f.kind(c)]
 		d.Signature = f.signature(c, body)
 		idx := f.def(d)
 		w.loc.push()
-		w.typeParams(field(c, "type_parameters"))
-		for i, ch := range allChildren(c) {
+		w.typeParams(w.f.field(c, "type_parameters"))
+		for i, ch := range w.f.all(c) {
 			if c.FieldNameForChild(uint32(i)) == "name" {
 				continue
 			}
 			if body == nil || ch.Id() != body.Id() {
-				if ch.Kind() == "formal_parameters" { // record components
-					for _, p := range children(ch) {
-						w.refs(field(p, "type"), idx)
+				if w.f.kind(ch) == "formal_parameters" { // record components
+					for _, p := range w.f.named(ch) {
+						w.refs(w.f.field(p, "type"), idx)
 					}
 					continue
 				}
 				w.refs(ch, idx)
 			}
 		}
-		iface := c.Kind() == "interface_declaration" || c.Kind() == "annotation_type_declaration"
-		for _, m := range children(body) {
-			if m.Kind() == "enum_body_declarations" {
-				for _, mm := range children(m) {
+		iface := w.f.kind(c) == "interface_declaration" || w.f.kind(c) == "annotation_type_declaration"
+		for _, m := range w.f.named(body) {
+			if w.f.kind(m) == "enum_body_declarations" {
+				for _, mm := range w.f.named(m) {
 					w.member(mm, d.Qualified, idx, iface)
 				}
 				continue
 			}
-			if m.Kind() == "enum_constant" {
-				w.refs(field(m, "arguments"), idx)
-				if b := field(m, "body"); b != nil {
+			if w.f.kind(m) == "enum_constant" {
+				w.refs(w.f.field(m, "arguments"), idx)
+				if b := w.f.field(m, "body"); b != nil {
 					f.elideBlock(b)
 					w.refs(b, idx)
 				}
@@ -123,51 +123,51 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 		}
 		w.loc.pop()
 	case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
-		body := field(c, "body")
+		body := w.f.field(c, "body")
 		d.Kind = world.KindMethod
-		if c.Kind() == "compact_constructor_declaration" {
+		if w.f.kind(c) == "compact_constructor_declaration" {
 			d.Name, d.Qualified = lastSegment(parent, "."), qualify(parent, lastSegment(parent, "."))
 		}
 		d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
 		idx := f.def(d)
 		f.elideBlock(body)
 		w.loc.push()
-		w.typeParams(field(c, "type_parameters"))
+		w.typeParams(w.f.field(c, "type_parameters"))
 		w.bindAll(c)
-		for _, ch := range allChildren(c) {
-			if ch.Kind() != "modifiers" && ch.Kind() != "identifier" {
+		for _, ch := range w.f.all(c) {
+			if w.f.kind(ch) != "modifiers" && w.f.kind(ch) != "identifier" {
 				w.refs(ch, idx)
 			}
 		}
-		w.refs(childOfKind(c, "modifiers"), idx)
+		w.refs(w.f.childOfKind(c, "modifiers"), idx)
 		w.loc.pop()
 	case "field_declaration", "constant_declaration":
-		for _, decl := range allChildren(c) {
-			if decl.Kind() != "variable_declarator" {
+		for _, decl := range w.f.all(c) {
+			if w.f.kind(decl) != "variable_declarator" {
 				continue
 			}
 			dd := d
-			dd.Name = f.text(field(decl, "name"))
+			dd.Name = f.text(w.f.field(decl, "name"))
 			dd.Qualified = qualify(parent, dd.Name)
 			dd.Kind = world.KindField
-			if c.Kind() == "constant_declaration" {
+			if w.f.kind(c) == "constant_declaration" {
 				dd.Kind = world.KindConst
 			}
-			v := field(decl, "value")
+			v := w.f.field(decl, "value")
 			dd.Signature = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(f.signature(c, v), ";")), "=")
 			dd.Signature = strings.TrimSpace(dd.Signature)
 			idx := f.def(dd)
 			f.elideInit(v)
-			w.refs(field(c, "type"), idx)
-			w.refs(childOfKind(c, "modifiers"), idx)
+			w.refs(w.f.field(c, "type"), idx)
+			w.refs(w.f.childOfKind(c, "modifiers"), idx)
 			w.loc.push()
 			w.bindAll(v)
 			w.refs(v, idx)
 			w.loc.pop()
 		}
 	case "static_initializer", "block":
-		f.elideBlock(childOfKind(c, "block"))
-		if c.Kind() == "block" {
+		f.elideBlock(w.f.childOfKind(c, "block"))
+		if w.f.kind(c) == "block" {
 			f.elideBlock(c)
 		}
 		w.loc.push()
@@ -181,9 +181,9 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 }
 
 func (w *javaWalker) typeParams(tp *sitter.Node) {
-	for _, p := range children(tp) {
-		if p.Kind() == "type_parameter" {
-			if id := childOfKind(p, "type_identifier", "identifier"); id != nil {
+	for _, p := range w.f.named(tp) {
+		if w.f.kind(p) == "type_parameter" {
+			if id := w.f.childOfKind(p, "type_identifier", "identifier"); id != nil {
 				w.loc.add(w.f.text(id))
 			}
 		}
@@ -199,32 +199,32 @@ func (w *javaWalker) bindAll(n *sitter.Node) {
 	}
 	f := w.f
 	walk(n, func(x *sitter.Node) bool {
-		switch x.Kind() {
+		switch w.f.kind(x) {
 		case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement", "resource", "type_pattern",
 			"record_pattern_component", "instanceof_expression":
-			if nm := field(x, "name"); nm != nil && nm.Kind() == "identifier" {
+			if nm := w.f.field(x, "name"); nm != nil && w.f.kind(nm) == "identifier" {
 				w.loc.add(f.text(nm))
 			}
 		case "spread_parameter", "type_pattern_component":
-			if vd := childOfKind(x, "variable_declarator"); vd != nil {
-				w.loc.add(f.text(field(vd, "name")))
+			if vd := w.f.childOfKind(x, "variable_declarator"); vd != nil {
+				w.loc.add(f.text(w.f.field(vd, "name")))
 			}
-			if id := childOfKind(x, "identifier"); id != nil {
+			if id := w.f.childOfKind(x, "identifier"); id != nil {
 				w.loc.add(f.text(id))
 			}
 		case "local_variable_declaration":
-			for _, vd := range children(x) {
-				if vd.Kind() == "variable_declarator" {
-					w.loc.add(f.text(field(vd, "name")))
+			for _, vd := range w.f.named(x) {
+				if w.f.kind(vd) == "variable_declarator" {
+					w.loc.add(f.text(w.f.field(vd, "name")))
 				}
 			}
 		case "lambda_expression":
-			p := field(x, "parameters")
-			if p != nil && p.Kind() == "identifier" {
+			p := w.f.field(x, "parameters")
+			if p != nil && w.f.kind(p) == "identifier" {
 				w.loc.add(f.text(p))
 			} else {
-				for _, id := range children(p) {
-					if id.Kind() == "identifier" {
+				for _, id := range w.f.named(p) {
+					if w.f.kind(id) == "identifier" {
 						w.loc.add(f.text(id))
 					}
 				}
@@ -245,7 +245,7 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 	}
 	f := w.f
 	walk(n, func(x *sitter.Node) bool {
-		switch x.Kind() {
+		switch w.f.kind(x) {
 		case "identifier":
 			s := f.text(x)
 			if !w.loc.has(s) {
@@ -258,7 +258,7 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 			}
 			return false
 		case "scoped_type_identifier":
-			parts := children(x)
+			parts := w.f.named(x)
 			if len(parts) > 0 {
 				last := parts[len(parts)-1]
 				f.ref(world.Ref{Name: f.text(last), Qual: foldSpace(string(f.src[x.StartByte():last.StartByte()])), Line: line(x), In: in, Kind: world.RefType})
@@ -268,9 +268,9 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 			}
 			return false
 		case "method_invocation":
-			name := f.text(field(x, "name"))
-			obj := field(x, "object")
-			r := world.Ref{Name: name, Line: line(field(x, "name")), In: in, Kind: world.RefCall}
+			name := f.text(w.f.field(x, "name"))
+			obj := w.f.field(x, "object")
+			r := world.Ref{Name: name, Line: line(w.f.field(x, "name")), In: in, Kind: world.RefCall}
 			if obj != nil {
 				r.Kind, r.Qual = w.qual(obj)
 				if r.Kind == world.RefValue {
@@ -279,26 +279,26 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 				w.refs(obj, in)
 			}
 			f.ref(r)
-			w.refs(field(x, "type_arguments"), in)
-			w.refs(field(x, "arguments"), in)
+			w.refs(w.f.field(x, "type_arguments"), in)
+			w.refs(w.f.field(x, "arguments"), in)
 			return false
 		case "field_access":
-			obj := field(x, "object")
-			fld := field(x, "field")
+			obj := w.f.field(x, "object")
+			fld := w.f.field(x, "field")
 			r := world.Ref{Name: f.text(fld), Line: line(fld), In: in}
 			r.Kind, r.Qual = w.qual(obj)
 			f.ref(r)
 			w.refs(obj, in)
 			return false
 		case "scoped_identifier":
-			f.ref(world.Ref{Name: f.text(field(x, "name")), Qual: f.text(field(x, "scope")), Line: line(x), In: in, Kind: world.RefValue})
+			f.ref(world.Ref{Name: f.text(w.f.field(x, "name")), Qual: f.text(w.f.field(x, "scope")), Line: line(x), In: in, Kind: world.RefValue})
 			return false
 		case "marker_annotation", "annotation":
-			f.ref(world.Ref{Name: f.text(field(x, "name")), Line: line(x), In: in, Kind: world.RefType})
-			w.refs(field(x, "arguments"), in)
+			f.ref(world.Ref{Name: f.text(w.f.field(x, "name")), Line: line(x), In: in, Kind: world.RefType})
+			w.refs(w.f.field(x, "arguments"), in)
 			return false
 		case "method_reference":
-			parts := children(x)
+			parts := w.f.named(x)
 			if len(parts) >= 2 {
 				last := parts[len(parts)-1]
 				_, q := w.qual(parts[0])
@@ -307,12 +307,12 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 			}
 			return false
 		case "class_body": // anonymous class: its members are walked for refs only
-			for _, m := range children(x) {
+			for _, m := range w.f.named(x) {
 				w.loc.push()
 				w.bindAll(m)
-				if m.Kind() == "method_declaration" {
-					for _, ch := range allChildren(m) {
-						if ch.Kind() != "identifier" {
+				if w.f.kind(m) == "method_declaration" {
+					for _, ch := range w.f.all(m) {
+						if w.f.kind(ch) != "identifier" {
 							w.refs(ch, in)
 						}
 					}
@@ -333,7 +333,7 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 // a qualifier, this/super and values make a member access.
 func (w *javaWalker) qual(obj *sitter.Node) (kind, qual string) {
 	s := w.f.text(obj)
-	switch obj.Kind() {
+	switch w.f.kind(obj) {
 	case "this", "super":
 		return world.RefMember, s
 	case "identifier":

@@ -35,8 +35,8 @@ func walkPHP(f *file) {
 
 // exported reports whether a member is public (the default).
 func (w *phpWalker) exported(n *sitter.Node) bool {
-	for _, c := range children(n) {
-		if c.Kind() == "visibility_modifier" {
+	for _, c := range w.f.named(n) {
+		if w.f.kind(c) == "visibility_modifier" {
 			return strings.TrimSpace(w.f.text(c)) == "public"
 		}
 	}
@@ -49,14 +49,14 @@ var phpTypeKinds = map[string]string{"class_declaration": world.KindClass, "inte
 // members walks the statements of a program, namespace or type body.
 func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 	f := w.f
-	for _, c := range children(n) {
-		name := f.text(field(c, "name"))
+	for _, c := range w.f.named(n) {
+		name := f.text(w.f.field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
 			Exported: w.exported(c), Doc: w.docs[c.Id()]}
-		k := c.Kind()
+		k := w.f.kind(c)
 		switch {
 		case k == "namespace_definition":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			if f.facts.Package == "" {
 				f.facts.Package = name
 			}
@@ -70,17 +70,17 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 		case k == "namespace_use_declaration":
 			w.use(c)
 		case phpTypeKinds[k] != "":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Kind, d.Signature = phpTypeKinds[k], f.signature(c, body)
 			idx := f.def(d)
-			for i, ch := range allChildren(c) {
+			for i, ch := range w.f.all(c) {
 				if fn := c.FieldNameForChild(uint32(i)); fn != "name" && fn != "body" && ch.IsNamed() {
 					w.refs(ch, idx, true)
 				}
 			}
 			w.members(body, d.Qualified, idx)
 		case k == "method_declaration" || k == "function_definition":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Kind = world.KindFunction
 			if k == "method_declaration" {
 				d.Kind = world.KindMethod
@@ -88,46 +88,46 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 			d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
 			idx := f.def(d)
 			f.elideBlock(body)
-			for i, ch := range allChildren(c) {
+			for i, ch := range w.f.all(c) {
 				if fn := c.FieldNameForChild(uint32(i)); fn != "name" && ch.IsNamed() {
 					w.refs(ch, idx, fn == "return_type")
 				}
 			}
 			// promoted constructor parameters are properties
-			for _, p := range children(field(c, "parameters")) {
-				if p.Kind() == "property_promotion_parameter" {
-					pn := strings.TrimPrefix(f.text(field(p, "name")), "$")
+			for _, p := range w.f.named(w.f.field(c, "parameters")) {
+				if w.f.kind(p) == "property_promotion_parameter" {
+					pn := strings.TrimPrefix(f.text(w.f.field(p, "name")), "$")
 					f.def(world.Def{Name: pn, Qualified: qualify(parent, pn), Parent: parent, Kind: world.KindProperty,
-						Start: line(p), End: endLine(p), Exported: w.exported(p) || strings.Contains(f.text(field(p, "visibility")), "public"),
+						Start: line(p), End: endLine(p), Exported: w.exported(p) || strings.Contains(f.text(w.f.field(p, "visibility")), "public"),
 						Signature: foldSpace(f.text(p))})
 				}
 			}
 		case k == "property_declaration":
-			for _, el := range children(c) {
-				if el.Kind() != "property_element" {
+			for _, el := range w.f.named(c) {
+				if w.f.kind(el) != "property_element" {
 					continue
 				}
 				dd := d
-				dd.Name = strings.TrimPrefix(f.text(field(el, "name")), "$")
+				dd.Name = strings.TrimPrefix(f.text(w.f.field(el, "name")), "$")
 				dd.Qualified, dd.Kind = qualify(parent, dd.Name), world.KindProperty
-				v := field(el, "default_value")
+				v := w.f.field(el, "default_value")
 				dd.Signature = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.signature(c, v), ";"), "="))
 				idx := f.def(dd)
 				f.elideInit(v)
-				w.refs(field(c, "type"), idx, true)
+				w.refs(w.f.field(c, "type"), idx, true)
 				w.refs(v, idx, false)
 			}
 		case k == "const_declaration":
-			for _, el := range children(c) {
-				if el.Kind() != "const_element" {
+			for _, el := range w.f.named(c) {
+				if w.f.kind(el) != "const_element" {
 					continue
 				}
 				dd := d
-				nm := childOfKind(el, "name")
+				nm := w.f.childOfKind(el, "name")
 				dd.Name = f.text(nm)
 				dd.Qualified, dd.Kind = qualify(parent, dd.Name), world.KindConst
 				var v *sitter.Node
-				for _, ch := range children(el) {
+				for _, ch := range w.f.named(el) {
 					if nm == nil || ch.Id() != nm.Id() {
 						v = ch
 					}
@@ -156,31 +156,31 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 func (w *phpWalker) use(c *sitter.Node) {
 	f := w.f
 	kind := ""
-	if t := childOfKind(c, "function", "const"); t != nil {
-		kind = t.Kind()
+	if t := w.f.childOfKind(c, "function", "const"); t != nil {
+		kind = w.f.kind(t)
 	}
 	prefix := ""
-	if ns := childOfKind(c, "namespace_name"); ns != nil {
+	if ns := w.f.childOfKind(c, "namespace_name"); ns != nil {
 		prefix = f.text(ns)
 	}
-	group := field(c, "body")
-	clauses := children(c)
+	group := w.f.field(c, "body")
+	clauses := w.f.named(c)
 	if group != nil {
-		clauses = children(group)
+		clauses = w.f.named(group)
 	}
 	grouped := world.Import{Path: prefix, Line: line(c), Kind: kind}
 	for _, cl := range clauses {
-		if cl.Kind() != "namespace_use_clause" {
+		if w.f.kind(cl) != "namespace_use_clause" {
 			continue
 		}
 		ck := kind
-		if t := field(cl, "type"); t != nil {
+		if t := w.f.field(cl, "type"); t != nil {
 			ck = f.text(t)
 		}
-		alias := field(cl, "alias")
+		alias := w.f.field(cl, "alias")
 		var path string
-		for _, ch := range children(cl) {
-			if (alias == nil || ch.Id() != alias.Id()) && (ch.Kind() == "qualified_name" || ch.Kind() == "name" || ch.Kind() == "namespace_name") {
+		for _, ch := range w.f.named(cl) {
+			if (alias == nil || ch.Id() != alias.Id()) && (w.f.kind(ch) == "qualified_name" || w.f.kind(ch) == "name" || w.f.kind(ch) == "namespace_name") {
 				path = f.text(ch)
 			}
 		}
@@ -208,11 +208,11 @@ func (w *phpWalker) use(c *sitter.Node) {
 func (w *phpWalker) requires() {
 	f := w.f
 	walk(f.root, func(n *sitter.Node) bool {
-		switch n.Kind() {
+		switch w.f.kind(n) {
 		case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
 			var parts []string
 			walk(n, func(x *sitter.Node) bool {
-				if x.Kind() == "string_content" || x.Kind() == "string_value" {
+				if w.f.kind(x) == "string_content" || w.f.kind(x) == "string_value" {
 					parts = append(parts, f.text(x))
 					return false
 				}
@@ -256,7 +256,7 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 		}
 		f.ref(world.Ref{Name: name, Qual: qual, Line: line(x), In: in, Kind: kind})
 	}
-	switch n.Kind() {
+	switch w.f.kind(n) {
 	case "name", "qualified_name":
 		if typ {
 			add(n, world.RefType, "")
@@ -265,24 +265,24 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 		}
 		return
 	case "variable_name", "string", "encapsed_string", "heredoc", "nowdoc", "comment", "primitive_type", "integer", "float", "boolean", "null":
-		if n.Kind() != "encapsed_string" && n.Kind() != "heredoc" {
+		if w.f.kind(n) != "encapsed_string" && w.f.kind(n) != "heredoc" {
 			return
 		}
 	case "named_type", "base_clause", "class_interface_clause", "use_declaration", "attribute", "type_list":
 		typ = true
 	case "function_call_expression":
-		fn := field(n, "function")
-		if fn != nil && (fn.Kind() == "name" || fn.Kind() == "qualified_name") {
+		fn := w.f.field(n, "function")
+		if fn != nil && (w.f.kind(fn) == "name" || w.f.kind(fn) == "qualified_name") {
 			add(fn, world.RefCall, "")
 		} else {
 			w.refs(fn, in, false)
 		}
-		w.refs(field(n, "arguments"), in, false)
+		w.refs(w.f.field(n, "arguments"), in, false)
 		return
 	case "scoped_call_expression", "class_constant_access_expression", "scoped_property_access_expression":
-		scope := field(n, "scope")
-		nm := field(n, "name")
-		kids := children(n)
+		scope := w.f.field(n, "scope")
+		nm := w.f.field(n, "name")
+		kids := w.f.named(n)
 		if scope == nil && len(kids) > 0 {
 			scope = kids[0]
 		}
@@ -291,10 +291,10 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 		}
 		qual := ""
 		if scope != nil {
-			switch scope.Kind() {
+			switch w.f.kind(scope) {
 			case "name", "qualified_name", "relative_scope":
 				qual = strings.TrimPrefix(f.text(scope), `\`)
-				if scope.Kind() != "relative_scope" {
+				if w.f.kind(scope) != "relative_scope" {
 					add(scope, world.RefType, "")
 				}
 			default:
@@ -303,7 +303,7 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 		}
 		if nm != nil {
 			kind := world.RefValue
-			if n.Kind() == "scoped_call_expression" {
+			if w.f.kind(n) == "scoped_call_expression" {
 				kind = world.RefCall
 			}
 			name := strings.TrimPrefix(f.text(nm), "$")
@@ -311,46 +311,46 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 				f.ref(world.Ref{Name: name, Qual: qual, Line: line(nm), In: in, Kind: kind})
 			}
 		}
-		w.refs(field(n, "arguments"), in, false)
+		w.refs(w.f.field(n, "arguments"), in, false)
 		return
 	case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression", "nullsafe_member_access_expression":
-		obj := field(n, "object")
-		nm := field(n, "name")
-		if nm != nil && nm.Kind() == "name" {
+		obj := w.f.field(n, "object")
+		nm := w.f.field(n, "name")
+		if nm != nil && w.f.kind(nm) == "name" {
 			r := world.Ref{Name: f.text(nm), Line: line(nm), In: in, Kind: world.RefMember}
-			if obj != nil && obj.Kind() == "variable_name" {
+			if obj != nil && w.f.kind(obj) == "variable_name" {
 				r.Qual = strings.TrimPrefix(f.text(obj), "$")
 			}
 			f.ref(r)
 		}
 		w.refs(obj, in, false)
-		w.refs(field(n, "arguments"), in, false)
+		w.refs(w.f.field(n, "arguments"), in, false)
 		return
 	case "object_creation_expression", "instanceof_expression", "catch_clause":
-		for i, ch := range allChildren(n) {
+		for i, ch := range w.f.all(n) {
 			fn := n.FieldNameForChild(uint32(i))
-			isType := ch.Kind() == "name" || ch.Kind() == "qualified_name" || ch.Kind() == "type_list" || fn == "right" || fn == "type"
+			isType := w.f.kind(ch) == "name" || w.f.kind(ch) == "qualified_name" || w.f.kind(ch) == "type_list" || fn == "right" || fn == "type"
 			if ch.IsNamed() {
 				w.refs(ch, in, isType)
 			}
 		}
 		return
 	case "argument":
-		nm := field(n, "name")
-		for _, ch := range children(n) {
+		nm := w.f.field(n, "name")
+		for _, ch := range w.f.named(n) {
 			if nm == nil || ch.Id() != nm.Id() {
 				w.refs(ch, in, typ)
 			}
 		}
 		return
 	case "binary_expression":
-		if op := field(n, "operator"); op != nil && f.text(op) == "instanceof" {
-			w.refs(field(n, "left"), in, false)
-			w.refs(field(n, "right"), in, true)
+		if op := w.f.field(n, "operator"); op != nil && f.text(op) == "instanceof" {
+			w.refs(w.f.field(n, "left"), in, false)
+			w.refs(w.f.field(n, "right"), in, true)
 			return
 		}
 	}
-	for _, ch := range children(n) {
+	for _, ch := range w.f.named(n) {
 		w.refs(ch, in, typ)
 	}
 }

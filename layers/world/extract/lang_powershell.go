@@ -141,7 +141,12 @@ func newPSScan(src []byte) *psScan {
 		case '{', '(', '[':
 			stack = append(stack, i)
 		case '}', ')', ']':
-			want := map[byte]byte{'}': '{', ')': '(', ']': '['}[b]
+			want := byte('{')
+			if b == ')' {
+				want = '('
+			} else if b == ']' {
+				want = '['
+			}
 			// pop to the nearest opener of the same kind; skipped ones stay unmatched
 			for k := len(stack) - 1; k >= 0; k-- {
 				if s.code[stack[k]] == want {

@@ -61,20 +61,20 @@ func (w *rubyWalker) body(n *sitter.Node, parent string, in int, inType, singlet
 // bodyVis is body with the visibility in force at its start.
 func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, singleton, exported bool) {
 	f := w.f
-	for _, c := range children(n) {
-		switch c.Kind() {
+	for _, c := range w.f.named(n) {
+		switch w.f.kind(c) {
 		case "body_statement":
 			w.bodyVis(c, parent, in, inType, singleton, exported)
 		case "module", "class":
-			nameNode := field(c, "name")
+			nameNode := w.f.field(c, "name")
 			name := strings.ReplaceAll(strings.TrimPrefix(f.text(nameNode), "::"), "::", ".")
 			kind := world.KindModule
-			if c.Kind() == "class" {
+			if w.f.kind(c) == "class" {
 				kind = world.KindClass
 			}
-			b := field(c, "body")
+			b := w.f.field(c, "body")
 			sigEnd := nameNode
-			if sc := field(c, "superclass"); sc != nil {
+			if sc := w.f.field(c, "superclass"); sc != nil {
 				sigEnd = sc
 			}
 			sig := ""
@@ -84,20 +84,20 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 			d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
 				Start: line(c), End: endLine(c), Exported: true, Signature: sig, Doc: w.docs[c.Id()]}
 			idx := f.def(d)
-			if sc := field(c, "superclass"); sc != nil {
+			if sc := w.f.field(c, "superclass"); sc != nil {
 				w.refs(sc, idx, true)
 			}
-			if nameNode != nil && nameNode.Kind() == "scope_resolution" {
-				w.refs(field(nameNode, "scope"), idx, true)
+			if nameNode != nil && w.f.kind(nameNode) == "scope_resolution" {
+				w.refs(w.f.field(nameNode, "scope"), idx, true)
 			}
 			w.body(b, d.Qualified, idx, true, false)
 		case "singleton_class":
-			w.body(field(c, "body"), parent, in, inType, true)
+			w.body(w.f.field(c, "body"), parent, in, inType, true)
 		case "method", "singleton_method":
-			name := f.text(field(c, "name"))
-			b := field(c, "body")
+			name := f.text(w.f.field(c, "name"))
+			b := w.f.field(c, "body")
 			kind := world.KindFunction
-			if inType || c.Kind() == "singleton_method" {
+			if inType || w.f.kind(c) == "singleton_method" {
 				kind = world.KindMethod
 			}
 			sigEnd := b
@@ -106,7 +106,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 			}
 			sig := f.signature(c, sigEnd)
 			sig = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sig), "=")), ";")
-			if singleton && c.Kind() == "method" {
+			if singleton && w.f.kind(c) == "method" {
 				sig = strings.Replace(sig, "def ", "def self.", 1)
 			}
 			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
@@ -115,7 +115,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 			w.elideRuby(b)
 			w.loc.push()
 			w.bindAll(c)
-			w.refs(field(c, "parameters"), idx, false)
+			w.refs(w.f.field(c, "parameters"), idx, false)
 			w.refs(b, idx, false)
 			w.loc.pop()
 		case "identifier":
@@ -129,10 +129,10 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 			}
 			w.refs(c, in, false)
 		case "assignment":
-			left := field(c, "left")
-			if left != nil && (left.Kind() == "constant" || left.Kind() == "scope_resolution") {
+			left := w.f.field(c, "left")
+			if left != nil && (w.f.kind(left) == "constant" || w.f.kind(left) == "scope_resolution") {
 				name := strings.ReplaceAll(f.text(left), "::", ".")
-				v := field(c, "right")
+				v := w.f.field(c, "right")
 				d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindConst,
 					Start: line(c), End: endLine(c), Exported: true, Signature: foldSpace(f.text(left)), Doc: w.docs[c.Id()]}
 				idx := f.def(d)
@@ -159,21 +159,21 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 // else elided). It reports whether it handled c.
 func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, exported *bool) bool {
 	f := w.f
-	if field(c, "receiver") != nil {
+	if w.f.field(c, "receiver") != nil {
 		return w.blockCall(c, parent, in, inType)
 	}
-	method := f.text(field(c, "method"))
-	args := children(field(c, "arguments"))
+	method := f.text(w.f.field(c, "method"))
+	args := w.f.named(w.f.field(c, "arguments"))
 	switch method {
 	case "require", "require_relative", "load":
-		if len(args) == 1 && args[0].Kind() == "string" && !hasKind(args[0], "interpolation") {
+		if len(args) == 1 && w.f.kind(args[0]) == "string" && !hasKind(args[0], "interpolation") {
 			kind := map[string]string{"require": "", "require_relative": "relative", "load": "load"}[method]
 			f.imp(world.Import{Path: strings.Trim(f.text(args[0]), `'"`), Line: line(c), Kind: kind})
 			return true
 		}
 	case "attr_accessor", "attr_reader", "attr_writer":
 		for _, a := range args {
-			if a.Kind() == "simple_symbol" || a.Kind() == "string" {
+			if w.f.kind(a) == "simple_symbol" || w.f.kind(a) == "string" {
 				name := strings.Trim(strings.TrimPrefix(f.text(a), ":"), `'"`)
 				f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindProperty,
 					Start: line(c), End: endLine(c), Exported: *exported, Signature: method + " :" + name, Doc: w.docs[c.Id()]})
@@ -190,9 +190,9 @@ func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, ex
 			return false
 		}
 		for _, a := range args {
-			switch a.Kind() {
+			switch w.f.kind(a) {
 			case "method", "singleton_method":
-				w.bodyVis(field(c, "arguments"), parent, in, inType, false, method == "public")
+				w.bodyVis(w.f.field(c, "arguments"), parent, in, inType, false, method == "public")
 				return true
 			case "simple_symbol":
 				name := strings.TrimPrefix(f.text(a), ":")
@@ -211,16 +211,16 @@ func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, ex
 
 // blockCall handles a call with a do/brace block at statement level.
 func (w *rubyWalker) blockCall(c *sitter.Node, parent string, in int, inType bool) bool {
-	blk := field(c, "block")
+	blk := w.f.field(c, "block")
 	if blk == nil {
 		return false
 	}
-	for i, ch := range allChildren(c) {
+	for i, ch := range w.f.all(c) {
 		if fn := c.FieldNameForChild(uint32(i)); fn != "block" && ch.IsNamed() {
 			w.refs(ch, in, false)
 		}
 	}
-	b := field(blk, "body")
+	b := w.f.field(blk, "body")
 	w.loc.push()
 	w.bindAll(blk)
 	if b != nil && hasKind(b, "method", "singleton_method", "class", "module", "do_block", "block") {
@@ -263,36 +263,36 @@ func lastChild(n *sitter.Node) *sitter.Node {
 func (w *rubyWalker) bindAll(n *sitter.Node) {
 	f := w.f
 	walk(n, func(x *sitter.Node) bool {
-		switch x.Kind() {
+		switch w.f.kind(x) {
 		case "method_parameters", "block_parameters", "lambda_parameters", "destructured_parameter":
-			for _, p := range children(x) {
-				if p.Kind() == "identifier" {
+			for _, p := range w.f.named(x) {
+				if w.f.kind(p) == "identifier" {
 					w.loc.add(f.text(p))
-				} else if nm := field(p, "name"); nm != nil {
+				} else if nm := w.f.field(p, "name"); nm != nil {
 					w.loc.add(f.text(nm))
 				}
 			}
 		case "assignment", "operator_assignment":
-			if l := field(x, "left"); l != nil && l.Kind() == "identifier" {
+			if l := w.f.field(x, "left"); l != nil && w.f.kind(l) == "identifier" {
 				w.loc.add(f.text(l))
 			}
 		case "left_assignment_list", "destructured_left_assignment", "rest_assignment":
-			for _, p := range children(x) {
-				if p.Kind() == "identifier" {
+			for _, p := range w.f.named(x) {
+				if w.f.kind(p) == "identifier" {
 					w.loc.add(f.text(p))
 				}
 			}
 		case "for":
-			if p := field(x, "pattern"); p != nil {
+			if p := w.f.field(x, "pattern"); p != nil {
 				walk(p, func(y *sitter.Node) bool {
-					if y.Kind() == "identifier" {
+					if w.f.kind(y) == "identifier" {
 						w.loc.add(f.text(y))
 					}
 					return true
 				})
 			}
 		case "exception_variable":
-			for _, p := range children(x) {
+			for _, p := range w.f.named(x) {
 				w.loc.add(f.text(p))
 			}
 		case "method", "singleton_method", "class", "module":
@@ -316,7 +316,7 @@ func (w *rubyWalker) refs(n *sitter.Node, in int, typ bool) {
 		return world.RefValue
 	}
 	walk(n, func(x *sitter.Node) bool {
-		switch x.Kind() {
+		switch w.f.kind(x) {
 		case "identifier":
 			if s := f.text(x); !w.loc.has(s) {
 				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: world.RefCall})
@@ -326,16 +326,16 @@ func (w *rubyWalker) refs(n *sitter.Node, in int, typ bool) {
 			f.ref(world.Ref{Name: f.text(x), Line: line(x), In: in, Kind: kindOf()})
 			return false
 		case "scope_resolution":
-			q := strings.TrimPrefix(f.text(field(x, "scope")), "::")
-			f.ref(world.Ref{Name: f.text(field(x, "name")), Qual: q, Line: line(x), In: in, Kind: kindOf()})
+			q := strings.TrimPrefix(f.text(w.f.field(x, "scope")), "::")
+			f.ref(world.Ref{Name: f.text(w.f.field(x, "name")), Qual: q, Line: line(x), In: in, Kind: kindOf()})
 			return false
 		case "call":
-			recv := field(x, "receiver")
-			m := field(x, "method")
-			if m != nil && m.Kind() == "identifier" || m != nil && m.Kind() == "constant" {
+			recv := w.f.field(x, "receiver")
+			m := w.f.field(x, "method")
+			if m != nil && w.f.kind(m) == "identifier" || m != nil && w.f.kind(m) == "constant" {
 				r := world.Ref{Name: f.text(m), Line: line(m), In: in, Kind: world.RefCall}
 				if recv != nil {
-					switch recv.Kind() {
+					switch w.f.kind(recv) {
 					case "constant":
 						r.Qual = f.text(recv)
 					case "scope_resolution":
@@ -352,8 +352,8 @@ func (w *rubyWalker) refs(n *sitter.Node, in int, typ bool) {
 				f.ref(r)
 			}
 			w.refs(recv, in, false)
-			w.refs(field(x, "arguments"), in, false)
-			if b := field(x, "block"); b != nil {
+			w.refs(w.f.field(x, "arguments"), in, false)
+			if b := w.f.field(x, "block"); b != nil {
 				w.loc.push()
 				w.bindAll(b)
 				w.refs(b, in, false)
@@ -363,7 +363,7 @@ func (w *rubyWalker) refs(n *sitter.Node, in int, typ bool) {
 		case "block", "do_block", "lambda":
 			w.loc.push()
 			w.bindAll(x)
-			for _, ch := range children(x) {
+			for _, ch := range w.f.named(x) {
 				w.refs(ch, in, false)
 			}
 			w.loc.pop()

@@ -31,7 +31,7 @@ func walkRust(f *file) {
 }
 
 func rustPub(f *file, n *sitter.Node) bool {
-	v := childOfKind(n, "visibility_modifier")
+	v := f.childOfKind(n, "visibility_modifier")
 	return v != nil && strings.HasPrefix(f.text(v), "pub")
 }
 
@@ -43,22 +43,22 @@ func rustIsAttr(k string) bool {
 // inImpl is true inside impl and trait bodies (functions are methods).
 func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 	f := w.f
-	for _, c := range children(n) {
-		name := f.text(field(c, "name"))
+	for _, c := range w.f.named(n) {
+		name := f.text(w.f.field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent,
 			Start: line(c), End: endLine(c), Exported: rustPub(f, c)}
 		doc := func() string { return w.docs[c.Id()] }
-		switch c.Kind() {
+		switch w.f.kind(c) {
 		case "use_declaration":
-			w.use(field(c, "argument"), "", line(c))
+			w.use(w.f.field(c, "argument"), "", line(c))
 		case "extern_crate_declaration":
 			imp := world.Import{Path: name, Line: line(c), Kind: "extern crate"}
-			if a := field(c, "alias"); a != nil {
+			if a := w.f.field(c, "alias"); a != nil {
 				imp.Alias = f.text(a)
 			}
 			f.imp(imp)
 		case "mod_item":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			if body == nil {
 				f.imp(world.Import{Path: name, Line: line(c), Kind: "mod"})
 				continue
@@ -67,7 +67,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			idx := f.def(d)
 			w.items(body, d.Qualified, idx, false)
 		case "function_item", "function_signature_item":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Kind = world.KindFunction
 			if inImpl {
 				d.Kind = world.KindMethod
@@ -79,64 +79,64 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			w.fn(c, idx)
 		case "struct_item", "union_item", "enum_item":
 			d.Kind = world.KindStruct
-			if c.Kind() == "enum_item" {
+			if w.f.kind(c) == "enum_item" {
 				d.Kind = world.KindEnum
 			}
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Signature, d.Doc = f.signature(c, body), doc()
 			idx := f.def(d)
 			w.loc.push()
-			w.typeParams(field(c, "type_parameters"))
-			w.refs(field(c, "type_parameters"), idx)
+			w.typeParams(w.f.field(c, "type_parameters"))
+			w.refs(w.f.field(c, "type_parameters"), idx)
 			w.refs(body, idx)
-			w.refs(childOfKind(c, "where_clause"), idx)
+			w.refs(w.f.childOfKind(c, "where_clause"), idx)
 			w.loc.pop()
 		case "trait_item":
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Kind, d.Signature, d.Doc = world.KindTrait, f.signature(c, body), doc()
 			idx := f.def(d)
 			w.loc.push()
-			w.typeParams(field(c, "type_parameters"))
-			w.refs(field(c, "bounds"), idx)
+			w.typeParams(w.f.field(c, "type_parameters"))
+			w.refs(w.f.field(c, "bounds"), idx)
 			w.items(body, d.Qualified, idx, true)
 			w.loc.pop()
 		case "impl_item":
-			typ := field(c, "type")
+			typ := w.f.field(c, "type")
 			name = rustTypeName(f, typ)
-			body := field(c, "body")
+			body := w.f.field(c, "body")
 			d.Name, d.Qualified, d.Kind = name, qualify(parent, name), world.KindModule
 			d.Signature, d.Doc = f.signature(c, body), doc()
 			d.Exported = false
 			idx := f.def(d)
 			w.loc.push()
-			w.typeParams(field(c, "type_parameters"))
-			w.refs(field(c, "trait"), idx)
+			w.typeParams(w.f.field(c, "type_parameters"))
+			w.refs(w.f.field(c, "trait"), idx)
 			w.refs(typ, idx)
-			w.refs(childOfKind(c, "where_clause"), idx)
+			w.refs(w.f.childOfKind(c, "where_clause"), idx)
 			w.items(body, d.Qualified, idx, true)
 			w.loc.pop()
 		case "const_item", "static_item":
 			d.Kind = world.KindConst
-			if c.Kind() == "static_item" {
+			if w.f.kind(c) == "static_item" {
 				d.Kind = world.KindVar
 			}
-			v := field(c, "value")
+			v := w.f.field(c, "value")
 			d.Signature, d.Doc = f.signature(c, v), doc()
 			d.Signature = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(d.Signature, "=")), ";")
 			idx := f.def(d)
 			f.elideInit(v)
-			w.refs(field(c, "type"), idx)
+			w.refs(w.f.field(c, "type"), idx)
 			w.refs(v, idx)
 		case "type_item", "associated_type":
 			d.Kind, d.Signature, d.Doc = world.KindType, strings.TrimSuffix(f.signature(c, nil), ";"), doc()
 			idx := f.def(d)
 			w.loc.push()
-			w.typeParams(field(c, "type_parameters"))
-			w.refs(field(c, "type"), idx)
+			w.typeParams(w.f.field(c, "type_parameters"))
+			w.refs(w.f.field(c, "type"), idx)
 			w.loc.pop()
 		case "macro_definition":
 			d.Kind, d.Doc = world.KindMacro, doc()
-			nm := field(c, "name")
+			nm := w.f.field(c, "name")
 			if nm != nil {
 				d.Signature = foldSpace(string(f.src[c.StartByte():nm.EndByte()]))
 				f.elide(nm.EndByte(), c.EndByte(), " { … } // lines "+itoa(line(c))+"-"+itoa(endLine(c)))
@@ -158,22 +158,22 @@ func rustTraitContext(f *file, body *sitter.Node) bool {
 	if p == nil {
 		return false
 	}
-	return p.Kind() == "trait_item" && rustPub(f, p) || p.Kind() == "impl_item" && field(p, "trait") != nil
+	return f.kind(p) == "trait_item" && rustPub(f, p) || f.kind(p) == "impl_item" && f.field(p, "trait") != nil
 }
 
 // rustTypeName names the type of an impl: its base name without path or
 // generic arguments.
 func rustTypeName(f *file, n *sitter.Node) string {
 	for n != nil {
-		switch n.Kind() {
+		switch f.kind(n) {
 		case "generic_type":
-			n = field(n, "type")
+			n = f.field(n, "type")
 			continue
 		case "scoped_type_identifier":
-			n = field(n, "name")
+			n = f.field(n, "name")
 			continue
 		case "reference_type", "pointer_type":
-			n = field(n, "type")
+			n = f.field(n, "type")
 			continue
 		}
 		return f.text(n)
@@ -182,16 +182,16 @@ func rustTypeName(f *file, n *sitter.Node) string {
 }
 
 func (w *rustWalker) typeParams(tp *sitter.Node) {
-	for _, p := range children(tp) {
-		switch p.Kind() {
+	for _, p := range w.f.named(tp) {
+		switch w.f.kind(p) {
 		case "type_parameter", "const_parameter":
-			w.loc.add(w.f.text(field(p, "name")))
+			w.loc.add(w.f.text(w.f.field(p, "name")))
 		case "type_identifier", "identifier":
 			w.loc.add(w.f.text(p))
 		case "constrained_type_parameter", "optional_type_parameter":
-			if l := field(p, "left"); l != nil {
+			if l := w.f.field(p, "left"); l != nil {
 				w.loc.add(w.f.text(l))
-			} else if l := field(p, "name"); l != nil {
+			} else if l := w.f.field(p, "name"); l != nil {
 				w.loc.add(w.f.text(l))
 			}
 		}
@@ -203,32 +203,32 @@ func (w *rustWalker) typeParams(tp *sitter.Node) {
 func (w *rustWalker) fn(c *sitter.Node, idx int) {
 	w.loc.push()
 	defer w.loc.pop()
-	w.typeParams(field(c, "type_parameters"))
+	w.typeParams(w.f.field(c, "type_parameters"))
 	walk(c, func(n *sitter.Node) bool {
-		switch n.Kind() {
+		switch w.f.kind(n) {
 		case "parameter":
-			w.bind(field(n, "pattern"))
+			w.bind(w.f.field(n, "pattern"))
 		case "let_declaration", "for_expression", "let_condition", "match_arm", "let_chain":
-			w.bind(field(n, "pattern"))
+			w.bind(w.f.field(n, "pattern"))
 		case "closure_parameters":
-			for _, p := range children(n) {
-				if p.Kind() == "parameter" {
-					w.bind(field(p, "pattern"))
+			for _, p := range w.f.named(n) {
+				if w.f.kind(p) == "parameter" {
+					w.bind(w.f.field(p, "pattern"))
 				} else {
 					w.bind(p)
 				}
 			}
 		case "function_item":
 			if n.Id() != c.Id() {
-				w.loc.add(w.f.text(field(n, "name")))
+				w.loc.add(w.f.text(w.f.field(n, "name")))
 			}
 		}
 		return true
 	})
-	w.refs(field(c, "parameters"), idx)
-	w.refs(field(c, "return_type"), idx)
-	w.refs(childOfKind(c, "where_clause"), idx)
-	w.refs(field(c, "body"), idx)
+	w.refs(w.f.field(c, "parameters"), idx)
+	w.refs(w.f.field(c, "return_type"), idx)
+	w.refs(w.f.childOfKind(c, "where_clause"), idx)
+	w.refs(w.f.field(c, "body"), idx)
 }
 
 // bind adds the names a pattern binds to the current frame.
@@ -236,7 +236,7 @@ func (w *rustWalker) bind(p *sitter.Node) {
 	if p == nil {
 		return
 	}
-	switch p.Kind() {
+	switch w.f.kind(p) {
 	case "identifier":
 		if s := w.f.text(p); s != "" && !(s[0] >= 'A' && s[0] <= 'Z') {
 			w.loc.add(s)
@@ -253,7 +253,7 @@ func (w *rustWalker) bind(p *sitter.Node) {
 			continue
 		}
 		if ch := p.Child(i); ch != nil && ch.IsNamed() {
-			if p.Kind() == "field_pattern" && ch.Kind() == "field_identifier" {
+			if w.f.kind(p) == "field_pattern" && w.f.kind(ch) == "field_identifier" {
 				continue
 			}
 			w.bind(ch)
@@ -267,12 +267,13 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 		return
 	}
 	f := w.f
-	walkParent(n, func(x, p *sitter.Node, fld string) bool {
-		switch x.Kind() {
+	fid := f.fieldID("function")
+	f.walkParent(n, func(x, p *sitter.Node, fld uint16) bool {
+		switch w.f.kind(x) {
 		case "identifier":
 			if s := f.text(x); !w.loc.has(s) {
 				kind := world.RefValue
-				if p != nil && fld == "function" && p.Kind() == "call_expression" {
+				if p != nil && fld == fid && w.f.kind(p) == "call_expression" {
 					kind = world.RefCall
 				}
 				f.ref(world.Ref{Name: s, Line: line(x), In: in, Kind: kind})
@@ -284,41 +285,41 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 			}
 			return false
 		case "scoped_identifier", "scoped_type_identifier":
-			name := f.text(field(x, "name"))
-			qual := w.path(field(x, "path"))
+			name := f.text(w.f.field(x, "name"))
+			qual := w.path(w.f.field(x, "path"))
 			kind := world.RefValue
-			if x.Kind() == "scoped_type_identifier" {
+			if w.f.kind(x) == "scoped_type_identifier" {
 				kind = world.RefType
-			} else if p != nil && (p.Kind() == "call_expression" || p.Kind() == "generic_function") {
+			} else if p != nil && (w.f.kind(p) == "call_expression" || w.f.kind(p) == "generic_function") {
 				kind = world.RefCall
 			}
 			if qual == "" || !w.loc.has(strings.Split(qual, "::")[0]) {
 				f.ref(world.Ref{Name: name, Qual: qual, Line: line(x), In: in, Kind: kind})
 			}
-			if p := field(x, "path"); p != nil && p.Kind() == "generic_type" {
-				w.refs(field(p, "type_arguments"), in)
+			if p := w.f.field(x, "path"); p != nil && w.f.kind(p) == "generic_type" {
+				w.refs(w.f.field(p, "type_arguments"), in)
 			}
 			return false
 		case "field_expression":
-			fld := field(x, "field")
-			if fld != nil && fld.Kind() == "field_identifier" {
+			fld := w.f.field(x, "field")
+			if fld != nil && w.f.kind(fld) == "field_identifier" {
 				r := world.Ref{Name: f.text(fld), Line: line(fld), In: in, Kind: world.RefMember}
-				if v := field(x, "value"); v != nil && (v.Kind() == "identifier" || v.Kind() == "self") {
+				if v := w.f.field(x, "value"); v != nil && (w.f.kind(v) == "identifier" || w.f.kind(v) == "self") {
 					r.Qual = f.text(v)
 				}
 				f.ref(r)
 			}
-			w.refs(field(x, "value"), in)
+			w.refs(w.f.field(x, "value"), in)
 			return false
 		case "macro_invocation":
-			m := field(x, "macro")
-			if m != nil && m.Kind() == "identifier" {
+			m := w.f.field(x, "macro")
+			if m != nil && w.f.kind(m) == "identifier" {
 				f.ref(world.Ref{Name: f.text(m) + "!", Line: line(m), In: in, Kind: world.RefCall})
 			} else if m != nil {
-				f.ref(world.Ref{Name: f.text(field(m, "name")) + "!", Qual: w.path(field(m, "path")), Line: line(m), In: in, Kind: world.RefCall})
+				f.ref(world.Ref{Name: f.text(w.f.field(m, "name")) + "!", Qual: w.path(w.f.field(m, "path")), Line: line(m), In: in, Kind: world.RefCall})
 			}
-			for _, ch := range children(x) {
-				if ch.Kind() == "token_tree" {
+			for _, ch := range w.f.named(x) {
+				if w.f.kind(ch) == "token_tree" {
 					w.refs(ch, in)
 				}
 			}
@@ -328,15 +329,15 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 			return false
 		case "closure_expression":
 			w.loc.push()
-			w.bind(field(x, "parameters"))
-			for _, p := range children(field(x, "parameters")) {
-				if p.Kind() == "parameter" {
-					w.bind(field(p, "pattern"))
-					w.refs(field(p, "type"), in)
+			w.bind(w.f.field(x, "parameters"))
+			for _, p := range w.f.named(w.f.field(x, "parameters")) {
+				if w.f.kind(p) == "parameter" {
+					w.bind(w.f.field(p, "pattern"))
+					w.refs(w.f.field(p, "type"), in)
 				}
 			}
-			w.refs(field(x, "return_type"), in)
-			w.refs(field(x, "body"), in)
+			w.refs(w.f.field(x, "return_type"), in)
+			w.refs(w.f.field(x, "body"), in)
 			w.loc.pop()
 			return false
 		case "function_item":
@@ -356,15 +357,15 @@ func (w *rustWalker) path(p *sitter.Node) string {
 	if p == nil {
 		return ""
 	}
-	if p.Kind() == "generic_type" {
-		return w.path(field(p, "type"))
+	if w.f.kind(p) == "generic_type" {
+		return w.path(w.f.field(p, "type"))
 	}
-	if p.Kind() == "scoped_identifier" || p.Kind() == "scoped_type_identifier" {
-		q := w.path(field(p, "path"))
+	if w.f.kind(p) == "scoped_identifier" || w.f.kind(p) == "scoped_type_identifier" {
+		q := w.path(w.f.field(p, "path"))
 		if q == "" {
-			return w.f.text(field(p, "name"))
+			return w.f.text(w.f.field(p, "name"))
 		}
-		return q + "::" + w.f.text(field(p, "name"))
+		return q + "::" + w.f.text(w.f.field(p, "name"))
 	}
 	return foldSpace(w.f.text(p))
 }
@@ -384,17 +385,17 @@ func (w *rustWalker) use(n *sitter.Node, prefix string, ln int) {
 		}
 		return a + "::" + b
 	}
-	switch n.Kind() {
+	switch w.f.kind(n) {
 	case "use_as_clause":
-		f.imp(world.Import{Path: join(prefix, w.path(field(n, "path"))), Alias: f.text(field(n, "alias")), Line: ln})
+		f.imp(world.Import{Path: join(prefix, w.path(w.f.field(n, "path"))), Alias: f.text(w.f.field(n, "alias")), Line: ln})
 	case "use_wildcard":
 		var p string
-		for _, c := range children(n) {
+		for _, c := range w.f.named(n) {
 			p = w.path(c)
 		}
 		f.imp(world.Import{Path: join(prefix, p), Alias: "*", Line: ln})
 	case "scoped_use_list":
-		w.useList(field(n, "list"), join(prefix, w.path(field(n, "path"))), ln)
+		w.useList(w.f.field(n, "list"), join(prefix, w.path(w.f.field(n, "path"))), ln)
 	case "use_list":
 		w.useList(n, prefix, ln)
 	default:
@@ -406,8 +407,8 @@ func (w *rustWalker) use(n *sitter.Node, prefix string, ln int) {
 // aliases, globs and nested paths get imports of their own.
 func (w *rustWalker) useList(list *sitter.Node, prefix string, ln int) {
 	imp := world.Import{Path: prefix, Line: ln}
-	for _, c := range children(list) {
-		switch c.Kind() {
+	for _, c := range w.f.named(list) {
+		switch w.f.kind(c) {
 		case "identifier", "self", "crate", "super":
 			imp.Names = append(imp.Names, w.f.text(c))
 		case "line_comment", "block_comment":
