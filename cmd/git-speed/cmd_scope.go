@@ -219,14 +219,14 @@ func cmdAlign() *cli.Command {
 				return err
 			}
 			defer w.Close()
-			if err := w.LoadLinks(); err != nil {
-				return err
-			}
 			f, err := e.loadFeature(c.Args().First(), w, false)
 			if err != nil {
 				return err
 			}
-			a := align.Align(w.Graph(), w.Facts, f)
+			a, err := w.Alignment(f, func(msg string) { e.warnf("%s", msg) })
+			if err != nil {
+				return err
+			}
 			if c.Bool("json") {
 				return printJSON(e.stdout, a)
 			}

@@ -67,10 +67,6 @@ func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := w.LoadLinks(); err != nil {
-		w.Close()
-		return nil, nil, nil, err
-	}
 	f, err := e.loadFeature(featureName, w, o.strict)
 	if err != nil {
 		w.Close()
@@ -81,8 +77,13 @@ func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result,
 		w.Close()
 		return nil, nil, nil, err
 	}
+	al, err := w.Alignment(f, func(msg string) { e.warnf("%s", msg) })
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
 	res, err := scope.Scope(w, f, task, scope.Options{
-		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: cnt, Strict: o.strict,
+		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: cnt, Strict: o.strict, Align: al,
 	})
 	if err != nil {
 		w.Close()
@@ -214,6 +215,9 @@ func (e *env) renderOnce(stage, featureName, task string, total int, o renderOpt
 	}
 	switch stage {
 	case "architect":
+		if err := w.LoadLinks(); err != nil {
+			return nil, nil, err
+		}
 		g := w.Graph()
 		var focus []string
 		for _, t := range f.Tasks {
@@ -226,7 +230,11 @@ func (e *env) renderOnce(stage, featureName, task string, total int, o renderOpt
 		for _, c := range graph.Clusters(g) {
 			in.Clusters = append(in.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
 		}
-		in.AlignmentText = align.Render(align.Align(g, w.Facts, f))
+		al, err := w.Alignment(f, func(msg string) { e.warnf("%s", msg) })
+		if err != nil {
+			return nil, nil, err
+		}
+		in.AlignmentText = align.Render(al)
 	case "coherence":
 		in.Symbols = map[string][]string{}
 		for _, t := range f.Tasks {
