@@ -99,7 +99,7 @@ func BenchmarkScopeGOROOT(b *testing.B) {
 		b.Fatal(err)
 	}
 	files := fstest.MapFS{
-		".speed/features/http/spec.md": {Data: []byte("# HTTP\n\n- REQ-1: The Server applies ReadHeaderTimeout to every connection in net/http/server.go.\n- REQ-2: Handlers see the connection deadline through the Request context.\n")},
+		".speed/features/http/spec.md":      {Data: []byte("# HTTP\n\n- REQ-1: The Server applies ReadHeaderTimeout to every connection in net/http/server.go.\n- REQ-2: Handlers see the connection deadline through the Request context.\n")},
 		".speed/features/http/tasks/1.toml": {Data: []byte("id = \"1\"\ntitle = \"Apply read header timeout\"\ndescription = \"Make conn.serve honour ReadHeaderTimeout.\"\nstatus = \"planned\"\nfiles_touched = [\"net/http/server.go\"]\nrequirements = [\"REQ-1\"]\n")},
 	}
 	f, _, err := feature.LoadFeature(files, "http", feature.Options{})

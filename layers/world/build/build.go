@@ -70,7 +70,7 @@ type file struct {
 	mode    uint32
 	link    *world.Link
 	facts   []byte // encoded facts, when parsed in this run
-	extract bool         // gets facts
+	extract bool   // gets facts
 	reused  bool
 }
 
