@@ -84,12 +84,19 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 }
 
 // Supported reports whether lang has an extractor.
-func Supported(lang string) bool { _, ok := registry[lang]; return ok }
+func Supported(lang string) bool {
+	_, ok := registry[lang]
+	_, plain := plainRegistry[lang]
+	return ok || plain
+}
 
 // Languages lists the languages with an extractor, sorted.
 func Languages() []string {
-	out := make([]string, 0, len(registry))
+	out := make([]string, 0, len(registry)+len(plainRegistry))
 	for n := range registry {
+		out = append(out, n)
+	}
+	for n := range plainRegistry {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -113,6 +120,10 @@ func (l *language) parser() *sitter.Parser {
 // fails gives empty facts with a warning and a nil error, so indexing goes
 // on. Only an unsupported language is an error.
 func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
+	// Languages without a grammar we can pin have line-based extractors.
+	if facts, ok := extractPlain(lang, src); ok {
+		return facts, nil
+	}
 	l, ok := registry[lang]
 	if !ok {
 		return nil, ErrNoParser
