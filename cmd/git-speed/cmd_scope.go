@@ -134,6 +134,15 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != ""}
+			if stage == "reviewer" && !o.worktree {
+				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
+					return err
+				}
+			}
+			if err := recordRender(dir, stage, rec); err != nil {
+				return err
+			}
 			if p := c.String("out"); p != "" {
 				if err := os.WriteFile(p, []byte(out.Text), 0o644); err != nil {
 					return err

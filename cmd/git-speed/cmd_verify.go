@@ -171,21 +171,29 @@ func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
 		}
 		out = append(out, compareArtifact(path.Join(rel, name), read(name), want, changed))
 	}
+	records, err := readRenders(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path.Join(rel, rendersFile), err)
+	}
 	for _, stage := range config.Stages {
 		have := read(stage + ".md")
 		if have == nil {
 			continue
 		}
 		file := path.Join(rel, stage+".md")
-		o := renderOptions{scopeOptions: scopeOptions{rev: man.Tree}}
+		rec, ok := records[stage]
 		switch {
-		case stage == "debugger":
+		case !ok:
+			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "no record of how it was rendered in " + rendersFile})
+			continue
+		case rec.Log:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on the --log given to render"})
 			continue
-		case stage == "reviewer" && res.Material.Task.Base == "":
-			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "the task records no base to diff from"})
+		case rec.Worktree:
+			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from the work tree, which is not recorded"})
 			continue
 		}
+		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base}
 		_, rendered, err := e.renderStage(stage, featureName, task, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)

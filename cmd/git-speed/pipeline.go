@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -343,4 +345,74 @@ func stageBudget(cfg config.Config, stage string, flag int) int {
 	}
 	n, _ := cfg.StageBudget(stage)
 	return n
+}
+
+// rendersFile records, per stage, how each STAGE.md of a task folder was
+// rendered (tree, budget, reviewer base), so verify can render it again.
+const rendersFile = "renders.json"
+
+// renderRecord is one stage's entry in renders.json.
+type renderRecord struct {
+	Tree     string `json:"tree"`
+	Budget   int    `json:"budget,omitempty"`   // --budget, when given
+	Base     string `json:"base,omitempty"`     // reviewer: the commit diffed from
+	Worktree bool   `json:"worktree,omitempty"` // reviewer: diffed against the work tree
+	Log      bool   `json:"log,omitempty"`      // debugger: rendered with a --log
+}
+
+func readRenders(dir string) (map[string]renderRecord, error) {
+	recs := map[string]renderRecord{}
+	b, err := os.ReadFile(filepath.Join(dir, rendersFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return recs, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &recs); err != nil {
+		return nil, fmt.Errorf("not a renders record git-speed can read: %v", err)
+	}
+	return recs, nil
+}
+
+// recordRender sets stage's entry of renders.json (keys sorted, so the
+// file is deterministic).
+func recordRender(dir, stage string, rec renderRecord) error {
+	recs, err := readRenders(dir)
+	if err != nil {
+		recs = map[string]renderRecord{}
+	}
+	recs[stage] = rec
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(recs); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, rendersFile), buf.Bytes())
+}
+
+// reviewBase resolves the commit a reviewer prompt diffs from.
+func (e *env) reviewBase(featureName, task string, o renderOptions) (string, error) {
+	base := o.base
+	if base == "" {
+		f, err := e.loadFeature(featureName, nil, false)
+		if err != nil {
+			return "", err
+		}
+		if t := f.Task(task); t != nil {
+			base = t.Base
+		}
+	}
+	if base == "" {
+		return "", nil
+	}
+	commit, tree, err := e.repo.Resolve(base)
+	if err != nil {
+		return "", err
+	}
+	if commit == "" {
+		return tree, nil
+	}
+	return commit, nil
 }
