@@ -529,6 +529,11 @@ func lookupBind(binds []goBind, q string) (goScope, bool) {
 	return goScope{}, false
 }
 
+// goUniversal are method names that so many types, in the tree and out of
+// it (bytes.Buffer, errors, time.Duration …), define that x.Name says
+// nothing about x's type: String and Error of fmt.Stringer and error.
+var goUniversal = map[string]bool{"String": true, "Error": true}
+
 // maxGoMember bounds the files a method or field reference is linked to.
 const maxGoMember = 4
 
@@ -536,6 +541,9 @@ const maxGoMember = 4
 // a method or field Name of a type the file names, in the file's own
 // package or a package it imports, sharing confidence among them.
 func (a *acc) goMember(i int, scopes []goScope, known, pkgKnown []int32, mark int32, r world.LinkRef) {
+	if goUniversal[r.Name] {
+		return
+	}
 	cands := a.cands[:0]
 	for _, s := range scopes {
 		if s.p == nil || pkgKnown[s.p.num] != mark {
