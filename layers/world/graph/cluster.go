@@ -62,6 +62,27 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 // by their first path and numbered from 1 in that order.
 func Clusters(g *world.Graph) []world.Cluster {
 	n := len(g.Files)
+	// Names are ranked by how often the whole tree references them
+	// (cheap, and close to the per-edge count for top-level names); the
+	// counts are taken while labels propagate.
+	usedc := make(chan map[string]int, 1)
+	go func() {
+		nrefs := 0
+		for _, l := range g.Links {
+			if l != nil {
+				nrefs += len(l.Refs)
+			}
+		}
+		used := make(map[string]int, nrefs/2)
+		for _, l := range g.Links {
+			if l != nil {
+				for _, r := range l.Refs {
+					used[r.Name] += r.Count
+				}
+			}
+		}
+		usedc <- used
+	}()
 	has := func(i int) bool { return i < len(g.Links) && g.Links[i] != nil }
 	// undirected adjacency
 	type adj struct {
@@ -152,22 +173,7 @@ func Clusters(g *world.Graph) []world.Cluster {
 		sort.Ints(s)
 	}
 	sort.Slice(sets, func(i, j int) bool { return sets[i][0] < sets[j][0] })
-	// Names are ranked by how often the whole tree references them
-	// (cheap, and close to the per-edge count for top-level names).
-	nrefs := 0
-	for _, l := range g.Links {
-		if l != nil {
-			nrefs += len(l.Refs)
-		}
-	}
-	used := make(map[string]int, nrefs/2)
-	for _, l := range g.Links {
-		if l != nil {
-			for _, r := range l.Refs {
-				used[r.Name] += r.Count
-			}
-		}
-	}
+	used := <-usedc
 	out := make([]world.Cluster, len(sets))
 	// Clusters are named independently: spread them over the cores, each
 	// worker with its own scratch map.
