@@ -17,7 +17,9 @@ import (
 // it, with a line here, when the same inputs would give other artifacts.
 //
 //	1: five steps, fill in reverse cut order, exact counts of kept material.
-const Version = 1
+//	2: a task file's nearest same-language test file elsewhere in the tree
+//	   (tests/test_core.py for src/pkg/_core.py) is a 1-hop test link.
+const Version = 2
 
 // Tiers of a file.
 const (
@@ -168,6 +170,7 @@ type state struct {
 
 	facts    map[string]*world.Facts
 	warnings []string
+	adj      *adjacency
 
 	touched  []int    // graph indexes of files_touched present in the tree
 	absent   []string // files_touched absent from the tree

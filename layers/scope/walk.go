@@ -44,8 +44,9 @@ type cand struct {
 
 // adjacency is the graph's edges per file, both ways.
 type adjacency struct {
-	out [][]int32 // edge indexes with From == file (what the file uses)
-	in  [][]int32 // edge indexes with To == file (who uses the file)
+	out    [][]int32          // edge indexes with From == file (what the file uses)
+	in     [][]int32          // edge indexes with To == file (who uses the file)
+	tested map[string][]int32 // test files by the subject they test: family + ":" + stem
 }
 
 var (
@@ -83,6 +84,13 @@ func adjacencyOf(g *world.Graph) *adjacency {
 		a.out[e.From] = append(a.out[e.From], int32(k))
 		a.in[e.To] = append(a.in[e.To], int32(k))
 	}
+	a.tested = map[string][]int32{}
+	for i := range g.Files {
+		p := g.Files[i].Path
+		if subj := testSubject(p); subj != "" {
+			a.tested[subj] = append(a.tested[subj], int32(i))
+		}
+	}
 	adjGraph, adjCache = g, a
 	return a
 }
@@ -96,6 +104,7 @@ const (
 	testBonus    = 2.0 // test file of a task file, or the file a task test tests
 	genDamp      = 0.3 // generated or vendored neighbour
 	maxBeyond    = 50  // files beyond max_hops listed in the manifest
+	nameTests    = 1   // test files elsewhere in the tree named after a task file, nearest first
 )
 
 func edgeWeight(e world.Edge) float64 {
@@ -114,6 +123,7 @@ func edgeWeight(e world.Edge) float64 {
 func (s *state) walk() {
 	g := s.g
 	adj := adjacencyOf(g)
+	s.adj = adj
 	n := len(g.Files)
 	maxHops := s.cfg.Scope.MaxHops
 	dist := make(map[int]int, 256)
@@ -309,6 +319,21 @@ func (s *state) testLinks() []testLink {
 				addIf(tp, "test of "+p)
 			}
 		}
+		// Test files elsewhere in the tree named after the file
+		// (tests/test_core.py for src/pkg/_core.py), nearest first.
+		if testSubject(p) == "" {
+			key := langFamily(ext) + ":" + strings.ToLower(strings.TrimLeft(stem, "_"))
+			ms := append([]int32(nil), s.adj.tested[key]...)
+			sort.SliceStable(ms, func(a, b int) bool {
+				return sharedPrefix(p, s.g.Files[ms[a]].Path) > sharedPrefix(p, s.g.Files[ms[b]].Path)
+			})
+			for k, m := range ms {
+				if k >= nameTests {
+					break
+				}
+				addIf(s.g.Files[m].Path, "test of "+p)
+			}
+		}
 		// A test file: the file it tests.
 		for _, suf := range []string{"_test", ".test", ".spec", "_spec", "Tests", "Test"} {
 			if strings.HasSuffix(stem, suf) && len(stem) > len(suf) {
@@ -321,4 +346,63 @@ func (s *state) testLinks() []testLink {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].file < out[b].file })
 	return out
+}
+
+// langFamily groups extensions whose files test one another.
+func langFamily(ext string) string {
+	switch ext {
+	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
+		return "js"
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh":
+		return "c"
+	}
+	return strings.TrimPrefix(ext, ".")
+}
+
+// testSubject is what a test file tests, as family:stem ("py:core" for
+// tests/test_core.py, "js:hooks" for test/hooks.ts), or "" for a file
+// that is not a test by its name or folder.
+func testSubject(p string) string {
+	dir, base := path.Split(p)
+	ext := path.Ext(base)
+	if ext == "" {
+		return ""
+	}
+	stem := strings.TrimSuffix(base, ext)
+	subj := ""
+	switch {
+	case strings.HasPrefix(stem, "test_") && len(stem) > 5:
+		subj = stem[5:]
+	case strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"), strings.HasSuffix(stem, "_spec"):
+		subj = stem[:len(stem)-5]
+	case strings.HasSuffix(stem, "Tests") && len(stem) > 5:
+		subj = stem[:len(stem)-5]
+	case strings.HasSuffix(stem, "Test") && len(stem) > 4:
+		subj = stem[:len(stem)-4]
+	default:
+		for _, d := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
+			if d == "test" || d == "tests" || d == "__tests__" || d == "spec" {
+				subj = stem
+				break
+			}
+		}
+	}
+	if subj == "__init__" || subj == "conftest" {
+		return ""
+	}
+	subj = strings.ToLower(strings.TrimLeft(subj, "_"))
+	if subj == "" || subj == "index" || subj == "main" {
+		return ""
+	}
+	return langFamily(ext) + ":" + subj
+}
+
+// sharedPrefix is the number of leading path elements a and b share.
+func sharedPrefix(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
 }
