@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Layer 1 on kubernetes, built by ../shared/bench/make-k8s-corpus.sh (a tree
+# with no history: tags k8s-v1.36.0-tree, k8s-onefile-tree, k8s-tenfile-tree).
+#
+#   bench/k8s.sh CORPUS/kubernetes [RUNS]
+#
+# Medians over RUNS (default 3) of: the parse-only baseline, a full index
+# from an empty store, and the incremental index of the one-file and
+# ten-file follow-up trees; with peak RSS of each.
+source "$(dirname "$0")/lib.sh"
+k8s=${1:?usage: bench/k8s.sh CORPUS/kubernetes [RUNS]}
+runs=${2:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+build_git_speed "$work"
+gs="$work/git-speed"
+cd "$k8s"
+base=k8s-v1.36.0-tree
+for i in $(seq "$runs"); do
+  timed "$work/parse" "$gs" index --parse-only --rev "$base"
+  git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
+  timed "$work/full" "$gs" index --rev "$base"
+  timed "$work/one" "$gs" index --rev k8s-onefile-tree
+  timed "$work/ten" "$gs" index --rev k8s-tenfile-tree
+done
+report() { echo "$1: median $(cut -d' ' -f1 "$work/$2" | median) s, peak RSS $(( $(cut -d' ' -f2 "$work/$2" | median | cut -d. -f1) / 1024 )) MiB   (runs: $(cut -d' ' -f1 "$work/$2" | tr '\n' ' '))"; }
+report "parse-only          " parse
+report "full index          " full
+report "one-file incremental" one
+report "ten-file incremental" ten
+"$gs" index --parse-only --rev "$base" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(f"parse-only covers {r[\"parsed\"]} files, {r[\"bytes\"]/1e6:.1f} MB of source")'
+"$gs" status --json | python3 -c 'import json,sys; print("store:", json.load(sys.stdin)["store"])'
