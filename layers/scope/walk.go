@@ -98,7 +98,7 @@ func adjacencyOf(g *world.Graph) *adjacency {
 // Relevance weights.
 const (
 	calleeWeight = 1.0 // the task's files use what the neighbour defines
-	callerWeight = 0.6 // the neighbour uses what the task's files define
+	callerWeight = 1.0 // the neighbour uses what the task's files define
 	hopDecay     = 0.5 // per hop beyond the first
 	sameDirBoost = 2.0 // neighbour in the folder (package) of a task file
 	testBonus    = 2.0 // test file of a task file, or the file a task test tests
