@@ -8,7 +8,9 @@
 //     never cut; 1 hop in full (as a skeleton when longer than
 //     scope.full_line_limit lines); 2 hops as skeletons; 3 hops dropped
 //     (listed in the manifest with the reason). Test files of touched files
-//     count as 1 hop;
+//     count as 1 hop: those beside them by the usual naming rules, and the
+//     nearest same-language test file named after them elsewhere in the
+//     tree (tests/test_core.py for src/pkg/_core.py);
 //  3. decision collection: decisions of the done tasks the task depends on,
 //     transitively, nearest first;
 //  4. spec narrowing: requirements the task cites and alignment claims
@@ -29,8 +31,8 @@
 // relevant per token first; their full text; truncated skeletons of the
 // 1-hop files that did not fit; 2-hop skeletons; and, when budget is still
 // left, the full text of 2-hop files ("extras", Options.NoExtras turns them
-// off). Relevance is edge weight to the task's files (callees weigh more
-// than callers, files in a task file's folder more than others, hubs are
+// off). Relevance is edge weight to the task's files (callees and callers
+// alike, files in a task file's folder twice as much as others, hubs are
 // damped with each hop, an optional rank vector scales it). Every
 // difference between the planned tier and the delivered tier is a cut in
 // budget.json with its reason. See Options.Policy for the alternative
