@@ -90,3 +90,16 @@ func BenchmarkScopeGOROOT(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAdjacencyGOROOT is the per-graph index Scope builds once per
+// tree: edge lists both ways and test files by subject.
+func BenchmarkAdjacencyGOROOT(b *testing.B) {
+	w := goroot()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		adjMu.Lock()
+		adjGraph = nil
+		adjMu.Unlock()
+		adjacencyOf(w.g)
+	}
+}
