@@ -93,11 +93,7 @@ func cmdSkeleton() *cli.Command {
 			if !c.Args().Present() {
 				return usagef("skeleton needs at least one path")
 			}
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			w, err := loadWorld(e, c.String("rev"))
+			e, w, err := openWorld(c, false)
 			if err != nil {
 				return err
 			}
@@ -184,18 +180,11 @@ func cmdGraph() *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			w, err := loadWorld(e, c.String("rev"))
+			e, w, err := openWorld(c, true)
 			if err != nil {
 				return err
 			}
 			defer w.Close()
-			if err := w.LoadLinks(); err != nil {
-				return err
-			}
 			g := w.Graph()
 			out := graphJSON{Tree: g.Tree, Files: len(g.Files), Symbols: g.Symbols, Edges: []edgeJSON{}}
 			for _, ed := range g.Edges {
@@ -257,18 +246,11 @@ func cmdSymbols() *cli.Command {
 				return usagef("symbols needs exactly one NAME")
 			}
 			name := c.Args().First()
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			w, err := loadWorld(e, c.String("rev"))
+			e, w, err := openWorld(c, true)
 			if err != nil {
 				return err
 			}
 			defer w.Close()
-			if err := w.LoadLinks(); err != nil {
-				return err
-			}
 			res, err := findSymbol(w.Graph(), w.Facts, name)
 			if err != nil {
 				return err

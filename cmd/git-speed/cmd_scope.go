@@ -219,11 +219,7 @@ func cmdAlign() *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("align needs FEATURE")
 			}
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			w, err := loadWorld(e, c.String("rev"))
+			e, w, err := openWorld(c, false)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world/build"
 )
@@ -30,6 +32,26 @@ func loadWorld(e *env, rev string) (*build.World, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// openWorld opens the environment and the index of --rev's tree, with
+// every file's links loaded when links is set.
+func openWorld(c *cli.Context, links bool) (*env, *build.World, error) {
+	e, err := openEnv(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := loadWorld(e, c.String("rev"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if links {
+		if err := w.LoadLinks(); err != nil {
+			w.Close()
+			return nil, nil, err
+		}
+	}
+	return e, w, nil
 }
 
 // counter returns the token counter speed.toml chooses.

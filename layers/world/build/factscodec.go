@@ -24,17 +24,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 		w.bool(d.Exported)
 		w.str(d.Doc)
 	}
-	w.uint(uint64(len(f.Imports)))
-	for _, im := range f.Imports {
-		w.str(im.Path)
-		w.str(im.Alias)
-		w.uint(uint64(len(im.Names)))
-		for _, n := range im.Names {
-			w.str(n)
-		}
-		w.uint(uint64(im.Line))
-		w.str(im.Kind)
-	}
+	w.imports(f.Imports)
 	w.uint(uint64(len(f.Refs)))
 	prev := 0
 	for _, r := range f.Refs {
@@ -64,21 +54,7 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str()}
 		}
 	}
-	if n := r.count(); n > 0 {
-		f.Imports = make([]world.Import, n)
-		for i := range f.Imports {
-			im := world.Import{Path: r.str(), Alias: r.str()}
-			if nn := r.count(); nn > 0 {
-				im.Names = make([]string, nn)
-				for j := range im.Names {
-					im.Names[j] = r.str()
-				}
-			}
-			im.Line = int(r.uint())
-			im.Kind = r.str()
-			f.Imports[i] = im
-		}
-	}
+	f.Imports = r.imports()
 	if n := r.count(); n > 0 {
 		f.Refs = make([]world.Ref, n)
 		prev := 0

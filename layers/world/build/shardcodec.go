@@ -217,17 +217,7 @@ func encodeLinkShard(recs []linkRecord) []byte {
 			w.str(d.Parent)
 			w.bool(d.Exported)
 		}
-		w.uint(uint64(len(l.Imports)))
-		for _, im := range l.Imports {
-			w.str(im.Path)
-			w.str(im.Alias)
-			w.uint(uint64(len(im.Names)))
-			for _, n := range im.Names {
-				w.str(n)
-			}
-			w.uint(uint64(im.Line))
-			w.str(im.Kind)
-		}
+		w.imports(l.Imports)
 		w.uint(uint64(len(l.Refs)))
 		for _, rf := range l.Refs {
 			w.str(rf.Name)
@@ -252,21 +242,7 @@ func decodeLinkShard(b []byte) ([]linkRecord, error) {
 				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool()}
 			}
 		}
-		if ni := r.count(); ni > 0 {
-			l.Imports = make([]world.Import, ni)
-			for j := range l.Imports {
-				im := world.Import{Path: r.str(), Alias: r.str()}
-				if nn := r.count(); nn > 0 {
-					im.Names = make([]string, nn)
-					for k := range im.Names {
-						im.Names[k] = r.str()
-					}
-				}
-				im.Line = int(r.uint())
-				im.Kind = r.str()
-				l.Imports[j] = im
-			}
-		}
+		l.Imports = r.imports()
 		if nr := r.count(); nr > 0 {
 			l.Refs = make([]world.LinkRef, nr)
 			for j := range l.Refs {
@@ -279,6 +255,41 @@ func decodeLinkShard(b []byte) ([]linkRecord, error) {
 		r.err = errShard
 	}
 	return recs, r.err
+}
+
+func (w *shardWriter) imports(imps []world.Import) {
+	w.uint(uint64(len(imps)))
+	for _, im := range imps {
+		w.str(im.Path)
+		w.str(im.Alias)
+		w.uint(uint64(len(im.Names)))
+		for _, n := range im.Names {
+			w.str(n)
+		}
+		w.uint(uint64(im.Line))
+		w.str(im.Kind)
+	}
+}
+
+func (r *shardReader) imports() []world.Import {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	imps := make([]world.Import, n)
+	for i := range imps {
+		im := world.Import{Path: r.str(), Alias: r.str()}
+		if nn := r.count(); nn > 0 {
+			im.Names = make([]string, nn)
+			for k := range im.Names {
+				im.Names[k] = r.str()
+			}
+		}
+		im.Line = int(r.uint())
+		im.Kind = r.str()
+		imps[i] = im
+	}
+	return imps
 }
 
 // shardError names the artifact and shard a decode failed in.
