@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"time"
@@ -72,6 +73,17 @@ type file struct {
 	facts   []byte // encoded facts, when parsed in this run
 	extract bool   // gets facts
 	reused  bool
+	prevOut []outEdge // out edges in the tree this row was reused from
+}
+
+// previous is the indexed tree an incremental run starts from: its rows
+// and the encoded shards, which folders without changes reuse as they are.
+type previous struct {
+	tree       string
+	files      map[string]*file
+	mapShards  map[string][]byte
+	linkShards map[string][]byte
+	dirty      map[string]bool // folders with an added, changed or deleted path
 }
 
 // Index builds Layer 1 for rev's tree (a commit-ish or tree-ish) unless it
@@ -118,11 +130,15 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 	}
 
-	files, base, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
+	files, prev, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
 	if err != nil {
 		return nil, err
 	}
-	res.Base = base
+	if prev != nil {
+		res.Base = prev.tree
+		// A re-index allocates little but walks a lot of it: collect less often.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	res.Files = len(files)
 
 	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
@@ -180,8 +196,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	txn.PutTree(tree, digest, artifactMap, encodeMapShards(recs))
-	txn.PutTree(tree, digest, artifactLinks, encodeLinkShards(links))
+	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
+	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err
@@ -202,24 +218,25 @@ func short(id string) string {
 // listFiles makes the project map rows of tree. When a tree indexed under
 // the same settings exists, rows of unchanged paths are taken from it with
 // their links, and only the changed paths are looked at.
-func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg *config.Config, force bool, warn func(string)) ([]*file, string, error) {
+func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg *config.Config, force bool, warn func(string)) ([]*file, *previous, error) {
 	cls := newClassifier(cfg)
-	var base string
-	var prev map[string]*file
+	var prev *previous
 	if !force {
-		base, prev = previousTree(st, tree, digest, warn)
+		prev = previousTree(st, tree, digest, warn)
 	}
 	var files []*file
 	if prev != nil {
-		changes, err := repo.DiffTrees(base, tree)
+		changes, err := repo.DiffTrees(prev.tree, tree)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		changed := make(map[string]gitstore.Change, len(changes))
+		prev.dirty = map[string]bool{}
 		for _, c := range changes {
 			changed[c.Path] = c
+			prev.dirty[shardOf(c.Path)] = true
 		}
-		for p, f := range prev {
+		for p, f := range prev.files {
 			if _, ok := changed[p]; !ok {
 				files = append(files, f)
 			}
@@ -232,17 +249,83 @@ func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg
 			files = append(files, newFile(cls, c.Path, c.Mode, c.To, -1))
 		}
 	} else {
-		base = ""
 		err := repo.Walk(tree, func(e gitstore.Entry) error {
 			files = append(files, newFile(cls, e.Path, e.Mode, e.Blob, e.Size))
 			return nil
 		})
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rec.Path < files[j].rec.Path })
-	return files, base, nil
+	return files, prev, nil
+}
+
+// linkShards encodes the links artifact, reusing the previous tree's shard
+// of every folder without changes (a link depends only on its file's blob).
+func linkShards(links []linkRecord, prev *previous) map[string][]byte {
+	if prev == nil {
+		return encodeLinkShards(links)
+	}
+	out := map[string][]byte{}
+	var todo []linkRecord
+	for _, l := range links {
+		dir := shardOf(l.Path)
+		if b, ok := prev.linkShards[dir]; ok && !prev.dirty[dir] {
+			out[dir] = b
+			continue
+		}
+		todo = append(todo, l)
+	}
+	for dir, b := range encodeLinkShards(todo) {
+		out[dir] = b
+	}
+	return out
+}
+
+// mapShards encodes the map artifact, reusing the previous tree's shard of
+// every folder whose paths and outgoing edges are all unchanged.
+func mapShards(recs []mapRecord, files []*file, prev *previous) map[string][]byte {
+	if prev == nil {
+		return encodeMapShards(recs)
+	}
+	same := map[string]bool{}
+	for i, f := range files {
+		dir := shardOf(f.rec.Path)
+		if _, seen := same[dir]; !seen {
+			_, had := prev.mapShards[dir]
+			same[dir] = had && !prev.dirty[dir]
+		}
+		if same[dir] && !(f.reused && sameEdges(recs[i].Out, f.prevOut)) {
+			same[dir] = false
+		}
+	}
+	out := map[string][]byte{}
+	var todo []mapRecord
+	for i := range recs {
+		dir := shardOf(recs[i].Path)
+		if same[dir] {
+			out[dir] = prev.mapShards[dir]
+			continue
+		}
+		todo = append(todo, recs[i])
+	}
+	for dir, b := range encodeMapShards(todo) {
+		out[dir] = b
+	}
+	return out
+}
+
+func sameEdges(a, b []outEdge) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func newFile(cls *classifier, p string, mode uint32, blob string, size int64) *file {
@@ -254,12 +337,12 @@ func newFile(cls *classifier, p string, mode uint32, blob string, size int64) *f
 }
 
 // previousTree finds the most recently indexed tree under the same settings
-// and loads its rows and links; it returns "" and nil when there is none.
-func previousTree(st *gitstore.Store, tree, digest string, warn func(string)) (string, map[string]*file) {
+// and loads its rows, links and shards; nil when there is none.
+func previousTree(st *gitstore.Store, tree, digest string, warn func(string)) *previous {
 	trees, err := st.Trees()
 	if err != nil {
 		warn(fmt.Sprintf("cannot list indexed trees (%v); indexing from scratch", err))
-		return "", nil
+		return nil
 	}
 	sort.Slice(trees, func(i, j int) bool { return trees[i].Seq < trees[j].Seq })
 	for i := len(trees) - 1; i >= 0; i-- {
@@ -267,17 +350,17 @@ func previousTree(st *gitstore.Store, tree, digest string, warn func(string)) (s
 		if t.Digest != digest || t.Tree == tree {
 			continue
 		}
-		prev, err := loadFiles(st, t.Tree, digest)
+		prev, err := loadPrevious(st, t.Tree, digest)
 		if err != nil {
 			warn(fmt.Sprintf("stored index of tree %s is unreadable (%v); not reusing it", short(t.Tree), err))
 			continue
 		}
-		return t.Tree, prev
+		return prev
 	}
-	return "", nil
+	return nil
 }
 
-func loadFiles(st *gitstore.Store, tree, digest string) (map[string]*file, error) {
+func loadPrevious(st *gitstore.Store, tree, digest string) (*previous, error) {
 	mshards, err := st.Tree(tree, digest, artifactMap)
 	if err != nil {
 		return nil, err
@@ -294,12 +377,13 @@ func loadFiles(st *gitstore.Store, tree, digest string) (map[string]*file, error
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]*file, len(recs))
+	p := &previous{tree: tree, files: make(map[string]*file, len(recs)), mapShards: mshards, linkShards: lshards}
 	for _, r := range recs {
+		out := r.Out
 		r.Out = nil
-		out[r.Path] = &file{rec: r, link: links[r.Path], reused: true}
+		p.files[r.Path] = &file{rec: r, link: links[r.Path], reused: true, prevOut: out}
 	}
-	return out, nil
+	return p, nil
 }
 
 func loadMeta(st *gitstore.Store, tree, digest string) (*meta, error) {
