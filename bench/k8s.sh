@@ -28,5 +28,5 @@ report "parse-only          " parse
 report "full index          " full
 report "one-file incremental" one
 report "ten-file incremental" ten
-"$gs" index --parse-only --rev "$base" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(f"parse-only covers {r[\"parsed\"]} files, {r[\"bytes\"]/1e6:.1f} MB of source")'
+"$gs" index --parse-only --rev "$base" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("parse-only covers %d files, %.1f MB of source" % (r["parsed"], r["bytes"]/1e6))'
 "$gs" status --json | python3 -c 'import json,sys; print("store:", json.load(sys.stdin)["store"])'

@@ -83,12 +83,16 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 // writeObject stores an object unless it already exists and returns its id.
 func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := objectID(t, data)
+	if r.known[h] {
+		return h, nil
+	}
 	if p := r.pending; p != nil {
 		if _, ok := p.objs[h]; ok {
 			return h, nil
 		}
 	}
 	if r.storage.HasEncodedObject(h) == nil {
+		r.remember(h)
 		return h, nil
 	}
 	if p := r.pending; p != nil {
@@ -235,4 +239,12 @@ func objectID(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	var id plumbing.Hash
 	copy(id[:], h.Sum(nil))
 	return id
+}
+
+// remember notes that object h exists. Caller holds r.mu.
+func (r *Repo) remember(h plumbing.Hash) {
+	if r.known == nil {
+		r.known = map[plumbing.Hash]bool{}
+	}
+	r.known[h] = true
 }

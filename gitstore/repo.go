@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -46,6 +47,10 @@ type Repo struct {
 	writeErr error       // first failure of mustBlob, guarded by mu
 	pending  *pendingSet // new objects not yet written, guarded by mu
 	cache    *storeCache // decoded store tip, guarded by mu
+	// known holds ids of objects this process read from or wrote to the
+	// object database, so writing them again skips the existence check.
+	// Guarded by mu.
+	known map[plumbing.Hash]bool
 }
 
 // childEnv returns the environment for git child processes: ours, minus every
@@ -136,7 +141,10 @@ func Open(dir string) (*Repo, error) {
 			r.workTree = filepath.Dir(r.gitDir)
 		}
 	}
-	r.storage = filesystem.NewStorage(osfs.New(r.commonDir), cache.NewObjectLRUDefault())
+	// Keep pack files open between reads: without it go-git opens the pack
+	// again for every object, which dominated reading a store's shards.
+	r.storage = filesystem.NewStorageWithOptions(osfs.New(r.commonDir), cache.NewObjectLRUDefault(),
+		filesystem.Options{MaxOpenDescriptors: 32})
 	return r, nil
 }
 

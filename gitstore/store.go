@@ -333,6 +333,7 @@ func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]by
 	}
 	for i, k := range keys {
 		out[k] = blobs[i]
+		s.r.remember(ids[i])
 	}
 	return nil
 }
