@@ -1,0 +1,57 @@
+package world
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestDetectLang(t *testing.T) {
+	for _, tc := range []struct {
+		path, head, want string
+	}{
+		{"a/b.go", "", LangGo},
+		{"x.PY", "", LangPython},
+		{"web/App.tsx", "", LangTSX},
+		{"lib/m.mjs", "", LangJavaScript},
+		{"Makefile", "", "makefile"},
+		{"Dockerfile.prod", "", "dockerfile"},
+		{".env.local", "", "env"},
+		{"bin/tool", "#!/usr/bin/env python3\nprint(1)\n", LangPython},
+		{"bin/run", "#!/bin/bash -e\n", LangBash},
+		{"bin/x", "#!/usr/bin/env -S node --flag\n", LangJavaScript},
+		{"bin/y", "#!/usr/bin/python3.12\n", LangPython},
+		{"README", "plain text\n", ""},
+		{"data.bin", "", ""},
+	} {
+		if got := DetectLang(tc.path, []byte(tc.head)); got != tc.want {
+			t.Errorf("DetectLang(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestLinkSummarises(t *testing.T) {
+	f := &Facts{Lang: LangGo, Package: "p",
+		Defs: []Def{{Name: "B", Kind: KindFunction, Exported: true}, {Name: "A", Kind: KindType}, {Name: "B", Kind: KindFunction, Exported: true}},
+		Refs: []Ref{{Name: "X", Qual: "fmt", Line: 3}, {Name: "X", Qual: "fmt", Line: 9}, {Name: "Y", Line: 4, Kind: RefCall}},
+	}
+	got := f.Link()
+	want := &Link{Lang: LangGo, Package: "p",
+		Defs: []LinkDef{{Name: "A", Kind: KindType}, {Name: "B", Kind: KindFunction, Exported: true}},
+		Refs: []LinkRef{{Name: "X", Qual: "fmt", Count: 2}, {Name: "Y", Kind: RefCall, Count: 1}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Link() = %+v, want %+v", got, want)
+	}
+	g := &Graph{Files: []FileEntry{{Path: "a"}, {Path: "b/c"}, {Path: "d"}}}
+	if g.Index("b/c") != 1 || g.Index("zz") != -1 {
+		t.Error("Graph.Index")
+	}
+	e := FileEntry{Flags: []Flag{{Name: FlagGenerated}}}
+	if !e.Has(FlagGenerated) || !e.Parsed() {
+		t.Error("a generated file is flagged and still parseable")
+	}
+	e.Flags = append(e.Flags, Flag{Name: FlagBinary})
+	if e.Parsed() {
+		t.Error("a binary file is not parsed")
+	}
+}
