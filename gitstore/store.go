@@ -339,29 +339,39 @@ func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]by
 }
 
 // listShards collects the keys and blob ids of the shards below tree h;
-// prefix holds the decoded key components so far. The blobs are read in
-// one batch afterwards.
+// prefix holds the decoded key components above h. One `git ls-tree -r`
+// lists them all (walking the nested trees object by object through
+// go-git took longer than reading the blobs); the blobs are read in one
+// batch afterwards.
 func (s *Store) listShards(h plumbing.Hash, prefix []string, keys *[]string, ids *[]plumbing.Hash) error {
-	entries, err := s.r.readTree(h)
+	out, err := s.r.git(nil, "ls-tree", "-r", "-z", h.String())
 	if err != nil {
 		return corrupt("read artifact tree %s: %v", h, err)
 	}
-	for _, e := range entries {
-		if e.name == "@" && e.mode == ModeFile && len(prefix) > 0 {
-			*keys = append(*keys, strings.Join(prefix, "/"))
-			*ids = append(*ids, e.hash)
-			continue
+	for _, rec := range splitRecords(out, 0) {
+		tab := bytes.IndexByte(rec, '\t')
+		f := bytes.Fields(rec[:max(tab, 0)])
+		if tab < 0 || len(f) != 3 {
+			return corrupt("artifact tree %s: malformed entry %q", h, rec)
 		}
-		if e.mode != ModeTree {
-			return corrupt("unexpected entry %q (mode %o) in an artifact", e.name, e.mode)
+		mode, err := strconv.ParseUint(string(f[0]), 8, 32)
+		if err != nil || uint32(mode) != ModeFile || string(f[1]) != "blob" {
+			return corrupt("unexpected entry %q in an artifact", rec[tab+1:])
 		}
-		comp, err := unescapeName(e.name)
-		if err != nil {
-			return corrupt("artifact entry: %v", err)
+		parts := strings.Split(string(rec[tab+1:]), "/")
+		if len(parts) < 1 || parts[len(parts)-1] != "@" || len(prefix)+len(parts) < 2 {
+			return corrupt("unexpected entry %q in an artifact", rec[tab+1:])
 		}
-		if err := s.listShards(e.hash, append(prefix[:len(prefix):len(prefix)], comp), keys, ids); err != nil {
-			return err
+		comps := append([]string(nil), prefix...)
+		for _, p := range parts[:len(parts)-1] {
+			c, err := unescapeName(p)
+			if err != nil {
+				return corrupt("artifact entry: %v", err)
+			}
+			comps = append(comps, c)
 		}
+		*keys = append(*keys, strings.Join(comps, "/"))
+		*ids = append(*ids, plumbing.NewHash(string(f[2])))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -69,6 +70,11 @@ func runIndex(ctx context.Context, e *env, rev string, force, quiet bool) (*buil
 		ctx = context.Background()
 	}
 	opt := build.Options{Config: e.cfg, Force: force}
+	if tracing() {
+		opt.Trace = func(phase string, d time.Duration) {
+			fmt.Fprintf(e.stderr, "trace git-speed: index %s: %s\n", phase, d.Round(time.Millisecond))
+		}
+	}
 	if !quiet {
 		opt.Warn = func(msg string) { e.warnf("%s", msg) }
 	}
@@ -92,4 +98,14 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// tracing reports whether GIT_TRACE (or GIT_SPEED_TRACE) asks for traces.
+func tracing() bool {
+	for _, v := range []string{os.Getenv("GIT_SPEED_TRACE"), os.Getenv("GIT_TRACE")} {
+		if v != "" && v != "0" && v != "false" {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,8 @@ type Options struct {
 	Warn func(msg string)
 	// Progress, when set, is called as files are done.
 	Progress func(done, total int)
+	// Trace, when set, hears how long each phase took (GIT_TRACE).
+	Trace func(phase string, d time.Duration)
 }
 
 // Result is what an index run did.
@@ -130,6 +132,13 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 	}
 
+	phase := time.Now()
+	lap := func(name string) {
+		if opt.Trace != nil {
+			opt.Trace(name, time.Since(phase))
+		}
+		phase = time.Now()
+	}
 	files, prev, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
 	if err != nil {
 		return nil, err
@@ -141,9 +150,11 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	}
 	res.Files = len(files)
 
+	lap("list files")
 	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
 		return nil, err
 	}
+	lap("facts")
 
 	// Resolve the graph over every file's link.
 	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
@@ -169,6 +180,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
 	}
 	g := graph.Build(in)
+	lap("graph")
 	res.Edges = len(g.Edges)
 	for i := range files {
 		files[i].rec.Out = nil
@@ -199,9 +211,11 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
+	lap("encode")
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err
 	}
+	lap("store")
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	return res, nil
 }
