@@ -302,21 +302,47 @@ func (s *Store) Tree(tree, digest, name string) (map[string][]byte, error) {
 		return nil, err
 	}
 	s.r.mu.Lock()
-	defer s.r.mu.Unlock()
 	snap, err := s.tip()
 	if err != nil {
+		s.r.mu.Unlock()
 		return nil, err
 	}
 	h, ok, err := s.lookup(snap.root, true, "trees", shard(tree), treeDirName(tree, digest), name)
 	if err != nil {
+		s.r.mu.Unlock()
 		return nil, err
 	}
 	if !ok {
+		s.r.mu.Unlock()
 		return nil, fmt.Errorf("artifact %q of tree %s (digest %s): %w", name, tree, digest, ErrNotFound)
 	}
-	out := map[string][]byte{}
-	err = s.readShards(h, nil, out)
-	return out, err
+	var keys []string
+	var ids []plumbing.Hash
+	if err := s.listShards(h, nil, &keys, &ids); err != nil {
+		s.r.mu.Unlock()
+		return nil, err
+	}
+	var blobs [][]byte
+	if len(ids) <= 4*batchThreshold {
+		blobs, err = s.r.readBlobs(ids)
+		s.r.mu.Unlock()
+	} else {
+		// Large artifacts are read by git processes on all cores, outside
+		// the lock: nothing of go-git is touched.
+		s.r.mu.Unlock()
+		blobs, err = s.r.readBlobsParallel(ids)
+	}
+	if err != nil {
+		return nil, corrupt("read shards of %q: %v", name, err)
+	}
+	out := make(map[string][]byte, len(keys))
+	s.r.mu.Lock()
+	for i, k := range keys {
+		out[k] = blobs[i]
+		s.r.remember(ids[i])
+	}
+	s.r.mu.Unlock()
+	return out, nil
 }
 
 // readShards reads every shard below tree h into out: the trees first,

@@ -375,21 +375,30 @@ func previousTree(st *gitstore.Store, tree, digest string, warn func(string)) *p
 }
 
 func loadPrevious(st *gitstore.Store, tree, digest string) (*previous, error) {
-	mshards, err := st.Tree(tree, digest, artifactMap)
-	if err != nil {
-		return nil, err
+	// The two artifacts are read and decoded at the same time.
+	var (
+		mshards, lshards map[string][]byte
+		recs             []mapRecord
+		links            map[string]*world.Link
+		merr, lerr       error
+		wg               sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if lshards, lerr = st.Tree(tree, digest, artifactLinks); lerr == nil {
+			links, lerr = decodeLinkShards(lshards)
+		}
+	}()
+	if mshards, merr = st.Tree(tree, digest, artifactMap); merr == nil {
+		recs, merr = decodeMapShards(mshards)
 	}
-	recs, err := decodeMapShards(mshards)
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	if merr != nil {
+		return nil, merr
 	}
-	lshards, err := st.Tree(tree, digest, artifactLinks)
-	if err != nil {
-		return nil, err
-	}
-	links, err := decodeLinkShards(lshards)
-	if err != nil {
-		return nil, err
+	if lerr != nil {
+		return nil, lerr
 	}
 	p := &previous{tree: tree, files: make(map[string]*file, len(recs)), mapShards: mshards, linkShards: lshards}
 	for _, r := range recs {
