@@ -259,46 +259,32 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 
 // bind binds the names of a binding pattern and records the uses in its
 // defaults.
-func (w *jsWalker) bind(p *sitter.Node, locals map[string]bool) {
-	f := w.f
-	switch f.kind(p) {
-	case "identifier", "shorthand_property_identifier_pattern":
-		locals[f.text(p)] = true
-	case "object_pattern", "array_pattern", "rest_pattern":
-		for i := uint(0); i < p.NamedChildCount(); i++ {
-			w.bind(p.NamedChild(i), locals)
-		}
-	case "pair_pattern":
-		if v := f.field(p, "value"); v != nil {
-			w.bind(v, locals)
-		}
-	case "assignment_pattern", "object_assignment_pattern":
-		if l := f.field(p, "left"); l != nil {
-			w.bind(l, locals)
-		}
-		if r := f.field(p, "right"); r != nil {
-			w.uses(r)
-		}
-	}
-}
+func (w *jsWalker) bind(p *sitter.Node, locals map[string]bool) { w.bindPattern(p, locals, true) }
 
 // bindNames is bind without recording uses (for collection passes).
-func (w *jsWalker) bindNames(p *sitter.Node, locals map[string]bool) {
+func (w *jsWalker) bindNames(p *sitter.Node, locals map[string]bool) { w.bindPattern(p, locals, false) }
+
+// bindPattern adds the names a binding pattern declares to locals; with
+// uses set, it also records the references in its default values.
+func (w *jsWalker) bindPattern(p *sitter.Node, locals map[string]bool, uses bool) {
 	f := w.f
 	switch f.kind(p) {
 	case "identifier", "shorthand_property_identifier_pattern":
 		locals[f.text(p)] = true
 	case "object_pattern", "array_pattern", "rest_pattern":
 		for i := uint(0); i < p.NamedChildCount(); i++ {
-			w.bindNames(p.NamedChild(i), locals)
+			w.bindPattern(p.NamedChild(i), locals, uses)
 		}
 	case "pair_pattern":
 		if v := f.field(p, "value"); v != nil {
-			w.bindNames(v, locals)
+			w.bindPattern(v, locals, uses)
 		}
 	case "assignment_pattern", "object_assignment_pattern":
 		if l := f.field(p, "left"); l != nil {
-			w.bindNames(l, locals)
+			w.bindPattern(l, locals, uses)
+		}
+		if r := f.field(p, "right"); uses && r != nil {
+			w.uses(r)
 		}
 	}
 }
