@@ -203,45 +203,47 @@ func (s *state) narrowSpec() {
 	}
 	kw := s.keywords()
 	if len(s.spec) == 0 && len(kw) > 0 {
-		type scored struct {
-			i     int
-			score int
-			hits  []string
-		}
-		var sc []scored
+		texts := make([]string, len(sp.Requirements))
 		for i, r := range sp.Requirements {
-			if n, hits := keywordScore(r.Title+"\n"+r.Text, kw); n > 0 {
-				sc = append(sc, scored{i, n, hits})
-			}
+			texts[i] = r.Title + "\n" + r.Text
 		}
-		sort.SliceStable(sc, func(a, b int) bool { return sc[a].score > sc[b].score })
-		for j, x := range sc {
-			if j == maxKeywordItems {
-				break
-			}
+		for _, x := range topByKeywords(texts, kw) {
 			add(sp.Requirements[x.i].ID, "keywords: "+strings.Join(x.hits, ", "))
 		}
 	}
 	// Design paragraphs by keyword (MAHABHARATHA's spec scoping).
-	type scored struct {
-		p     int
-		score int
-		hits  []string
-	}
-	var sc []scored
+	texts := make([]string, len(sp.Paragraphs))
 	for i, p := range sp.Paragraphs {
-		if n, hits := keywordScore(p.Heading+"\n"+p.Text, kw); n > 0 {
-			sc = append(sc, scored{i, n, hits})
+		texts[i] = p.Heading + "\n" + p.Text
+	}
+	for _, x := range topByKeywords(texts, kw) {
+		p := sp.Paragraphs[x.i]
+		s.paras = append(s.paras, SpecParagraph{Heading: p.Heading, Text: p.Text, line: p.Line, why: "keywords: " + strings.Join(x.hits, ", ")})
+	}
+}
+
+// keywordHit is a text that matched task keywords: its index and the
+// keywords found.
+type keywordHit struct {
+	i     int
+	score int
+	hits  []string
+}
+
+// topByKeywords scores texts by task keywords and returns the best
+// maxKeywordItems with at least one hit, best first (ties keep text order).
+func topByKeywords(texts []string, kw []string) []keywordHit {
+	var sc []keywordHit
+	for i, t := range texts {
+		if n, hits := keywordScore(t, kw); n > 0 {
+			sc = append(sc, keywordHit{i, n, hits})
 		}
 	}
 	sort.SliceStable(sc, func(a, b int) bool { return sc[a].score > sc[b].score })
-	for j, x := range sc {
-		if j == maxKeywordItems {
-			break
-		}
-		p := sp.Paragraphs[x.p]
-		s.paras = append(s.paras, SpecParagraph{Heading: p.Heading, Text: p.Text, line: p.Line, why: "keywords: " + strings.Join(x.hits, ", ")})
+	if len(sc) > maxKeywordItems {
+		sc = sc[:maxKeywordItems]
 	}
+	return sc
 }
 
 func evidenceString(e align.Evidence) string {
