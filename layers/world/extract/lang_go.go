@@ -407,12 +407,7 @@ func (w *goWalker) typeDecl(n *sitter.Node, top bool, declDoc string) {
 	mark := len(f.stack)
 	defer f.release(mark)
 	ks := f.kids(n)
-	specs := 0
-	for _, k := range ks {
-		if k.kind == "type_spec" || k.kind == "type_alias" {
-			specs++
-		}
-	}
+	specs := countKinds(ks, "type_spec", "type_alias")
 	for i := range ks {
 		k := &ks[i]
 		switch k.kind {
@@ -629,12 +624,7 @@ func (w *goWalker) valueDecl(n *sitter.Node, top bool, declDoc string) {
 		kind = world.KindConst
 	}
 	ks := f.kids(n)
-	specs := 0
-	for _, k := range ks {
-		if k.kind == "const_spec" || k.kind == "var_spec" {
-			specs++
-		}
-	}
+	specs := countKinds(ks, "const_spec", "var_spec")
 	for i := range ks {
 		k := &ks[i]
 		switch k.kind {
@@ -1167,4 +1157,18 @@ func goTypeQualName(f *file, t *sitter.Node) string {
 		}
 	}
 	return ""
+}
+
+// countKinds counts the children of one of the given kinds.
+func countKinds(ks []kid, kinds ...string) int {
+	n := 0
+	for _, k := range ks {
+		for _, want := range kinds {
+			if k.kind == want {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
