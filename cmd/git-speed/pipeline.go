@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/prompt"
 	"github.com/git-speed/git-speed/layers/scope"
@@ -59,42 +60,69 @@ type scopeOptions struct {
 // runScope runs Layer 2 for one task and returns the result, with warnings
 // printed to stderr.
 func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result, *build.World, *feature.Feature, error) {
-	if o.stage == "" {
-		o.stage = "developer"
+	in, err := e.openScope(featureName, o)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	if _, err := e.cfg.StageBudget(o.stage); err != nil {
-		return nil, nil, nil, usagef("--stage: %v", err)
+	res, err := e.scopeTask(in, task, o)
+	if err != nil {
+		in.w.Close()
+		return nil, nil, nil, err
+	}
+	return res, in.w, in.f, nil
+}
+
+// scopeInputs is what scoping any task of a feature at one tree reads:
+// loaded once, however many times the task is scoped.
+type scopeInputs struct {
+	w   *build.World
+	f   *feature.Feature
+	al  *align.Alignment
+	cnt tokens.Counter
+}
+
+// openScope loads the world at o.rev, the feature and its alignment. The
+// caller closes in.w.
+func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error) {
+	stage := o.stage
+	if stage == "" {
+		stage = "developer"
+	}
+	if _, err := e.cfg.StageBudget(stage); err != nil {
+		return nil, usagef("--stage: %v", err)
 	}
 	w, err := loadWorld(e, o.rev)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	f, err := e.loadFeature(featureName, w, o.strict)
+	in := &scopeInputs{w: w}
+	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
+		if in.cnt, err = e.counter(); err == nil {
+			in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) })
+		}
+	}
 	if err != nil {
 		w.Close()
-		return nil, nil, nil, err
+		return nil, err
 	}
-	cnt, err := e.counter()
-	if err != nil {
-		w.Close()
-		return nil, nil, nil, err
+	return in, nil
+}
+
+// scopeTask runs Layer 2 for one task, printing its warnings to stderr.
+func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Result, error) {
+	if o.stage == "" {
+		o.stage = "developer"
 	}
-	al, err := w.Alignment(f, func(msg string) { e.warnf("%s", msg) })
-	if err != nil {
-		w.Close()
-		return nil, nil, nil, err
-	}
-	res, err := scope.Scope(w, f, task, scope.Options{
-		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: cnt, Strict: o.strict, Align: al,
+	res, err := scope.Scope(in.w, in.f, task, scope.Options{
+		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 	})
 	if err != nil {
-		w.Close()
-		return nil, nil, nil, err
+		return nil, err
 	}
 	for _, msg := range res.Warnings {
 		e.warnf("%s", msg)
 	}
-	return res, w, f, nil
+	return res, nil
 }
 
 // writeScope writes a scope result's three artifacts into the task's
@@ -160,9 +188,14 @@ func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*sc
 	total := stageBudget(e.cfg, stage, o.budget)
 	reserve := int(float64(total) * e.cfg.Budget.Shares.Reserve)
 	budget := total
+	in, err := e.openScope(featureName, o.scopeOptions)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer in.w.Close()
 	for attempt := 0; ; attempt++ {
 		o.budget = budget
-		res, out, err := e.renderOnce(stage, featureName, task, total, o)
+		res, out, err := e.renderOnce(in, stage, featureName, task, total, o)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -186,12 +219,12 @@ func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*sc
 
 // renderOnce scopes and renders at o.budget; total is the stage's budget
 // the prompt is reported against.
-func (e *env) renderOnce(stage, featureName, task string, total int, o renderOptions) (*scope.Result, *prompt.Output, error) {
-	res, w, f, err := e.runScope(featureName, task, o.scopeOptions)
+func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total int, o renderOptions) (*scope.Result, *prompt.Output, error) {
+	res, err := e.scopeTask(in, task, o.scopeOptions)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer w.Close()
+	w, f := in.w, in.f
 	var data [3][]byte
 	for i, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
 		if data[i], err = res.Encode(name); err != nil {
@@ -202,18 +235,18 @@ func (e *env) renderOnce(stage, featureName, task string, total int, o renderOpt
 	if err != nil {
 		return nil, nil, err
 	}
-	cnt, _ := e.counter()
-	in := prompt.Input{
+	cnt := in.cnt
+	pin := prompt.Input{
 		Context: ctx, Feature: featureName, Counter: cnt.Count, Tokenizer: cnt.Name(), Budget: total,
 		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
 		TemplateLabel: path.Join(e.speedDir, "templates"),
 		FailureLog:    o.logText,
 	}
 	for _, t := range f.Tasks {
-		in.Tasks = append(in.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
+		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
 	}
 	for _, r := range f.Spec.Requirements {
-		in.Requirements = append(in.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})
+		pin.Requirements = append(pin.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})
 	}
 	switch stage {
 	case "architect":
@@ -226,19 +259,15 @@ func (e *env) renderOnce(stage, featureName, task string, total int, o renderOpt
 			focus = append(focus, t.FilesTouched...)
 		}
 		rank := graph.Rank(g, existing(g.Index, focus), nil)
-		if in.RepoMap, err = graph.RepoMap(g, rank, w.Facts, e.cfg.Map.Budget, cnt.Count); err != nil {
+		if pin.RepoMap, err = graph.RepoMap(g, rank, w.Facts, e.cfg.Map.Budget, cnt.Count); err != nil {
 			return nil, nil, err
 		}
 		for _, c := range graph.Clusters(g) {
-			in.Clusters = append(in.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
+			pin.Clusters = append(pin.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
 		}
-		al, err := w.Alignment(f, func(msg string) { e.warnf("%s", msg) })
-		if err != nil {
-			return nil, nil, err
-		}
-		in.AlignmentText = align.Render(al)
+		pin.AlignmentText = align.Render(in.al)
 	case "coherence":
-		in.Symbols = map[string][]string{}
+		pin.Symbols = map[string][]string{}
 		for _, t := range f.Tasks {
 			for _, p := range t.FilesTouched {
 				facts, err := w.Facts(p)
@@ -247,22 +276,22 @@ func (e *env) renderOnce(stage, featureName, task string, total int, o renderOpt
 				}
 				for _, d := range facts.Defs {
 					if d.Exported {
-						in.Symbols[t.ID] = append(in.Symbols[t.ID], p+":"+d.Qualified)
+						pin.Symbols[t.ID] = append(pin.Symbols[t.ID], p+":"+d.Qualified)
 					}
 				}
 			}
 		}
 		for _, t := range f.Tasks {
 			for _, d := range t.Decisions {
-				in.Decisions = append(in.Decisions, prompt.Decision{Task: t.ID, Summary: d.Summary, Detail: d.Detail, Files: d.Files})
+				pin.Decisions = append(pin.Decisions, prompt.Decision{Task: t.ID, Summary: d.Summary, Detail: d.Detail, Files: d.Files})
 			}
 		}
 	case "reviewer":
-		if in.Diffs, err = e.taskDiffs(f.Task(task), o); err != nil {
+		if pin.Diffs, err = e.taskDiffs(f.Task(task), o); err != nil {
 			return nil, nil, err
 		}
 	}
-	out, err := prompt.Render(stage, in)
+	out, err := prompt.Render(stage, pin)
 	if err != nil {
 		return nil, nil, err
 	}
