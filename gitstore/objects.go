@@ -8,8 +8,10 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Raw object access through go-git's storage. Callers hold r.mu.
@@ -33,7 +35,13 @@ func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error
 		}
 	}
 	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
+	// Another process may be adding a pack (its index appears before
+	// go-git can open it) or repacking: look at the packs again and retry
+	// a few times before calling the object missing.
+	for try := 0; try < 5 && (errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, dotgit.ErrPackfileNotFound)); try++ {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * 10 * time.Millisecond)
+		}
 		r.storage.Reindex()
 		obj, err = r.storage.EncodedObject(plumbing.AnyObject, h)
 	}
