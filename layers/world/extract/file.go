@@ -25,6 +25,8 @@ type file struct {
 	cur   *sitter.TreeCursor // for walkers that want a cursor; closed by close
 	stack []kid              // children read by kids, LIFO
 	cbuf  cBuf               // C scratch of kids; freed by close
+	tbuf  cBuf               // C memory of recs; freed by close
+	recs  []cRec             // the whole tree in document order, read once by tree
 	nl    []uint             // offsets of the source's newlines, for lineOfByte
 }
 
@@ -267,29 +269,41 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 
 // walk calls visit for n and every node below it in document order; when
 // visit returns false the node's children are skipped. The nodes passed to
-// visit stay valid after it returns (a visitor may keep them). Children
-// are read one cgo call per parent (gs_kids).
+// visit stay valid after it returns (a visitor may keep them). The subtree
+// is read in one cgo call (gs_dump).
 func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 	var b cBuf
 	defer b.free()
-	var rec func(n *sitter.Node)
-	rec = func(n *sitter.Node) {
-		if !visit(n) {
-			return
-		}
-		cs := b.children(n)
-		if len(cs) == 0 {
-			return
-		}
-		kids := make([]sitter.Node, len(cs))
-		for i := range cs {
-			kids[i] = cs[i].node
-		}
-		for i := range kids {
-			rec(&kids[i])
+	recs := b.dump(n)
+	nodes := make([]sitter.Node, len(recs))
+	for i := range recs {
+		nodes[i] = recs[i].node
+	}
+	for i := 0; i < len(nodes); {
+		if visit(&nodes[i]) {
+			i++
+		} else {
+			i = int(recs[i].after)
 		}
 	}
-	rec(n)
+}
+
+// tree returns every node of the file's syntax tree in document order,
+// read in one cgo call the first time and kept until close: passes over the
+// whole file share it.
+func (f *file) tree() []cRec {
+	if f.recs == nil {
+		f.recs = f.tbuf.dump(f.root)
+	}
+	return f.recs
+}
+
+// recKind returns the node kind of a record of tree, without a cgo call.
+func (f *file) recKind(r *cRec) string {
+	if int(r.symbol) < len(f.lang.kinds) {
+		return f.lang.kinds[r.symbol]
+	}
+	return r.node.Kind()
 }
 
 // kid is one child of a node, as read by file.kids.
@@ -304,7 +318,7 @@ type kid struct {
 // kind returns n's node kind from the language's table, without a cgo
 // string conversion.
 func (f *file) kind(n *sitter.Node) string {
-	id := n.KindId()
+	id := symbolOf(n)
 	if int(id) < len(f.lang.kinds) {
 		return f.lang.kinds[id]
 	}
@@ -322,7 +336,7 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 	if id == 0 || n == nil {
 		return nil
 	}
-	return n.ChildByFieldId(id)
+	return childByField(n, id)
 }
 
 // kids returns n's children (named and anonymous) with their kinds and
@@ -352,6 +366,8 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 // close frees what the file holds of tree-sitter (its cursor).
 func (f *file) close() {
 	f.cbuf.free()
+	f.tbuf.free()
+	f.recs = nil
 	if f.cur != nil {
 		f.cur.Close()
 		f.cur = nil

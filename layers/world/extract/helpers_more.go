@@ -160,24 +160,30 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	}
 	// Only nodes with a comment among their children need their child list.
 	var parents []*sitter.Node
-	seen := map[uintptr]bool{}
-	f.walkParent(f.root, func(x, p *sitter.Node, _ uint16) bool {
-		if !isComment(f.kind(x)) {
-			return true
+	seen := map[int32]bool{}
+	recs := f.tree()
+	for i := 0; i < len(recs); i++ {
+		r := &recs[i]
+		if !isComment(f.recKind(r)) {
+			continue
 		}
-		if p != nil && !seen[p.Id()] {
-			seen[p.Id()] = true
-			pp := *p
+		if p := r.parent; p >= 0 && !seen[p] {
+			seen[p] = true
+			pp := recs[p].node
 			parents = append(parents, &pp)
 		}
-		return false
-	})
+		i = int(r.after) - 1 // nothing below a comment
+	}
 	for _, n := range parents {
-		kids := f.all(n)
-		kinds := make([]string, len(kids))
-		for i, k := range kids {
-			kinds[i] = f.kind(k)
+		mark := len(f.stack)
+		ks := f.kids(n)
+		kids := make([]*sitter.Node, len(ks))
+		kinds := make([]string, len(ks))
+		for i := range ks {
+			nn := ks[i].n
+			kids[i], kinds[i] = &nn, ks[i].kind
 		}
+		f.release(mark)
 		for i, k := range kids {
 			if isComment(kinds[i]) {
 				cutter(kids, kinds, i)
@@ -368,22 +374,24 @@ func finishMore(facts *world.Facts) {
 // walkParent is walk with each node's parent (nil for n itself) and the
 // id of the field it has in its parent (0 for none; compare with
 // f.fieldID). Node.Parent costs a descent from the root in tree-sitter,
-// which makes per-node use quadratic on deep trees; children are read one
-// cgo call per parent (file.kids). Visitors must not keep the nodes.
+// which makes per-node use quadratic on deep trees; the subtree is read
+// in one cgo call (gs_dump). Visitors must not keep the nodes.
 func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field uint16) bool) {
-	var rec func(x, p *sitter.Node, fid uint16)
-	rec = func(x, p *sitter.Node, fid uint16) {
-		if !visit(x, p, fid) {
-			return
+	var b cBuf
+	defer b.free()
+	recs := b.dump(n)
+	for i := 0; i < len(recs); {
+		r := &recs[i]
+		var p *sitter.Node
+		if r.parent >= 0 {
+			p = &recs[r.parent].node
 		}
-		mark := len(f.stack)
-		ks := f.kids(x)
-		for i := range ks {
-			rec(&ks[i].n, x, ks[i].field)
+		if visit(&r.node, p, r.field) {
+			i++
+		} else {
+			i = int(r.after)
 		}
-		f.release(mark)
 	}
-	rec(n, nil, 0)
 }
 
 // named returns n's named children, read with one cgo call (file.kids).

@@ -2,10 +2,13 @@ package extract
 
 // Reading a node's children costs one cgo call per child and per question
 // asked of it through the go-tree-sitter binding (the node, its kind, its
-// field, the step to the next sibling). gsKids asks all of them in C, one
-// call per parent. The two structs below repeat the layouts of TSNode and
-// TSTreeCursor from tree-sitter's api.h (ABI of go-tree-sitter v0.25.0);
-// TestNodeLayout checks they match the binding's Node.
+// field, the step to the next sibling), and each of those calls has the
+// runtime check the pointers inside the node it passes. The C functions
+// below answer in bulk instead: gs_kids all of one node's children in one
+// call, gs_dump a whole subtree in one call; and they take nodes as plain
+// integers, which cgo does not check. The structs repeat the layouts of
+// TSNode and TSTreeCursor from tree-sitter's api.h (ABI of go-tree-sitter
+// v0.25.0); TestNodeLayout checks they match the binding's Node.
 
 /*
 #include <stdint.h>
@@ -19,17 +22,31 @@ extern gsCursor ts_tree_cursor_new(gsNode);
 extern void ts_tree_cursor_delete(gsCursor *);
 extern bool ts_tree_cursor_goto_first_child(gsCursor *);
 extern bool ts_tree_cursor_goto_next_sibling(gsCursor *);
+extern bool ts_tree_cursor_goto_parent(gsCursor *);
 extern gsNode ts_tree_cursor_current_node(const gsCursor *);
 extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
 extern uint16_t ts_node_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
+extern gsNode ts_node_child_by_field_id(gsNode, uint16_t);
 
 typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; } gsKid;
 
-// gs_kids writes up to max children of parent into out and returns how
+// gsRec is one node of a subtree dump: parent is the index of its parent
+// in the dump (-1 for the subtree's root), after the index of the first
+// node that is not in its subtree.
+typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; int32_t parent; uint32_t after; } gsRec;
+
+static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree) {
+	gsNode n = {{c0, c1, c2, c3}, (const void *)id, (const void *)tree};
+	return n;
+}
+
+// gs_kids writes up to max children of the node into out and returns how
 // many there are (more than max when out was too small).
-static uint32_t gs_kids(gsNode parent, gsKid *out, uint32_t max) {
-	gsCursor c = ts_tree_cursor_new(parent);
+static uint32_t gs_kids(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
+		uintptr_t outp, uint32_t max) {
+	gsKid *out = (gsKid *)outp;
+	gsCursor c = ts_tree_cursor_new(gs_node(c0, c1, c2, c3, id, tree));
 	uint32_t n = 0;
 	if (ts_tree_cursor_goto_first_child(&c)) {
 		do {
@@ -45,6 +62,58 @@ static uint32_t gs_kids(gsNode parent, gsKid *out, uint32_t max) {
 	}
 	ts_tree_cursor_delete(&c);
 	return n;
+}
+
+// gs_dump writes the node and everything below it into out in document
+// order, and returns the number of nodes (more than max when out was too
+// small; then out holds nothing usable).
+static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
+		uintptr_t outp, uint32_t max) {
+	gsRec *out = (gsRec *)outp;
+	gsCursor c = ts_tree_cursor_new(gs_node(c0, c1, c2, c3, id, tree));
+	uint32_t n = 0;
+	int32_t cur = -1; // index of the cursor's node while n <= max
+	for (;;) {
+		if (n < max) {
+			gsNode node = ts_tree_cursor_current_node(&c);
+			out[n].node = node;
+			out[n].symbol = ts_node_symbol(node);
+			out[n].field = ts_tree_cursor_current_field_id(&c);
+			out[n].end = ts_node_end_byte(node);
+			out[n].parent = cur;
+			out[n].after = n + 1;
+		}
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			if (n < max) cur = (int32_t)n;
+			n++;
+			continue;
+		}
+		// A leaf: step to the next sibling, climbing as needed.
+		n++;
+		bool more = false;
+		for (;;) {
+			if (ts_tree_cursor_goto_next_sibling(&c)) { more = true; break; }
+			if (!ts_tree_cursor_goto_parent(&c)) break;
+			if (cur >= 0) cur = out[cur].parent; // cur < max: it was written
+		}
+		if (!more) break;
+	}
+	ts_tree_cursor_delete(&c);
+	if (n <= max) {
+		for (uint32_t i = n; i-- > 1;) {
+			int32_t p = out[i].parent;
+			if (p >= 0 && out[i].after > out[p].after) out[p].after = out[i].after;
+		}
+	}
+	return n;
+}
+
+static uint16_t gs_symbol(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree) {
+	return ts_node_symbol(gs_node(c0, c1, c2, c3, id, tree));
+}
+
+static gsNode gs_field(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree, uint16_t field) {
+	return ts_node_child_by_field_id(gs_node(c0, c1, c2, c3, id, tree), field);
 }
 */
 import "C"
@@ -63,51 +132,122 @@ type cKid struct {
 	end    uint32
 }
 
-// cBuf is scratch memory in the C heap for gs_kids: memory the Go
-// runtime neither scans nor checks on each cgo call.
+// cRec is gsRec on the Go side.
+type cRec struct {
+	node   sitter.Node
+	symbol uint16
+	field  uint16
+	end    uint32
+	parent int32
+	after  uint32
+}
+
+// gsNodeWords is a TSNode seen as the integers gs_* functions take.
+type gsNodeWords struct {
+	ctx      [4]uint32
+	id, tree uintptr
+}
+
+func words(n *sitter.Node) *gsNodeWords { return (*gsNodeWords)(unsafe.Pointer(n)) }
+
+// cBuf is scratch memory in the C heap for gs_kids and gs_dump: memory
+// the Go runtime neither scans nor checks on each cgo call.
 type cBuf struct {
-	p   unsafe.Pointer
-	cap int
+	p    unsafe.Pointer
+	size uintptr // bytes
 }
 
 // children returns n's children, valid until the next call on b.
 func (b *cBuf) children(n *sitter.Node) []cKid {
+	const rec = unsafe.Sizeof(cKid{})
 	if b.p == nil {
-		b.grow(64)
+		b.grow(64 * rec)
 	}
+	w := words(n)
 	for {
-		got := int(C.gs_kids(*(*C.gsNode)(unsafe.Pointer(n)), (*C.gsKid)(b.p), C.uint32_t(b.cap)))
-		if got <= b.cap {
+		max := b.size / rec
+		got := uintptr(C.gs_kids(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
+			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max)))
+		if got <= max {
 			if got == 0 {
 				return nil
 			}
 			return unsafe.Slice((*cKid)(b.p), got)
 		}
-		b.grow(got)
+		b.grow(got * rec)
 	}
 }
 
-func (b *cBuf) grow(n int) {
+// dump returns n and every node below it in document order, valid until
+// the next call on b.
+func (b *cBuf) dump(n *sitter.Node) []cRec {
+	const rec = unsafe.Sizeof(cRec{})
+	if b.size < 256*rec {
+		b.grow(256 * rec)
+	}
+	w := words(n)
+	for {
+		max := b.size / rec
+		got := uintptr(C.gs_dump(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
+			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max)))
+		if got <= max {
+			return unsafe.Slice((*cRec)(b.p), got)
+		}
+		b.grow(got * rec)
+	}
+}
+
+func (b *cBuf) grow(size uintptr) {
 	b.free()
-	b.p = C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(cKid{})))
+	b.p = C.malloc(C.size_t(size))
 	if b.p == nil {
 		panic("extract: out of memory")
 	}
-	b.cap = n
+	b.size = size
 }
 
 func (b *cBuf) free() {
 	if b.p != nil {
 		C.free(b.p)
-		b.p, b.cap = nil, 0
+		b.p, b.size = nil, 0
 	}
 }
+
+// symbolOf is n.KindId() without the binding's pointer checks.
+func symbolOf(n *sitter.Node) uint16 {
+	w := words(n)
+	return uint16(C.gs_symbol(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
+		C.uintptr_t(w.id), C.uintptr_t(w.tree)))
+}
+
+// childByField is n.ChildByFieldId(id) without the binding's pointer
+// checks; nil when n has no child in that field.
+func childByField(n *sitter.Node, id uint16) *sitter.Node {
+	w := words(n)
+	c := C.gs_field(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
+		C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uint16_t(id))
+	if c.id == nil {
+		return nil
+	}
+	return (*sitter.Node)(unsafe.Pointer(&c))
+}
+
+// cSizes returns the sizes of gsKid and gsRec as C lays them out (for
+// tests).
+func cSizes() (kid, rec uintptr) { return uintptr(C.sizeof_gsKid), uintptr(C.sizeof_gsRec) }
 
 // childrenC returns n's children as a fresh Go slice (for tests).
 func childrenC(n *sitter.Node, _ []cKid) []cKid {
 	var b cBuf
 	defer b.free()
 	return append([]cKid(nil), b.children(n)...)
+}
+
+// dumpC returns n's subtree as a fresh Go slice (for tests).
+func dumpC(n *sitter.Node) []cRec {
+	var b cBuf
+	defer b.free()
+	return append([]cRec(nil), b.dump(n)...)
 }
 
 // startByte and startRow read a node's start from the node itself

@@ -12,8 +12,11 @@ import (
 // TestNodeLayout checks that gsNode/gsKid match the binding's Node and
 // that the C children reader agrees with the binding's own walk.
 func TestNodeLayout(t *testing.T) {
-	if unsafe.Sizeof(sitter.Node{}) != 32 || unsafe.Sizeof(cKid{}) != 40 {
-		t.Fatalf("sitter.Node is %d bytes, cKid %d: the tree-sitter ABI changed", unsafe.Sizeof(sitter.Node{}), unsafe.Sizeof(cKid{}))
+	if unsafe.Sizeof(sitter.Node{}) != 32 || unsafe.Sizeof(gsNodeWords{}) != 32 {
+		t.Fatalf("sitter.Node is %d bytes: the tree-sitter ABI changed", unsafe.Sizeof(sitter.Node{}))
+	}
+	if k, r := cSizes(); k != unsafe.Sizeof(cKid{}) || r != unsafe.Sizeof(cRec{}) {
+		t.Fatalf("gsKid/gsRec are %d/%d bytes in C, cKid/cRec %d/%d in Go", k, r, unsafe.Sizeof(cKid{}), unsafe.Sizeof(cRec{}))
 	}
 	src := []byte("package p\n\nfunc f(a, b int) (c int) { return a + b }\n")
 	l := registry[world.LangGo]
@@ -48,4 +51,81 @@ func TestNodeLayout(t *testing.T) {
 		}
 	}
 	check(root)
+}
+
+// TestDump checks gs_dump against the binding's own cursor walk on every
+// subtree of real files: document order, parent, field, symbol, end, and
+// the index after each subtree.
+func TestDump(t *testing.T) {
+	cases := map[string]string{
+		world.LangGo:     "package p\n\n// f adds.\nfunc f(a, b int) (c int) { return a + b }\n\ntype T struct{ x, y int }\n",
+		world.LangPython: "import os\n\nclass A(B):\n    def m(self, x):\n        return [y for y in x if y]\n",
+		world.LangPHP:    "<?php\nnamespace N;\nuse A\\B;\nclass C extends B { public function f($x) { return g($x) + 1; } }\n",
+		world.LangJavaScript: "import a from './a'\nexport function f(x) {\n  return a(x, () => { x++ })\n}\nconst y = {",
+	}
+	for lang, src := range cases {
+		l := registry[lang]
+		tree := l.parse([]byte(src), DefaultTimeout)
+		var check func(n *sitter.Node)
+		check = func(n *sitter.Node) {
+			recs := dumpC(n)
+			// The binding's walk, in document order, with parents.
+			type want struct {
+				id            uintptr
+				symbol, field uint16
+				end           uint
+				parent        int
+			}
+			var ws []want
+			c := n.Walk()
+			var rec func(parent int)
+			rec = func(parent int) {
+				me := len(ws)
+				cn := c.Node()
+				ws = append(ws, want{cn.Id(), cn.KindId(), c.FieldId(), cn.EndByte(), parent})
+				if c.GotoFirstChild() {
+					for {
+						rec(me)
+						if !c.GotoNextSibling() {
+							break
+						}
+					}
+					c.GotoParent()
+				}
+			}
+			rec(-1)
+			c.Close()
+			if len(recs) != len(ws) {
+				t.Fatalf("%s %s: dump has %d nodes, the binding's walk %d", lang, n.Kind(), len(recs), len(ws))
+			}
+			for i, r := range recs {
+				w := ws[i]
+				if r.node.Id() != w.id || r.symbol != w.symbol || r.end != uint32(w.end) || int(r.parent) != w.parent ||
+					(i > 0 && r.field != w.field) {
+					t.Fatalf("%s: node %d (%s) differs: %+v, want %+v", lang, i, r.node.Kind(), r, w)
+				}
+				after := i + 1
+				for after < len(ws) {
+					p := ws[after].parent
+					for p > i {
+						p = ws[p].parent
+					}
+					if p != i {
+						break
+					}
+					after++
+				}
+				if int(r.after) != after {
+					t.Fatalf("%s: node %d (%s): after %d, want %d", lang, i, r.node.Kind(), r.after, after)
+				}
+			}
+			for i := range recs {
+				if i > 0 && recs[i].parent == 0 {
+					check(&recs[i].node)
+				}
+			}
+		}
+		check(tree.RootNode())
+		tree.Close()
+	}
 }

@@ -207,24 +207,23 @@ func (w *phpWalker) use(c *sitter.Node) {
 // literal in it (the literal parts, joined).
 func (w *phpWalker) requires() {
 	f := w.f
-	walk(f.root, func(n *sitter.Node) bool {
-		switch w.f.kind(n) {
+	recs := f.tree()
+	for i := 0; i < len(recs); i++ {
+		switch f.recKind(&recs[i]) {
 		case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
 			var parts []string
-			walk(n, func(x *sitter.Node) bool {
-				if w.f.kind(x) == "string_content" || w.f.kind(x) == "string_value" {
-					parts = append(parts, f.text(x))
-					return false
+			for j := i + 1; j < int(recs[i].after); j++ {
+				if k := f.recKind(&recs[j]); k == "string_content" || k == "string_value" {
+					parts = append(parts, f.text(&recs[j].node))
+					j = int(recs[j].after) - 1
 				}
-				return true
-			})
-			if len(parts) > 0 {
-				f.imp(world.Import{Path: strings.Join(parts, ""), Line: line(n), Kind: "require"})
 			}
-			return false
+			if len(parts) > 0 {
+				f.imp(world.Import{Path: strings.Join(parts, ""), Line: line(&recs[i].node), Kind: "require"})
+			}
+			i = int(recs[i].after) - 1
 		}
-		return true
-	})
+	}
 }
 
 // qualName returns the last segment of a possibly qualified name and its
