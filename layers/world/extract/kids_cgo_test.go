@@ -58,9 +58,9 @@ func TestNodeLayout(t *testing.T) {
 // the index after each subtree.
 func TestDump(t *testing.T) {
 	cases := map[string]string{
-		world.LangGo:     "package p\n\n// f adds.\nfunc f(a, b int) (c int) { return a + b }\n\ntype T struct{ x, y int }\n",
-		world.LangPython: "import os\n\nclass A(B):\n    def m(self, x):\n        return [y for y in x if y]\n",
-		world.LangPHP:    "<?php\nnamespace N;\nuse A\\B;\nclass C extends B { public function f($x) { return g($x) + 1; } }\n",
+		world.LangGo:         "package p\n\n// f adds.\nfunc f(a, b int) (c int) { return a + b }\n\ntype T struct{ x, y int }\n",
+		world.LangPython:     "import os\n\nclass A(B):\n    def m(self, x):\n        return [y for y in x if y]\n",
+		world.LangPHP:        "<?php\nnamespace N;\nuse A\\B;\nclass C extends B { public function f($x) { return g($x) + 1; } }\n",
 		world.LangJavaScript: "import a from './a'\nexport function f(x) {\n  return a(x, () => { x++ })\n}\nconst y = {",
 	}
 	for lang, src := range cases {
