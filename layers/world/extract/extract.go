@@ -30,7 +30,14 @@ import (
 // key, so bumping it makes every file be parsed again. One line per bump:
 //
 //	1: first extractors.
-const Version = 1
+//	2: fields read from the tree cursor: member chains in TypeScript type
+//	   queries (typeof a.b.c) name every member.
+const Version = 2
+
+// readTree makes Extract read each file's whole tree in one cgo call
+// before walking it (file.tree), so the walkers' questions are answered
+// in Go. Tests turn it off to check both paths give the same facts.
+var readTree = true
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
@@ -148,6 +155,9 @@ func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 			err = nil
 		}
 	}()
+	if readTree {
+		f.tree()
+	}
 	l.walk(f)
 	if root.HasError() {
 		facts.Partial = true

@@ -27,6 +27,7 @@ type file struct {
 	cbuf  cBuf               // C scratch of kids; freed by close
 	tbuf  cBuf               // C memory of recs; freed by close
 	recs  []cRec             // the whole tree in document order, read once by tree
+	idx   nodeIndex          // node id → index in recs
 	nl    []uint             // offsets of the source's newlines, for lineOfByte
 }
 
@@ -291,11 +292,62 @@ func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 // tree returns every node of the file's syntax tree in document order,
 // read in one cgo call the first time and kept until close: passes over the
 // whole file share it.
+//
+// Once it is read, kids, kind and field answer from it in Go instead of
+// asking tree-sitter, for every node of the file.
 func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.recs = f.tbuf.dump(f.root)
+		f.idx.build(f.recs)
 	}
 	return f.recs
+}
+
+// at returns n's index in f.recs, or -1 when the tree has not been read.
+func (f *file) at(n *sitter.Node) int {
+	return f.idx.find(f.recs, words(n).id)
+}
+
+// nodeIndex finds a node's record in a tree dump by its id (the address
+// of its subtree, unique in a tree): an open-addressing hash table of
+// record indexes, cheaper to fill than a map for every node of a file.
+type nodeIndex struct {
+	slots []int32 // record index + 1; 0 is empty
+	shift uint
+}
+
+func hashID(id uintptr, shift uint) uint {
+	return uint((uint64(id) >> 3) * 0x9E3779B97F4A7C15 >> shift)
+}
+
+func (x *nodeIndex) build(recs []cRec) {
+	bits := uint(4)
+	for 1<<bits < 2*len(recs) {
+		bits++
+	}
+	x.slots, x.shift = make([]int32, 1<<bits), 64-bits
+	mask := uint(len(x.slots) - 1)
+	for i := range recs {
+		h := hashID(words(&recs[i].node).id, x.shift)
+		for x.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		x.slots[h] = int32(i + 1)
+	}
+}
+
+// find returns the index in recs of the node with id, or -1.
+func (x *nodeIndex) find(recs []cRec, id uintptr) int {
+	if x.slots == nil {
+		return -1
+	}
+	mask := uint(len(x.slots) - 1)
+	for h := hashID(id, x.shift); x.slots[h] != 0; h = (h + 1) & mask {
+		if i := int(x.slots[h] - 1); words(&recs[i].node).id == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // recKind returns the node kind of a record of tree, without a cgo call.
@@ -304,6 +356,23 @@ func (f *file) recKind(r *cRec) string {
 		return f.lang.kinds[r.symbol]
 	}
 	return r.node.Kind()
+}
+
+// walk is walk over the file's tree dump when it has been read (tree):
+// no cgo call at all. The nodes stay valid until close.
+func (f *file) walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
+	i := f.at(n)
+	if i < 0 {
+		walk(n, visit)
+		return
+	}
+	for j, end := i, int(f.recs[i].after); j < end; {
+		if visit(&f.recs[j].node) {
+			j++
+		} else {
+			j = int(f.recs[j].after)
+		}
+	}
 }
 
 // kid is one child of a node, as read by file.kids.
@@ -318,6 +387,9 @@ type kid struct {
 // kind returns n's node kind from the language's table, without a cgo
 // string conversion.
 func (f *file) kind(n *sitter.Node) string {
+	if i := f.at(n); i >= 0 {
+		return f.recKind(&f.recs[i])
+	}
 	id := symbolOf(n)
 	if int(id) < len(f.lang.kinds) {
 		return f.lang.kinds[id]
@@ -329,14 +401,34 @@ func (f *file) kind(n *sitter.Node) string {
 // grammar has no such field.
 func (f *file) fieldID(name string) uint16 { return f.lang.fields[name] }
 
-// field returns n's first child in the named field, or nil. It is
-// ChildByFieldName without the C string the binding allocates per call.
+// field returns n's first child in the named field, or nil. It reads the
+// fields as a tree cursor reports them (kids), not with
+// ts_node_child_by_field_id, which in tree-sitter 0.25 can answer with the
+// wrong child below hidden nodes (the object of a.b.c in a TypeScript
+// type query for its property).
 func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 	id := f.lang.fields[name]
 	if id == 0 || n == nil {
 		return nil
 	}
-	return childByField(n, id)
+	if i := f.at(n); i >= 0 {
+		for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
+			if f.recs[j].field == id {
+				c := f.recs[j].node
+				return &c
+			}
+		}
+		return nil
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, k := range f.kids(n) {
+		if k.field == id {
+			c := k.n
+			return &c
+		}
+	}
+	return nil
 }
 
 // kids returns n's children (named and anonymous) with their kinds and
@@ -345,8 +437,21 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 // calls may nest (LIFO): a nested kids call never overwrites an outer
 // slice.
 func (f *file) kids(n *sitter.Node) []kid {
-	cs := f.cbuf.children(n)
 	mark := len(f.stack)
+	if i := f.at(n); i >= 0 {
+		for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
+			r := &f.recs[j]
+			k := kid{n: r.node, field: r.field, end: uint(r.end)}
+			if int(r.symbol) < len(f.lang.kinds) {
+				k.kind, k.named = f.lang.kinds[r.symbol], f.lang.named[r.symbol]
+			} else {
+				k.kind, k.named = k.n.Kind(), k.n.IsNamed()
+			}
+			f.stack = append(f.stack, k)
+		}
+		return f.stack[mark:len(f.stack):len(f.stack)]
+	}
+	cs := f.cbuf.children(n)
 	for i := range cs {
 		c := &cs[i]
 		k := kid{n: c.node, field: c.field, end: uint(c.end)}
@@ -367,7 +472,7 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 func (f *file) close() {
 	f.cbuf.free()
 	f.tbuf.free()
-	f.recs = nil
+	f.recs, f.idx = nil, nodeIndex{}
 	if f.cur != nil {
 		f.cur.Close()
 		f.cur = nil

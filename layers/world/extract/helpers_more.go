@@ -81,56 +81,6 @@ func (l *locals) has(name string) bool {
 	return false
 }
 
-// field returns n's child by field name, nil-safe.
-func field(n *sitter.Node, name string) *sitter.Node {
-	if n == nil {
-		return nil
-	}
-	return n.ChildByFieldName(name)
-}
-
-// children returns n's named children.
-func children(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	c := n.Walk()
-	defer c.Close()
-	kids := n.NamedChildren(c)
-	out := make([]*sitter.Node, len(kids))
-	for i := range kids {
-		out[i] = &kids[i]
-	}
-	return out
-}
-
-// allChildren returns all of n's children, anonymous ones included.
-func allChildren(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	c := n.Walk()
-	defer c.Close()
-	kids := n.Children(c)
-	out := make([]*sitter.Node, len(kids))
-	for i := range kids {
-		out[i] = &kids[i]
-	}
-	return out
-}
-
-// childOfKind returns n's first child (named or not) of one of the kinds.
-func childOfKind(n *sitter.Node, kinds ...string) *sitter.Node {
-	for _, c := range allChildren(n) {
-		for _, k := range kinds {
-			if c.Kind() == k {
-				return c
-			}
-		}
-	}
-	return nil
-}
-
 // qualify joins a parent's qualified name and a name with a dot.
 func qualify(parent, name string) string {
 	if parent == "" {
@@ -377,13 +327,19 @@ func finishMore(facts *world.Facts) {
 // which makes per-node use quadratic on deep trees; the subtree is read
 // in one cgo call (gs_dump). Visitors must not keep the nodes.
 func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field uint16) bool) {
-	var b cBuf
-	defer b.free()
-	recs := b.dump(n)
-	for i := 0; i < len(recs); {
+	recs, i, end := f.recs, f.at(n), 0
+	if i >= 0 {
+		end = int(recs[i].after)
+	} else {
+		var b cBuf
+		defer b.free()
+		recs, i = b.dump(n), 0
+		end = len(recs)
+	}
+	for top := i; i < end; {
 		r := &recs[i]
 		var p *sitter.Node
-		if r.parent >= 0 {
+		if i != top {
 			p = &recs[r.parent].node
 		}
 		if visit(&r.node, p, r.field) {

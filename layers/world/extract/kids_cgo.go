@@ -27,7 +27,6 @@ extern gsNode ts_tree_cursor_current_node(const gsCursor *);
 extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
 extern uint16_t ts_node_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
-extern gsNode ts_node_child_by_field_id(gsNode, uint16_t);
 
 typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; } gsKid;
 
@@ -112,9 +111,6 @@ static uint16_t gs_symbol(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, ui
 	return ts_node_symbol(gs_node(c0, c1, c2, c3, id, tree));
 }
 
-static gsNode gs_field(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree, uint16_t field) {
-	return ts_node_child_by_field_id(gs_node(c0, c1, c2, c3, id, tree), field);
-}
 */
 import "C"
 
@@ -182,8 +178,10 @@ func (b *cBuf) children(n *sitter.Node) []cKid {
 // the next call on b.
 func (b *cBuf) dump(n *sitter.Node) []cRec {
 	const rec = unsafe.Sizeof(cRec{})
-	if b.size < 256*rec {
-		b.grow(256 * rec)
+	// Trees have about one node per 3–7 bytes of source: sized so, one
+	// pass over the subtree is enough nearly always.
+	if want := (uintptr(n.EndByte()-startByte(n))/2 + 64) * rec; b.size < want {
+		b.grow(want)
 	}
 	w := words(n)
 	for {
@@ -218,18 +216,6 @@ func symbolOf(n *sitter.Node) uint16 {
 	w := words(n)
 	return uint16(C.gs_symbol(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
 		C.uintptr_t(w.id), C.uintptr_t(w.tree)))
-}
-
-// childByField is n.ChildByFieldId(id) without the binding's pointer
-// checks; nil when n has no child in that field.
-func childByField(n *sitter.Node, id uint16) *sitter.Node {
-	w := words(n)
-	c := C.gs_field(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
-		C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uint16_t(id))
-	if c.id == nil {
-		return nil
-	}
-	return (*sitter.Node)(unsafe.Pointer(&c))
 }
 
 // cSizes returns the sizes of gsKid and gsRec as C lays them out (for

@@ -1,8 +1,15 @@
 package extract
 
 import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/tools/txtar"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -127,5 +134,59 @@ func TestDump(t *testing.T) {
 		}
 		check(tree.RootNode())
 		tree.Close()
+	}
+}
+
+// TestTreeAnswersLikeCgo extracts every golden input and every file of
+// the module's own source twice: with the file's tree read in one call
+// and the walkers answered from it in Go, and with every question asked
+// of tree-sitter. The facts must be the same.
+func TestTreeAnswersLikeCgo(t *testing.T) {
+	type input struct {
+		name, lang string
+		src        []byte
+	}
+	var inputs []input
+	archives, _ := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
+	for _, p := range archives {
+		a, err := txtar.ParseFile(p)
+		if err != nil || len(a.Files) == 0 {
+			continue
+		}
+		inputs = append(inputs, input{p, filepath.Base(filepath.Dir(p)), a.Files[0].Data})
+	}
+	filepath.WalkDir(filepath.Join("..", "..", ".."), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err == nil {
+			inputs = append(inputs, input{p, world.LangGo, src})
+		}
+		return nil
+	})
+	// ts_node_child_by_field_id once named "_zod" twice here.
+	inputs = append(inputs, input{"type query", world.LangTypeScript,
+		[]byte("expectTypeOf<typeof f._zod.optin>().toEqualTypeOf<\"optional\">();\n")})
+	if len(inputs) < 100 {
+		t.Fatalf("only %d inputs", len(inputs))
+	}
+	defer func() { readTree = true }()
+	for _, in := range inputs {
+		if !Supported(in.lang) {
+			continue
+		}
+		readTree = true
+		a, errA := Extract(in.lang, in.src, Options{})
+		readTree = false
+		b, errB := Extract(in.lang, in.src, Options{})
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v / %v", in.name, errA, errB)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("%s: facts differ:\n tree: %s\n cgo:  %s", in.name, ja, jb)
+		}
 	}
 }

@@ -76,7 +76,7 @@ func (w *bashWalker) function(n *sitter.Node, doc string) {
 	w.in = f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: name, Start: line(n), End: endLine(n),
 		Signature: f.signature(n, body), Exported: true, Doc: doc})
 	w.locals = map[string]bool{}
-	walk(n, func(c *sitter.Node) bool {
+	f.walk(n, func(c *sitter.Node) bool {
 		if f.kind(c) == "declaration_command" && strings.HasPrefix(f.text(c), "local") {
 			for i := uint(0); i < c.NamedChildCount(); i++ {
 				v := c.NamedChild(i)
@@ -135,7 +135,7 @@ func (w *bashWalker) assignment(n *sitter.Node) {
 // variables that are not local or special.
 func (w *bashWalker) uses(n *sitter.Node) {
 	f := w.f
-	walk(n, func(c *sitter.Node) bool {
+	f.walk(n, func(c *sitter.Node) bool {
 		switch f.kind(c) {
 		case "command":
 			nm := f.field(c, "name")

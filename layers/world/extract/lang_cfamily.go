@@ -284,12 +284,12 @@ func (w *cWalker) declName(n *sitter.Node) (name, scope string) {
 }
 
 // funcDeclarator finds the function declarator in a declarator chain.
-func funcDeclarator(n *sitter.Node) *sitter.Node {
+func (f *file) funcDeclarator(n *sitter.Node) *sitter.Node {
 	for n != nil {
-		if n.Kind() == "function_declarator" {
+		if f.kind(n) == "function_declarator" {
 			return n
 		}
-		n = field(n, "declarator")
+		n = f.field(n, "declarator")
 	}
 	return nil
 }
@@ -308,7 +308,7 @@ func (w *cWalker) isStatic(c *sitter.Node) bool {
 func (w *cWalker) function(c *sitter.Node, parent string, in int, access string, body *sitter.Node) {
 	f := w.f
 	decl := w.f.field(c, "declarator")
-	fd := funcDeclarator(decl)
+	fd := w.f.funcDeclarator(decl)
 	name, scope := w.declName(decl)
 	if name == "" {
 		w.refs(c, in)
@@ -369,7 +369,7 @@ func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access stri
 			continue
 		}
 		decls++
-		if fd := funcDeclarator(ch); fd != nil && w.f.kind(ch) != "init_declarator" {
+		if fd := w.f.funcDeclarator(ch); fd != nil && w.f.kind(ch) != "init_declarator" {
 			w.function(c, parent, in, access, nil)
 			return
 		}
@@ -428,7 +428,7 @@ func (w *cWalker) bindAll(body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	walk(body, func(x *sitter.Node) bool {
+	w.f.walk(body, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "declaration", "for_range_loop", "condition_clause", "catch_clause":
 			for i, ch := range w.f.all(x) {
@@ -489,7 +489,7 @@ func (w *cWalker) refs(n *sitter.Node, in int) {
 			if name != "" {
 				f.ref(world.Ref{Name: name, Qual: strings.ReplaceAll(scope, ".", "::"), Line: line(x), In: in, Kind: kind})
 			}
-			walk(x, func(y *sitter.Node) bool {
+			f.walk(x, func(y *sitter.Node) bool {
 				if w.f.kind(y) == "template_argument_list" {
 					w.refs(y, in)
 					return false
@@ -530,7 +530,7 @@ func (w *cWalker) paramTypes(decl *sitter.Node, in int) {
 	if decl == nil {
 		return
 	}
-	walk(decl, func(x *sitter.Node) bool {
+	w.f.walk(decl, func(x *sitter.Node) bool {
 		if w.f.kind(x) == "parameter_declaration" {
 			w.refs(w.f.field(x, "type"), in)
 			return false

@@ -313,7 +313,7 @@ func (w *csWalker) bindAll(n *sitter.Node) {
 		return
 	}
 	f := w.f
-	walk(n, func(x *sitter.Node) bool {
+	f.walk(n, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "variable_declarator", "parameter", "catch_declaration", "declaration_pattern", "local_function_statement",
 			"declaration_expression", "from_clause", "let_clause", "join_clause", "query_continuation":

@@ -32,7 +32,7 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 			f.comment(st)
 		case "import_statement":
 			path := ""
-			walk(st, func(c *sitter.Node) bool {
+			f.walk(st, func(c *sitter.Node) bool {
 				if path != "" {
 					return false
 				}
@@ -147,7 +147,7 @@ func cssDecl(f *file, d *sitter.Node, parent string, in int) {
 		in = f.def(world.Def{Name: name, Kind: world.KindVar, Qualified: name, Parent: parent, Start: line(d),
 			End: endLine(d), Signature: strings.TrimSuffix(sig, ";"), Exported: true, Doc: f.docComment(d)})
 	}
-	walk(d, func(c *sitter.Node) bool {
+	f.walk(d, func(c *sitter.Node) bool {
 		if f.kind(c) != "call_expression" {
 			return true
 		}

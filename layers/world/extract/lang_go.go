@@ -339,7 +339,7 @@ func (w *goWalker) receiverTypeRefs(t *sitter.Node) {
 				w.typ(base)
 			}
 			if args := f.field(t, "type_arguments"); args != nil {
-				walk(args, func(c *sitter.Node) bool {
+				f.walk(args, func(c *sitter.Node) bool {
 					switch f.kind(c) {
 					case "type_identifier", "identifier":
 						w.declare(f.text(c))
@@ -733,7 +733,7 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 // three lines, each behind a marker naming its lines.
 func (w *goWalker) elideInit(value *sitter.Node) {
 	f := w.f
-	walk(value, func(c *sitter.Node) bool {
+	f.walk(value, func(c *sitter.Node) bool {
 		switch f.kind(c) {
 		case "func_literal":
 			f.elideBody(f.field(c, "body"))

@@ -198,7 +198,7 @@ func (w *javaWalker) bindAll(n *sitter.Node) {
 		return
 	}
 	f := w.f
-	walk(n, func(x *sitter.Node) bool {
+	f.walk(n, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement", "resource", "type_pattern",
 			"record_pattern_component", "instanceof_expression":
@@ -244,7 +244,7 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 		return
 	}
 	f := w.f
-	walk(n, func(x *sitter.Node) bool {
+	f.walk(n, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "identifier":
 			s := f.text(x)

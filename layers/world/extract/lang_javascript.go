@@ -636,7 +636,7 @@ func (w *jsWalker) types(n *sitter.Node) {
 	case "conditional_type", "mapped_type_clause":
 		// infer X and [K in …] bind type names within the type.
 		locals := map[string]bool{}
-		walk(n, func(c *sitter.Node) bool {
+		f.walk(n, func(c *sitter.Node) bool {
 			switch f.kind(c) {
 			case "infer_type":
 				if c.NamedChildCount() > 0 {
@@ -684,7 +684,7 @@ func (w *jsWalker) types(n *sitter.Node) {
 		return
 	case "enum_declaration":
 		if b := f.field(n, "body"); b != nil {
-			walk(b, func(c *sitter.Node) bool {
+			f.walk(b, func(c *sitter.Node) bool {
 				if f.kind(c) == "enum_assignment" {
 					if v := f.field(c, "value"); v != nil {
 						w.uses(v)
@@ -770,7 +770,7 @@ func (w *jsWalker) classRefs(n *sitter.Node) {
 		case "decorator":
 			w.uses(&c.n)
 		case "class_heritage":
-			walk(&c.n, func(h *sitter.Node) bool {
+			f.walk(&c.n, func(h *sitter.Node) bool {
 				switch f.kind(h) {
 				case "extends_clause":
 					if v := f.field(h, "value"); v != nil {
@@ -1143,7 +1143,7 @@ func bodyStart(fn, body *sitter.Node) uint {
 // array and template literals of three lines or more.
 func (w *jsWalker) elideValue(v *sitter.Node) {
 	f := w.f
-	walk(v, func(c *sitter.Node) bool {
+	f.walk(v, func(c *sitter.Node) bool {
 		switch f.kind(c) {
 		case "function_expression", "arrow_function", "generator_function", "class", "method_definition":
 			return false // their bodies are elided by functionScope

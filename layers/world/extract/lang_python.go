@@ -157,7 +157,7 @@ func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
 		if all == nil {
 			all = map[string]bool{}
 		}
-		walk(right, func(n *sitter.Node) bool {
+		f.walk(right, func(n *sitter.Node) bool {
 			if f.kind(n) == "string_content" {
 				all[f.text(n)] = true
 			}
@@ -472,7 +472,7 @@ func (w *pyWalker) function(def, body *sitter.Node) {
 		w.typeUses(rt)
 	}
 	if tp := f.field(def, "type_parameters"); tp != nil {
-		walk(tp, func(n *sitter.Node) bool {
+		f.walk(tp, func(n *sitter.Node) bool {
 			if f.kind(n) == "identifier" {
 				locals[f.text(n)] = true
 			}
@@ -723,7 +723,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		return
 	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
 		locals := map[string]bool{}
-		walk(n, func(c *sitter.Node) bool {
+		f.walk(n, func(c *sitter.Node) bool {
 			if f.kind(c) == "for_in_clause" {
 				if l := f.field(c, "left"); l != nil {
 					w.bindPattern(l, locals)

@@ -166,7 +166,7 @@ func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, ex
 	args := w.f.named(w.f.field(c, "arguments"))
 	switch method {
 	case "require", "require_relative", "load":
-		if len(args) == 1 && w.f.kind(args[0]) == "string" && !hasKind(args[0], "interpolation") {
+		if len(args) == 1 && w.f.kind(args[0]) == "string" && !w.f.hasKind(args[0], "interpolation") {
 			kind := map[string]string{"require": "", "require_relative": "relative", "load": "load"}[method]
 			f.imp(world.Import{Path: strings.Trim(f.text(args[0]), `'"`), Line: line(c), Kind: kind})
 			return true
@@ -223,7 +223,7 @@ func (w *rubyWalker) blockCall(c *sitter.Node, parent string, in int, inType boo
 	b := w.f.field(blk, "body")
 	w.loc.push()
 	w.bindAll(blk)
-	if b != nil && hasKind(b, "method", "singleton_method", "class", "module", "do_block", "block") {
+	if b != nil && w.f.hasKind(b, "method", "singleton_method", "class", "module", "do_block", "block") {
 		w.body(b, parent, in, inType, false)
 	} else {
 		w.elideRuby(b)
@@ -234,14 +234,14 @@ func (w *rubyWalker) blockCall(c *sitter.Node, parent string, in int, inType boo
 }
 
 // hasKind reports whether n or a node below it has one of the kinds.
-func hasKind(n *sitter.Node, kinds ...string) bool {
+func (f *file) hasKind(n *sitter.Node, kinds ...string) bool {
 	found := false
-	walk(n, func(x *sitter.Node) bool {
+	f.walk(n, func(x *sitter.Node) bool {
 		if found {
 			return false
 		}
 		for _, k := range kinds {
-			if x.Kind() == k && x.Id() != n.Id() {
+			if f.kind(x) == k && x.Id() != n.Id() {
 				found = true
 				return false
 			}
@@ -262,7 +262,7 @@ func lastChild(n *sitter.Node) *sitter.Node {
 // to the current frame, not looking into nested defs or classes.
 func (w *rubyWalker) bindAll(n *sitter.Node) {
 	f := w.f
-	walk(n, func(x *sitter.Node) bool {
+	f.walk(n, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "method_parameters", "block_parameters", "lambda_parameters", "destructured_parameter":
 			for _, p := range w.f.named(x) {
@@ -284,7 +284,7 @@ func (w *rubyWalker) bindAll(n *sitter.Node) {
 			}
 		case "for":
 			if p := w.f.field(x, "pattern"); p != nil {
-				walk(p, func(y *sitter.Node) bool {
+				f.walk(p, func(y *sitter.Node) bool {
 					if w.f.kind(y) == "identifier" {
 						w.loc.add(f.text(y))
 					}
@@ -315,7 +315,7 @@ func (w *rubyWalker) refs(n *sitter.Node, in int, typ bool) {
 		}
 		return world.RefValue
 	}
-	walk(n, func(x *sitter.Node) bool {
+	f.walk(n, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "identifier":
 			if s := f.text(x); !w.loc.has(s) {

@@ -204,7 +204,7 @@ func (w *rustWalker) fn(c *sitter.Node, idx int) {
 	w.loc.push()
 	defer w.loc.pop()
 	w.typeParams(w.f.field(c, "type_parameters"))
-	walk(c, func(n *sitter.Node) bool {
+	w.f.walk(c, func(n *sitter.Node) bool {
 		switch w.f.kind(n) {
 		case "parameter":
 			w.bind(w.f.field(n, "pattern"))
