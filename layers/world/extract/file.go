@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -297,6 +298,7 @@ func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 // asking tree-sitter, for every node of the file.
 func (f *file) tree() []cRec {
 	if f.recs == nil {
+		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root)
 		f.idx.build(f.recs)
 	}
@@ -320,12 +322,21 @@ func hashID(id uintptr, shift uint) uint {
 	return uint((uint64(id) >> 3) * 0x9E3779B97F4A7C15 >> shift)
 }
 
+// spareSlots keeps index tables between files.
+var spareSlots sync.Pool
+
 func (x *nodeIndex) build(recs []cRec) {
 	bits := uint(4)
 	for 1<<bits < 2*len(recs) {
 		bits++
 	}
-	x.slots, x.shift = make([]int32, 1<<bits), 64-bits
+	if p, ok := spareSlots.Get().(*[]int32); ok && cap(*p) >= 1<<bits {
+		x.slots = (*p)[:1<<bits]
+		clear(x.slots)
+	} else {
+		x.slots = make([]int32, 1<<bits)
+	}
+	x.shift = 64 - bits
 	mask := uint(len(x.slots) - 1)
 	for i := range recs {
 		h := hashID(words(&recs[i].node).id, x.shift)
@@ -333,6 +344,15 @@ func (x *nodeIndex) build(recs []cRec) {
 			h = (h + 1) & mask
 		}
 		x.slots[h] = int32(i + 1)
+	}
+}
+
+// release hands the table back for another file.
+func (x *nodeIndex) release() {
+	if x.slots != nil {
+		s := x.slots[:0]
+		spareSlots.Put(&s)
+		x.slots = nil
 	}
 }
 
@@ -471,7 +491,9 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 // close frees what the file holds of tree-sitter (its cursor).
 func (f *file) close() {
 	f.cbuf.free()
-	f.tbuf.free()
+	keepBuf(f.tbuf)
+	f.tbuf = cBuf{}
+	f.idx.release()
 	f.recs, f.idx = nil, nodeIndex{}
 	if f.cur != nil {
 		f.cur.Close()

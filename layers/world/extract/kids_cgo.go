@@ -195,6 +195,36 @@ func (b *cBuf) dump(n *sitter.Node) []cRec {
 	}
 }
 
+// spareBufs keeps the C memory of tree dumps between files (file.tree):
+// glibc maps a large block afresh on each malloc, and every page of it
+// then costs a fault.
+var spareBufs = make(chan cBuf, 16)
+
+// takeBuf returns a spare buffer, or an empty one.
+func takeBuf() cBuf {
+	select {
+	case b := <-spareBufs:
+		return b
+	default:
+		return cBuf{}
+	}
+}
+
+// keepBuf hands b back for another file, or frees it.
+func keepBuf(b cBuf) {
+	if b.p == nil {
+		return
+	}
+	if b.size <= 64<<20 {
+		select {
+		case spareBufs <- b:
+			return
+		default:
+		}
+	}
+	b.free()
+}
+
 func (b *cBuf) grow(size uintptr) {
 	b.free()
 	b.p = C.malloc(C.size_t(size))
