@@ -15,6 +15,13 @@ import (
 
 // file is one extraction in progress: the walkers of lang_*.go read the
 // syntax tree through it and record facts and skeleton cuts with it.
+//
+// Extract reads the whole tree into recs in one cgo call before the walker
+// runs (tree); from then on kids, kind, field, walk and walkParent answer
+// in Go. Visiting a node costs a cache miss or two inside tree-sitter
+// whichever way it is read, so the tree is visited once per file, and the
+// per-question cgo calls the binding would make (tens of millions on a big
+// repository) are not made at all.
 type file struct {
 	lang  *language
 	src   []byte
@@ -26,7 +33,7 @@ type file struct {
 	cur   *sitter.TreeCursor // for walkers that want a cursor; closed by close
 	stack []kid              // children read by kids, LIFO
 	cbuf  cBuf               // C scratch of kids; freed by close
-	tbuf  cBuf               // C memory of recs; freed by close
+	tbuf  cBuf               // C memory of recs; handed back by close
 	recs  []cRec             // the whole tree in document order, read once by tree
 	idx   nodeIndex          // node id → index in recs
 	nl    []uint             // offsets of the source's newlines, for lineOfByte
@@ -404,8 +411,8 @@ type kid struct {
 	end   uint // end byte
 }
 
-// kind returns n's node kind from the language's table, without a cgo
-// string conversion.
+// kind returns n's node kind: from the file's tree when it has been read,
+// else with one cgo call; never with the binding's string conversion.
 func (f *file) kind(n *sitter.Node) string {
 	if i := f.at(n); i >= 0 {
 		return f.recKind(&f.recs[i])
@@ -452,7 +459,8 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 }
 
 // kids returns n's children (named and anonymous) with their kinds and
-// field ids, read with one cursor. The slice is only valid until the
+// field ids: from the file's tree when it has been read, else with one
+// cursor in one cgo call. The slice is only valid until the
 // matching f.release(mark), where mark is len(f.stack) before the call;
 // calls may nest (LIFO): a nested kids call never overwrites an outer
 // slice.

@@ -324,8 +324,9 @@ func finishMore(facts *world.Facts) {
 // walkParent is walk with each node's parent (nil for n itself) and the
 // id of the field it has in its parent (0 for none; compare with
 // f.fieldID). Node.Parent costs a descent from the root in tree-sitter,
-// which makes per-node use quadratic on deep trees; the subtree is read
-// in one cgo call (gs_dump). Visitors must not keep the nodes.
+// which makes per-node use quadratic on deep trees; this reads the
+// file's tree (file.tree), or the subtree in one cgo call (gs_dump) when
+// that has not been read. Visitors must not keep the nodes.
 func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field uint16) bool) {
 	recs, i, end := f.recs, f.at(n), 0
 	if i >= 0 {
@@ -350,7 +351,7 @@ func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, fie
 	}
 }
 
-// named returns n's named children, read with one cgo call (file.kids).
+// named returns n's named children (file.kids).
 func (f *file) named(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
