@@ -42,6 +42,9 @@ var ErrNotFound = errors.New("not in the git-speed store")
 // use, also across processes.
 type Store struct {
 	r *Repo
+	// pinned, when set, is the tip Facts reads instead of reading
+	// refs/speed/index again on every call (Pin).
+	pinned *snapshot
 }
 
 // Store returns the repository's store. Nothing is read until it is used.
@@ -153,6 +156,26 @@ type storeCache struct {
 	shardEntries map[string]map[string]plumbing.Hash // facts/<xx>/<key> blob ids, per loaded shard
 }
 
+// Pin makes Facts read the store as it is now until unpin is called,
+// instead of reading refs/speed/index again on every call: for a build
+// that asks for the facts of every file one at a time. Facts are keyed by
+// content, so a pinned reader misses at most facts that another process
+// stores meanwhile, and makes them again. Writes are not affected.
+func (s *Store) Pin() (unpin func(), err error) {
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	snap, err := s.tip()
+	if err != nil {
+		return func() {}, err
+	}
+	s.pinned = &snap
+	return func() {
+		s.r.mu.Lock()
+		s.pinned = nil
+		s.r.mu.Unlock()
+	}, nil
+}
+
 // factsShard returns the entries of facts/<sh> at the cached tip. Caller
 // holds r.mu and has just called tip().
 func (s *Store) factsShard(sh string) (map[string]plumbing.Hash, error) {
@@ -238,8 +261,11 @@ func treeDirName(tree, digest string) string { return tree + "-" + digest }
 func (s *Store) Facts(keys []string) (map[string][]byte, error) {
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
-	snap, err := s.tip()
-	if err != nil {
+	var snap snapshot
+	var err error
+	if p := s.pinned; p != nil && (p.root.IsZero() || s.r.cache != nil && s.r.cache.snap.commit == p.commit) {
+		snap = *p
+	} else if snap, err = s.tip(); err != nil {
 		return nil, err
 	}
 	out := make(map[string][]byte, len(keys))

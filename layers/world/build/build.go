@@ -428,6 +428,10 @@ func loadMeta(st *gitstore.Store, tree, digest string) (*meta, error) {
 // entry and gives it facts: from the store when the blob was seen before,
 // from the extractor otherwise. It runs on cfg.Index.Workers goroutines.
 func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) error {
+	// Stored facts are looked up one file at a time: read the store's ref once.
+	if unpin, err := st.Pin(); err == nil {
+		defer unpin()
+	}
 	var todo []*file
 	for _, f := range files {
 		if f.reused {
