@@ -44,7 +44,8 @@ store=$(median < "$work/store")
 echo "parse-only:        median ${parse} s, peak RSS $((${parserss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/parse" | tr '\n' ' '))"
 echo "full index:        median ${full} s, peak RSS $((${fullrss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/full" | tr '\n' ' '))"
 echo "incremental index: median ${incr} s, peak RSS $((${incrrss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/incr" | tr '\n' ' '))"
-echo "full / parse-only: $(python3 -c "print(round($full/$parse, 2))")x    full / incremental: $(python3 -c "print(round($full/$incr, 1))")x"
+parsecpu=$(cut -d' ' -f3 "$work/parse" | median); fullcpu=$(cut -d' ' -f3 "$work/full" | median)
+echo "full / parse-only: $(ratio "$full" "$parse")x wall, $(ratio "$fullcpu" "$parsecpu")x CPU (CPU medians ${fullcpu} s / ${parsecpu} s)    full / incremental: $(python3 -c "print(round($full/$incr, 1))")x"
 python3 - "$gs" <<'PY'
 import json, subprocess, sys
 r = json.loads(subprocess.run([sys.argv[1], "index", "--parse-only"], capture_output=True, text=True).stdout)

@@ -25,8 +25,10 @@ for i in $(seq "$runs"); do
 done
 report() { echo "$1: median $(cut -d' ' -f1 "$work/$2" | median) s, peak RSS $(( $(cut -d' ' -f2 "$work/$2" | median | cut -d. -f1) / 1024 )) MiB   (runs: $(cut -d' ' -f1 "$work/$2" | tr '\n' ' '))"; }
 report "parse-only          " parse
+cpu() { cut -d' ' -f3 "$work/$1" | median; }
 report "full index          " full
 report "one-file incremental" one
 report "ten-file incremental" ten
+echo "full / parse-only: $(ratio "$(cut -d' ' -f1 "$work/full" | median)" "$(cut -d' ' -f1 "$work/parse" | median)")x wall, $(ratio "$(cpu full)" "$(cpu parse)")x CPU (CPU medians $(cpu full) s / $(cpu parse) s)"
 "$gs" index --parse-only --rev "$base" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("parse-only covers %d files, %.1f MB of source" % (r["parsed"], r["bytes"]/1e6))'
 "$gs" status --json | python3 -c 'import json,sys; print("store:", json.load(sys.stdin)["store"])'

@@ -21,9 +21,15 @@ goroot_corpus() {
   fi
 }
 
-# timed OUT CMD...: runs CMD, appending "wall_s maxrss_kb" to OUT.
+# timed OUT CMD...: runs CMD, appending "wall_s maxrss_kb cpu_s" to OUT
+# (cpu: user + system time of CMD and its children, git included). On a
+# shared machine CPU time moves less with the neighbours' load than wall
+# time does.
 timed() {
   local out=$1; shift
-  /usr/bin/time -f '%e %M' -o "$out.tmp" "$@" >/dev/null 2>&1 || { cat "$out.tmp" >&2; return 1; }
-  cat "$out.tmp" >> "$out"; rm -f "$out.tmp"
+  /usr/bin/time -f '%e %M %U %S' -o "$out.tmp" "$@" >/dev/null 2>&1 || { cat "$out.tmp" >&2; return 1; }
+  awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$out.tmp" >> "$out"; rm -f "$out.tmp"
 }
+
+# ratio A B: A / B to two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
