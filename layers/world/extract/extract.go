@@ -34,11 +34,6 @@ import (
 //	   queries (typeof a.b.c) name every member.
 const Version = 2
 
-// readTree makes Extract read each file's whole tree in one cgo call
-// before walking it (file.tree), so the walkers' questions are answered
-// in Go. Tests turn it off to check both paths give the same facts.
-var readTree = true
-
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
 
@@ -155,9 +150,7 @@ func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 			err = nil
 		}
 	}()
-	if readTree {
-		f.tree()
-	}
+	f.tree() // the walkers read the tree from here, in Go
 	l.walk(f)
 	if root.HasError() {
 		facts.Partial = true

@@ -17,8 +17,8 @@ import (
 // syntax tree through it and record facts and skeleton cuts with it.
 //
 // Extract reads the whole tree into recs in one cgo call before the walker
-// runs (tree); from then on kids, kind, field, walk and walkParent answer
-// in Go. Visiting a node costs a cache miss or two inside tree-sitter
+// runs (tree); kids, kind, field, walk and walkParent answer from recs in
+// Go. Visiting a node costs a cache miss or two inside tree-sitter
 // whichever way it is read, so the tree is visited once per file, and the
 // per-question cgo calls the binding would make (tens of millions on a big
 // repository) are not made at all.
@@ -30,13 +30,11 @@ type file struct {
 
 	cuts []cut // byte ranges left out of the skeleton
 
-	cur   *sitter.TreeCursor // for walkers that want a cursor; closed by close
-	stack []kid              // children read by kids, LIFO
-	cbuf  cBuf               // C scratch of kids; freed by close
-	tbuf  cBuf               // C memory of recs; handed back by close
-	recs  []cRec             // the whole tree in document order, read once by tree
-	idx   nodeIndex          // node id → index in recs
-	nl    []uint             // offsets of the source's newlines, for lineOfByte
+	stack []kid     // children read by kids, LIFO
+	tbuf  cBuf      // C memory of recs; handed back by close
+	recs  []cRec    // the whole tree in document order, read once by tree
+	idx   nodeIndex // node id → index in recs
+	nl    []uint    // offsets of the source's newlines, for lineOfByte
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -276,33 +274,9 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 	return cut{s, e, ""}
 }
 
-// walk calls visit for n and every node below it in document order; when
-// visit returns false the node's children are skipped. The nodes passed to
-// visit stay valid after it returns (a visitor may keep them). The subtree
-// is read in one cgo call (gs_dump).
-func walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
-	var b cBuf
-	defer b.free()
-	recs := b.dump(n)
-	nodes := make([]sitter.Node, len(recs))
-	for i := range recs {
-		nodes[i] = recs[i].node
-	}
-	for i := 0; i < len(nodes); {
-		if visit(&nodes[i]) {
-			i++
-		} else {
-			i = int(recs[i].after)
-		}
-	}
-}
-
 // tree returns every node of the file's syntax tree in document order,
 // read in one cgo call the first time and kept until close: passes over the
 // whole file share it.
-//
-// Once it is read, kids, kind and field answer from it in Go instead of
-// asking tree-sitter, for every node of the file.
 func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
@@ -312,9 +286,15 @@ func (f *file) tree() []cRec {
 	return f.recs
 }
 
-// at returns n's index in f.recs, or -1 when the tree has not been read.
+// at returns n's index in the file's tree. Every node a walker can reach
+// is in it; one that is not is a bug, and Extract turns the panic into a
+// warning and no facts.
 func (f *file) at(n *sitter.Node) int {
-	return f.idx.find(f.recs, words(n).id)
+	i := f.idx.find(f.tree(), words(n).id)
+	if i < 0 {
+		panic(fmt.Sprintf("node %s at byte %d is not in the file's tree", n.Kind(), startByte(n)))
+	}
+	return i
 }
 
 // nodeIndex finds a node's record in a tree dump by its id (the address
@@ -385,14 +365,11 @@ func (f *file) recKind(r *cRec) string {
 	return r.node.Kind()
 }
 
-// walk is walk over the file's tree dump when it has been read (tree):
-// no cgo call at all. The nodes stay valid until close.
+// walk calls visit for n and every node below it in document order; when
+// visit returns false the node's children are skipped. The nodes passed to
+// visit stay valid until close (a visitor may keep them).
 func (f *file) walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 	i := f.at(n)
-	if i < 0 {
-		walk(n, visit)
-		return
-	}
 	for j, end := i, int(f.recs[i].after); j < end; {
 		if visit(&f.recs[j].node) {
 			j++
@@ -411,47 +388,26 @@ type kid struct {
 	end   uint // end byte
 }
 
-// kind returns n's node kind: from the file's tree when it has been read,
-// else with one cgo call; never with the binding's string conversion.
-func (f *file) kind(n *sitter.Node) string {
-	if i := f.at(n); i >= 0 {
-		return f.recKind(&f.recs[i])
-	}
-	id := symbolOf(n)
-	if int(id) < len(f.lang.kinds) {
-		return f.lang.kinds[id]
-	}
-	return n.Kind()
-}
+// kind returns n's node kind (type).
+func (f *file) kind(n *sitter.Node) string { return f.recKind(&f.recs[f.at(n)]) }
 
 // fieldID returns the id of a field name of the file's grammar; 0 when the
 // grammar has no such field.
 func (f *file) fieldID(name string) uint16 { return f.lang.fields[name] }
 
-// field returns n's first child in the named field, or nil. It reads the
-// fields as a tree cursor reports them (kids), not with
-// ts_node_child_by_field_id, which in tree-sitter 0.25 can answer with the
-// wrong child below hidden nodes (the object of a.b.c in a TypeScript
-// type query for its property).
+// field returns n's first child in the named field, or nil. Fields are
+// the tree cursor's (gs_dump), not ts_node_child_by_field_id's, which in
+// tree-sitter 0.25 can answer with the wrong child below hidden nodes (the
+// object of a.b.c in a TypeScript type query for its property).
 func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 	id := f.lang.fields[name]
 	if id == 0 || n == nil {
 		return nil
 	}
-	if i := f.at(n); i >= 0 {
-		for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
-			if f.recs[j].field == id {
-				c := f.recs[j].node
-				return &c
-			}
-		}
-		return nil
-	}
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, k := range f.kids(n) {
-		if k.field == id {
-			c := k.n
+	i := f.at(n)
+	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
+		if f.recs[j].field == id {
+			c := f.recs[j].node
 			return &c
 		}
 	}
@@ -459,34 +415,19 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 }
 
 // kids returns n's children (named and anonymous) with their kinds and
-// field ids: from the file's tree when it has been read, else with one
-// cursor in one cgo call. The slice is only valid until the
-// matching f.release(mark), where mark is len(f.stack) before the call;
-// calls may nest (LIFO): a nested kids call never overwrites an outer
-// slice.
+// field ids. The slice is only valid until the matching f.release(mark),
+// where mark is len(f.stack) before the call; calls may nest (LIFO): a
+// nested kids call never overwrites an outer slice.
 func (f *file) kids(n *sitter.Node) []kid {
 	mark := len(f.stack)
-	if i := f.at(n); i >= 0 {
-		for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
-			r := &f.recs[j]
-			k := kid{n: r.node, field: r.field, end: uint(r.end)}
-			if int(r.symbol) < len(f.lang.kinds) {
-				k.kind, k.named = f.lang.kinds[r.symbol], f.lang.named[r.symbol]
-			} else {
-				k.kind, k.named = k.n.Kind(), k.n.IsNamed()
-			}
-			f.stack = append(f.stack, k)
-		}
-		return f.stack[mark:len(f.stack):len(f.stack)]
-	}
-	cs := f.cbuf.children(n)
-	for i := range cs {
-		c := &cs[i]
-		k := kid{n: c.node, field: c.field, end: uint(c.end)}
-		if int(c.symbol) < len(f.lang.kinds) {
-			k.kind, k.named = f.lang.kinds[c.symbol], f.lang.named[c.symbol]
+	i := f.at(n)
+	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
+		r := &f.recs[j]
+		k := kid{n: r.node, kind: f.recKind(r), field: r.field, end: uint(r.end)}
+		if int(r.symbol) < len(f.lang.named) {
+			k.named = f.lang.named[r.symbol]
 		} else {
-			k.kind, k.named = k.n.Kind(), k.n.IsNamed()
+			k.named = r.node.IsNamed()
 		}
 		f.stack = append(f.stack, k)
 	}
@@ -496,17 +437,11 @@ func (f *file) kids(n *sitter.Node) []kid {
 // release drops the children read by kids calls made since mark.
 func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 
-// close frees what the file holds of tree-sitter (its cursor).
+// close hands back the memory of the file's tree for the next file.
 func (f *file) close() {
-	f.cbuf.free()
 	keepBuf(f.tbuf)
-	f.tbuf = cBuf{}
+	f.tbuf, f.recs = cBuf{}, nil
 	f.idx.release()
-	f.recs, f.idx = nil, nodeIndex{}
-	if f.cur != nil {
-		f.cur.Close()
-		f.cur = nil
-	}
 }
 
 // textRange returns src[start:end] as a string.

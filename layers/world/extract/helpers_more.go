@@ -323,21 +323,13 @@ func finishMore(facts *world.Facts) {
 
 // walkParent is walk with each node's parent (nil for n itself) and the
 // id of the field it has in its parent (0 for none; compare with
-// f.fieldID). Node.Parent costs a descent from the root in tree-sitter,
-// which makes per-node use quadratic on deep trees; this reads the
-// file's tree (file.tree), or the subtree in one cgo call (gs_dump) when
-// that has not been read. Visitors must not keep the nodes.
+// f.fieldID), read from the file's tree: Node.Parent costs a descent from
+// the root in tree-sitter, which makes per-node use quadratic on deep
+// trees. Visitors must not keep the nodes.
 func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, field uint16) bool) {
-	recs, i, end := f.recs, f.at(n), 0
-	if i >= 0 {
-		end = int(recs[i].after)
-	} else {
-		var b cBuf
-		defer b.free()
-		recs, i = b.dump(n), 0
-		end = len(recs)
-	}
-	for top := i; i < end; {
+	top := f.at(n)
+	recs := f.recs
+	for i, end := top, int(recs[top].after); i < end; {
 		r := &recs[i]
 		var p *sitter.Node
 		if i != top {

@@ -1,14 +1,13 @@
 package extract
 
-// Reading a node's children costs one cgo call per child and per question
-// asked of it through the go-tree-sitter binding (the node, its kind, its
-// field, the step to the next sibling), and each of those calls has the
-// runtime check the pointers inside the node it passes. The C functions
-// below answer in bulk instead: gs_kids all of one node's children in one
-// call, gs_dump a whole subtree in one call; and they take nodes as plain
-// integers, which cgo does not check. The structs repeat the layouts of
-// TSNode and TSTreeCursor from tree-sitter's api.h (ABI of go-tree-sitter
-// v0.25.0); TestNodeLayout checks they match the binding's Node.
+// Asking the go-tree-sitter binding about a node costs one cgo call per
+// question (its kind, a field, a child, the step to the next sibling), and
+// each call has the runtime check the pointers inside the node it passes.
+// gs_dump instead reads a whole subtree in one call, into memory in the C
+// heap, and takes the node as plain integers, which cgo does not check.
+// The structs repeat the layouts of TSNode and TSTreeCursor from
+// tree-sitter's api.h (ABI of go-tree-sitter v0.25.0); TestNodeLayout
+// checks they match the binding's Node.
 
 /*
 #include <stdint.h>
@@ -28,8 +27,6 @@ extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
 extern uint16_t ts_node_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
 
-typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; } gsKid;
-
 // gsRec is one node of a subtree dump: parent is the index of its parent
 // in the dump (-1 for the subtree's root), after the index of the first
 // node that is not in its subtree.
@@ -37,29 +34,6 @@ typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; int
 
 static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree) {
 	gsNode n = {{c0, c1, c2, c3}, (const void *)id, (const void *)tree};
-	return n;
-}
-
-// gs_kids writes up to max children of the node into out and returns how
-// many there are (more than max when out was too small).
-static uint32_t gs_kids(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
-		uintptr_t outp, uint32_t max) {
-	gsKid *out = (gsKid *)outp;
-	gsCursor c = ts_tree_cursor_new(gs_node(c0, c1, c2, c3, id, tree));
-	uint32_t n = 0;
-	if (ts_tree_cursor_goto_first_child(&c)) {
-		do {
-			if (n < max) {
-				gsNode node = ts_tree_cursor_current_node(&c);
-				out[n].node = node;
-				out[n].symbol = ts_node_symbol(node);
-				out[n].field = ts_tree_cursor_current_field_id(&c);
-				out[n].end = ts_node_end_byte(node);
-			}
-			n++;
-		} while (ts_tree_cursor_goto_next_sibling(&c));
-	}
-	ts_tree_cursor_delete(&c);
 	return n;
 }
 
@@ -106,11 +80,6 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 	}
 	return n;
 }
-
-static uint16_t gs_symbol(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree) {
-	return ts_node_symbol(gs_node(c0, c1, c2, c3, id, tree));
-}
-
 */
 import "C"
 
@@ -119,14 +88,6 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
-
-// cKid is gsKid on the Go side.
-type cKid struct {
-	node   sitter.Node
-	symbol uint16
-	field  uint16
-	end    uint32
-}
 
 // cRec is gsRec on the Go side.
 type cRec struct {
@@ -138,7 +99,7 @@ type cRec struct {
 	after  uint32
 }
 
-// gsNodeWords is a TSNode seen as the integers gs_* functions take.
+// gsNodeWords is a TSNode seen as the integers gs_dump takes.
 type gsNodeWords struct {
 	ctx      [4]uint32
 	id, tree uintptr
@@ -146,32 +107,11 @@ type gsNodeWords struct {
 
 func words(n *sitter.Node) *gsNodeWords { return (*gsNodeWords)(unsafe.Pointer(n)) }
 
-// cBuf is scratch memory in the C heap for gs_kids and gs_dump: memory
-// the Go runtime neither scans nor checks on each cgo call.
+// cBuf is memory in the C heap for gs_dump: memory the Go runtime neither
+// scans nor checks on each cgo call.
 type cBuf struct {
 	p    unsafe.Pointer
 	size uintptr // bytes
-}
-
-// children returns n's children, valid until the next call on b.
-func (b *cBuf) children(n *sitter.Node) []cKid {
-	const rec = unsafe.Sizeof(cKid{})
-	if b.p == nil {
-		b.grow(64 * rec)
-	}
-	w := words(n)
-	for {
-		max := b.size / rec
-		got := uintptr(C.gs_kids(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
-			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max)))
-		if got <= max {
-			if got == 0 {
-				return nil
-			}
-			return unsafe.Slice((*cKid)(b.p), got)
-		}
-		b.grow(got * rec)
-	}
 }
 
 // dump returns n and every node below it in document order, valid until
@@ -241,23 +181,8 @@ func (b *cBuf) free() {
 	}
 }
 
-// symbolOf is n.KindId() without the binding's pointer checks.
-func symbolOf(n *sitter.Node) uint16 {
-	w := words(n)
-	return uint16(C.gs_symbol(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
-		C.uintptr_t(w.id), C.uintptr_t(w.tree)))
-}
-
-// cSizes returns the sizes of gsKid and gsRec as C lays them out (for
-// tests).
-func cSizes() (kid, rec uintptr) { return uintptr(C.sizeof_gsKid), uintptr(C.sizeof_gsRec) }
-
-// childrenC returns n's children as a fresh Go slice (for tests).
-func childrenC(n *sitter.Node, _ []cKid) []cKid {
-	var b cBuf
-	defer b.free()
-	return append([]cKid(nil), b.children(n)...)
-}
+// recSize returns the size of gsRec as C lays it out (for tests).
+func recSize() uintptr { return uintptr(C.sizeof_gsRec) }
 
 // dumpC returns n's subtree as a fresh Go slice (for tests).
 func dumpC(n *sitter.Node) []cRec {
