@@ -4,9 +4,10 @@
 // object is closed where it is made; nothing of tree-sitter leaves this
 // package. One language is one file lang_<name>.go that registers a walker.
 //
-// Walkers read children through file.kids, which asks tree-sitter for all
-// children of a node in one cgo call (kids_cgo.go); per-node binding calls
-// cost more than the parse itself once a walker touches every node. The
+// Each file's syntax tree is read out of tree-sitter in one cgo call
+// (gs_dump in tree_cgo.go) and walkers ask file.kids, kind, field and walk
+// about it in Go; per-node binding calls cost more than the parse itself
+// once a walker touches every node. The
 // Go walker's references are checked against go/types (gotypes_test.go),
 // the skeletons' share of a file's tokens over real code by
 // TestSkeletonRatio, and the cost over a bare parse by BenchmarkExtract
