@@ -7,11 +7,10 @@
 // Each file's syntax tree is read out of tree-sitter in one cgo call
 // (gs_dump in tree_cgo.go) and walkers ask file.kids, kind, field and walk
 // about it in Go; per-node binding calls cost more than the parse itself
-// once a walker touches every node. The
-// Go walker's references are checked against go/types (gotypes_test.go),
-// the skeletons' share of a file's tokens over real code by
-// TestSkeletonRatio, and the cost over a bare parse by BenchmarkExtract
-// against BenchmarkParseOnly.
+// once a walker touches every node. The Go walker's references are checked
+// against go/types (gotypes_test.go), the skeletons' share of a file's
+// tokens over real code by TestSkeletonRatio, and the cost over a bare
+// parse by BenchmarkExtract against BenchmarkParseOnly.
 package extract
 
 import (
