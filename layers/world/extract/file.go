@@ -48,20 +48,26 @@ func (f *file) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	return string(f.src[startByte(n):n.EndByte()])
+	return string(f.src[startByte(n):f.endByte(n)])
 }
 
 // line returns n's first line, 1-based.
 func line(n *sitter.Node) int { return int(startRow(n)) + 1 }
 
-// endLine returns n's last line, 1-based.
-func endLine(n *sitter.Node) int {
-	p := n.EndPosition()
-	if p.Column == 0 && p.Row > n.StartPosition().Row {
-		return int(p.Row) // ends just after a newline
+// endLine returns n's last line, 1-based
+// (a node that ends just after a newline ends on that newline's line).
+func (f *file) endLine(n *sitter.Node) int { return f.lastLine(n, f.endByte(n)) }
+
+// lastLine is endLine for node n ending at byte end.
+func (f *file) lastLine(n *sitter.Node, end uint) int {
+	if end > startByte(n) {
+		return f.lineOfByte(end - 1)
 	}
-	return int(p.Row) + 1
+	return line(n)
 }
+
+// endByte returns the offset just after n, read from the file's tree.
+func (f *file) endByte(n *sitter.Node) uint { return uint(f.recs[f.at(n)].end) }
 
 // def records a definition and returns its 1-based index, for Ref.In.
 func (f *file) def(d world.Def) int {
@@ -79,11 +85,11 @@ func (f *file) imp(i world.Import) { f.facts.Imports = append(f.facts.Imports, i
 // body, on one line with runs of white space folded; with a nil body, the
 // whole of n.
 func (f *file) signature(n, body *sitter.Node) string {
-	end := n.EndByte()
+	end := f.endByte(n)
 	if body != nil {
-		end = body.StartByte()
+		end = startByte(body)
 	}
-	return foldSpace(string(f.src[n.StartByte():end]))
+	return foldSpace(string(f.src[startByte(n):end]))
 }
 
 // foldSpace folds runs of white space into one space and trims the ends.
@@ -95,7 +101,7 @@ func (f *file) elideBody(body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	start, end := line(body), endLine(body)
+	start, end := line(body), f.endLine(body)
 	var marker string
 	if f.lang.comment == "/*" {
 		if start == end {
@@ -103,18 +109,18 @@ func (f *file) elideBody(body *sitter.Node) {
 		} else {
 			marker = fmt.Sprintf("{ … } /* lines %d-%d */", start, end)
 		}
-		if start == end && body.EndByte()-body.StartByte() <= uint(len(marker)) {
+		if start == end && f.endByte(body)-startByte(body) <= uint(len(marker)) {
 			return
 		}
 	} else if start == end {
 		marker = fmt.Sprintf("{ … } %s line %d", f.lang.comment, start)
-		if body.EndByte()-body.StartByte() <= uint(len(marker)) {
+		if f.endByte(body)-startByte(body) <= uint(len(marker)) {
 			return // a short one-line body says as much as a marker
 		}
 	} else {
 		marker = fmt.Sprintf("{ … } %s lines %d-%d", f.lang.comment, start, end)
 	}
-	f.cuts = append(f.cuts, cut{body.StartByte(), body.EndByte(), marker})
+	f.cuts = append(f.cuts, cut{startByte(body), f.endByte(body), marker})
 }
 
 // elide leaves src[start:end] out of the skeleton, replacing it by marker.
@@ -130,19 +136,19 @@ func (f *file) elide(start, end uint, marker string) {
 // followed by a blank line or by nothing, and comments trailing code on
 // their line.
 func (f *file) comment(n *sitter.Node) {
-	start, end := n.StartByte(), n.EndByte()
+	start, end := startByte(n), f.endByte(n)
 	kind := f.kind(n)
 	prev := n.PrevSibling()
-	if prev != nil && (f.kind(prev) == kind && line(n)-endLine(prev) <= 1 || endLine(prev) == line(n)) {
+	if prev != nil && (f.kind(prev) == kind && line(n)-f.endLine(prev) <= 1 || f.endLine(prev) == line(n)) {
 		f.cuts = append(f.cuts, cut{start, end, ""}) // not the first of its block, or trailing code
 		return
 	}
 	last := n
 	next := n.NextSibling()
-	for next != nil && f.kind(next) == kind && line(next)-endLine(last) <= 1 {
+	for next != nil && f.kind(next) == kind && line(next)-f.endLine(last) <= 1 {
 		last, next = next, next.NextSibling()
 	}
-	if next == nil || !next.IsNamed() || strings.Contains(f.kind(next), "comment") || line(next)-endLine(last) > 1 {
+	if next == nil || !next.IsNamed() || strings.Contains(f.kind(next), "comment") || line(next)-f.endLine(last) > 1 {
 		f.cuts = append(f.cuts, cut{start, end, ""})
 		return
 	}
@@ -176,11 +182,11 @@ func (f *file) keepFirstLine(start, end uint) {
 // the comment leader stripped; "" when there is none.
 func (f *file) docBefore(n *sitter.Node) string {
 	prev := n.PrevSibling()
-	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-endLine(prev) > 1 || f.trailing(prev) {
+	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-f.endLine(prev) > 1 || f.trailing(prev) {
 		return ""
 	}
 	first := prev
-	for p := prev.PrevSibling(); p != nil && f.kind(p) == f.kind(first) && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
+	for p := prev.PrevSibling(); p != nil && f.kind(p) == f.kind(first) && line(first)-f.endLine(p) <= 1; p = p.PrevSibling() {
 		first = p
 	}
 	return docLine(f.text(first))
@@ -449,7 +455,7 @@ func (f *file) textRange(start, end uint) string { return string(f.src[start:end
 
 // textIs reports whether n's text equals s, without allocating.
 func (f *file) textIs(n *sitter.Node, s string) bool {
-	return string(f.src[n.StartByte():n.EndByte()]) == s
+	return string(f.src[startByte(n):f.endByte(n)]) == s
 }
 
 // docComment returns the first line of the comment block right above n,
@@ -459,11 +465,11 @@ func (f *file) textIs(n *sitter.Node, s string) bool {
 // cheap to call on every declaration.
 func (f *file) docComment(n *sitter.Node) string {
 	prev := n.PrevSibling()
-	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-endLine(prev) > 1 || f.trailing(prev) {
+	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-f.endLine(prev) > 1 || f.trailing(prev) {
 		return ""
 	}
 	first := prev
-	for p := prev.PrevSibling(); p != nil && strings.Contains(f.kind(p), "comment") && line(first)-endLine(p) <= 1; p = p.PrevSibling() {
+	for p := prev.PrevSibling(); p != nil && strings.Contains(f.kind(p), "comment") && line(first)-f.endLine(p) <= 1; p = p.PrevSibling() {
 		first = p
 	}
 	for c := first; c != nil; c = c.NextSibling() {
@@ -480,7 +486,7 @@ func (f *file) docComment(n *sitter.Node) string {
 
 // trailing reports whether comment c follows code on its first line.
 func (f *file) trailing(c *sitter.Node) bool {
-	for i := int(c.StartByte()) - 1; i >= 0; i-- {
+	for i := int(startByte(c)) - 1; i >= 0; i-- {
 		switch f.src[i] {
 		case ' ', '\t':
 			continue
@@ -507,7 +513,7 @@ func isDirective(c string) bool {
 
 // dropComment leaves a whole comment node out of the skeleton.
 func (f *file) dropComment(n *sitter.Node) {
-	f.cuts = append(f.cuts, cut{n.StartByte(), n.EndByte(), ""})
+	f.cuts = append(f.cuts, cut{startByte(n), f.endByte(n), ""})
 }
 
 // lineOfByte returns the 1-based line holding byte offset b.
@@ -534,12 +540,7 @@ func (f *file) lineOfByte(b uint) int {
 }
 
 // kidEndLine is endLine for a child read by kids, without a cgo call.
-func (f *file) kidEndLine(k *kid) int {
-	if s := startByte(&k.n); k.end > s {
-		return f.lineOfByte(k.end - 1)
-	}
-	return line(&k.n)
-}
+func (f *file) kidEndLine(k *kid) int { return f.lastLine(&k.n, k.end) }
 
 func isCommentKind(k string) bool { return strings.Contains(k, "comment") }
 

@@ -143,11 +143,11 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 			for j >= 0 && skip != nil && skip(kinds[j]) {
 				j--
 			}
-			if j < 0 || !isComment(kinds[j]) || line(kids[j+1])-endLine(kids[j]) > 1 {
+			if j < 0 || !isComment(kinds[j]) || line(kids[j+1])-f.endLine(kids[j]) > 1 {
 				continue
 			}
 			first := j
-			for first > 0 && kinds[first-1] == kinds[j] && line(kids[first])-endLine(kids[first-1]) <= 1 {
+			for first > 0 && kinds[first-1] == kinds[j] && line(kids[first])-f.endLine(kids[first-1]) <= 1 {
 				first--
 			}
 			doc := docText(kids[first : j+1])
@@ -170,18 +170,18 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 func (f *file) cutCommentAt(kids []*sitter.Node, kinds []string, i int) {
 	n := kids[i]
 	from := len(f.cuts)
-	start, end := n.StartByte(), n.EndByte()
+	start, end := startByte(n), f.endByte(n)
 	whole := false
 	if i > 0 {
 		prev := kids[i-1]
-		whole = kinds[i-1] == kinds[i] && line(n)-endLine(prev) <= 1 || endLine(prev) == line(n)
+		whole = kinds[i-1] == kinds[i] && line(n)-f.endLine(prev) <= 1 || f.endLine(prev) == line(n)
 	}
 	if !whole {
 		last, k := n, i+1
-		for k < len(kids) && kinds[k] == kinds[i] && line(kids[k])-endLine(last) <= 1 {
+		for k < len(kids) && kinds[k] == kinds[i] && line(kids[k])-f.endLine(last) <= 1 {
 			last, k = kids[k], k+1
 		}
-		whole = k >= len(kids) || !kids[k].IsNamed() || strings.Contains(kinds[k], "comment") || line(kids[k])-endLine(last) > 1
+		whole = k >= len(kids) || !kids[k].IsNamed() || strings.Contains(kinds[k], "comment") || line(kids[k])-f.endLine(last) > 1
 	}
 	if whole {
 		f.cuts = append(f.cuts, cut{start, end, ""})
@@ -196,7 +196,7 @@ func (f *file) cutCommentAt(kids []*sitter.Node, kinds []string, i int) {
 // the next line is not joined to it, and a dropped comment takes its
 // indentation with it.
 func (f *file) fixNL(from int, n *sitter.Node) {
-	end := n.EndByte()
+	end := f.endByte(n)
 	if end == 0 || f.src[end-1] != '\n' {
 		return
 	}
@@ -206,7 +206,7 @@ func (f *file) fixNL(from int, n *sitter.Node) {
 			if c.start == end-1 {
 				continue // only the newline: keep the comment's one line
 			}
-			if c.start == n.StartByte() {
+			if c.start == startByte(n) {
 				s := c.start
 				for s > 0 && (f.src[s-1] == ' ' || f.src[s-1] == '\t') {
 					s--
@@ -234,8 +234,8 @@ func (f *file) elideInit(value *sitter.Node) {
 	if value == nil {
 		return
 	}
-	if value.EndByte()-value.StartByte() > maxInit || line(value) != endLine(value) {
-		f.elide(value.StartByte(), value.EndByte(), "…")
+	if f.endByte(value)-startByte(value) > maxInit || line(value) != f.endLine(value) {
+		f.elide(startByte(value), f.endByte(value), "…")
 	}
 }
 
@@ -272,13 +272,13 @@ func (f *file) elideBlock(body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	rest := f.src[body.EndByte():]
+	rest := f.src[f.endByte(body):]
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		rest = rest[:i]
 	}
 	if strings.Trim(string(rest), " \t\r;,") != "" {
-		if body.EndByte()-body.StartByte() > uint(len("{ … }")) {
-			f.elide(body.StartByte(), body.EndByte(), "{ … }")
+		if f.endByte(body)-startByte(body) > uint(len("{ … }")) {
+			f.elide(startByte(body), f.endByte(body), "{ … }")
 		}
 		return
 	}
@@ -288,7 +288,7 @@ func (f *file) elideBlock(body *sitter.Node) {
 // cutLine leaves the comment n out of the skeleton together with its
 // indentation and line break when it is alone on its line.
 func (f *file) cutLine(n *sitter.Node) {
-	start, end := n.StartByte(), n.EndByte()
+	start, end := startByte(n), f.endByte(n)
 	s := start
 	for s > 0 && (f.src[s-1] == ' ' || f.src[s-1] == '\t') {
 		s--

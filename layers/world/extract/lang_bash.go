@@ -57,9 +57,9 @@ func walkBash(f *file) {
 			w.uses(n)
 		default:
 			w.uses(n)
-			if endLine(n)-line(n) >= 2 {
+			if w.f.endLine(n)-line(n) >= 2 {
 				kind := strings.TrimSuffix(k.kind, "_statement")
-				f.elide(n.StartByte(), n.EndByte(), fmt.Sprintf(": # … %s, lines %d-%d", kind, line(n), endLine(n)))
+				f.elide(startByte(n), w.f.endByte(n), fmt.Sprintf(": # … %s, lines %d-%d", kind, line(n), w.f.endLine(n)))
 			}
 		}
 	}
@@ -73,7 +73,7 @@ func (w *bashWalker) function(n *sitter.Node, doc string) {
 		return
 	}
 	name := f.text(nm)
-	w.in = f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: name, Start: line(n), End: endLine(n),
+	w.in = f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: name, Start: line(n), End: w.f.endLine(n),
 		Signature: f.signature(n, body), Exported: true, Doc: doc})
 	w.locals = map[string]bool{}
 	f.walk(n, func(c *sitter.Node) bool {
@@ -105,10 +105,10 @@ func (w *bashWalker) assignment(n *sitter.Node) {
 	add := func(nameNode, stmt *sitter.Node) {
 		name := f.text(nameNode)
 		sig := foldSpace(f.text(stmt))
-		if len(sig) > 100 || line(stmt) != endLine(stmt) {
-			sig = foldSpace(f.textRange(stmt.StartByte(), nameNode.EndByte())) + "=…"
+		if len(sig) > 100 || line(stmt) != w.f.endLine(stmt) {
+			sig = foldSpace(f.textRange(startByte(stmt), w.f.endByte(nameNode))) + "=…"
 		}
-		f.def(world.Def{Name: name, Kind: world.KindVar, Qualified: name, Start: line(stmt), End: endLine(stmt),
+		f.def(world.Def{Name: name, Kind: world.KindVar, Qualified: name, Start: line(stmt), End: w.f.endLine(stmt),
 			Signature: sig, Exported: true, Doc: f.docComment(stmt)})
 	}
 	switch f.kind(n) {

@@ -75,9 +75,9 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 			end = p
 		}
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindMacro,
-			Start: line(c), End: endLine(c), Exported: true, Doc: w.docs[c.Id()]}
+			Start: line(c), End: w.f.endLine(c), Exported: true, Doc: w.docs[c.Id()]}
 		if end != nil {
-			d.Signature = foldSpace(string(f.src[c.StartByte():end.EndByte()]))
+			d.Signature = foldSpace(string(f.src[startByte(c):w.f.endByte(end)]))
 		}
 		idx := f.def(d)
 		if v := w.f.field(c, "value"); v != nil {
@@ -97,7 +97,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 		name = strings.ReplaceAll(name, "::", ".")
 		body := w.f.field(c, "body")
 		d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindModule,
-			Start: line(c), End: endLine(c), Exported: name != "", Signature: f.signature(c, body), Doc: w.docs[c.Id()]}
+			Start: line(c), End: w.f.endLine(c), Exported: name != "", Signature: f.signature(c, body), Doc: w.docs[c.Id()]}
 		if name == "" {
 			d.Name, d.Qualified = "(anonymous)", qualify(parent, "(anonymous)")
 		}
@@ -158,9 +158,9 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 				continue
 			}
 			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
-				Start: line(c), End: endLine(c), Exported: exported, Doc: w.docs[c.Id()]}
+				Start: line(c), End: w.f.endLine(c), Exported: exported, Doc: w.docs[c.Id()]}
 			if body := w.f.field(typ, "body"); body != nil {
-				d.Signature = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + f.text(ch))
+				d.Signature = foldSpace(string(f.src[startByte(c):startByte(body)]) + "{…} " + f.text(ch))
 			} else {
 				d.Signature = strings.TrimSuffix(f.signature(c, nil), ";")
 			}
@@ -173,7 +173,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 	case "alias_declaration":
 		name := f.text(w.f.field(c, "name"))
 		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindType,
-			Start: line(c), End: endLine(c), Exported: exported, Signature: strings.TrimSuffix(f.signature(c, nil), ";"), Doc: w.docs[c.Id()]})
+			Start: line(c), End: w.f.endLine(c), Exported: exported, Signature: strings.TrimSuffix(f.signature(c, nil), ";"), Doc: w.docs[c.Id()]})
 		w.refs(w.f.field(c, "type"), idx)
 	case "friend_declaration", "static_assert_declaration", "using_declaration", "namespace_alias_definition":
 		w.refs(c, in)
@@ -211,7 +211,7 @@ func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, s
 		at = p
 	}
 	d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
-		Start: line(c), End: endLine(c), Exported: exported, Signature: f.signature(c, body), Doc: w.docs[at.Id()]}
+		Start: line(c), End: w.f.endLine(c), Exported: exported, Signature: f.signature(c, body), Doc: w.docs[at.Id()]}
 	idx := f.def(d)
 	for _, ch := range w.f.named(c) {
 		if w.f.kind(ch) == "base_class_clause" {
@@ -225,7 +225,7 @@ func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, s
 			}
 			en := f.text(w.f.field(e, "name"))
 			ei := f.def(world.Def{Name: en, Qualified: qualify(d.Qualified, en), Parent: d.Qualified, Kind: world.KindConst,
-				Start: line(e), End: endLine(e), Exported: exported, Signature: foldSpace(f.text(e))})
+				Start: line(e), End: w.f.endLine(e), Exported: exported, Signature: foldSpace(f.text(e))})
 			w.refs(w.f.field(e, "value"), ei)
 		}
 		return idx
@@ -334,7 +334,7 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 	if body == nil {
 		sig = strings.TrimSuffix(sig, ";")
 	}
-	d := world.Def{Name: name, Qualified: qualify(qual, name), Parent: qual, Kind: kind, Start: line(c), End: endLine(c),
+	d := world.Def{Name: name, Qualified: qualify(qual, name), Parent: qual, Kind: kind, Start: line(c), End: w.f.endLine(c),
 		Exported: exported, Signature: sig, Doc: w.docs[at.Id()]}
 	idx := f.def(d)
 	f.elideBlock(body)
@@ -399,9 +399,9 @@ func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access stri
 			sig = strings.TrimSpace(strings.TrimSuffix(sig, "="))
 		}
 		if body := w.f.field(typ, "body"); body != nil {
-			sig = foldSpace(string(f.src[c.StartByte():body.StartByte()]) + "{…} " + name)
+			sig = foldSpace(string(f.src[startByte(c):startByte(body)]) + "{…} " + name)
 		}
-		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
+		idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: w.f.endLine(c),
 			Exported: exported, Signature: sig, Doc: w.docs[c.Id()]})
 		f.elideInit(value)
 		if w.f.field(typ, "body") == nil {

@@ -87,7 +87,7 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 	f := w.f
 	for _, c := range w.f.named(n) {
 		name := f.text(w.f.field(c, "name"))
-		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
+		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: w.f.endLine(c),
 			Exported: w.visibility(c, iface), Doc: w.docs[c.Id()]}
 		k := w.f.kind(c)
 		switch {
@@ -141,7 +141,7 @@ func (w *csWalker) members(n *sitter.Node, parent string, in int, iface bool, ns
 					if w.f.kind(m) == "enum_member_declaration" {
 						mn := f.text(w.f.field(m, "name"))
 						f.def(world.Def{Name: mn, Qualified: qualify(d.Qualified, mn), Parent: d.Qualified, Kind: world.KindConst,
-							Start: line(m), End: endLine(m), Exported: d.Exported, Signature: foldSpace(f.text(m))})
+							Start: line(m), End: w.f.endLine(m), Exported: d.Exported, Signature: foldSpace(f.text(m))})
 					}
 				}
 			} else {
@@ -270,8 +270,8 @@ func (w *csWalker) elide(body *sitter.Node) {
 		return
 	}
 	if w.f.kind(body) == "arrow_expression_clause" {
-		if body.EndByte()-body.StartByte() > maxInit || line(body) != endLine(body) {
-			w.f.elide(body.StartByte(), body.EndByte(), "=> …")
+		if w.f.endByte(body)-startByte(body) > maxInit || line(body) != w.f.endLine(body) {
+			w.f.elide(startByte(body), w.f.endByte(body), "=> …")
 		}
 		return
 	}
@@ -513,15 +513,15 @@ func (w *csWalker) cutComment(kids []*sitter.Node, kinds []string, i int) {
 		f.cutCommentAt(kids, kinds, i)
 		return
 	}
-	if isDoc(i-1) && line(kids[i])-endLine(kids[i-1]) <= 1 {
+	if isDoc(i-1) && line(kids[i])-w.f.endLine(kids[i-1]) <= 1 {
 		return // cut with the head of its block
 	}
 	last := i
-	for isDoc(last+1) && line(kids[last+1])-endLine(kids[last]) <= 1 {
+	for isDoc(last+1) && line(kids[last+1])-w.f.endLine(kids[last]) <= 1 {
 		last++
 	}
 	keep := -1
-	if next := last + 1; next < len(kids) && kids[next].IsNamed() && kinds[next] != "comment" && line(kids[next])-endLine(kids[last]) <= 1 {
+	if next := last + 1; next < len(kids) && kids[next].IsNamed() && kinds[next] != "comment" && line(kids[next])-w.f.endLine(kids[last]) <= 1 {
 		for j := i; j <= last; j++ {
 			if strings.TrimSpace(stripTags(docLine(f.text(kids[j])))) != "" {
 				keep = j

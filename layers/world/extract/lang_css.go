@@ -62,7 +62,7 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 			}
 			sig := f.signature(st, block)
 			idx := f.def(world.Def{Name: sig, Kind: world.KindModule, Qualified: cssQual(context, sig),
-				Start: line(st), End: endLine(st), Signature: sig, Doc: f.docComment(st)})
+				Start: line(st), End: f.endLine(st), Signature: sig, Doc: f.docComment(st)})
 			if block != nil {
 				cssBlock(f, block, cssQual(context, sig), idx)
 			}
@@ -80,7 +80,7 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 				}
 			}
 			f.def(world.Def{Name: name, Kind: KindKeyframes, Qualified: cssQual(context, name), Start: line(st),
-				End: endLine(st), Signature: f.signature(st, list), Exported: true, Doc: f.docComment(st)})
+				End: f.endLine(st), Signature: f.signature(st, list), Exported: true, Doc: f.docComment(st)})
 			f.elideBody(list)
 		case "declaration":
 			cssDecl(f, st, context, parentIdx)
@@ -114,7 +114,7 @@ func cssRule(f *file, rule *sitter.Node, context string, parentIdx int) {
 			s := sels.NamedChild(i)
 			name := foldSpace(f.text(s))
 			j := f.def(world.Def{Name: name, Kind: world.KindSelector, Qualified: cssQual(context, name),
-				Parent: context, Start: line(rule), End: endLine(rule), Signature: selText, Exported: true, Doc: doc})
+				Parent: context, Start: line(rule), End: f.endLine(rule), Signature: selText, Exported: true, Doc: doc})
 			if idx == parentIdx {
 				idx = j
 			}
@@ -145,7 +145,7 @@ func cssDecl(f *file, d *sitter.Node, parent string, in int) {
 			sig = name + ": …"
 		}
 		in = f.def(world.Def{Name: name, Kind: world.KindVar, Qualified: name, Parent: parent, Start: line(d),
-			End: endLine(d), Signature: strings.TrimSuffix(sig, ";"), Exported: true, Doc: f.docComment(d)})
+			End: f.endLine(d), Signature: strings.TrimSuffix(sig, ";"), Exported: true, Doc: f.docComment(d)})
 	}
 	f.walk(d, func(c *sitter.Node) bool {
 		if f.kind(c) != "call_expression" {

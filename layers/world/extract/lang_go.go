@@ -228,7 +228,7 @@ func (w *goWalker) function(n *sitter.Node, method bool, doc string) {
 	name := f.text(nameNode)
 	body := f.field(n, "body")
 	d := world.Def{Name: name, Kind: world.KindFunction, Qualified: name,
-		Start: line(n), End: endLine(n), Signature: f.signature(n, body),
+		Start: line(n), End: w.f.endLine(n), Signature: f.signature(n, body),
 		Exported: goExported(name), Doc: doc}
 	mark := len(w.bound)
 	defer w.undo(mark)
@@ -447,7 +447,7 @@ func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias 
 	f := w.f
 	t := f.field(spec, "type")
 	d := world.Def{Name: name, Kind: world.KindType, Qualified: name,
-		Start: line(spec), End: endLine(spec), Exported: goExported(name), Doc: doc}
+		Start: line(spec), End: w.f.endLine(spec), Exported: goExported(name), Doc: doc}
 	if single {
 		d.Start = line(decl)
 	}
@@ -460,10 +460,10 @@ func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias 
 		d.Signature = "type " + foldSpace(f.text(spec))
 	case tk == "struct_type":
 		d.Kind = world.KindStruct
-		d.Signature = "type " + foldSpace(f.textRange(spec.StartByte(), t.StartByte())) + " struct"
+		d.Signature = "type " + foldSpace(f.textRange(startByte(spec), startByte(t))) + " struct"
 	case tk == "interface_type":
 		d.Kind = world.KindInterface
-		d.Signature = "type " + foldSpace(f.textRange(spec.StartByte(), t.StartByte())) + " interface"
+		d.Signature = "type " + foldSpace(f.textRange(startByte(spec), startByte(t))) + " interface"
 	default:
 		d.Signature = "type " + foldSpace(f.text(spec))
 	}
@@ -515,7 +515,7 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 			m := len(f.stack)
 			var names []string
 			var typ *sitter.Node
-			sigEnd := fd.EndByte()
+			sigEnd := w.f.endByte(fd)
 			for _, c := range f.kids(fd) {
 				switch c.field {
 				case f.fieldID("name"):
@@ -524,7 +524,7 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 					c := c
 					typ = &c.n
 				case f.fieldID("tag"):
-					sigEnd = c.n.StartByte()
+					sigEnd = startByte(&c.n)
 				}
 			}
 			f.release(m)
@@ -540,8 +540,8 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 					continue
 				}
 				i := f.def(world.Def{Name: nm, Kind: world.KindField, Qualified: parent + "." + nm,
-					Parent: parent, Start: line(fd), End: endLine(fd),
-					Signature: foldSpace(f.textRange(fd.StartByte(), sigEnd)),
+					Parent: parent, Start: line(fd), End: w.f.endLine(fd),
+					Signature: foldSpace(f.textRange(startByte(fd), sigEnd)),
 					Exported:  goExported(nm), Doc: doc})
 				if first == 0 {
 					first = i
@@ -599,7 +599,7 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 			}
 			name := f.text(nm)
 			w.in = f.def(world.Def{Name: name, Kind: world.KindMethod, Qualified: parent + "." + name,
-				Parent: parent, Start: line(me), End: endLine(me), Signature: foldSpace(f.text(me)),
+				Parent: parent, Start: line(me), End: w.f.endLine(me), Signature: foldSpace(f.text(me)),
 				Exported: goExported(name), Doc: f.docAt(iks, i)})
 			m := len(w.bound)
 			w.params(f.field(me, "parameters"), false)
@@ -698,8 +698,8 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 		keyword = "const "
 	}
 	sig := keyword + foldSpace(f.text(spec))
-	if value != nil && (len(sig) > 120 || line(value) != endLine(value)) {
-		sig = keyword + foldSpace(f.textRange(spec.StartByte(), value.StartByte())) + " …"
+	if value != nil && (len(sig) > 120 || line(value) != w.f.endLine(value)) {
+		sig = keyword + foldSpace(f.textRange(startByte(spec), startByte(value))) + " …"
 	}
 	start := line(spec)
 	if single {
@@ -711,7 +711,7 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 		if name == "_" {
 			continue
 		}
-		i := f.def(world.Def{Name: name, Kind: kind, Qualified: name, Start: start, End: endLine(spec),
+		i := f.def(world.Def{Name: name, Kind: kind, Qualified: name, Start: start, End: w.f.endLine(spec),
 			Signature: sig, Exported: goExported(name), Doc: doc})
 		if first == 0 {
 			first = i
@@ -739,7 +739,7 @@ func (w *goWalker) elideInit(value *sitter.Node) {
 			f.elideBody(f.field(c, "body"))
 			return false
 		case "literal_value":
-			if endLine(c)-line(c) >= 3 {
+			if w.f.endLine(c)-line(c) >= 3 {
 				f.elideBody(c)
 				return false
 			}

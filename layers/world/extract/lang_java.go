@@ -78,7 +78,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 	f := w.f
 	name := f.text(w.f.field(c, "name"))
 	pub, priv := w.modifiers(c)
-	d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
+	d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: w.f.endLine(c),
 		Exported: pub || inInterface && !priv, Doc: w.docs[c.Id()]}
 	switch w.f.kind(c) {
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
@@ -261,8 +261,8 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 			parts := w.f.named(x)
 			if len(parts) > 0 {
 				last := parts[len(parts)-1]
-				f.ref(world.Ref{Name: f.text(last), Qual: foldSpace(string(f.src[x.StartByte():last.StartByte()])), Line: line(x), In: in, Kind: world.RefType})
-				if q := strings.TrimSuffix(foldSpace(string(f.src[x.StartByte():last.StartByte()])), "."); q != "" {
+				f.ref(world.Ref{Name: f.text(last), Qual: foldSpace(string(f.src[startByte(x):startByte(last)])), Line: line(x), In: in, Kind: world.RefType})
+				if q := strings.TrimSuffix(foldSpace(string(f.src[startByte(x):startByte(last)])), "."); q != "" {
 					f.facts.Refs[len(f.facts.Refs)-1].Qual = q
 				}
 			}

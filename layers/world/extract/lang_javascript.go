@@ -161,7 +161,7 @@ func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int,
 	}
 	body := f.field(n, "body")
 	idx := f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: w.qual(prefix, name),
-		Parent: w.parentOf(prefix), Start: line(outer), End: endLine(outer),
+		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer),
 		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer)})
 	w.in = idx
 	w.functionScope(n, body)
@@ -194,8 +194,8 @@ func (w *jsWalker) functionScope(n, body *sitter.Node) {
 	if f.kind(body) == "statement_block" {
 		w.collect(body, locals)
 		f.elideBody(body)
-	} else if endLine(body)-line(body) >= 2 {
-		f.elide(body.StartByte(), body.EndByte(), fmt.Sprintf("… /* lines %d-%d */", line(body), endLine(body)))
+	} else if w.f.endLine(body)-line(body) >= 2 {
+		f.elide(startByte(body), w.f.endByte(body), fmt.Sprintf("… /* lines %d-%d */", line(body), w.f.endLine(body)))
 	}
 	w.uses(body)
 }
@@ -720,21 +720,21 @@ func (w *jsWalker) class(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	}
 	body := f.field(n, "body")
 	qual := w.qual(prefix, name)
-	sigEnd := n.EndByte()
+	sigEnd := w.f.endByte(n)
 	if body != nil {
-		sigEnd = body.StartByte()
+		sigEnd = startByte(body)
 	}
-	sigStart := n.StartByte()
+	sigStart := startByte(n)
 	// Decorators belong to the class, not its signature.
 	m := len(f.stack)
 	for _, c := range f.kids(n) {
-		if c.kind == "decorator" && c.n.EndByte() > sigStart {
-			sigStart = c.n.EndByte()
+		if c.kind == "decorator" && w.f.endByte(&c.n) > sigStart {
+			sigStart = w.f.endByte(&c.n)
 		}
 	}
 	f.release(m)
 	idx := f.def(world.Def{Name: name, Kind: world.KindClass, Qualified: qual, Parent: w.parentOf(prefix),
-		Start: line(outer), End: endLine(outer), Signature: foldSpace(f.textRange(sigStart, sigEnd)),
+		Start: line(outer), End: w.f.endLine(outer), Signature: foldSpace(f.textRange(sigStart, sigEnd)),
 		Exported: exported, Doc: w.docOf(outer)})
 	w.in = idx
 	locals := map[string]bool{}
@@ -894,8 +894,8 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 						kind = world.KindMethod
 					}
 					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
-					if len(sig) > 80 || line(v) != endLine(v) || kind == world.KindMethod {
-						sig = foldSpace(f.textRange(n.StartByte(), v.StartByte())) + " …"
+					if len(sig) > 80 || line(v) != w.f.endLine(v) || kind == world.KindMethod {
+						sig = foldSpace(f.textRange(startByte(n), startByte(v))) + " …"
 					}
 				} else {
 					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
@@ -909,7 +909,7 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 			sig = stripDecorators(sig)
 			private := f.kind(nm) == "private_property_identifier" || strings.HasPrefix(sig, "private ") || strings.Contains(sig, " private ") || strings.HasPrefix(sig, "protected ")
 			idx := f.def(world.Def{Name: name, Kind: kind, Qualified: parent + "." + name, Parent: parent,
-				Start: line(n), End: endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n)})
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n)})
 			w.in = idx
 			w.member1(n, c.kind)
 		default:
@@ -958,7 +958,7 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	qual := w.qual(prefix, name)
 	body := f.field(n, "body")
 	idx := f.def(world.Def{Name: name, Kind: world.KindInterface, Qualified: qual, Parent: w.parentOf(prefix),
-		Start: line(outer), End: endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
 	w.in = idx
 	if body != nil {
 		mark := len(f.stack)
@@ -977,7 +977,7 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 					}
 					mname := f.text(mn)
 					f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
-						Start: line(&c.n), End: endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
+						Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
 						Exported: exported, Doc: w.docOf(&c.n)})
 				}
 			}
@@ -998,11 +998,11 @@ func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int
 	}
 	name := f.text(nm)
 	sig := strings.TrimSuffix(foldSpace(f.text(n)), ";")
-	if v := f.field(n, "value"); v != nil && (len(sig) > 160 || endLine(v)-line(v) >= 1) {
-		sig = foldSpace(f.textRange(n.StartByte(), v.StartByte())) + " …"
+	if v := f.field(n, "value"); v != nil && (len(sig) > 160 || w.f.endLine(v)-line(v) >= 1) {
+		sig = foldSpace(f.textRange(startByte(n), startByte(v))) + " …"
 	}
 	w.in = f.def(world.Def{Name: name, Kind: world.KindType, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
-		Start: line(outer), End: endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
 	w.types(n)
 	w.in = parentIdx
 }
@@ -1017,7 +1017,7 @@ func (w *jsWalker) enum(n, outer *sitter.Node, prefix string, parentIdx int, exp
 	qual := w.qual(prefix, name)
 	body := f.field(n, "body")
 	idx := f.def(world.Def{Name: name, Kind: world.KindEnum, Qualified: qual, Parent: w.parentOf(prefix),
-		Start: line(outer), End: endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
 	w.in = idx
 	if body != nil {
 		mark := len(f.stack)
@@ -1044,7 +1044,7 @@ func (w *jsWalker) enum(n, outer *sitter.Node, prefix string, parentIdx int, exp
 			}
 			mname := strings.Trim(f.text(member), `"'`)
 			f.def(world.Def{Name: mname, Kind: world.KindConst, Qualified: qual + "." + mname, Parent: qual,
-				Start: line(&c.n), End: endLine(&c.n), Signature: foldSpace(f.text(&c.n)), Exported: exported,
+				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: foldSpace(f.text(&c.n)), Exported: exported,
 				Doc: w.docOf(&c.n)})
 		}
 		f.release(mark)
@@ -1087,19 +1087,19 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 				k = world.KindFunction
 				fn = val
 				body := f.field(val, "body")
-				sig = foldSpace(strings.TrimSuffix(strings.TrimSpace(f.textRange(n.StartByte(), bodyStart(val, body))), "=>"))
+				sig = foldSpace(strings.TrimSuffix(strings.TrimSpace(f.textRange(startByte(n), f.bodyStart(val, body))), "=>"))
 				if f.kind(val) == "arrow_function" {
 					sig += " =>"
 				}
 			case "class":
 				k = world.KindClass
 			default:
-				if len(sig) > 120 || line(val) != endLine(val) {
-					sig = foldSpace(f.textRange(n.StartByte(), val.StartByte())) + " …"
+				if len(sig) > 120 || line(val) != w.f.endLine(val) {
+					sig = foldSpace(f.textRange(startByte(n), startByte(val))) + " …"
 				}
 			}
 			if n.NamedChildCount() > 1 && fn == nil {
-				sig = foldSpace(f.textRange(n.StartByte(), nm.StartByte())) + " " + foldSpace(f.text(d))
+				sig = foldSpace(f.textRange(startByte(n), startByte(nm))) + " " + foldSpace(f.text(d))
 				if len(sig) > 120 {
 					sig = sig[:120] + " …"
 				}
@@ -1108,7 +1108,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		first := 0
 		for _, name := range list {
 			i := f.def(world.Def{Name: name, Kind: k, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
-				Start: line(outer), End: endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+				Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
 			if first == 0 {
 				first = i
 			}
@@ -1131,11 +1131,11 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 }
 
 // bodyStart is where a function's body starts (its end without one).
-func bodyStart(fn, body *sitter.Node) uint {
+func (f *file) bodyStart(fn, body *sitter.Node) uint {
 	if body == nil {
-		return fn.EndByte()
+		return f.endByte(fn)
 	}
-	return body.StartByte()
+	return startByte(body)
 }
 
 // elideValue leaves the bulk of an initialiser out of the skeleton:
@@ -1148,13 +1148,13 @@ func (w *jsWalker) elideValue(v *sitter.Node) {
 		case "function_expression", "arrow_function", "generator_function", "class", "method_definition":
 			return false // their bodies are elided by functionScope
 		case "object", "array", "template_string", "jsx_element":
-			if endLine(c)-line(c) < 2 {
+			if w.f.endLine(c)-line(c) < 2 {
 				return false
 			}
 			if f.kind(c) == "object" && w.hasMethods(c) {
 				return true
 			}
-			f.elide(c.StartByte(), c.EndByte(), bulkMarker(f.kind(c), line(c), endLine(c)))
+			f.elide(startByte(c), w.f.endByte(c), bulkMarker(f.kind(c), line(c), w.f.endLine(c)))
 			return false
 		}
 		return true
@@ -1193,7 +1193,7 @@ func (w *jsWalker) hasMethods(obj *sitter.Node) bool {
 
 // elideBulk elides long literals in a top-level statement.
 func (w *jsWalker) elideBulk(n *sitter.Node) {
-	if endLine(n)-line(n) >= 2 {
+	if w.f.endLine(n)-line(n) >= 2 {
 		w.elideValue(n)
 	}
 }
@@ -1208,7 +1208,7 @@ func (w *jsWalker) namespace(n, outer *sitter.Node, prefix string, parentIdx int
 	name := strings.Trim(f.text(nm), `"'`)
 	qual := w.qual(prefix, name)
 	idx := f.def(world.Def{Name: name, Kind: world.KindModule, Qualified: qual, Parent: w.parentOf(prefix),
-		Start: line(outer), End: endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
 	if body != nil {
 		w.statements(body, qual+".", idx, false)
 	}
@@ -1451,9 +1451,9 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 func (w *jsWalker) defaultArrow(fn, outer *sitter.Node, prefix string, parentIdx int) {
 	f := w.f
 	body := f.field(fn, "body")
-	sig := strings.TrimSpace(foldSpace(f.textRange(outer.StartByte(), bodyStart(fn, body))))
+	sig := strings.TrimSpace(foldSpace(f.textRange(startByte(outer), f.bodyStart(fn, body))))
 	w.in = f.def(world.Def{Name: "default", Kind: world.KindFunction, Qualified: w.qual(prefix, "default"),
-		Parent: w.parentOf(prefix), Start: line(outer), End: endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
 	w.functionScope(fn, body)
 	w.in = parentIdx
 }

@@ -51,7 +51,7 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 	f := w.f
 	for _, c := range w.f.named(n) {
 		name := f.text(w.f.field(c, "name"))
-		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: endLine(c),
+		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Start: line(c), End: w.f.endLine(c),
 			Exported: w.exported(c), Doc: w.docs[c.Id()]}
 		k := w.f.kind(c)
 		switch {
@@ -98,7 +98,7 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 				if w.f.kind(p) == "property_promotion_parameter" {
 					pn := strings.TrimPrefix(f.text(w.f.field(p, "name")), "$")
 					f.def(world.Def{Name: pn, Qualified: qualify(parent, pn), Parent: parent, Kind: world.KindProperty,
-						Start: line(p), End: endLine(p), Exported: w.exported(p) || strings.Contains(f.text(w.f.field(p, "visibility")), "public"),
+						Start: line(p), End: w.f.endLine(p), Exported: w.exported(p) || strings.Contains(f.text(w.f.field(p, "visibility")), "public"),
 						Signature: foldSpace(f.text(p))})
 				}
 			}

@@ -235,7 +235,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 			w.block(st, parent, parentIdx, top)
 		default:
 			w.uses(st)
-			if endLine(st)-line(st) >= 3 {
+			if w.f.endLine(st)-line(st) >= 3 {
 				w.elideRest(st)
 			}
 		}
@@ -319,7 +319,7 @@ func (w *pyWalker) trimDocstring(s *sitter.Node) {
 	} else if !strings.HasPrefix(q, `"""`) {
 		return
 	}
-	start := s.StartByte()
+	start := startByte(s)
 	pos := 0
 	for {
 		i := strings.IndexByte(t[pos:], '\n')
@@ -327,7 +327,7 @@ func (w *pyWalker) trimDocstring(s *sitter.Node) {
 			return
 		}
 		if l := strings.Trim(strings.TrimSpace(t[pos:pos+i]), `"'rRbBuUfF`); l != "" {
-			f.elide(start+uint(pos+i), s.EndByte(), " …"+quote)
+			f.elide(start+uint(pos+i), w.f.endByte(s), " …"+quote)
 			return
 		}
 		pos += i + 1
@@ -349,15 +349,15 @@ func (w *pyWalker) elideBlock(body *sitter.Node) {
 			return
 		}
 	}
-	start, end := line(from), endLine(body)
+	start, end := line(from), w.f.endLine(body)
 	marker := fmt.Sprintf("...  # lines %d-%d", start, end)
 	if start == end {
 		marker = fmt.Sprintf("...  # line %d", start)
-		if body.EndByte()-from.StartByte() <= uint(len(marker)) {
+		if w.f.endByte(body)-startByte(from) <= uint(len(marker)) {
 			return
 		}
 	}
-	f.elide(from.StartByte(), body.EndByte(), marker)
+	f.elide(startByte(from), w.f.endByte(body), marker)
 }
 
 func (w *pyWalker) isDocString(st *sitter.Node) bool {
@@ -371,12 +371,12 @@ func (w *pyWalker) isDocString(st *sitter.Node) bool {
 // elideRest cuts a long statement after its first line.
 func (w *pyWalker) elideRest(st *sitter.Node) {
 	f := w.f
-	t := f.src[st.StartByte():st.EndByte()]
+	t := f.src[startByte(st):w.f.endByte(st)]
 	i := strings.IndexByte(string(t), '\n')
 	if i < 0 {
 		return
 	}
-	f.elide(st.StartByte()+uint(i), st.EndByte(), fmt.Sprintf(" …  # lines %d-%d", line(st), endLine(st)))
+	f.elide(startByte(st)+uint(i), w.f.endByte(st), fmt.Sprintf(" …  # lines %d-%d", line(st), w.f.endLine(st)))
 }
 
 // definition handles a function or class definition at module or class
@@ -396,7 +396,7 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 	if parent != "" {
 		qual = parent + "." + name
 	}
-	d := world.Def{Name: name, Qualified: qual, Parent: parent, Start: line(outer), End: endLine(outer),
+	d := world.Def{Name: name, Qualified: qual, Parent: parent, Start: line(outer), End: w.f.endLine(outer),
 		Signature: strings.TrimSuffix(f.signature(def, body), ":"),
 		Exported:  w.exported(name, top), Doc: w.docOf(body)}
 	if parent != "" && w.all == nil {
@@ -887,7 +887,7 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 	a := st.NamedChild(0)
 	if a == nil || f.kind(a) != "assignment" {
 		w.uses(st)
-		if endLine(st)-line(st) >= 3 {
+		if w.f.endLine(st)-line(st) >= 3 {
 			w.elideRest(st)
 		}
 		return
@@ -907,12 +907,12 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 		}
 	}
 	sig := foldSpace(f.text(a))
-	if right != nil && (len(sig) > 120 || line(right) != endLine(right)) {
-		sig = foldSpace(f.textRange(a.StartByte(), right.StartByte())) + " …"
+	if right != nil && (len(sig) > 120 || line(right) != w.f.endLine(right)) {
+		sig = foldSpace(f.textRange(startByte(a), startByte(right))) + " …"
 	}
 	first := 0
 	for _, name := range names {
-		d := world.Def{Name: name, Qualified: name, Start: line(st), End: endLine(st), Signature: sig,
+		d := world.Def{Name: name, Qualified: name, Start: line(st), End: w.f.endLine(st), Signature: sig,
 			Exported: w.exported(name, top)}
 		if parent != "" {
 			d.Kind, d.Parent, d.Qualified = world.KindField, parent, parent+"."+name
@@ -939,8 +939,8 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 	}
 	if right != nil {
 		w.uses(right)
-		if endLine(right)-line(right) >= 2 {
-			f.elide(right.StartByte(), right.EndByte(), fmt.Sprintf("…  # lines %d-%d", line(right), endLine(right)))
+		if w.f.endLine(right)-line(right) >= 2 {
+			f.elide(startByte(right), w.f.endByte(right), fmt.Sprintf("…  # lines %d-%d", line(right), w.f.endLine(right)))
 		}
 	}
 	w.in = parentIdx

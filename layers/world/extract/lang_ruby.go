@@ -41,15 +41,15 @@ func (w *rubyWalker) elideRuby(body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	start, end := line(body), endLine(body)
-	if start == end && body.EndByte()-body.StartByte() <= maxInit {
+	start, end := line(body), w.f.endLine(body)
+	if start == end && w.f.endByte(body)-startByte(body) <= maxInit {
 		return
 	}
 	if start == end {
-		w.f.elide(body.StartByte(), body.EndByte(), "…")
+		w.f.elide(startByte(body), w.f.endByte(body), "…")
 		return
 	}
-	w.f.elide(body.StartByte(), body.EndByte(), "# … lines "+itoa(start)+"-"+itoa(end))
+	w.f.elide(startByte(body), w.f.endByte(body), "# … lines "+itoa(start)+"-"+itoa(end))
 }
 
 // body walks the statements of a program, module, class or block body.
@@ -79,10 +79,10 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 			}
 			sig := ""
 			if sigEnd != nil {
-				sig = strings.TrimSuffix(foldSpace(string(f.src[c.StartByte():sigEnd.EndByte()])), ";")
+				sig = strings.TrimSuffix(foldSpace(string(f.src[startByte(c):w.f.endByte(sigEnd)])), ";")
 			}
 			d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
-				Start: line(c), End: endLine(c), Exported: true, Signature: sig, Doc: w.docs[c.Id()]}
+				Start: line(c), End: w.f.endLine(c), Exported: true, Signature: sig, Doc: w.docs[c.Id()]}
 			idx := f.def(d)
 			if sc := w.f.field(c, "superclass"); sc != nil {
 				w.refs(sc, idx, true)
@@ -109,7 +109,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 			if singleton && w.f.kind(c) == "method" {
 				sig = strings.Replace(sig, "def ", "def self.", 1)
 			}
-			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: endLine(c),
+			d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind, Start: line(c), End: w.f.endLine(c),
 				Exported: exported, Signature: sig, Doc: w.docs[c.Id()]}
 			idx := f.def(d)
 			w.elideRuby(b)
@@ -134,7 +134,7 @@ func (w *rubyWalker) bodyVis(n *sitter.Node, parent string, in int, inType, sing
 				name := strings.ReplaceAll(f.text(left), "::", ".")
 				v := w.f.field(c, "right")
 				d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: world.KindConst,
-					Start: line(c), End: endLine(c), Exported: true, Signature: foldSpace(f.text(left)), Doc: w.docs[c.Id()]}
+					Start: line(c), End: w.f.endLine(c), Exported: true, Signature: foldSpace(f.text(left)), Doc: w.docs[c.Id()]}
 				idx := f.def(d)
 				f.elideInit(v)
 				w.refs(v, idx, false)
@@ -176,7 +176,7 @@ func (w *rubyWalker) call(c *sitter.Node, parent string, in int, inType bool, ex
 			if w.f.kind(a) == "simple_symbol" || w.f.kind(a) == "string" {
 				name := strings.Trim(strings.TrimPrefix(f.text(a), ":"), `'"`)
 				f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindProperty,
-					Start: line(c), End: endLine(c), Exported: *exported, Signature: method + " :" + name, Doc: w.docs[c.Id()]})
+					Start: line(c), End: w.f.endLine(c), Exported: *exported, Signature: method + " :" + name, Doc: w.docs[c.Id()]})
 			}
 		}
 		return true

@@ -46,7 +46,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 	for _, c := range w.f.named(n) {
 		name := f.text(w.f.field(c, "name"))
 		d := world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent,
-			Start: line(c), End: endLine(c), Exported: rustPub(f, c)}
+			Start: line(c), End: w.f.endLine(c), Exported: rustPub(f, c)}
 		doc := func() string { return w.docs[c.Id()] }
 		switch w.f.kind(c) {
 		case "use_declaration":
@@ -138,8 +138,8 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			d.Kind, d.Doc = world.KindMacro, doc()
 			nm := w.f.field(c, "name")
 			if nm != nil {
-				d.Signature = foldSpace(string(f.src[c.StartByte():nm.EndByte()]))
-				f.elide(nm.EndByte(), c.EndByte(), " { … } // lines "+itoa(line(c))+"-"+itoa(endLine(c)))
+				d.Signature = foldSpace(string(f.src[startByte(c):w.f.endByte(nm)]))
+				f.elide(w.f.endByte(nm), w.f.endByte(c), " { … } // lines "+itoa(line(c))+"-"+itoa(w.f.endLine(c)))
 			}
 			f.def(d)
 		case "attribute_item", "inner_attribute_item", "line_comment", "block_comment":
