@@ -5,6 +5,7 @@
 //
 //	layers/world          Layer 1 types: project map rows, facts, links, graph; pure Go
 //	layers/world/extract  tree-sitter extractors (the only cgo): defs, imports, refs, skeletons
+//	layers/world/formats  pure-Go extractors of structured formats (data, docs, infra, schemas, lockfiles …)
 //	layers/world/graph    the code symbol graph: per-language resolution, clusters, PageRank, repo map
 //	layers/world/align    spec alignment: requirements to the files and symbols that carry them
 //	layers/world/build    the Layer 1 pipeline over git: incremental, cached per blob in refs/speed

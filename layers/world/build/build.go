@@ -557,7 +557,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			}
 		}
 	}
-	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D()})
+	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path})
 	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}

@@ -24,6 +24,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/formats"
 )
 
 // Version is the extractor's version; it is part of every per-blob facts
@@ -41,6 +42,23 @@ var ErrNoParser = errors.New("no extractor for this language")
 type Options struct {
 	// Timeout bounds the parse of one file; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Path is the file's path in the tree, for formats known by name.
+	Path string
+}
+
+// embedded extracts code found inside a structured format (a notebook's
+// cells, a component's script) with the tree-sitter extractors.
+func embedded(opt Options) func(lang string, src []byte) *world.Facts {
+	return func(lang string, src []byte) *world.Facts {
+		if _, ok := registry[lang]; !ok {
+			return nil
+		}
+		f, err := Extract(lang, src, Options{Timeout: opt.Timeout})
+		if err != nil {
+			return nil
+		}
+		return f
+	}
 }
 
 // DefaultTimeout is the per-file parse limit when Options.Timeout is 0.
@@ -89,7 +107,7 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 func Supported(lang string) bool {
 	_, ok := registry[lang]
 	_, plain := plainRegistry[lang]
-	return ok || plain
+	return ok || plain || formats.Supported(lang)
 }
 
 // Languages lists the languages with an extractor, sorted.
@@ -101,6 +119,7 @@ func Languages() []string {
 	for n := range plainRegistry {
 		out = append(out, n)
 	}
+	out = append(out, formats.Languages()...)
 	sort.Strings(out)
 	return out
 }
@@ -124,6 +143,11 @@ func (l *language) parser() *sitter.Parser {
 func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
 	// Languages without a grammar we can pin have line-based extractors.
 	if facts, ok := extractPlain(lang, src); ok {
+		return facts, nil
+	}
+	// Structured formats have pure-Go extractors of their own; code they
+	// embed comes back here.
+	if facts, ok := formats.Extract(lang, src, formats.Options{Path: opt.Path, Code: embedded(opt)}); ok {
 		return facts, nil
 	}
 	l, ok := registry[lang]

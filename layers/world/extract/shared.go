@@ -13,7 +13,7 @@ import (
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// This file holds helpers shared by the extractors of lang_rust.go,
+// shared.go holds helpers shared by the extractors of lang_rust.go,
 // lang_java.go, lang_cfamily.go, lang_csharp.go, lang_php.go, lang_ruby.go,
 // lang_powershell.go and lang_ini.go: a registry for languages without a
 // tree-sitter grammar (hand-written, line-based extractors), a flow-
