@@ -18,6 +18,9 @@ type Txn struct {
 	s     *Store
 	facts map[string][]byte
 	trees map[[2]string]map[string]map[string][]byte // {tree,digest} -> name -> shards
+	// sources are trees whose own objects the store keeps reachable: work-
+	// tree snapshots, which no commit holds.
+	sources map[[2]string]bool
 	err   error
 	now   func() time.Time
 }
@@ -37,6 +40,21 @@ func (t *Txn) PutFacts(key string, data []byte) {
 		return
 	}
 	t.facts[key] = data
+}
+
+// KeepSource makes the store hold tree itself (its blobs and subtrees)
+// beside its artifacts under digest, so git's gc cannot prune a work-tree
+// snapshot that no commit reaches while its index is stored. Store.GC
+// drops every such tree but the most recent.
+func (t *Txn) KeepSource(tree, digest string) {
+	if err := validTreeKey(tree, digest); err != nil {
+		t.fail(err)
+		return
+	}
+	if t.sources == nil {
+		t.sources = map[[2]string]bool{}
+	}
+	t.sources[[2]string{tree, digest}] = true
 }
 
 // PutTree adds artifact name ([a-z0-9._-], not "meta") of tree under digest
@@ -134,6 +152,9 @@ func (t *Txn) Commit(message string) error {
 			e.setBlob(meta, "trees", shard(k[0]), dir, "meta")
 			for name, h := range arts {
 				e.setTree(h, "trees", shard(k[0]), dir, name)
+			}
+			if t.sources[k] {
+				e.setTree(plumbing.NewHash(k[0]), "trees", shard(k[0]), dir, sourceEntry)
 			}
 		}
 		if r.writeErr != nil {

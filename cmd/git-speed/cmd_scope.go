@@ -39,12 +39,12 @@ func cmdScope() *cli.Command {
 	return &cli.Command{
 		Name:      "scope",
 		Usage:     "scope one task's context under a token budget (Layer 2)",
-		UsageText: "git speed scope FEATURE TASK [--stage S] [--budget N] [--strict] [--json] [--rev R]",
+		UsageText: "git speed scope FEATURE TASK [--stage S] [--budget N] [--strict] [--json] [--rev R | --worktree]",
 		Description: "Resolves the task's files_touched in the code symbol graph, walks it (0 hops full, 1 hop\n" +
 			"full or skeleton, 2 hops skeleton, 3+ dropped), collects upstream decisions, narrows the\n" +
 			"spec and balances the budget, then writes manifest.json, budget.json and material.json\n" +
 			"to .speed/features/FEATURE/context/task-TASK/. Every cut is recorded in budget.json.",
-		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag},
+		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			featureName, task, err := featureTaskArgs(c)
 			if err != nil {
@@ -58,7 +58,11 @@ func cmdScope() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: c.String("stage"), budget: budget, rev: c.String("rev"), strict: c.Bool("strict")})
+			rev, err := revArg(c)
+			if err != nil {
+				return err
+			}
+			res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: c.String("stage"), budget: budget, rev: rev, strict: c.Bool("strict")})
 			if err != nil {
 				return err
 			}
@@ -84,7 +88,7 @@ func cmdRender() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "render a stage prompt for a task (Layer 3)",
-		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--worktree]",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree]",
 		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
@@ -95,7 +99,7 @@ func cmdRender() *cli.Command {
 			budgetFlag, strictFlag, jsonFlag, revFlag,
 			&cli.StringFlag{Name: "log", Usage: "debugger: the agent's failure output"},
 			&cli.StringFlag{Name: "base", Usage: "reviewer: diff from REV instead of the task's base"},
-			&cli.BoolFlag{Name: "worktree", Usage: "reviewer: diff against the work tree instead of HEAD"},
+			&cli.BoolFlag{Name: "worktree", Usage: "read the work tree as it is now, indexed on the fly, instead of --rev (the reviewer diffs against it)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 3 {
@@ -113,7 +117,11 @@ func cmdRender() *cli.Command {
 			if _, err := e.cfg.StageBudget(stage); err != nil {
 				return usagef("%v", err)
 			}
-			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: c.String("rev"), strict: c.Bool("strict")},
+			rev, err := revArg(c)
+			if err != nil {
+				return err
+			}
+			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
 				base: c.String("base"), worktree: c.Bool("worktree")}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
@@ -211,10 +219,10 @@ func cmdAlign() *cli.Command {
 	return &cli.Command{
 		Name:      "align",
 		Usage:     "map a feature's requirements to the files and symbols that carry them",
-		UsageText: "git speed align FEATURE [--json] [--rev R]",
+		UsageText: "git speed align FEATURE [--json] [--rev R | --worktree]",
 		Description: "Each requirement gets its evidence (explicit path or symbol mentions, identifier and term\n" +
 			"matches, tasks citing it) and a status: aligned, partial or unaligned.",
-		Flags: []cli.Flag{jsonFlag, revFlag},
+		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("align needs FEATURE")

@@ -324,9 +324,11 @@ func (e *env) taskDiffs(t *feature.Task, o renderOptions) ([]prompt.FileDiff, er
 	if err != nil {
 		return nil, err
 	}
-	_, headTree, err := e.repo.Resolve(o.rev)
-	if err != nil {
-		return nil, err
+	var headTree string
+	if !o.worktree {
+		if _, headTree, err = e.repo.Resolve(o.rev); err != nil {
+			return nil, err
+		}
 	}
 	blobs, err := e.repo.Blobs()
 	if err != nil {

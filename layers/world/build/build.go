@@ -36,6 +36,9 @@ type Options struct {
 	Progress func(done, total int)
 	// Trace, when set, hears how long each phase took (GIT_TRACE).
 	Trace func(phase string, d time.Duration)
+	// Snapshot marks the tree as a work-tree snapshot that no commit
+	// reaches: the store keeps the tree itself beside its index.
+	Snapshot bool
 }
 
 // Result is what an index run did.
@@ -211,6 +214,9 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
+	if opt.Snapshot {
+		txn.KeepSource(tree, digest)
+	}
 	lap("encode")
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err
