@@ -21,8 +21,8 @@ type Txn struct {
 	// sources are trees whose own objects the store keeps reachable: work-
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
-	err   error
-	now   func() time.Time
+	err     error
+	now     func() time.Time
 }
 
 // Begin starts a transaction.
