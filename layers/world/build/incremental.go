@@ -151,7 +151,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 				return false, nil
 			}
 		}
-		out, ok, err := resolveGoFile(repo, st, prev, tree, digest, cfg, lay, ed, eds)
+		out, ok, err := resolveGoFile(st, prev, tree, digest, lay, ed, eds)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -295,7 +295,7 @@ func loadLayout(st *gitstore.Store, tree, digest string) (*graph.GoLayout, error
 // the folders its resolution reads (with the edited files' new links) and
 // the tree's go.mod files, and returns its out-edges as the whole-tree
 // graph has them.
-func resolveGoFile(repo *gitstore.Repo, st *gitstore.Store, prev, tree, digest string, cfg *config.Config, lay *graph.GoLayout, ed *edited, eds []*edited) ([]outEdge, bool, error) {
+func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, ed *edited, eds []*edited) ([]outEdge, bool, error) {
 	folders := lay.Needs(ed.path, ed.f.link.Imports)
 	for k, d := range folders {
 		if d == "." {
@@ -343,17 +343,13 @@ func resolveGoFile(repo *gitstore.Repo, st *gitstore.Store, prev, tree, digest s
 		in.Files = append(in.Files, world.FileEntry{Path: r.path})
 		in.Links = append(in.Links, r.link)
 	}
-	blobs, err := repo.Blobs()
-	if err != nil {
-		return nil, false, err
-	}
-	defer blobs.Close()
+	// Go resolution reads a go.mod only for its module path, which the
+	// layout holds: no blob is read.
 	in.Read = func(p string) ([]byte, error) {
-		id, ok, err := repo.BlobAt(tree, p)
-		if err != nil || !ok {
-			return nil, fmt.Errorf("%s: not in the tree", p)
+		if mp, ok := lay.Mods[path.Dir(p)]; ok && path.Base(p) == "go.mod" {
+			return []byte("module " + mp + "\n"), nil
 		}
-		return blobs.Read(id, cfg.Index.MaxFileBytes)
+		return nil, fmt.Errorf("%s: not a go.mod of the layout", p)
 	}
 	g := graph.Build(in)
 	from := g.Index(ed.path)
