@@ -189,11 +189,14 @@ func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
 		case rec.Log:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on the --log given to render"})
 			continue
+		case rec.Fallback:
+			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from a fallback context, after scoping failed"})
+			continue
 		case rec.Worktree:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from the work tree, which is not recorded"})
 			continue
 		}
-		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base}
+		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base, noFallback: true}
 		_, rendered, err := e.renderStage(stage, featureName, task, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)

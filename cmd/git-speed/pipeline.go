@@ -46,6 +46,14 @@ func (e *env) loadFeature(name string, w *build.World, strict bool) (*feature.Fe
 	for _, w := range warns {
 		e.warnf("%s", w)
 	}
+	for _, b := range f.Broken {
+		if b.ID == e.focusTask {
+			continue // the caller reports it as its error
+		}
+		for _, x := range b.Errs {
+			e.warnf("%s (task %s is left out)", x, b.ID)
+		}
+	}
 	return f, nil
 }
 
@@ -62,12 +70,12 @@ type scopeOptions struct {
 func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result, *build.World, *feature.Feature, error) {
 	in, err := e.openScope(featureName, o)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, unwrapContext(err)
 	}
 	res, err := e.scopeTask(in, task, o)
 	if err != nil {
 		in.w.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, unwrapContext(err)
 	}
 	return res, in.w, in.f, nil
 }
@@ -75,10 +83,20 @@ func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result,
 // scopeInputs is what scoping any task of a feature at one tree reads:
 // loaded once, however many times the task is scoped.
 type scopeInputs struct {
-	w   *build.World
+	w   *build.World // nil in a fallback
+	sw  scope.World  // what Scope reads: w, or a fallback's files
 	f   *feature.Feature
 	al  *align.Alignment
 	cnt tokens.Counter
+	// fallback, when not "", says why the inputs are a fallback's.
+	fallback string
+}
+
+// close releases the world, if any.
+func (in *scopeInputs) close() {
+	if in.w != nil {
+		in.w.Close()
+	}
 }
 
 // openScope loads the world at o.rev, the feature and its alignment. The
@@ -93,13 +111,17 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	}
 	w, err := loadWorld(e, o.rev)
 	if err != nil {
-		return nil, err
+		return nil, &contextError{err}
 	}
-	in := &scopeInputs{w: w}
+	in := &scopeInputs{w: w, sw: w}
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
-			in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) })
+			if in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) }); err != nil {
+				err = &contextError{err}
+			}
 		}
+	} else if !errors.Is(err, feature.ErrNotFound) {
+		err = &contextError{err}
 	}
 	if err != nil {
 		w.Close()
@@ -113,11 +135,15 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 	if o.stage == "" {
 		o.stage = "developer"
 	}
-	res, err := scope.Scope(in.w, in.f, task, scope.Options{
+	if in.f.Task(task) == nil {
+		_, err := scope.Scope(in.sw, in.f, task, scope.Options{}) // names the task's problems, or the tasks there are
+		return nil, err
+	}
+	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 	})
 	if err != nil {
-		return nil, err
+		return nil, &contextError{err}
 	}
 	for _, msg := range res.Warnings {
 		e.warnf("%s", msg)
@@ -174,25 +200,52 @@ func writeFileAtomic(file string, data []byte) error {
 // renderOptions are a render's stage-specific inputs.
 type renderOptions struct {
 	scopeOptions
-	logText  string // debugger
-	base     string // reviewer: diff base (overrides the task's)
-	worktree bool   // reviewer: diff against the work tree, not HEAD
+	logText    string // debugger
+	base       string // reviewer: diff base (overrides the task's)
+	worktree   bool   // reviewer: diff against the work tree, not HEAD
+	noFallback bool   // a failure to scope is an error whatever scope.fallback_to_full says (verify)
 }
 
 // renderStage scopes the task for the stage and renders the stage prompt.
-// It writes nothing. When the rendered prompt would eat into the reserve
-// (the template's own text is not part of Layer 2's budget), the task is
-// scoped again with a smaller total until it fits, at most a few times.
+// It writes nothing. When scoping fails for a reason of the context (the
+// store, the index, alignment, a bug) and scope.fallback_to_full is set,
+// the prompt is rendered from a fallback (see fallbackInputs) and its
+// report says why.
 func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*scope.Result, *prompt.Output, error) {
 	o.stage = stage
+	in, err := e.openScope(featureName, o.scopeOptions)
+	if err == nil {
+		res, out, rerr := e.renderFit(in, stage, featureName, task, o)
+		in.close()
+		if rerr == nil {
+			return res, out, nil
+		}
+		err = rerr
+	}
+	var ce *contextError
+	if !errors.As(err, &ce) || !e.cfg.Scope.FallbackToFull || o.noFallback || o.strict {
+		return nil, nil, unwrapContext(err)
+	}
+	fin, ferr := e.fallbackInputs(featureName, task, o, ce.err)
+	if ferr != nil {
+		return nil, nil, fmt.Errorf("%v (and the fallback failed too: %v)", ce.err, ferr)
+	}
+	e.warnf("scoping task %s failed, so the %s prompt falls back to the task and its files in full: %v", task, stage, ce.err)
+	res, out, err := e.renderFit(fin, stage, featureName, task, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%v (and the fallback failed too: %v)", ce.err, unwrapContext(err))
+	}
+	return res, out, nil
+}
+
+// renderFit renders at the stage's budget. When the rendered prompt would
+// eat into the reserve (the template's own text is not part of Layer 2's
+// budget), the task is scoped again with a smaller total until it fits, at
+// most a few times.
+func (e *env) renderFit(in *scopeInputs, stage, featureName, task string, o renderOptions) (*scope.Result, *prompt.Output, error) {
 	total := stageBudget(e.cfg, stage, o.budget)
 	reserve := int(float64(total) * e.cfg.Budget.Shares.Reserve)
 	budget := total
-	in, err := e.openScope(featureName, o.scopeOptions)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer in.w.Close()
 	for attempt := 0; ; attempt++ {
 		o.budget = budget
 		res, out, err := e.renderOnce(in, stage, featureName, task, total, o)
@@ -241,6 +294,7 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
 		TemplateLabel: path.Join(e.speedDir, "templates"),
 		FailureLog:    o.logText,
+		Fallback:      in.fallback,
 	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
@@ -248,8 +302,10 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 	for _, r := range f.Spec.Requirements {
 		pin.Requirements = append(pin.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})
 	}
-	switch stage {
-	case "architect":
+	switch {
+	case w == nil && (stage == "architect" || stage == "coherence"):
+		// a fallback has no world model to map or to list symbols from
+	case stage == "architect":
 		if err := w.LoadLinks(); err != nil {
 			return nil, nil, err
 		}
@@ -266,7 +322,7 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 			pin.Clusters = append(pin.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
 		}
 		pin.AlignmentText = align.Render(in.al)
-	case "coherence":
+	case stage == "coherence":
 		pin.Symbols = map[string][]string{}
 		for _, t := range f.Tasks {
 			for _, p := range t.FilesTouched {
@@ -286,7 +342,7 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 				pin.Decisions = append(pin.Decisions, prompt.Decision{Task: t.ID, Summary: d.Summary, Detail: d.Detail, Files: d.Files})
 			}
 		}
-	case "reviewer":
+	case stage == "reviewer":
 		if pin.Diffs, err = e.taskDiffs(f.Task(task), o); err != nil {
 			return nil, nil, err
 		}
@@ -389,6 +445,7 @@ type renderRecord struct {
 	Base     string `json:"base,omitempty"`     // reviewer: the commit diffed from
 	Worktree bool   `json:"worktree,omitempty"` // reviewer: diffed against the work tree
 	Log      bool   `json:"log,omitempty"`      // debugger: rendered with a --log
+	Fallback bool   `json:"fallback,omitempty"` // rendered from a fallback context (scope.fallback_to_full)
 }
 
 func readRenders(dir string) (map[string]renderRecord, error) {

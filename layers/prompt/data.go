@@ -56,6 +56,9 @@ type Data struct {
 	Verification Verification
 	Coherence    Coherence
 
+	// developer, reviewer: security rules for the task's files (Input.Rules)
+	Rules Rules
+
 	// debugger
 	Log            string // the failure log, its tail when long
 	LogOmitted     int    // lines left out of Log from its start
@@ -81,6 +84,7 @@ const LogTailLines = 200
 func newData(stage string, in Input) *Data {
 	d := &Data{Stage: stage, Feature: in.Feature, Tokenizer: in.Tokenizer, BudgetTokens: in.Budget}
 	d.Tasks = sortedTasks(in.Tasks)
+	d.Rules = in.Rules
 	d.Requirements = in.Requirements
 	if c := in.Context; c != nil {
 		if d.Feature == "" {

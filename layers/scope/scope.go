@@ -102,6 +102,9 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 		return nil, errors.New("scope: no feature")
 	}
 	task := f.Task(taskID)
+	if te := f.TaskError(taskID); task == nil && te != nil {
+		return nil, te
+	}
 	if task == nil {
 		var ids []string
 		for _, t := range f.Tasks {
