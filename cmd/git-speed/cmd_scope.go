@@ -125,6 +125,11 @@ func cmdRender() *cli.Command {
 			}
 			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
 				base: c.String("base"), worktree: c.Bool("worktree")}
+			if stage == "reviewer" && o.base == "" && !o.worktree {
+				if err := e.defaultReviewBase(featureName, task, &o); err != nil {
+					return err
+				}
+			}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
 				if err != nil {
@@ -152,7 +157,7 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != ""}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote}
 			if stage == "reviewer" && !o.worktree {
 				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
 					return err

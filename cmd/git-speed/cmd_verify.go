@@ -196,7 +196,7 @@ func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from the work tree, which is not recorded"})
 			continue
 		}
-		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base, noFallback: true}
+		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base, baseNote: rec.BaseNote, noFallback: true}
 		_, rendered, err := e.renderStage(stage, featureName, task, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)

@@ -204,6 +204,7 @@ type renderOptions struct {
 	base       string // reviewer: diff base (overrides the task's)
 	worktree   bool   // reviewer: diff against the work tree, not HEAD
 	noFallback bool   // a failure to scope is an error whatever scope.fallback_to_full says (verify)
+	baseNote   string // reviewer: what was compared, when git-speed chose it (defaultReviewBase)
 }
 
 // renderStage scopes the task for the stage and renders the stage prompt.
@@ -295,6 +296,7 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		TemplateLabel: path.Join(e.speedDir, "templates"),
 		FailureLog:    o.logText,
 		Fallback:      in.fallback,
+		DiffBase:      o.baseNote,
 	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
@@ -441,11 +443,12 @@ const rendersFile = "renders.json"
 // renderRecord is one stage's entry in renders.json.
 type renderRecord struct {
 	Tree     string `json:"tree"`
-	Budget   int    `json:"budget,omitempty"`   // --budget, when given
-	Base     string `json:"base,omitempty"`     // reviewer: the commit diffed from
-	Worktree bool   `json:"worktree,omitempty"` // reviewer: diffed against the work tree
-	Log      bool   `json:"log,omitempty"`      // debugger: rendered with a --log
-	Fallback bool   `json:"fallback,omitempty"` // rendered from a fallback context (scope.fallback_to_full)
+	Budget   int    `json:"budget,omitempty"`    // --budget, when given
+	Base     string `json:"base,omitempty"`      // reviewer: the commit diffed from
+	Worktree bool   `json:"worktree,omitempty"`  // reviewer: diffed against the work tree
+	Log      bool   `json:"log,omitempty"`       // debugger: rendered with a --log
+	Fallback bool   `json:"fallback,omitempty"`  // rendered from a fallback context (scope.fallback_to_full)
+	BaseNote string `json:"base_note,omitempty"` // reviewer: what was compared, when git-speed chose the base
 }
 
 func readRenders(dir string) (map[string]renderRecord, error) {
@@ -503,4 +506,69 @@ func (e *env) reviewBase(featureName, task string, o renderOptions) (string, err
 		return tree, nil
 	}
 	return commit, nil
+}
+
+// defaultReviewBase chooses what a reviewer prompt compares when neither
+// --base, --worktree nor the task's base says: the merge-base of the
+// revision with the default branch (origin/HEAD, else main or master) when
+// the task's files changed since, else the work tree against HEAD. It says
+// on stderr which it chose, and o.baseNote says it in the prompt.
+func (e *env) defaultReviewBase(featureName, task string, o *renderOptions) error {
+	f, err := e.loadFeature(featureName, nil, false)
+	if err != nil {
+		return err
+	}
+	t := f.Task(task)
+	if t == nil || t.Base != "" {
+		return nil // renderStage reports a missing task; a task base is used as it is
+	}
+	rev := o.rev
+	if rev == "" {
+		rev = "HEAD"
+	}
+	headCommit, headTree, err := e.repo.Resolve(rev)
+	if err != nil {
+		return err
+	}
+	if def := e.repo.DefaultBranch(); def != "" && headCommit != "" {
+		mb, err := e.repo.MergeBase(def, headCommit)
+		if err != nil {
+			return err
+		}
+		if mb != "" {
+			_, mbTree, err := e.repo.Resolve(mb)
+			if err != nil {
+				return err
+			}
+			changed := false
+			for _, p := range t.FilesTouched {
+				a, aok, err := e.repo.BlobAt(mbTree, p)
+				if err != nil {
+					return err
+				}
+				b, bok, err := e.repo.BlobAt(headTree, p)
+				if err != nil {
+					return err
+				}
+				if a != b || aok != bok {
+					changed = true
+					break
+				}
+			}
+			if changed {
+				o.base = mb
+				o.baseNote = fmt.Sprintf("the merge-base `%s` of %s with `%s` (the task has no base; its files changed since)", short(mb), rev, def)
+				fmt.Fprintf(e.stderr, "git-speed: task %s has no base: diffing its files from %s, the merge-base of %s with %s\n", task, short(mb), rev, def)
+				return nil
+			}
+		}
+		o.worktree, o.base = true, "HEAD"
+		o.baseNote = fmt.Sprintf("the work tree against HEAD (the task has no base, and its files are unchanged since the merge-base with `%s`)", def)
+		fmt.Fprintf(e.stderr, "git-speed: task %s has no base and its files are unchanged since the merge-base with %s: diffing the work tree against HEAD\n", task, def)
+		return nil
+	}
+	o.worktree, o.base = true, "HEAD"
+	o.baseNote = "the work tree against HEAD (the task has no base, and there is no default branch to compare with)"
+	fmt.Fprintf(e.stderr, "git-speed: task %s has no base and there is no default branch (origin/HEAD, main or master): diffing the work tree against HEAD\n", task)
+	return nil
 }

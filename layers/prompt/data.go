@@ -40,6 +40,7 @@ type Data struct {
 	DroppedCount int
 
 	// reviewer
+	DiffBase  string // what the diffs compare, when git-speed chose it (Input.DiffBase)
 	Diffs     []RenderedDiff
 	DiffAdded int
 	DiffRemov int
@@ -85,6 +86,7 @@ func newData(stage string, in Input) *Data {
 	d := &Data{Stage: stage, Feature: in.Feature, Tokenizer: in.Tokenizer, BudgetTokens: in.Budget}
 	d.Tasks = sortedTasks(in.Tasks)
 	d.Rules = in.Rules
+	d.DiffBase = in.DiffBase
 	d.Requirements = in.Requirements
 	if c := in.Context; c != nil {
 		if d.Feature == "" {

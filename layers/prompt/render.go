@@ -53,6 +53,9 @@ type Input struct {
 
 	// reviewer: the task's files between its base and HEAD or the work tree.
 	Diffs []FileDiff
+	// DiffBase, when not "", says what Diffs compare when the caller chose
+	// it (the task named no base): "the merge-base `abc` of HEAD with `main` …".
+	DiffBase string
 
 	// architect: the ranked repo map (markdown), domain clusters and the
 	// spec alignment, structured or already rendered.
