@@ -298,6 +298,9 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		Fallback:      in.fallback,
 		DiffBase:      o.baseNote,
 	}
+	if stage == "developer" || stage == "reviewer" {
+		pin.Rules = e.taskRules(f.Task(task), total, cnt)
+	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
 	}
