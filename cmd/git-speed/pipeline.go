@@ -301,6 +301,9 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 	if stage == "developer" || stage == "reviewer" {
 		pin.Rules = e.taskRules(f.Task(task), total, cnt)
 	}
+	if stage == "developer" {
+		pin.Commands = e.taskCommands(f.Task(task))
+	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
 	}

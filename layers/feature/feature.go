@@ -34,16 +34,21 @@ type Decision struct {
 
 // Task is one tasks/<id>.toml.
 type Task struct {
-	ID           string     `toml:"id" json:"id"`
-	Title        string     `toml:"title" json:"title"`
-	Description  string     `toml:"description" json:"description,omitempty"`
-	FilesTouched []string   `toml:"files_touched" json:"files_touched"`
-	DependsOn    []string   `toml:"depends_on" json:"depends_on"`
-	Status       string     `toml:"status" json:"status"`
-	Acceptance   []string   `toml:"acceptance" json:"acceptance"`
-	Requirements []string   `toml:"requirements" json:"requirements"`
-	Base         string     `toml:"base" json:"base,omitempty"`
-	Decisions    []Decision `toml:"decisions" json:"decisions,omitempty"`
+	ID           string   `toml:"id" json:"id"`
+	Title        string   `toml:"title" json:"title"`
+	Description  string   `toml:"description" json:"description,omitempty"`
+	FilesTouched []string `toml:"files_touched" json:"files_touched"`
+	DependsOn    []string `toml:"depends_on" json:"depends_on"`
+	Status       string   `toml:"status" json:"status"`
+	Acceptance   []string `toml:"acceptance" json:"acceptance"`
+	Requirements []string `toml:"requirements" json:"requirements"`
+	Base         string   `toml:"base" json:"base,omitempty"`
+	// Commands are agent command files (.claude/commands/x.md) the
+	// developer prompt quotes: their core when split (layers/split), with
+	// the details too when CommandDetails is set.
+	Commands       []string   `toml:"commands" json:"commands,omitempty"`
+	CommandDetails bool       `toml:"command_details" json:"command_details,omitempty"`
+	Decisions      []Decision `toml:"decisions" json:"decisions,omitempty"`
 
 	// Path is the task file, relative to the work tree.
 	Path string `toml:"-" json:"-"`
@@ -473,6 +478,7 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 		return out
 	}
 	t.FilesTouched = clean("files_touched", t.FilesTouched)
+	t.Commands = cleanOnly(name, data, "commands", t.Commands, &errs)
 	for i := range t.Decisions {
 		if t.Decisions[i].Summary == "" {
 			bad("decisions", "decision %d has no summary", i+1)
@@ -513,6 +519,21 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 		t.Requirements = []string{}
 	}
 	return t, warns, nil
+}
+
+// cleanOnly cleans paths that need not be in the tree, adding a problem
+// for each bad one.
+func cleanOnly(name string, data []byte, key string, paths []string, errs *[]*Error) []string {
+	var out []string
+	for _, p := range paths {
+		c, err := CleanPath(p)
+		if err != nil {
+			*errs = append(*errs, &Error{File: name, Line: lineOfValue(data, key, p), Key: key, Msg: err.Error()})
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 var reqIDRE = regexp.MustCompile(`^[A-Z]{1,5}-[0-9]+$`)

@@ -59,6 +59,8 @@ type Data struct {
 
 	// developer, reviewer: security rules for the task's files (Input.Rules)
 	Rules Rules
+	// developer: agent command files the task names (Input.Commands)
+	Commands []Command
 
 	// debugger
 	Log            string // the failure log, its tail when long
@@ -86,6 +88,7 @@ func newData(stage string, in Input) *Data {
 	d := &Data{Stage: stage, Feature: in.Feature, Tokenizer: in.Tokenizer, BudgetTokens: in.Budget}
 	d.Tasks = sortedTasks(in.Tasks)
 	d.Rules = in.Rules
+	d.Commands = in.Commands
 	d.DiffBase = in.DiffBase
 	d.Requirements = in.Requirements
 	if c := in.Context; c != nil {

@@ -78,6 +78,8 @@ type Input struct {
 	// Constraints from outside Layer 2 (see constraints.go).
 	// Rules: developer, reviewer: the security rules for the task's files.
 	Rules Rules
+	// Commands: developer: the agent command files the task names.
+	Commands []Command
 	// Fallback, when not "", says why the context is a fallback (the task
 	// and its files in full): it is stated in the constraints section,
 	// whatever the template, and in the report.
