@@ -118,55 +118,48 @@ func (s *state) fitSpec(limit int) int {
 	}
 	var items []SpecItem
 	for _, it := range s.spec {
-		n := s.counter.count(specRendering(it))
-		if used+n <= reqLimit {
-			used += n
-			items = append(items, it)
-			continue
-		}
 		why := fmt.Sprintf("requirement %s (%s) does not fit spec_context (%d tokens)", it.ID, it.Reason, limit)
 		if s.specByKeywords {
 			why = fmt.Sprintf("requirement %s (%s) does not fit the half of spec_context requirements chosen by keyword may take (%d of %d tokens)", it.ID, it.Reason, reqLimit, limit)
 		}
-		cut := Cut{Path: s.specPath() + "#" + it.ID, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec, Reason: why}
-		if t, ok := truncateText(it.Text, func(t string) bool {
-			tr := it
-			tr.Text = t
-			return used+s.counter.count(specRendering(tr)) <= reqLimit
-		}); ok {
-			it.Text = t
-			m := s.counter.count(specRendering(it))
-			used += m
+		render := func(text string) string { x := it; x.Text = text; return specRendering(x) }
+		if text, ok := s.fitText(&used, reqLimit, it.Text, render, s.specPath()+"#"+it.ID, why); ok {
+			it.Text = text
 			items = append(items, it)
-			cut.To, cut.TokensSaved = TierTruncated, n-m
 		}
-		s.cuts = append(s.cuts, cut)
 	}
 	var paras []SpecParagraph
 	for _, p := range s.paras {
-		n := s.counter.count(paragraphRendering(p))
-		if used+n <= limit {
-			used += n
+		why := fmt.Sprintf("paragraph (%s) does not fit spec_context (%d tokens)", p.why, limit)
+		render := func(text string) string { x := p; x.Text = text; return paragraphRendering(x) }
+		if text, ok := s.fitText(&used, limit, p.Text, render, fmt.Sprintf("%s:%d", s.specPath(), p.line), why); ok {
+			p.Text = text
 			paras = append(paras, p)
-			continue
 		}
-		cut := Cut{Path: fmt.Sprintf("%s:%d", s.specPath(), p.line), From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec,
-			Reason: fmt.Sprintf("paragraph (%s) does not fit spec_context (%d tokens)", p.why, limit)}
-		if t, ok := truncateText(p.Text, func(t string) bool {
-			tr := p
-			tr.Text = t
-			return used+s.counter.count(paragraphRendering(tr)) <= limit
-		}); ok {
-			p.Text = t
-			m := s.counter.count(paragraphRendering(p))
-			used += m
-			paras = append(paras, p)
-			cut.To, cut.TokensSaved = TierTruncated, n-m
-		}
-		s.cuts = append(s.cuts, cut)
 	}
 	s.spec, s.paras = items, paras
 	return used
+}
+
+// fitText fits one spec text, rendered by render, into limit with *used
+// tokens already taken: whole, truncated (a cut to TierTruncated) or not
+// at all (a cut to TierDropped). It returns the text to keep and whether
+// to keep it.
+func (s *state) fitText(used *int, limit int, text string, render func(string) string, cutPath, why string) (string, bool) {
+	n := s.counter.count(render(text))
+	if *used+n <= limit {
+		*used += n
+		return text, true
+	}
+	cut := Cut{Path: cutPath, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec, Reason: why}
+	t, ok := truncateText(text, func(t string) bool { return *used+s.counter.count(render(t)) <= limit })
+	if ok {
+		m := s.counter.count(render(t))
+		*used += m
+		cut.To, cut.TokensSaved = TierTruncated, n-m
+	}
+	s.cuts = append(s.cuts, cut)
+	return t, ok
 }
 
 // TruncMarker ends spec text cut to fit its budget.
