@@ -573,8 +573,12 @@ func (e *env) defaultReviewBase(featureName, task string, o *renderOptions) erro
 		fmt.Fprintf(e.stderr, "git-speed: task %s has no base and its files are unchanged since the merge-base with %s: diffing the work tree against HEAD\n", task, def)
 		return nil
 	}
+	why := "there is no default branch (origin/HEAD, main or master)"
+	if headCommit == "" {
+		why = rev + " is not a commit"
+	}
 	o.worktree, o.base = true, "HEAD"
-	o.baseNote = "the work tree against HEAD (the task has no base, and there is no default branch to compare with)"
-	fmt.Fprintf(e.stderr, "git-speed: task %s has no base and there is no default branch (origin/HEAD, main or master): diffing the work tree against HEAD\n", task)
+	o.baseNote = "the work tree against HEAD (the task has no base, and " + why + ")"
+	fmt.Fprintf(e.stderr, "git-speed: task %s has no base and %s: diffing the work tree against HEAD\n", task, why)
 	return nil
 }

@@ -249,13 +249,23 @@ func FuzzParseTask(f *testing.F) {
 	f.Add([]byte("id = \"t1\"\ntitle = \"x\"\nfiles_touched = [\"a.go\"]\n[[decisions]]\nsummary = \"s\"\n"))
 	f.Add([]byte("id = \"t1\"\nstatus = 3\n"))
 	f.Add([]byte("id = \"t1\"\ndepends_on = [\"t1\"]\n"))
+	f.Add([]byte("id = \"t2\"\nstatus = \"x\"\nfiles_touched = [\"../a\", \"/b\"]\ncommands = [\"../c.md\"]\n"))
+	f.Add([]byte("id = \"t1\"\ncommands = [\".claude/commands/x.md\"]\ncommand_details = true\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, _, err := ParseTask("tasks/t1.toml", data, func(string) bool { return false })
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "tasks/t1.toml") {
-				t.Fatalf("error does not name the file: %v", err)
+			// Every problem, one per line, names the file.
+			for _, l := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(l, "tasks/t1.toml") {
+					t.Fatalf("error line does not name the file: %q", l)
+				}
 			}
 			return
+		}
+		for _, p := range task.Commands {
+			if c, err := CleanPath(p); err != nil || c != p {
+				t.Fatalf("unclean command path %q accepted", p)
+			}
 		}
 		if task.ID != "t1" {
 			t.Fatalf("id %q accepted", task.ID)
