@@ -211,7 +211,8 @@ func Library() []*File {
 // relative to the work tree, such as ".speed/rules"), sorted by name. A
 // file named after an area (go.md, docker.md, owasp.md …) goes with that
 // area; another applies to the tasks its **Files**: globs match, or to
-// every task when it has none. A missing folder is no rules and no error.
+// every task when it has none. README.md is not a rule file. A missing
+// folder is no rules and no error.
 func LoadRepo(fsys fs.FS, dir string) ([]*File, []Warning) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -220,8 +221,8 @@ func LoadRepo(fsys fs.FS, dir string) ([]*File, []Warning) {
 	var out []*File
 	var warns []Warning
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-			continue
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") || strings.EqualFold(e.Name(), "README.md") {
+			continue // a README says what the folder is for
 		}
 		p := path.Join(dir, e.Name())
 		data, err := fs.ReadFile(fsys, p)
