@@ -90,6 +90,7 @@ type scopeInputs struct {
 	cnt tokens.Counter
 	// fallback, when not "", says why the inputs are a fallback's.
 	fallback string
+	rules    *prompt.Rules // the task's security rules, once summarised
 }
 
 // close releases the world, if any.
@@ -299,7 +300,11 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		DiffBase:      o.baseNote,
 	}
 	if stage == "developer" || stage == "reviewer" {
-		pin.Rules = e.taskRules(f.Task(task), total, cnt)
+		if in.rules == nil { // once per render, however many times it is scoped
+			r := e.taskRules(f.Task(task), total, cnt)
+			in.rules = &r
+		}
+		pin.Rules = *in.rules
 	}
 	if stage == "developer" {
 		pin.Commands = e.taskCommands(f.Task(task))

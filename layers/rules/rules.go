@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed library/*.md
@@ -192,8 +193,11 @@ func fenceOf(t string) string {
 // key is how rule titles are compared for overriding.
 func key(title string) string { return strings.ToLower(strings.Join(strings.Fields(title), " ")) }
 
-// Library returns the embedded rule files, parsed, in Areas order.
-func Library() []*File {
+// Library returns the embedded rule files, parsed once, in Areas order.
+// The files are shared: callers must not change them.
+func Library() []*File { return parsedLibrary() }
+
+var parsedLibrary = sync.OnceValue(func() []*File {
 	var out []*File
 	for _, a := range Areas {
 		data, err := library.ReadFile("library/" + a.Name + ".md")
@@ -205,7 +209,7 @@ func Library() []*File {
 		out = append(out, f)
 	}
 	return out
-}
+})
 
 // LoadRepo reads the repository's rule files, dir/*.md of fsys (dir is
 // relative to the work tree, such as ".speed/rules"), sorted by name. A

@@ -20,46 +20,67 @@ type Summary struct {
 // blocks are left out). It adds rules while the text stays within budget
 // tokens as count counts them, stops at the first that does not fit, and
 // counts the rest as omitted.
+//
+// Pieces are counted one by one (their sum is the text's count but for
+// merges across piece boundaries, which o200k and cl100k rarely make at a
+// newline); the whole text is then counted exactly and rules come off the
+// end until it fits.
 func Summarize(files []*File, budget int, count func(string) int) Summary {
 	s := Summary{Budget: budget}
-	var b strings.Builder
-	total := 0
+	type piece struct {
+		text   string
+		source string // set on a file's first rule: its head is in text
+	}
+	var pieces []piece
+	total, used := 0, 0
 	for _, f := range files {
 		total += len(f.Rules)
 	}
-	stopped := false
+	full := false
 	for _, f := range files {
-		if stopped {
-			break
-		}
 		where := "`" + f.Source + "`"
 		if f.Area != "" && strings.HasPrefix(f.Source, "library/") {
 			where = "git-speed's rule library"
 		}
 		head := fmt.Sprintf("**%s** (%s)\n", f.Title, where)
-		if b.Len() > 0 {
+		if len(pieces) > 0 {
 			head = "\n" + head
 		}
-		wroteHead := false
-		for _, r := range f.Rules {
-			line := ruleLine(r)
-			add := line
-			if !wroteHead {
-				add = head + line
+		for i, r := range f.Rules {
+			p := piece{text: ruleLine(r)}
+			if i == 0 {
+				p = piece{text: head + p.text, source: f.Source}
 			}
-			if count(b.String()+add) > budget {
-				stopped = true
+			n := count(p.text)
+			if used+n > budget {
+				full = true
 				break
 			}
-			b.WriteString(add)
-			if !wroteHead {
-				wroteHead = true
-				s.Sources = append(s.Sources, f.Source)
-			}
-			s.Rules++
+			used += n
+			pieces = append(pieces, p)
+		}
+		if full {
+			break
 		}
 	}
-	s.Text = b.String()
+	join := func(ps []piece) string {
+		var b strings.Builder
+		for _, p := range ps {
+			b.WriteString(p.text)
+		}
+		return b.String()
+	}
+	s.Text = join(pieces)
+	for s.Text != "" && count(s.Text) > budget {
+		pieces = pieces[:len(pieces)-1]
+		s.Text = join(pieces)
+	}
+	for _, p := range pieces {
+		if p.source != "" {
+			s.Sources = append(s.Sources, p.source)
+		}
+	}
+	s.Rules = len(pieces)
 	s.Omitted = total - s.Rules
 	if s.Text != "" {
 		s.Tokens = count(s.Text)
