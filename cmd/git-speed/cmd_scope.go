@@ -58,6 +58,7 @@ func cmdScope() *cli.Command {
 			if err != nil {
 				return err
 			}
+			e.focusTask = task
 			rev, err := revArg(c)
 			if err != nil {
 				return err
@@ -117,12 +118,18 @@ func cmdRender() *cli.Command {
 			if _, err := e.cfg.StageBudget(stage); err != nil {
 				return usagef("%v", err)
 			}
+			e.focusTask = task
 			rev, err := revArg(c)
 			if err != nil {
 				return err
 			}
 			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
 				base: c.String("base"), worktree: c.Bool("worktree")}
+			if stage == "reviewer" && o.base == "" && !o.worktree {
+				if err := e.defaultReviewBase(featureName, task, &o); err != nil {
+					return err
+				}
+			}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
 				if err != nil {
@@ -134,7 +141,15 @@ func cmdRender() *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, err := e.writeScope(res, featureName, task)
+			var dir string
+			if out.Report.Fallback != "" {
+				// A fallback's Layer 2 artifacts are not the task's: keep
+				// the stored ones, write only the prompt.
+				dir = filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
+				err = os.MkdirAll(dir, 0o755)
+			} else {
+				dir, err = e.writeScope(res, featureName, task)
+			}
 			if err != nil {
 				return err
 			}
@@ -142,7 +157,7 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != ""}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote}
 			if stage == "reviewer" && !o.worktree {
 				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
 					return err
@@ -162,6 +177,14 @@ func cmdRender() *cli.Command {
 			r := out.Report
 			for _, s := range r.Sections {
 				fmt.Fprintf(e.stderr, "git-speed: %-13s %6d tokens\n", s.Name, s.Tokens)
+				for _, p := range r.Parts {
+					if p.Section == s.Name {
+						fmt.Fprintf(e.stderr, "git-speed:   %-11s %6d tokens\n", p.Name, p.Tokens)
+					}
+				}
+			}
+			if r.Fallback != "" {
+				fmt.Fprintf(e.stderr, "git-speed: fallback: the context is the task and its files in full, because: %s\n", r.Fallback)
 			}
 			fmt.Fprintf(e.stderr, "git-speed: total %d of %d tokens (%s); within budget: %v; remaining %d\n",
 				r.TotalTokens, r.BudgetTokens, r.Tokenizer, r.WithinBudget, r.RemainingTokens)
