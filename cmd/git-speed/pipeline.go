@@ -254,7 +254,8 @@ func (e *env) renderFit(in *scopeInputs, stage, featureName, task string, o rend
 		if err != nil {
 			return nil, nil, err
 		}
-		over := out.Report.TotalTokens - (total - reserve)
+		// Task files that alone exceed code_context come beyond the budget.
+		over := out.Report.TotalTokens - (total - reserve) - res.Budget.OutsideBudget
 		if over <= 0 || attempt == 5 {
 			if over > 0 {
 				e.warnf("the %s prompt takes %d tokens, %d into the reserve of %d", stage, out.Report.TotalTokens, over, reserve)

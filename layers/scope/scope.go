@@ -22,7 +22,9 @@ import (
 //	3: spec text that does not fit is truncated at a paragraph or sentence
 //	   boundary (marked) rather than dropped, and requirements chosen by
 //	   keyword take at most half of spec_context (MAHABHARATHA's spec loader).
-const Version = 3
+//	4: task files that alone exceed code_context come beyond the budget
+//	   (outside_budget) and their neighbours as skeletons within it.
+const Version = 4
 
 // Tiers of a file.
 const (
@@ -167,15 +169,16 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 
 // state is one Scope call in progress.
 type state struct {
-	w       World
-	g       *world.Graph
-	f       *feature.Feature
-	task    *feature.Task
-	cfg     config.Config
-	opt     Options
-	stage   string
-	total   int
-	counter *counter
+	skelOnly bool // the task's files alone exceed code_context: neighbours come as skeletons only
+	w        World
+	g        *world.Graph
+	f        *feature.Feature
+	task     *feature.Task
+	cfg      config.Config
+	opt      Options
+	stage    string
+	total    int
+	counter  *counter
 
 	facts    map[string]*world.Facts
 	warnings []string
