@@ -242,6 +242,9 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		TemplateLabel: path.Join(e.speedDir, "templates"),
 		FailureLog:    o.logText,
 	}
+	if t := f.Task(task); t != nil {
+		pin.Agent = e.renderAgentSections(t.FilesTouched, total, cnt.Count)
+	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
 	}

@@ -71,6 +71,9 @@ type Input struct {
 
 	// debugger: the agent's failure output.
 	FailureLog string
+
+	// Agent are sections of the agent's own context (agent.go).
+	Agent []AgentSection
 }
 
 // Output is a rendered prompt and its token report.
@@ -131,6 +134,9 @@ func Render(stage string, in Input) (*Output, error) {
 		text := tidy(buf.String())
 		parts = append(parts, text)
 		out.Report.Sections = append(out.Report.Sections, SectionTokens{Name: sec, Tokens: in.Counter(text), Lines: strings.Count(text, "\n")})
+		if sec == agentAfter {
+			parts = appendAgent(parts, &out.Report, in)
+		}
 	}
 	var nonEmpty []string
 	for _, p := range parts {
