@@ -3,8 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/git-speed/git-speed/layers/agent/instructions"
+	"github.com/git-speed/git-speed/layers/agent/session"
 	"github.com/git-speed/git-speed/layers/prompt"
 )
 
@@ -55,3 +60,41 @@ func (e *env) renderAgentSections(taskFiles []string, total int, count func(stri
 	}
 	return []prompt.AgentSection{{Name: "instructions", Text: res.Text}}
 }
+
+// now is the wall clock, or SOURCE_DATE_EPOCH when set (reproducible
+// session logs in tests and demos).
+func now() time.Time {
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.Unix(n, 0).UTC()
+		}
+	}
+	return time.Now().UTC()
+}
+
+// agentDir is <git-common-dir>/speed/NAME: local to the clone, never in
+// the work tree or refs.
+func (e *env) agentDir(name string) string {
+	return filepath.Join(e.repo.CommonDir(), "speed", name)
+}
+
+// sessionStore opens the session logs of this repository.
+func (e *env) sessionStore() (*session.Store, error) {
+	cnt, err := e.counter()
+	if err != nil {
+		return nil, err
+	}
+	a := e.cfg.Agent
+	return &session.Store{Dir: e.agentDir("sessions"), Count: cnt.Count, Now: now,
+		WindowTokens: a.WindowTokens, CompactAt: a.CompactAt, Tail: a.PreservedTail}, nil
+}
+
+// sessionID is --session, or the session started last.
+func sessionID(c *cli.Context, s *session.Store) (string, error) {
+	if id := c.String("session"); id != "" {
+		return id, nil
+	}
+	return s.Current()
+}
+
+var sessionFlag = &cli.StringFlag{Name: "session", Usage: "session id (default: the session started last)"}

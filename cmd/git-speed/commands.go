@@ -15,6 +15,7 @@ func commands() []*cli.Command {
 		cmdAlign(),
 		cmdScope(),
 		cmdRender(),
+		cmdSession(),
 		cmdClassify(),
 		cmdEval(),
 		cmdVerify(),
