@@ -16,6 +16,7 @@ func commands() []*cli.Command {
 		cmdScope(),
 		cmdRender(),
 		cmdSession(),
+		cmdMemory(),
 		cmdClassify(),
 		cmdEval(),
 		cmdVerify(),
