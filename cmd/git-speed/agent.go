@@ -8,7 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-speed/git-speed/layers/agent"
 	"github.com/git-speed/git-speed/layers/agent/instructions"
+	"github.com/git-speed/git-speed/layers/agent/memory"
 	"github.com/git-speed/git-speed/layers/agent/session"
 	"github.com/git-speed/git-speed/layers/prompt"
 )
@@ -98,3 +100,38 @@ func sessionID(c *cli.Context, s *session.Store) (string, error) {
 }
 
 var sessionFlag = &cli.StringFlag{Name: "session", Usage: "session id (default: the session started last)"}
+
+// renderSessionSections are the session window and the memories similar
+// to the task, for `render --session ID`, within their shares of the
+// stage's budget.
+func (e *env) renderSessionSections(id, taskText string, total int, count func(string) int) ([]prompt.AgentSection, error) {
+	s, err := e.sessionStore()
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.ReadWindow(id)
+	if err != nil {
+		return nil, err
+	}
+	warnAll(e, l.Warnings)
+	a := e.cfg.Agent
+	hits, method, err := e.searchMemories(&memory.Store{Dir: e.agentDir(""), Now: now}, taskText, a.MemoryTop)
+	if err != nil {
+		return nil, err
+	}
+	res, err := agent.Assemble(agent.Options{Task: taskText, Budget: total, Count: count,
+		Shares: agent.Shares{Memories: a.Shares.Memories, Session: a.Shares.Session}, Window: l.Window(a.WindowEvents), Memories: hits, MemoryMethod: method})
+	if err != nil {
+		return nil, err
+	}
+	var sess, mem string
+	for _, sec := range res.Report.Sections {
+		switch sec.Name {
+		case agent.SecSessionSummary, agent.SecRecentEvents:
+			sess += sec.Text + "\n"
+		case agent.SecMemories:
+			mem = sec.Text
+		}
+	}
+	return []prompt.AgentSection{{Name: "session", Text: sess}, {Name: "memories", Text: mem}}, nil
+}

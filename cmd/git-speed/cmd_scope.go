@@ -84,7 +84,7 @@ func cmdRender() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "render a stage prompt for a task (Layer 3)",
-		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--worktree]",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--worktree] [--session ID]",
 		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
@@ -96,6 +96,7 @@ func cmdRender() *cli.Command {
 			&cli.StringFlag{Name: "log", Usage: "debugger: the agent's failure output"},
 			&cli.StringFlag{Name: "base", Usage: "reviewer: diff from REV instead of the task's base"},
 			&cli.BoolFlag{Name: "worktree", Usage: "reviewer: diff against the work tree instead of HEAD"},
+			sessionFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 3 {
@@ -114,7 +115,7 @@ func cmdRender() *cli.Command {
 				return usagef("%v", err)
 			}
 			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: c.String("rev"), strict: c.Bool("strict")},
-				base: c.String("base"), worktree: c.Bool("worktree")}
+				base: c.String("base"), worktree: c.Bool("worktree"), session: c.String("session")}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
 				if err != nil {
@@ -134,7 +135,7 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != ""}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Session: o.session}
 			if stage == "reviewer" && !o.worktree {
 				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
 					return err

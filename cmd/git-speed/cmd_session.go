@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -252,13 +253,18 @@ func checkStatus(kind, status string) error {
 	return usagef("--status %s: %s takes %s", status, kind, strings.Join(ok, " or "))
 }
 
-// repoPaths turns --file arguments into repository paths.
+// repoPaths turns --file arguments into repository paths; a file outside
+// the repository (an agent reads those too) keeps its absolute path.
 func repoPaths(e *env, args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		p, err := e.repoPath(a)
 		if err != nil {
-			return nil, usagef("--file %s: %v", a, err)
+			abs, aerr := filepath.Abs(a)
+			if aerr != nil {
+				return nil, usagef("--file %s: %v", a, err)
+			}
+			p = filepath.ToSlash(abs)
 		}
 		out = append(out, p)
 	}

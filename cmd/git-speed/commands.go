@@ -17,6 +17,8 @@ func commands() []*cli.Command {
 		cmdRender(),
 		cmdSession(),
 		cmdMemory(),
+		cmdContext(),
+		cmdUsage(),
 		cmdClassify(),
 		cmdEval(),
 		cmdVerify(),

@@ -177,6 +177,7 @@ type renderOptions struct {
 	logText  string // debugger
 	base     string // reviewer: diff base (overrides the task's)
 	worktree bool   // reviewer: diff against the work tree, not HEAD
+	session  string // --session: the session window and similar memories
 }
 
 // renderStage scopes the task for the stage and renders the stage prompt.
@@ -244,6 +245,13 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 	}
 	if t := f.Task(task); t != nil {
 		pin.Agent = e.renderAgentSections(t.FilesTouched, total, cnt.Count)
+		if o.session != "" {
+			more, err := e.renderSessionSections(o.session, t.Title+"\n"+t.Description, total, cnt.Count)
+			if err != nil {
+				return nil, nil, err
+			}
+			pin.Agent = append(pin.Agent, more...)
+		}
 	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
@@ -390,6 +398,7 @@ type renderRecord struct {
 	Base     string `json:"base,omitempty"`     // reviewer: the commit diffed from
 	Worktree bool   `json:"worktree,omitempty"` // reviewer: diffed against the work tree
 	Log      bool   `json:"log,omitempty"`      // debugger: rendered with a --log
+	Session  string `json:"session,omitempty"`  // rendered with --session
 }
 
 func readRenders(dir string) (map[string]renderRecord, error) {
