@@ -9,8 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/agent"
 	"github.com/git-speed/git-speed/layers/agent/memory"
+	"github.com/git-speed/git-speed/layers/agent/session"
 	"github.com/git-speed/git-speed/layers/world/graph"
 )
 
@@ -22,7 +24,8 @@ func cmdContext() *cli.Command {
 		Description: "Prints the task, the instruction files (global, above the repository, its root, the\n" +
 			"folders of --file paths; nearest last), the session window (--session), the memories\n" +
 			"most similar to the task and a repo map focused by the task's words and files, each within\n" +
-			"its share of the budget (speed.toml [agent.shares]; the map takes the rest). The\n" +
+			"its share of the budget (speed.toml [agent.shares]; the map takes the rest, at most\n" +
+			"map.budget). The\n" +
 			"per-section token report goes to stderr (with --json, into the JSON). TASK-TEXT - reads\n" +
 			"standard input.",
 		Flags: []cli.Flag{
@@ -90,6 +93,15 @@ type contextOptions struct {
 // dir, the index or the graph is read here. A part that cannot be read
 // (no index, no commits) is a warning; the rest is still built.
 func (e *env) buildContext(o contextOptions) (*agent.Result, error) {
+	s, err := e.sessionStore()
+	if err != nil {
+		return nil, err
+	}
+	return e.buildContextIn(o, s, &memory.Store{Dir: e.agentDir(""), Now: now})
+}
+
+// buildContextIn is buildContext with the session and memory stores given.
+func (e *env) buildContextIn(o contextOptions, s *session.Store, ms *memory.Store) (*agent.Result, error) {
 	cnt, err := e.counter()
 	if err != nil {
 		return nil, err
@@ -102,14 +114,10 @@ func (e *env) buildContext(o contextOptions) (*agent.Result, error) {
 		Instructions: &io,
 	}
 	var warns []string
-	if ao.Memories, ao.MemoryMethod, err = e.searchMemories(&memory.Store{Dir: e.agentDir(""), Now: now}, o.task, a.MemoryTop); err != nil {
+	if ao.Memories, ao.MemoryMethod, err = e.searchMemories(ms, o.task, a.MemoryTop); err != nil {
 		return nil, err
 	}
 	if o.session != "" {
-		s, err := e.sessionStore()
-		if err != nil {
-			return nil, err
-		}
 		l, err := s.ReadWindow(o.session)
 		if err != nil {
 			return nil, err
@@ -118,19 +126,7 @@ func (e *env) buildContext(o contextOptions) (*agent.Result, error) {
 		ao.Window = l.Window(a.WindowEvents)
 	}
 	if !o.noMap {
-		w, err := loadWorld(e, o.rev)
-		if err == nil {
-			defer w.Close()
-			err = w.LoadLinks()
-		}
-		if err != nil {
-			warns = append(warns, fmt.Sprintf("no repo map: %v", err))
-		} else {
-			g := w.Graph()
-			focus := existing(g.Index, append(append([]string(nil), o.files...), pathWords(o.task)...))
-			rank := graph.Rank(g, focus, mentionWords(o.task))
-			ao.RepoMap = func(budget int) (string, error) { return graph.RepoMap(g, rank, w.Facts, budget, cnt.Count) }
-		}
+		ao.RepoMap, ao.MapBudget = e.contextMap(o, cnt, &warns), e.cfg.Map.Budget
 	}
 	res, err := agent.Assemble(ao)
 	if err != nil {
@@ -175,5 +171,41 @@ func init() {
 		"what where which their there about after before also only some more most other such like just over under sure used uses using " +
 		"file files code change changes need needs keep want work works please") {
 		commonWords[w] = true
+	}
+}
+
+// contextMap returns the repo map section's renderer: a stored map when
+// one was rendered for the same recipe, else the map command's code path
+// (load the index, rank by the task's files and words, render). A tree
+// that cannot be indexed is a warning and an empty map.
+func (e *env) contextMap(o contextOptions, cnt tokens.Counter, warns *[]string) func(int) (string, error) {
+	focus := append(append([]string(nil), o.files...), pathWords(o.task)...)
+	mentions := mentionWords(o.task)
+	return func(budget int) (string, error) {
+		_, tree, err := e.repo.Resolve(o.rev)
+		if err != nil {
+			*warns = append(*warns, fmt.Sprintf("no repo map: %v", err))
+			return "", nil
+		}
+		key := mapCacheKey(tree, e.cfg.TreeDigest(), cnt.Name(), budget, focus, mentions)
+		if m, ok := e.cachedMap(key); ok {
+			return m, nil
+		}
+		w, err := loadWorld(e, o.rev)
+		if err == nil {
+			defer w.Close()
+			err = w.LoadLinks()
+		}
+		if err != nil {
+			*warns = append(*warns, fmt.Sprintf("no repo map: %v", err))
+			return "", nil
+		}
+		g := w.Graph()
+		rank := graph.Rank(g, existing(g.Index, focus), mentions)
+		m, err := graph.RepoMap(g, rank, w.Facts, budget, cnt.Count)
+		if err == nil {
+			e.storeMap(key, m)
+		}
+		return m, err
 	}
 }

@@ -89,6 +89,8 @@ func cmdRender() *cli.Command {
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
 			"prints the prompt on stdout. The per-section token report goes to stderr.\n" +
+			"The repository's instruction files (AGENTS.md …) for the task's files are a section of\n" +
+			"their own; --session ID adds the session window and similar memories (docs/agent.md).\n" +
 			"Templates can be overridden in .speed/templates/STAGE.md.tmpl.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "also write the prompt to FILE"},

@@ -47,8 +47,10 @@ type Options struct {
 	// Window is the session window; nil when no session is given.
 	Window *session.Window
 	// RepoMap renders the repo map in at most the given tokens; nil leaves
-	// the section out.
-	RepoMap func(budget int) (string, error)
+	// the section out. MapBudget caps it (0: whatever the other sections
+	// leave of Budget).
+	RepoMap   func(budget int) (string, error)
+	MapBudget int
 }
 
 // Section is one line of the report.
@@ -137,18 +139,14 @@ func Assemble(o Options) (*Result, error) {
 		if sum != "" {
 			sum = fmt.Sprintf("## Session %s\n\n", w.ID) + sum
 		}
-		sumSec := Section{Name: SecSessionSummary, Limit: limit, Items: 0}
-		if w.Summary != nil {
-			sumSec.Items = w.Summary.Events
-		}
-		if t := o.Count(sum); sum != "" && t > limit {
-			sum, sumSec.Cut = cutLines(sum, limit, o.Count, fmt.Sprintf("git speed session show --session %s", w.ID))
-		}
-		add(sumSec, sum)
-		// Recent events take what the summary left, dropping the oldest.
-		room := limit - o.Count(sum)
+		// The recent events come first, in at most half the share (the
+		// oldest dropped first); the summary takes the rest.
 		recent := *w
 		recent.Summary = nil
+		room := limit
+		if sum != "" {
+			room = limit / 2
+		}
 		text := recent.RecentText()
 		dropped := 0
 		for len(recent.Recent) > 0 && o.Count(text) > room {
@@ -157,10 +155,18 @@ func Assemble(o Options) (*Result, error) {
 			dropped++
 			text = recent.RecentText()
 		}
+		sumSec := Section{Name: SecSessionSummary, Limit: limit - o.Count(text)}
+		if w.Summary != nil {
+			sumSec.Items = w.Summary.Events
+		}
+		if t := o.Count(sum); sum != "" && t > sumSec.Limit {
+			sum, sumSec.Cut = cutLines(sum, sumSec.Limit, o.Count, fmt.Sprintf("git speed session show --session %s", w.ID))
+		}
+		add(sumSec, sum)
 		if sum == "" && text != "" {
 			text = fmt.Sprintf("## Session %s\n\n", w.ID) + text
 		}
-		sec := Section{Name: SecRecentEvents, Limit: max(room, 0), Items: len(recent.Recent)}
+		sec := Section{Name: SecRecentEvents, Limit: room, Items: len(recent.Recent)}
 		if dropped > 0 {
 			sec.Cut = fmt.Sprintf("%d older events left out to fit", dropped)
 		}
@@ -197,6 +203,9 @@ func Assemble(o Options) (*Result, error) {
 	if o.RepoMap != nil {
 		// The map brings its own "# Repository map" title.
 		room := o.Budget - used() - 2
+		if o.MapBudget > 0 && room > o.MapBudget {
+			room = o.MapBudget
+		}
 		if room > 0 {
 			m, err := o.RepoMap(room)
 			if err != nil {
