@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -239,5 +240,34 @@ func BenchmarkCompact10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := Compact(nil, evs, 3)
 		_ = s.Render()
+	}
+}
+
+// BenchmarkStoreCompact10k is the whole `session compact` of a
+// 10,000-event log: read and decode it, fold it, render the summary, count
+// its tokens exactly and append it under the lock.
+func BenchmarkStoreCompact10k(b *testing.B) {
+	s := newStore(b)
+	id, _ := s.Start(StartOptions{ID: "big"})
+	var buf strings.Builder
+	ctx := 0
+	for i, e := range events(10000, 3) {
+		e.Seq, e.Time, e.Tokens = i+1, "2026-01-01T00:00:00Z", 10
+		ctx += 10
+		e.Context = ctx
+		line, _ := json.Marshal(e)
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	data := []byte(buf.String())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.WriteFile(s.file(id), data, 0o644)
+		b.StartTimer()
+		c, err := s.Compact(id)
+		if err != nil || c.Summary.Events != 10000 {
+			b.Fatal(c, err)
+		}
 	}
 }

@@ -173,8 +173,9 @@ func (s *Summary) Render() string {
 	}
 	list("Goals", s.Goals)
 	p := s.Progress
-	fmt.Fprintf(&b, "\n## Progress\n\n%d tasks, %d files read, %d edits, %d tool calls, tests %d passed and %d failed, %d failures, %d decisions, %d notes.\n",
-		p.Tasks, p.FilesRead, p.Edits, p.ToolCalls, p.TestsPassed, p.TestsFailed, p.Failures, p.Decisions, p.Notes)
+	fmt.Fprintf(&b, "\n## Progress\n\n%s, %s read, %s, %s, tests %d passed and %d failed, %s, %s, %s.\n",
+		n(p.Tasks, "task"), n(p.FilesRead, "file"), n(p.Edits, "edit"), n(p.ToolCalls, "tool call"), p.TestsPassed, p.TestsFailed,
+		n(p.Failures, "failure"), n(p.Decisions, "decision"), n(p.Notes, "note"))
 	if len(s.Files) > 0 {
 		b.WriteString("\n## Files touched\n\n")
 		for _, f := range s.Files {
@@ -201,4 +202,12 @@ func (s *Summary) Render() string {
 		}
 	}
 	return b.String()
+}
+
+// n writes a count with its noun, plural unless the count is one.
+func n(count int, noun string) string {
+	if count == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", count, noun)
 }

@@ -51,8 +51,11 @@ func (w *Window) RecentText() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Recent events")
-	if w.Omitted > 0 {
+	switch {
+	case w.Omitted > 0 && w.Summary != nil:
 		fmt.Fprintf(&b, " (the last %d; %d earlier since the summary are left out)", len(w.Recent), w.Omitted)
+	case w.Omitted > 0:
+		fmt.Fprintf(&b, " (the last %d; %d earlier are left out until the session is compacted)", len(w.Recent), w.Omitted)
 	}
 	b.WriteString("\n\n")
 	for i := range w.Recent {
