@@ -81,11 +81,7 @@ func cmdSession() *cli.Command {
 					if err := checkStatus(kind, status); err != nil {
 						return err
 					}
-					e, s, err := openSessions(c)
-					if err != nil {
-						return err
-					}
-					id, err := sessionID(c, s)
+					e, s, id, err := openSession(c)
 					if err != nil {
 						return err
 					}
@@ -119,11 +115,7 @@ func cmdSession() *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					e, s, err := openSessions(c)
-					if err != nil {
-						return err
-					}
-					id, err := sessionID(c, s)
+					e, s, id, err := openSession(c)
 					if err != nil {
 						return err
 					}
@@ -150,11 +142,7 @@ func cmdSession() *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					e, s, err := openSessions(c)
-					if err != nil {
-						return err
-					}
-					id, err := sessionID(c, s)
+					e, s, id, err := openSession(c)
 					if err != nil {
 						return err
 					}
@@ -222,6 +210,17 @@ func openSessions(c *cli.Context) (*env, *session.Store, error) {
 	}
 	s, err := e.sessionStore()
 	return e, s, err
+}
+
+// openSession opens the session store and names the session --session
+// asks for, or the current one.
+func openSession(c *cli.Context) (*env, *session.Store, string, error) {
+	e, s, err := openSessions(c)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	id, err := sessionID(c, s)
+	return e, s, id, err
 }
 
 func warnAll(e *env, warns []string) {
