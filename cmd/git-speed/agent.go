@@ -37,7 +37,9 @@ func (e *env) instructionOptions(taskFiles []string, budget int, everywhere bool
 	o := instructions.Options{Names: a.InstructionFiles, Root: e.top, TaskFiles: taskFiles, MaxFileBytes: a.InstructionMaxBytes, Budget: budget, Count: count}
 	if everywhere {
 		if a.GlobalInstructions {
-			o.GlobalDir = globalInstructionDir()
+			if o.GlobalDir = globalInstructionDir(); o.GlobalDir == "" {
+				e.warnf("no home folder (HOME is not set) and no absolute XDG_CONFIG_HOME: the global instruction files are skipped")
+			}
 		}
 		o.Ancestors = a.AncestorInstructions && e.top != ""
 		o.Home, _ = os.UserHomeDir()

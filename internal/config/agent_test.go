@@ -21,6 +21,13 @@ func TestAgentExampleIsDefault(t *testing.T) {
 	if !reflect.DeepEqual(c.Agent, Default().Agent) {
 		t.Errorf("[agent] of speed.toml.example differs from the defaults:\n%+v\n%+v", c.Agent, Default().Agent)
 	}
+	for _, key := range []string{"instruction_files", "instruction_max_bytes", "global_instructions", "ancestor_instructions",
+		"render_instructions", "context_budget", "window_tokens", "compact_at", "window_events", "preserved_tail", "memory_top",
+		"embed_command", "instructions", "memories", "session"} {
+		if !strings.Contains(string(data), "\n"+key+" =") {
+			t.Errorf("speed.toml.example does not document agent key %s", key)
+		}
+	}
 }
 
 func TestAgentErrors(t *testing.T) {
