@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"unicode"
 
@@ -191,6 +192,9 @@ func (e *env) contextMap(o contextOptions, cnt tokens.Counter, warns *[]string) 
 		if m, ok := e.cachedMap(key); ok {
 			return m, nil
 		}
+		// Loading the index allocates much that lives until the map is
+		// rendered: collect less often meanwhile, as index does.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		w, err := loadWorld(e, o.rev)
 		if err == nil {
 			defer w.Close()
