@@ -20,6 +20,7 @@ func commands() []*cli.Command {
 		cmdContext(),
 		cmdUsage(),
 		cmdClassify(),
+		cmdSplit(),
 		cmdEval(),
 		cmdVerify(),
 		cmdHooks(),
