@@ -34,6 +34,7 @@ type Config struct {
 	Map    Map    `toml:"map"`
 	Hooks  Hooks  `toml:"hooks"`
 	Store  Store  `toml:"store"`
+	Agent  Agent  `toml:"agent"` // the agent's own context (agent.go)
 }
 
 // Index configures Layer 1 (the project map and per-file facts).
@@ -126,6 +127,7 @@ func Default() Config {
 		Map:   Map{Budget: 4096},
 		Hooks: Hooks{Timeout: Duration(20 * time.Second)},
 		Store: Store{Keep: 5},
+		Agent: defaultAgent(),
 	}
 }
 
@@ -269,6 +271,9 @@ func (c *Config) validate() *Error {
 	}
 	if c.Store.Keep < 0 {
 		return bad("store.keep", "must be 0 or more, got %d", c.Store.Keep)
+	}
+	if err := c.Agent.validate(); err != nil {
+		return err
 	}
 	return nil
 }

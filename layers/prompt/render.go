@@ -84,6 +84,9 @@ type Input struct {
 	// and its files in full): it is stated in the constraints section,
 	// whatever the template, and in the report.
 	Fallback string
+
+	// Agent are sections of the agent's own context (agent.go).
+	Agent []AgentSection
 }
 
 // Output is a rendered prompt and its token report.
@@ -151,6 +154,9 @@ func Render(stage string, in Input) (*Output, error) {
 		bySection[sec] = text
 		parts = append(parts, text)
 		out.Report.Sections = append(out.Report.Sections, SectionTokens{Name: sec, Tokens: in.Counter(text), Lines: strings.Count(text, "\n")})
+		if sec == agentAfter {
+			parts = appendAgent(parts, &out.Report, in)
+		}
 	}
 	var nonEmpty []string
 	for _, p := range parts {
