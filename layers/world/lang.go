@@ -54,6 +54,11 @@ var extLang = map[string]string{
 	".dockerfile": "dockerfile", ".mk": "makefile", ".cmake": "cmake", ".bat": "batch",
 	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
 	".hs": "haskell", ".clj": "clojure", ".nix": "nix", ".gradle": "gradle",
+	// Structured formats read by layers/world/formats.
+	".jsonc": "json", ".markdown": "markdown", ".xsd": "xml", ".xsl": "xml", ".xslt": "xml",
+	".csproj": "xml", ".fsproj": "xml", ".vbproj": "xml", ".props": "xml", ".targets": "xml",
+	".plist": "xml", ".xaml": "xml", ".ipynb": "jupyter", ".log": "log", ".pdf": "pdf",
+	".docx": "docx", ".astro": "astro", ".xhtml": "html",
 }
 
 var nameLang = map[string]string{
@@ -61,6 +66,10 @@ var nameLang = map[string]string{
 	"Dockerfile": "dockerfile", "CMakeLists.txt": "cmake", "Rakefile": LangRuby,
 	"Gemfile": LangRuby, ".bashrc": LangBash, ".zshrc": LangBash, ".profile": LangBash,
 	"go.mod": "gomod", "go.sum": "gosum", "go.work": "gomod",
+	"yarn.lock": "lockfile", "Cargo.lock": "lockfile", "Gemfile.lock": "lockfile",
+	"composer.lock": "lockfile", "package-lock.json": "lockfile", "npm-shrinkwrap.json": "lockfile",
+	"poetry.lock": "lockfile", "uv.lock": "lockfile", "pnpm-lock.yaml": "lockfile",
+	".gitlab-ci.yml": "gitlab-ci", ".gitlab-ci.yaml": "gitlab-ci",
 }
 
 var shebangLang = map[string]string{
@@ -85,6 +94,9 @@ func DetectLang(p string, head []byte) string {
 		return "env"
 	}
 	ext := path.Ext(base)
+	if (ext == ".yml" || ext == ".yaml") && strings.Contains("/"+p, "/.github/workflows/") {
+		return "github-actions"
+	}
 	if l, ok := extLang[ext]; ok {
 		return l
 	}

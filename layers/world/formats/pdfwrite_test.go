@@ -1,0 +1,64 @@
+package formats_test
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// buildPDF writes a small but complete PDF 1.4 file (catalog, page tree,
+// one Helvetica font, uncompressed content streams, a correct xref table)
+// from a text layout: each line is "<size> <text>", a line "---" starts a
+// new page. It stands in for the PDFs word processors export, which put
+// each line of text at its position with its type size.
+func buildPDF(layout string) []byte {
+	var pages [][]string
+	cur := []string{}
+	for _, l := range strings.Split(strings.TrimRight(layout, "\n"), "\n") {
+		if l == "---" {
+			pages = append(pages, cur)
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, l)
+	}
+	pages = append(pages, cur)
+
+	var objs []string
+	add := func(s string) int { objs = append(objs, s); return len(objs) }
+	add("<< /Type /Catalog /Pages 2 0 R >>")
+	add("") // the page tree, filled in below
+	add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	var kids []string
+	for _, p := range pages {
+		var c strings.Builder
+		y := 760.0
+		for _, l := range p {
+			size, text, _ := strings.Cut(l, " ")
+			sz, _ := strconv.ParseFloat(size, 64)
+			y -= sz * 1.6
+			text = strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(text)
+			fmt.Fprintf(&c, "BT /F1 %g Tf 72 %.1f Td (%s) Tj ET\n", sz, y, text)
+		}
+		content := add(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", c.Len(), c.String()))
+		page := add(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", content))
+		kids = append(kids, fmt.Sprintf("%d 0 R", page))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
+
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
