@@ -79,6 +79,16 @@ var shebangLang = map[string]string{
 	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
 }
 
+// binaryDocs are languages whose files are binary by nature (archives,
+// page descriptions) yet have an extractor that reads them.
+var binaryDocs = map[string]bool{"pdf": true, "docx": true}
+
+// BinaryDoc reports whether lang's files are binary documents read by an
+// extractor: the project map does not flag them binary, their raw bytes
+// count no tokens, and their facts number pages' text lines or paragraphs
+// instead of the file's lines.
+func BinaryDoc(lang string) bool { return binaryDocs[lang] }
+
 // DetectLang names the language of a file from its name, its extension and,
 // for files without either, the shebang line in head (the first bytes of the
 // content; nil when not read). It returns "" when it cannot tell.

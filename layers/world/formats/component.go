@@ -62,7 +62,7 @@ func extractComponent(src []byte, opt Options, facts *world.Facts) {
 			markup = append(markup, i)
 			continue
 		}
-		b := sfcBlock{tag: m[1], attrs: m[2], open: i + 1, end: len(lines)}
+		b := sfcBlock{tag: m[1], attrs: m[2], open: i + 1, end: max(n, i+1)} // unclosed: to the end
 		closeTag := "</" + m[1] + ">"
 		if strings.Contains(lines[i][len(m[0]):], closeTag) {
 			b.end = i + 1

@@ -433,4 +433,3 @@ func lockComposerList(s *lockSet, dec *json.Decoder, line func() int) error {
 	_, err := dec.Token()
 	return err
 }
-
