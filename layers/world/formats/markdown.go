@@ -25,8 +25,9 @@ var (
 	mdLink     = regexp.MustCompile(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
 	mdRefDef   = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
 	mdxImport  = regexp.MustCompile(`^import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
-	mdBlockish = regexp.MustCompile(`^ {0,3}([-*+>]|\d+[.)]|#|\||<)`)
 )
+
+var mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
 
 // mdHeading is one heading while sections are being closed.
 type mdHeading struct {
@@ -85,7 +86,12 @@ func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
 			lastContent = ln
 			continue
 		}
-		if m := mdFence.FindStringSubmatch(l); m != nil {
+		lead := strings.TrimLeft(l, " ")
+		first := byte(0)
+		if lead != "" {
+			first = lead[0]
+		}
+		if m := mdMatch(first == '`' || first == '~', mdFence, l); m != nil {
 			fence = m[1]
 			prevPara = false
 			lastContent = ln
@@ -95,14 +101,14 @@ func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
 			prevPara = false
 			continue
 		}
-		if m := mdATX.FindStringSubmatch(l); m != nil {
+		if m := mdMatch(first == '#', mdATX, l); m != nil {
 			addHeading(len(m[1]), ln, mdText(m[2]))
 			prevPara = false
 			lastContent = ln
 			continue
 		}
 		if prevPara {
-			if m := mdSetext.FindStringSubmatch(l); m != nil {
+			if m := mdMatch(first == '=' || first == '-', mdSetext, l); m != nil {
 				level := 1
 				if m[1][0] == '-' {
 					level = 2
@@ -118,11 +124,14 @@ func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
 				continue
 			}
 		}
-		prevPara = !mdBlockish.MatchString(l) && !strings.HasPrefix(l, "    ")
+		prevPara = !strings.HasPrefix(l, "    ") && !mdBlockStart(lead)
 		paraBefore = lastContent
 		lastContent = ln
-		if m := mdxImport.FindStringSubmatch(l); m != nil {
+		if m := mdMatch(first == 'i', mdxImport, l); m != nil {
 			facts.Imports = append(facts.Imports, world.Import{Path: m[1], Line: ln, Kind: "import"})
+			continue
+		}
+		if !strings.Contains(l, "](") && first != '[' {
 			continue
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(l, -1) {
@@ -153,6 +162,31 @@ func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
 	facts.Skeleton = sk.String()
 }
 
+// mdMatch runs re on l only when the cheap test ok passed.
+func mdMatch(ok bool, re *regexp.Regexp, l string) []string {
+	if !ok {
+		return nil
+	}
+	return re.FindStringSubmatch(l)
+}
+
+// mdBlockStart reports whether a line (without its indent) starts a list
+// item, quote, heading, table row or HTML block rather than paragraph text.
+func mdBlockStart(lead string) bool {
+	if lead == "" {
+		return false
+	}
+	switch lead[0] {
+	case '-', '*', '+', '>', '#', '|', '<':
+		return true
+	}
+	i := 0
+	for i < len(lead) && lead[i] >= '0' && lead[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < len(lead) && (lead[i] == '.' || lead[i] == ')')
+}
+
 // mdText is a heading's text without emphasis markers and link syntax.
 func mdText(s string) string {
 	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
@@ -161,7 +195,7 @@ func mdText(s string) string {
 		}
 		return m
 	})
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	s = mdEmphasis.Replace(s)
 	return strings.TrimSpace(s)
 }
 

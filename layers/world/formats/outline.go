@@ -143,8 +143,24 @@ func lineMark(start, end int) string {
 	return "  # line " + strconv.Itoa(start)
 }
 
-// secretKey matches key names whose values must never be shown.
-var secretKey = regexp.MustCompile(`(?i)(secret|passw|pwd|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth|cookie|session[_-]?key|salt|dsn|connection[_-]?string)`)
+// secretWords are parts of key names whose values must never be shown
+// (compared lower-case, with - and _ removed: apikey matches API_KEY).
+var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "accesskey", "privatekey", "credential", "auth",
+	"cookie", "sessionkey", "salt", "dsn", "connectionstring"}
+
+// secretKey reports whether a key's value must never be shown.
+func secretKey(key string) bool {
+	k := strings.ToLower(key)
+	if strings.ContainsAny(k, "-_") {
+		k = strings.NewReplacer("-", "", "_", "").Replace(k)
+	}
+	for _, w := range secretWords {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // shownValue is how a scalar value appears in a signature: quoted strings
 // as written, long or multi-line values as "…", values of secret-looking
@@ -153,7 +169,7 @@ func shownValue(key, v string) string {
 	switch {
 	case v == "":
 		return ""
-	case secretKey.MatchString(key):
+	case secretKey(key):
 		return "***"
 	case len(v) > maxShownValue || strings.ContainsAny(v, "\r\n"):
 		return "…"
