@@ -19,12 +19,12 @@ func init() {
 }
 
 var (
-	mdATX      = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
-	mdFence    = regexp.MustCompile("^ {0,3}(```+|~~~+)")
-	mdSetext   = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	mdLink     = regexp.MustCompile(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
-	mdRefDef   = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
-	mdxImport  = regexp.MustCompile(`^import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
+	mdATX     = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	mdFence   = regexp.MustCompile("^ {0,3}(```+|~~~+)")
+	mdSetext  = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+	mdLink    = regexp.MustCompile(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
+	mdRefDef  = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
+	mdxImport = regexp.MustCompile(`^import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
 )
 
 var mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
