@@ -142,7 +142,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Parsed != 4 || res.Files != 6 {
+	if res.Parsed != 5 || res.Files != 6 {
 		t.Fatalf("first index: %+v", res)
 	}
 	r.Write("a/a.go", "package a\n\n// A is used by b.\nfunc A() int { return 1 }\n\n// Z is new.\nfunc Z() int { return A() }\n")
