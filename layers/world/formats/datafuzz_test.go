@@ -19,7 +19,7 @@ func fuzzExtract(t *testing.T, lang, path string, src []byte) *world.Facts {
 	if !ok {
 		t.Fatalf("no extractor for %s", lang)
 	}
-	if strings.Contains(facts.Warning, "failed:") {
+	if strings.HasPrefix(facts.Warning, "extractor "+lang+" failed") {
 		t.Fatalf("extractor %s panicked: %s", lang, facts.Warning)
 	}
 	for _, d := range facts.Defs {

@@ -60,7 +60,7 @@ func extractPDF(src []byte, opt Options, facts *world.Facts) {
 		var res pdfResult
 		defer func() {
 			if r := recover(); r != nil {
-				res.warning = fmt.Sprintf("PDF reader failed: %v", r)
+				res.warning = fmt.Sprintf("PDF reader stopped: %v", r)
 			}
 			done <- res
 		}()
