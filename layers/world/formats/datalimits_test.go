@@ -23,6 +23,12 @@ func minimalPDF(content string, cyclic bool) []byte {
 	}
 	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", pages, page,
 		fmt.Sprintf("<< /Length %d >>\nstream\nBT /F1 12 Tf 72 700 Td %s ET\nendstream", len(content)+26, content)}
+	return PDFFile(objs)
+}
+
+// PDFFile assembles numbered objects (1 is the catalog) into a PDF 1.4
+// file with a correct xref table; the external tests use it too.
+func PDFFile(objs []string) []byte {
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
 	offs := make([]int, len(objs))

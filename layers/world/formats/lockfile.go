@@ -306,14 +306,7 @@ func lockJSON(s *lockSet, src []byte, kind string) error {
 	fail := func(err error) error {
 		return fmt.Errorf("malformed %s at line %d: %v; entries before it kept", map[string]string{"npm": "package-lock.json", "composer": "composer.lock"}[kind], line(), err)
 	}
-	skip := func() error {
-		var raw json.RawMessage
-		return dec.Decode(&raw)
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		if err == nil {
-			err = fmt.Errorf("not an object")
-		}
+	if err := jsonOpen(dec, '{', "the file"); err != nil {
 		return fail(err)
 	}
 	sawPackages := false
@@ -334,7 +327,7 @@ func lockJSON(s *lockSet, src []byte, kind string) error {
 				return fail(err)
 			}
 		default:
-			if err := skip(); err != nil {
+			if err := jsonSkipValue(dec); err != nil {
 				return fail(err)
 			}
 		}
@@ -344,11 +337,8 @@ func lockJSON(s *lockSet, src []byte, kind string) error {
 
 // lockNpmMap reads an object of entries whose values hold a version.
 func lockNpmMap(s *lockSet, dec *json.Decoder, line func() int, paths bool) error {
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		if err != nil {
-			return err
-		}
-		return fmt.Errorf("packages is not an object")
+	if err := jsonOpen(dec, '{', "packages"); err != nil {
+		return err
 	}
 	for dec.More() {
 		kt, err := dec.Token()
@@ -386,18 +376,12 @@ func lockNpmMap(s *lockSet, dec *json.Decoder, line func() int, paths bool) erro
 
 // lockComposerList reads an array of {"name", "version"} objects.
 func lockComposerList(s *lockSet, dec *json.Decoder, line func() int) error {
-	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-		if err != nil {
-			return err
-		}
-		return fmt.Errorf("packages is not an array")
+	if err := jsonOpen(dec, '[', "packages"); err != nil {
+		return err
 	}
 	for dec.More() {
-		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("package entry is not an object")
+		if err := jsonOpen(dec, '{', "a package entry"); err != nil {
+			return err
 		}
 		start := line()
 		name, ver := "", ""
@@ -420,8 +404,7 @@ func lockComposerList(s *lockSet, dec *json.Decoder, line func() int) error {
 				}
 				continue
 			}
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
+			if err := jsonSkipValue(dec); err != nil {
 				return err
 			}
 		}

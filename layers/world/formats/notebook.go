@@ -134,10 +134,7 @@ func extractNotebook(src []byte, opt Options, facts *world.Facts) {
 // nbRead reads the top-level object: cells and metadata; everything else
 // is skipped.
 func nbRead(dec *json.Decoder, line func() int, cells *[]nbCell, meta *nbMeta, metaLine *int) error {
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		if err == nil {
-			err = fmt.Errorf("not a JSON object")
-		}
+	if err := jsonOpen(dec, '{', "the notebook"); err != nil {
 		return err
 	}
 	for dec.More() {
@@ -167,17 +164,11 @@ func nbRead(dec *json.Decoder, line func() int, cells *[]nbCell, meta *nbMeta, m
 }
 
 func nbCells(dec *json.Decoder, line func() int, cells *[]nbCell) error {
-	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-		if err == nil {
-			err = fmt.Errorf("cells is not an array")
-		}
+	if err := jsonOpen(dec, '[', "cells"); err != nil {
 		return err
 	}
 	for dec.More() {
-		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-			if err == nil {
-				err = fmt.Errorf("a cell is not an object")
-			}
+		if err := jsonOpen(dec, '{', "a cell"); err != nil {
 			return err
 		}
 		var c nbCell
@@ -256,6 +247,23 @@ func nbSource(dec *json.Decoder, line func() int, c *nbCell) error {
 	}
 	_, err = dec.Token()
 	return err
+}
+
+// jsonOpen reads the opening delimiter d of what; any other token is an
+// error naming it.
+func jsonOpen(dec *json.Decoder, d json.Delim, what string) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t != d {
+		shape := "an object"
+		if d == '[' {
+			shape = "an array"
+		}
+		return fmt.Errorf("%s is not %s", what, shape)
+	}
+	return nil
 }
 
 // jsonSkipValue reads and drops one value.

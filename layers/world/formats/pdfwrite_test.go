@@ -1,10 +1,11 @@
 package formats_test
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/git-speed/git-speed/layers/world/formats"
 )
 
 // buildPDF writes a small but complete PDF 1.4 file (catalog, page tree,
@@ -47,18 +48,5 @@ func buildPDF(layout string) []byte {
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
 
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
+	return formats.PDFFile(objs)
 }
