@@ -117,8 +117,14 @@ func extractNotebook(src []byte, opt Options, facts *world.Facts) {
 		codeSkel = embedCode(facts, opt.Code(lang, []byte(code.String())), lineOf, "")
 	}
 	// Headings, after the code so their section ends are known.
+	lastCell := 0 // sections end with the last cell, not the metadata
+	for _, c := range cells {
+		if len(c.at) > 0 {
+			lastCell = max(lastCell, c.at[len(c.at)-1])
+		}
+	}
 	var hf world.Facts
-	docOutline(&hf, heads, facts.Lines, "line")
+	docOutline(&hf, heads, max(lastCell, 1), "line")
 	facts.Defs = append(facts.Defs, hf.Defs...)
 	sortDefsKeepRefs(facts)
 	sk.WriteString(hf.Skeleton)
