@@ -151,3 +151,28 @@ func TestBinaryWithTextExtension(t *testing.T) {
 		fuzzExtract(t, lang, "x", junk)
 	}
 }
+
+func TestShownValueHidesCredentials(t *testing.T) {
+	for _, tc := range []struct {
+		key, value string
+		hidden     bool
+	}{
+		{"url", `"postgres://app:s3cr3t@db:5432/app"`, true},
+		{"url", `"https://example.com/a@b"`, false},
+		{"gh", `"ghp_abcdefghijklmnopqrstuvwxyz0123456789"`, true},
+		{"aws", "AKIAIOSFODNN7EXAMPLE", true},
+		{"blob", `"wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY9"`, true},
+		{"aws_key_2", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", true},
+		{"path", "src/main/java/com/acme/App", false},
+		{"password", "x", true},
+		{"name", `"@acme/web"`, false},
+		{"version", `"1.2.3"`, false},
+		{"image", "ghcr.io/acme/web:2.4.1", false},
+		{"id", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", false},
+	} {
+		got := shownValue(tc.key, tc.value)
+		if (got == "***") != tc.hidden {
+			t.Errorf("shownValue(%q, %q) = %q, hidden want %v", tc.key, tc.value, got, tc.hidden)
+		}
+	}
+}

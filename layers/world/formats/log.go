@@ -138,7 +138,8 @@ func isWordByte(c byte) bool {
 }
 
 // logMessage is what a log line says after its level word (the whole
-// line when nothing follows it), space runs collapsed.
+// line when nothing follows it), space runs collapsed, words that look
+// like credentials (see secretValue) written ***.
 func logMessage(l []byte, end int) string {
 	if m := logJSONMsg.FindSubmatch(l); m != nil {
 		return strings.ToValidUTF8(string(m[1]), "?")
@@ -147,8 +148,17 @@ func logMessage(l []byte, end int) string {
 	if len(bytes.TrimSpace(rest)) == 0 {
 		rest = l
 	}
-	s := strings.Join(strings.Fields(string(rest[:min(len(rest), 400)])), " ")
-	return strings.ToValidUTF8(s, "?")
+	words := strings.Fields(string(rest[:min(len(rest), 400)]))
+	for i, w := range words {
+		_, v, _ := strings.Cut(w, "=")
+		if v == "" {
+			v = w
+		}
+		if secretValue(strings.Trim(v, `"',;()[]{}`)) {
+			words[i] = strings.TrimSuffix(w, v) + "***"
+		}
+	}
+	return strings.ToValidUTF8(strings.Join(words, " "), "?")
 }
 
 // logJSONMsg finds the message of a structured (JSON) log line.

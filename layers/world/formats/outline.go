@@ -162,6 +162,45 @@ func secretKey(key string) bool {
 	return false
 }
 
+// secretPrefixes start the tokens of well-known services.
+var secretPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-",
+	"xapp-", "AKIA", "ASIA", "sk_live_", "rk_live_", "sk-", "AIza", "npm_", "pypi-", "-----BEGIN", "eyJ"}
+
+// secretValue reports whether a value looks like a credential whatever its
+// key: a URL with a password, a well-known token prefix, or a long run of
+// letters and digits mixing cases and digits, as keys and tokens are.
+func secretValue(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if i := strings.Index(v, "://"); i >= 0 {
+		if at := strings.IndexByte(v[i+3:], '@'); at > 0 && strings.ContainsRune(v[i+3:i+3+at], ':') {
+			return true
+		}
+	}
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	if len(v) < 24 || strings.ContainsAny(v, " .\\:") {
+		return false
+	}
+	var upper, lower, digit bool
+	for _, c := range v {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '-' || c == '_' || c == '+' || c == '=' || c == '/':
+		default:
+			return false
+		}
+	}
+	return upper && lower && digit
+}
+
 // shownValue is how a scalar value appears in a signature: quoted strings
 // as written, long or multi-line values as "…", values of secret-looking
 // keys as ***.
@@ -169,7 +208,7 @@ func shownValue(key, v string) string {
 	switch {
 	case v == "":
 		return ""
-	case secretKey(key):
+	case secretKey(key) || secretValue(v):
 		return "***"
 	case len(v) > maxShownValue || strings.ContainsAny(v, "\r\n"):
 		return "…"
