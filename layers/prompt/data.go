@@ -40,6 +40,7 @@ type Data struct {
 	DroppedCount int
 
 	// reviewer
+	DiffBase  string // what the diffs compare, when git-speed chose it (Input.DiffBase)
 	Diffs     []RenderedDiff
 	DiffAdded int
 	DiffRemov int
@@ -55,6 +56,11 @@ type Data struct {
 	Requirements []Requirement
 	Verification Verification
 	Coherence    Coherence
+
+	// developer, reviewer: security rules for the task's files (Input.Rules)
+	Rules Rules
+	// developer: agent command files the task names (Input.Commands)
+	Commands []Command
 
 	// debugger
 	Log            string // the failure log, its tail when long
@@ -81,6 +87,9 @@ const LogTailLines = 200
 func newData(stage string, in Input) *Data {
 	d := &Data{Stage: stage, Feature: in.Feature, Tokenizer: in.Tokenizer, BudgetTokens: in.Budget}
 	d.Tasks = sortedTasks(in.Tasks)
+	d.Rules = in.Rules
+	d.Commands = in.Commands
+	d.DiffBase = in.DiffBase
 	d.Requirements = in.Requirements
 	if c := in.Context; c != nil {
 		if d.Feature == "" {
