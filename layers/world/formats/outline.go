@@ -148,11 +148,13 @@ func lineMark(start, end int) string {
 var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "accesskey", "privatekey", "credential", "auth",
 	"cookie", "sessionkey", "salt", "dsn", "connectionstring"}
 
+var keySeparators = strings.NewReplacer("-", "", "_", "")
+
 // secretKey reports whether a key's value must never be shown.
 func secretKey(key string) bool {
 	k := strings.ToLower(key)
 	if strings.ContainsAny(k, "-_") {
-		k = strings.NewReplacer("-", "", "_", "").Replace(k)
+		k = keySeparators.Replace(k)
 	}
 	for _, w := range secretWords {
 		if strings.Contains(k, w) {
