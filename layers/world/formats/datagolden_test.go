@@ -16,7 +16,19 @@ import (
 	"github.com/git-speed/git-speed/layers/world/extract"
 )
 
-var update = flag.Bool("update", false, "rewrite the @symbols and @skeleton sections of testdata/<lang>/*.txtar")
+// The -update flag may be registered by another golden runner of this
+// package's tests too; whichever registers it, both read it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden sections of testdata/<lang>/*.txtar")
+	}
+}
+
+// updatingGoldens reports whether -update was given.
+func updatingGoldens() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // dataLangs are the languages of the data, document, CI, lockfile, .env,
 // log and component extractors, each with goldens in testdata/<lang>.
@@ -61,7 +73,7 @@ func TestGoldenData(t *testing.T) {
 				}
 				checkDataInvariants(t, facts)
 				got := map[string]string{"@symbols": renderSymbols(facts), "@skeleton": facts.Skeleton}
-				if *update {
+				if updatingGoldens() {
 					keep := []txtar.File{}
 					for _, f := range a.Files {
 						if f.Name != "@symbols" && f.Name != "@skeleton" {
