@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -21,6 +22,10 @@ import (
 func init() {
 	Register("jupyter", extractNotebook)
 }
+
+// errNBFormat3 stops the read of an nbformat 3 notebook, whose cells sit
+// in worksheets with another shape.
+var errNBFormat3 = errors.New("nbformat 3")
 
 // nbCell is a cell's type and its source lines with their file lines.
 type nbCell struct {
@@ -48,7 +53,11 @@ func extractNotebook(src []byte, opt Options, facts *world.Facts) {
 	var meta nbMeta
 	metaLine := 0
 	err := nbRead(dec, line, &cells, &meta, &metaLine)
-	if err != nil {
+	switch {
+	case errors.Is(err, errNBFormat3):
+		facts.Partial = true
+		facts.Warning = fmt.Sprintf("nbformat 3 notebook (worksheets at line %d): its cells are not read", line())
+	case err != nil:
 		facts.Partial = true
 		facts.Warning = fmt.Sprintf("malformed notebook at line %d: %v; cells before it read", line(), err)
 	}
@@ -153,6 +162,8 @@ func nbRead(dec *json.Decoder, line func() int, cells *[]nbCell, meta *nbMeta, m
 			if err := nbCells(dec, line, cells); err != nil {
 				return err
 			}
+		case "worksheets":
+			return errNBFormat3
 		case "metadata":
 			*metaLine = line()
 			var raw json.RawMessage
