@@ -22,6 +22,7 @@ type Txn struct {
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
 	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
+	factIDs map[string]plumbing.Hash       // facts already in the object database (WriteBlobs)
 	err     error
 	now     func() time.Time
 }
@@ -98,7 +99,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -114,6 +115,9 @@ func (t *Txn) Commit(message string) error {
 		if err != nil {
 			return fmt.Errorf("store commit: %w", err)
 		}
+		factBlobs[k] = h
+	}
+	for k, h := range t.factIDs {
 		factBlobs[k] = h
 	}
 	artifacts := map[[2]string]map[string]plumbing.Hash{}
