@@ -63,7 +63,8 @@ func (t *Txn) KeepSource(tree, digest string) {
 // ([a-z0-9], 1 to 128 characters). Shard keys are arbitrary strings (the
 // caller uses folder paths; "" is allowed); each shard is stored as its own
 // blob, so shards equal to ones already stored cost nothing. Putting an
-// artifact again replaces it.
+// artifact again replaces it. The Txn keeps shards as given: the caller
+// must not change the map or its slices afterwards.
 func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	if err := validTreeKey(tree, digest); err != nil {
 		t.fail(err)
@@ -77,11 +78,9 @@ func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	if t.trees[k] == nil {
 		t.trees[k] = map[string]map[string][]byte{}
 	}
-	cp := make(map[string][]byte, len(shards))
-	for key, v := range shards {
-		cp[key] = append([]byte(nil), v...)
-	}
-	t.trees[k][name] = cp
+	// Kept as given, not copied (a large tree's artifacts are tens of
+	// megabytes): the caller must not change shards after the call.
+	t.trees[k][name] = shards
 }
 
 func (t *Txn) fail(err error) {
