@@ -39,23 +39,35 @@ func (s *skel) elide(start, end int, marker string) {
 
 // elideBody replaces the bracketed body src[open:close+1] ('{' … '}' or
 // another pair) by "{ … }" and a comment naming its lines, leader being the
-// format's line comment. A short one-line body stays as written.
+// format's line comment. A short one-line body stays as written. Closing
+// punctuation right after the body (";", ",", ")") stays before the
+// comment; other code after it on its line gets a block comment (blockOK)
+// or none.
 func (s *skel) elideBody(li *lines, open, close int, leader string) {
 	if open < 0 || close <= open || close >= len(s.src) {
 		return
 	}
 	a, b := li.lineOf(open), li.lineOf(close)
 	o, c := string(s.src[open]), string(s.src[close])
-	var marker string
+	what := "lines " + strconv.Itoa(a) + "-" + strconv.Itoa(b)
 	if a == b {
-		marker = o + " … " + c + " " + leader + " line " + strconv.Itoa(a)
-		if close+1-open <= len(marker) {
-			return
-		}
-	} else {
-		marker = o + " … " + c + " " + leader + " lines " + strconv.Itoa(a) + "-" + strconv.Itoa(b)
+		what = "line " + strconv.Itoa(a)
 	}
-	s.elide(open, close+1, marker)
+	end := close + 1
+	rest := s.src[end:li.end(b)]
+	tail := strings.TrimRight(string(rest), " \t\r")
+	marker := o + " … " + c
+	switch {
+	case strings.Trim(tail, ";,)") == "":
+		marker += tail + " " + leader + " " + what
+		end += len(tail)
+	case leader == "//":
+		marker += " /* " + what + " */"
+	}
+	if a == b && end-open <= len(marker) {
+		return
+	}
+	s.elide(open, end, marker)
 }
 
 // elideLines replaces whole lines from..to (1-based, inclusive) by one line
@@ -191,6 +203,9 @@ func (li *lines) start(n int) int {
 func (li *lines) end(n int) int {
 	if n < len(li.first) {
 		return li.first[n] - 1
+	}
+	if len(li.src) > 0 && li.src[len(li.src)-1] == '\n' {
+		return len(li.src) - 1
 	}
 	return len(li.src)
 }

@@ -1,0 +1,21 @@
+package formats
+
+import (
+	"testing"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// One fuzz target per code-format parser; each runs its seeds (the goldens'
+// inputs, truncated copies and junk) in go test.
+
+func FuzzGML(f *testing.F) {
+	fuzzLang(f, world.LangGML, `function a() constructor { static b = function(`, `#macro X:`, `$"{$"{`, `@"`, `enum E {`,
+		"global.\nglobal", `function f(a,b) : P( constructor {`)
+}
+
+func FuzzPowerShell(f *testing.F) {
+	fuzzLang(f, world.LangPowerShell, "function f { param(", "class A : B {", "<# never")
+}
+
+func FuzzINI(f *testing.F) { fuzzLang(f, world.LangINI, "[unclosed\nkey", "=\n  cont") }
