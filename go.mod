@@ -3,6 +3,7 @@ module github.com/git-speed/git-speed
 go 1.26.8
 
 require (
+	github.com/emicklei/proto v1.14.2
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/pelletier/go-toml/v2 v2.4.3
@@ -24,6 +25,7 @@ require (
 	github.com/tree-sitter/tree-sitter-rust v0.24.0
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
 	github.com/urfave/cli/v2 v2.27.7
+	github.com/vektah/gqlparser/v2 v2.5.30
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/tools v0.48.0
 )

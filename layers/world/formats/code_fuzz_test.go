@@ -19,3 +19,11 @@ func FuzzPowerShell(f *testing.F) {
 }
 
 func FuzzINI(f *testing.F) { fuzzLang(f, world.LangINI, "[unclosed\nkey", "=\n  cont") }
+
+func FuzzGraphQL(f *testing.F) {
+	fuzzLang(f, world.LangGraphQL, `type A { b: [[[[`, `query { ...`, `"""`, `fragment F on`)
+}
+
+func FuzzProtobuf(f *testing.F) {
+	fuzzLang(f, world.LangProtobuf, `message A { message B {`, `service S { rpc R(`, `import "`, `enum E { A = `)
+}
