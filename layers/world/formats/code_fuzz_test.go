@@ -27,3 +27,12 @@ func FuzzGraphQL(f *testing.F) {
 func FuzzProtobuf(f *testing.F) {
 	fuzzLang(f, world.LangProtobuf, `message A { message B {`, `service S { rpc R(`, `import "`, `enum E { A = `)
 }
+
+func FuzzPrisma(f *testing.F) {
+	fuzzLang(f, world.LangPrisma, "model A {\n  b B", "enum {", "datasource db {\n url = \"x://")
+}
+
+func FuzzSQL(f *testing.F) {
+	fuzzLang(f, world.LangSQL, "CREATE TABLE t (a int REFERENCES", "DELIMITER", "CREATE FUNCTION f() AS $x$ never",
+		"CREATE PROCEDURE p BEGIN BEGIN CASE END", "GO\nGO\nCREATE", "CREATE TABLE \"a", "CREATE INDEX ON")
+}

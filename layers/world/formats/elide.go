@@ -289,3 +289,5 @@ func tidy(facts *world.Facts) {
 func isIdent(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -22,6 +22,7 @@ import (
 func init() {
 	Register(world.LangGraphQL, extractGraphQL)
 	Register(world.LangProtobuf, extractProto)
+	Register(world.LangPrisma, extractPrisma)
 }
 
 // spanEnd returns the last line of a definition starting on line start:
@@ -446,4 +447,95 @@ func (w *protoWalk) field(f *proto.Field, parent, sig string) {
 	w.facts.Defs = append(w.facts.Defs, world.Def{Name: f.Name, Qualified: joinQual(parent, f.Name), Parent: parent,
 		Kind: world.KindField, Start: f.Position.Line, End: f.Position.Line, Exported: true, Signature: sig, Doc: protoDoc(f.Comment)})
 	w.typeRef(f.Type, f.Position.Line, len(w.facts.Defs))
+}
+
+// ---- Prisma ----
+
+// prismaScalar are Prisma's scalar field types.
+var prismaScalar = map[string]bool{"String": true, "Boolean": true, "Int": true, "BigInt": true, "Float": true,
+	"Decimal": true, "DateTime": true, "Json": true, "Bytes": true, "Unsupported": true}
+
+var prismaBlocks = map[string]string{"model": world.KindStruct, "view": world.KindType, "type": world.KindStruct,
+	"enum": world.KindEnum, "datasource": world.KindModule, "generator": world.KindModule}
+
+// extractPrisma reads a Prisma schema with a line scanner over the masked
+// source: blocks (model, view, type, enum, datasource, generator) at the
+// top, fields, enum values and settings inside them; field types that
+// name models, types or enums are references.
+func extractPrisma(src []byte, _ Options, facts *world.Facts) {
+	m := maskSource(src, syntax{line: []string{"//"}, quotes: `"`, escape: '\\'})
+	sk := &skel{src: src}
+	n := m.li.count()
+	for l := 1; l <= n; l++ {
+		f := strings.Fields(m.lineCode(l))
+		if len(f) < 2 {
+			continue
+		}
+		kind, ok := prismaBlocks[f[0]]
+		if !ok || !strings.HasSuffix(m.lineCode(l), "{") {
+			continue
+		}
+		name := strings.TrimSuffix(f[1], "{")
+		open := m.li.start(l) + strings.LastIndexByte(string(m.code[m.li.start(l):m.li.end(l)]), '{')
+		close := m.close(open)
+		end := n
+		if close > 0 {
+			end = m.li.lineOf(close)
+		} else if facts.Warning == "" {
+			facts.Partial = true
+			facts.Warning = "unclosed { at line " + itoa(l) + "; facts are partial"
+		}
+		facts.Defs = append(facts.Defs, world.Def{Name: name, Qualified: name, Kind: kind, Start: l, End: end, Exported: true,
+			Signature: f[0] + " " + name, Doc: m.docAbove(l)})
+		in := len(facts.Defs)
+		for k := l + 1; k < end; k++ {
+			code := m.lineCode(k)
+			if code == "" || strings.HasPrefix(code, "@@") {
+				continue
+			}
+			g := strings.Fields(code)
+			text := strings.TrimSpace(m.li.text(k))
+			switch f[0] {
+			case "enum":
+				facts.Defs = append(facts.Defs, world.Def{Name: g[0], Qualified: name + "." + g[0], Parent: name, Kind: world.KindConst,
+					Start: k, End: k, Exported: true, Signature: g[0], Doc: m.docAbove(k)})
+			case "datasource", "generator":
+				key, val, _ := strings.Cut(text, "=")
+				key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+				if strings.Contains(val, "://") { // a connection string: no credentials in the skeleton
+					val = "…"
+					if st, _, ok := strings.Cut(string(src[m.li.start(k):m.li.end(k)]), "="); ok {
+						sk.elide(m.li.start(k)+len(st)+1, m.li.end(k), " \"…\"")
+					}
+				}
+				facts.Defs = append(facts.Defs, world.Def{Name: key, Qualified: name + "." + key, Parent: name, Kind: world.KindKey,
+					Start: k, End: k, Exported: true, Signature: key + " = " + short(val)})
+			default:
+				if len(g) < 2 {
+					continue
+				}
+				facts.Defs = append(facts.Defs, world.Def{Name: g[0], Qualified: name + "." + g[0], Parent: name, Kind: world.KindField,
+					Start: k, End: k, Exported: true, Signature: oneLine(strings.SplitN(text, "//", 2)[0]), Doc: m.docAbove(k)})
+				t := strings.TrimRight(g[1], "?[]!")
+				if i := strings.IndexByte(t, '('); i >= 0 {
+					t = t[:i]
+				}
+				if t != "" && !prismaScalar[t] && isIdent(t[0]) {
+					facts.Refs = append(facts.Refs, world.Ref{Name: t, Line: k, In: len(facts.Defs), Kind: world.RefType})
+				}
+			}
+		}
+		_ = in
+		l = end
+	}
+	m.dropComments(sk, func(line int) bool {
+		for _, d := range facts.Defs {
+			if d.Start == line && d.Doc != "" {
+				return true
+			}
+		}
+		return false
+	})
+	facts.Skeleton = sk.String()
+	tidy(facts)
 }
