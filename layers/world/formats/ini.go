@@ -62,7 +62,7 @@ func extractINI(src []byte, facts *world.Facts) {
 			docLine = ln
 			continue
 		}
-		if inValue && iniIndent(l) > keyIndent {
+		if inValue && iniIndent(l) > keyIndent && len(facts.Defs) > 0 {
 			lastContent = ln
 			facts.Defs[len(facts.Defs)-1].End = ln
 			continue // continuation: elided with its key
