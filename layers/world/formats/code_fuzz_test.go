@@ -36,3 +36,11 @@ func FuzzSQL(f *testing.F) {
 	fuzzLang(f, world.LangSQL, "CREATE TABLE t (a int REFERENCES", "DELIMITER", "CREATE FUNCTION f() AS $x$ never",
 		"CREATE PROCEDURE p BEGIN BEGIN CASE END", "GO\nGO\nCREATE", "CREATE TABLE \"a", "CREATE INDEX ON")
 }
+
+func FuzzHCL(f *testing.F) {
+	fuzzLang(f, world.LangHCL, "resource \"a\" {\n x = <<EOT\n", "locals { a = [", "a = \"${", "module \"m\" { source = 1 }")
+}
+
+func FuzzDockerfile(f *testing.F) {
+	fuzzLang(f, world.LangDockerfile, "FROM", "FROM a AS\nCOPY --from= x", "# escape=`\nRUN a `\n", "ENV =\nARG", "RUN \\")
+}

@@ -279,8 +279,22 @@ func tidy(facts *world.Facts) {
 			d.Name = "(anonymous)"
 			d.Qualified = joinQual(d.Parent, d.Name)
 		}
+		if d.End > facts.Lines {
+			d.End = facts.Lines
+		}
+		if d.Start > d.End {
+			d.Start = d.End
+		}
+		if d.Start < 1 {
+			d.Start = 1
+		}
 		if d.End < d.Start {
 			d.End = d.Start
+		}
+	}
+	for i := range facts.Refs {
+		if r := &facts.Refs[i]; r.Line > facts.Lines {
+			r.Line = facts.Lines
 		}
 	}
 }
@@ -291,3 +305,14 @@ func isIdent(b byte) bool {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// clip cuts s to at most n bytes on a character boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + " …"
+}

@@ -315,9 +315,7 @@ func (s *sqlScan) statement(from, to int) {
 	if sigEnd > from {
 		sig = oneLine(string(s.m.src[s.ws[from].start:s.ws[sigEnd-1].end]))
 	}
-	if len(sig) > 200 {
-		sig = sig[:200] + " …"
-	}
+	sig = clip(sig, 200)
 	d := world.Def{Name: short, Qualified: name, Kind: kind, Start: first, End: last, Exported: true, Signature: sig,
 		Doc: s.m.docAbove(first)}
 	_ = parent
@@ -398,9 +396,7 @@ func (s *sqlScan) column(a, b int, table string, in int) {
 	}
 	line := s.line(a)
 	sig := oneLine(string(s.m.src[s.ws[a].start:s.ws[b-1].end]))
-	if len(sig) > 120 {
-		sig = sig[:120] + " …"
-	}
+	sig = clip(sig, 120)
 	s.facts.Defs = append(s.facts.Defs, world.Def{Name: name, Qualified: table + "." + name, Parent: table, Kind: world.KindField,
 		Start: line, End: s.m.li.lineOf(s.ws[b-1].end - 1), Exported: true, Signature: sig})
 	_ = in
