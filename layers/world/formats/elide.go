@@ -316,3 +316,15 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + " …"
 }
+
+// docStarts returns the first lines of the definitions for which ok is
+// true, for skeleton rules that keep the doc line above them.
+func docStarts(facts *world.Facts, ok func(d *world.Def) bool) func(line int) bool {
+	set := map[int]bool{}
+	for i := range facts.Defs {
+		if ok(&facts.Defs[i]) {
+			set[facts.Defs[i].Start] = true
+		}
+	}
+	return func(line int) bool { return set[line] }
+}

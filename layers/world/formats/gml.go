@@ -245,6 +245,8 @@ type gmlFrame struct {
 	ctor   bool // the body of a constructor: its assignments are fields
 	fn     bool // the body of a function (locals live here)
 	locals map[string]bool
+	in     int // Ref.In inside this frame
+	outer  int // index of the enclosing function frame, -1 for none
 }
 
 type gmlScan struct {
@@ -305,17 +307,28 @@ func (g *gmlScan) ident(i int) bool { return i >= 0 && i < len(g.toks) && g.toks
 
 // in returns the 1-based index of the innermost definition being read.
 func (g *gmlScan) in() int {
-	for k := len(g.frames) - 1; k >= 0; k-- {
-		if g.frames[k].def >= 0 {
-			return g.frames[k].def + 1
-		}
+	if len(g.frames) == 0 {
+		return 0
 	}
-	return 0
+	return g.frames[len(g.frames)-1].in
 }
 
+// fnFrame returns the index of the innermost function body, or -1.
+func (g *gmlScan) fnFrame() int {
+	if k := len(g.frames) - 1; k >= 0 {
+		if g.frames[k].fn {
+			return k
+		}
+		return g.frames[k].outer
+	}
+	return -1
+}
+
+// local reports whether name is bound in an enclosing function body
+// (looking through at most 32 of them).
 func (g *gmlScan) local(name string) bool {
-	for k := len(g.frames) - 1; k >= 0; k-- {
-		if g.frames[k].fn && g.frames[k].locals[name] {
+	for k, n := g.fnFrame(), 0; k >= 0 && n < 32; k, n = g.frames[k].outer, n+1 {
+		if g.frames[k].locals[name] {
 			return true
 		}
 	}
@@ -324,11 +337,8 @@ func (g *gmlScan) local(name string) bool {
 
 // bind adds a local name to the innermost function body.
 func (g *gmlScan) bind(name string) {
-	for k := len(g.frames) - 1; k >= 0; k-- {
-		if g.frames[k].fn {
-			g.frames[k].locals[name] = true
-			return
-		}
+	if k := g.fnFrame(); k >= 0 {
+		g.frames[k].locals[name] = true
 	}
 }
 
@@ -396,16 +406,21 @@ func extractGML(src []byte, _ Options, facts *world.Facts) {
 		case gmlPunct:
 			switch word {
 			case "{":
-				fr := gmlFrame{open: i, def: pending, ctor: pendingCtor, fn: pending >= 0, locals: map[string]bool{}}
+				fr := gmlFrame{open: i, def: pending, ctor: pendingCtor, fn: pending >= 0}
 				if pending == -2 { // an anonymous function's body
 					fr.def, fr.fn = -1, true
 				}
 				if fr.fn {
+					fr.locals = map[string]bool{}
 					for _, p := range g.pendingParams {
 						fr.locals[p] = true
 					}
 				}
 				g.pendingParams = nil
+				fr.in, fr.outer = g.in(), g.fnFrame()
+				if fr.def >= 0 {
+					fr.in = fr.def + 1
+				}
 				g.frames = append(g.frames, fr)
 				pending, pendingCtor = -1, false
 			case "}":

@@ -280,14 +280,7 @@ func (w *hclWalk) refOne(e hclsyntax.Expression, in int) {
 // block right above a top-level definition.
 func (w *hclWalk) comments() {
 	m := maskSource(w.src, syntax{line: []string{"#", "//"}, blockOpen: "/*", blockClose: "*/", quotes: `"`, escape: '\\', heredoc: true})
-	m.dropComments(w.sk, func(line int) bool {
-		for _, d := range w.facts.Defs {
-			if d.Start == line && d.Doc != "" {
-				return true
-			}
-		}
-		return false
-	})
+	m.dropComments(w.sk, docStarts(w.facts, func(d *world.Def) bool { return d.Doc != "" }))
 }
 
 // ---- Dockerfile ----
@@ -420,14 +413,7 @@ func extractDockerfile(src []byte, _ Options, facts *world.Facts) {
 	}
 	// Comments leave the skeleton, except the first line above a FROM.
 	m := maskSource(src, syntax{line: []string{"#"}, lineStart: true})
-	m.dropComments(sk, func(line int) bool {
-		for _, d := range facts.Defs {
-			if d.Start == line && d.Kind == world.KindModule && d.Doc != "" {
-				return true
-			}
-		}
-		return false
-	})
+	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Kind == world.KindModule && d.Doc != "" }))
 	facts.Skeleton = sk.String()
 	tidy(facts)
 }

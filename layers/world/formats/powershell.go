@@ -449,7 +449,11 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 	for _, m := range psDotRe.FindAllSubmatchIndex(s.code, -1) {
 		// the path may be a string (blanked in code): read it from src
 		// the path may be a string (blanked in code): read it from src
-		rest := strings.TrimLeft(strings.TrimLeft(string(src[m[0]:m[1]]), " \t")[1:], " \t") + string(src[m[1]:])
+		tail := src[m[1]:]
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[:i]
+		}
+		rest := strings.TrimLeft(strings.TrimLeft(string(src[m[0]:m[1]]), " \t")[1:], " \t") + string(tail)
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			rest = rest[:i]
 		}

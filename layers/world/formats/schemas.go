@@ -315,14 +315,7 @@ func extractProto(src []byte, opt Options, facts *world.Facts) {
 	if def != nil {
 		w.elements(def.Elements, "", 0)
 	}
-	w.m.dropComments(w.sk, func(line int) bool {
-		for _, d := range facts.Defs {
-			if d.Start == line && d.Doc != "" {
-				return true
-			}
-		}
-		return false
-	})
+	w.m.dropComments(w.sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
 	facts.Skeleton = w.sk.String()
 	tidy(facts)
 }
@@ -528,14 +521,7 @@ func extractPrisma(src []byte, _ Options, facts *world.Facts) {
 		_ = in
 		l = end
 	}
-	m.dropComments(sk, func(line int) bool {
-		for _, d := range facts.Defs {
-			if d.Start == line && d.Doc != "" {
-				return true
-			}
-		}
-		return false
-	})
+	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
 	facts.Skeleton = sk.String()
 	tidy(facts)
 }

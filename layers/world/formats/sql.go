@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -101,14 +102,7 @@ func extractSQL(src []byte, _ Options, facts *world.Facts) {
 		facts.Partial = true
 		facts.Warning = "unterminated string or comment at line " + itoa(m.broken) + "; facts are partial"
 	}
-	m.dropComments(s.sk, func(line int) bool {
-		for _, d := range facts.Defs {
-			if d.Start == line && d.Parent == "" {
-				return true
-			}
-		}
-		return false
-	})
+	m.dropComments(s.sk, docStarts(facts, func(d *world.Def) bool { return d.Parent == "" }))
 	facts.Skeleton = s.sk.String()
 	tidy(facts)
 }
@@ -168,7 +162,7 @@ func (s *sqlScan) statements() [][2]int {
 			}
 		}
 		if delim != ";" {
-			if strings.HasPrefix(string(s.m.code[w.start:]), delim) {
+			if bytes.HasPrefix(s.m.code[w.start:], []byte(delim)) {
 				k := i
 				for k < len(s.ws) && s.ws[k].start < w.start+len(delim) {
 					k++
@@ -415,7 +409,7 @@ func (s *sqlScan) references(a, b, in int) {
 		}
 		at := in
 		line := s.line(j)
-		for k := len(s.facts.Defs) - 1; k >= 0 && in > 0; k-- {
+		for k := len(s.facts.Defs) - 1; k >= in && in > 0; k-- {
 			d := s.facts.Defs[k]
 			if d.Parent == s.facts.Defs[in-1].Qualified && d.Start <= line && line <= d.End {
 				at = k + 1
