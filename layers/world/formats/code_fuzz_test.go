@@ -44,3 +44,19 @@ func FuzzHCL(f *testing.F) {
 func FuzzDockerfile(f *testing.F) {
 	fuzzLang(f, world.LangDockerfile, "FROM", "FROM a AS\nCOPY --from= x", "# escape=`\nRUN a `\n", "ENV =\nARG", "RUN \\")
 }
+
+func FuzzMakefile(f *testing.F) {
+	fuzzLang(f, world.LangMakefile, "a: b\n\trecipe \\\n", "define X\n", "A := $(", ":\n:=\n=")
+}
+
+func FuzzCMake(f *testing.F) {
+	fuzzLang(f, world.LangCMake, "function(f\n", "macro(m)\nendfunction()", "#[[ never", "set(\"")
+}
+
+func FuzzNix(f *testing.F) {
+	fuzzLang(f, world.LangNix, "{ a = ''never", "{ a = { b = ", "x.url = \"", "mkDerivation {", "let a = 1; in")
+}
+
+func FuzzGradle(f *testing.F) {
+	fuzzLang(f, world.LangGradle, "plugins {\n id '", "dependencies {\n implementation(", "task x {", "tasks.named(\"")
+}

@@ -11,16 +11,17 @@ import (
 
 // syntax says how a format writes comments and strings.
 type syntax struct {
-	line       []string // line comment leaders: "//", "#", "--", ";"
-	blockOpen  string   // "/*", "(;" …; "" for none
-	blockClose string
-	nestBlock  bool   // block comments nest (WAT)
-	quotes     string // string quote characters: `"'`
-	escape     byte   // escape character inside strings (0 for none)
-	heredoc    bool   // <<EOF … EOF (HCL, Dockerfile)
-	dollarQ    bool   // $tag$ … $tag$ strings (PostgreSQL)
-	tripleQ    bool   // """ … """ strings (GraphQL, GDScript)
-	lineStart  bool   // line comments only at the start of a line (after blanks)
+	line        []string // line comment leaders: "//", "#", "--", ";"
+	blockOpen   string   // "/*", "(;" …; "" for none
+	blockClose  string
+	nestBlock   bool   // block comments nest (WAT)
+	quotes      string // string quote characters: `"'`
+	escape      byte   // escape character inside strings (0 for none)
+	heredoc     bool   // <<EOF … EOF (HCL, Dockerfile)
+	dollarQ     bool   // $tag$ … $tag$ strings (PostgreSQL)
+	tripleQ     bool   // """ … """ strings (GraphQL, GDScript)
+	nixIndented bool   // two-quote indented strings (Nix)
+	lineStart   bool   // line comments only at the start of a line (after blanks)
 	// lineCommentAt reports whether a line comment may start at i (nil: always).
 	lineCommentAt func(src []byte, i int) bool
 }
@@ -100,6 +101,27 @@ outer:
 			}
 		}
 		switch {
+		case sx.nixIndented && bytes.HasPrefix(src[i:], []byte("''")):
+			e := i + 2
+			for e < n {
+				if src[e] == '\'' && e+1 < n && src[e+1] == '\'' {
+					if e+2 < n && (src[e+2] == '\'' || src[e+2] == '$' || src[e+2] == '\\') {
+						e += 3 // an escape
+						continue
+					}
+					break
+				}
+				e++
+			}
+			end := n
+			if e >= n {
+				bad(i)
+			} else {
+				end = e + 2
+			}
+			m.strs = append(m.strs, [2]int{i, end})
+			blank(i+2, end-2)
+			i = end
 		case sx.tripleQ && bytes.HasPrefix(src[i:], []byte(`"""`)):
 			e := bytes.Index(src[i+3:], []byte(`"""`))
 			end := n
@@ -357,4 +379,3 @@ func (m *masked) src2(c [2]int) string {
 	}
 	return ""
 }
-
