@@ -60,3 +60,11 @@ func FuzzNix(f *testing.F) {
 func FuzzGradle(f *testing.F) {
 	fuzzLang(f, world.LangGradle, "plugins {\n id '", "dependencies {\n implementation(", "task x {", "tasks.named(\"")
 }
+
+func FuzzWAT(f *testing.F) {
+	fuzzLang(f, world.LangWAT, "(module (func $f (call $g", "(; (; ;)", "(import \"a\"", "(export \"x\" (func", "))))")
+}
+
+func FuzzAssembly(f *testing.F) {
+	fuzzLang(f, world.LangAssembly, "%macro m 0\n", "a:\n call\n", "section\n.section", "x equ", "call [rax]", ":\n1:\n")
+}
