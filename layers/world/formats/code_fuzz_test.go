@@ -68,3 +68,11 @@ func FuzzWAT(f *testing.F) {
 func FuzzAssembly(f *testing.F) {
 	fuzzLang(f, world.LangAssembly, "%macro m 0\n", "a:\n call\n", "section\n.section", "x equ", "call [rax]", ":\n1:\n")
 }
+
+func FuzzMATLAB(f *testing.F) {
+	fuzzLang(f, world.LangMATLAB, "classdef A\nproperties\n", "function f(\n%{\n", "x = a';\ny = 'str", "end end end", "methods\nfunction")
+}
+
+func FuzzGDScript(f *testing.F) {
+	fuzzLang(f, world.LangGDScript, "func f(:\n", "enum {", "class A:\n\tfunc", "\"\"\"never", "var x := ")
+}

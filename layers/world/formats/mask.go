@@ -20,6 +20,7 @@ type syntax struct {
 	heredoc     bool   // <<EOF … EOF (HCL, Dockerfile)
 	dollarQ     bool   // $tag$ … $tag$ strings (PostgreSQL)
 	tripleQ     bool   // """ … """ strings (GraphQL, GDScript)
+	mQuote      bool   // a quote after a name or closing bracket is a transpose (MATLAB)
 	nixIndented bool   // two-quote indented strings (Nix)
 	lineStart   bool   // line comments only at the start of a line (after blanks)
 	// lineCommentAt reports whether a line comment may start at i (nil: always).
@@ -196,6 +197,8 @@ outer:
 			m.strs = append(m.strs, [2]int{i, end})
 			blank(i+len(tag), end-len(tag))
 			i = end
+		case sx.mQuote && c == '\'' && i > 0 && (isIdent(src[i-1]) || bytes.IndexByte([]byte(")]}'."), src[i-1]) >= 0):
+			i++ // a transpose
 		case bytes.IndexByte([]byte(sx.quotes), c) >= 0:
 			e := i + 1
 			for e < n && src[e] != c {
