@@ -33,7 +33,10 @@ import (
 //	1: first extractors.
 //	2: fields read from the tree cursor: member chains in TypeScript type
 //	   queries (typeof a.b.c) name every member.
-const Version = 2
+//	3: code-like formats in the formats package: GraphQL, Protobuf, Prisma,
+//	   SQL, Terraform/HCL, Dockerfile, Makefile, CMake, Nix, Gradle, WAT,
+//	   assembly, MATLAB, GDScript and GML; PowerShell and INI moved there.
+const Version = 3
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

@@ -273,6 +273,13 @@ func tidy(facts *world.Facts) {
 		}
 	}
 	facts.Refs = out
+	imps := facts.Imports[:0]
+	for _, i := range facts.Imports {
+		if strings.TrimSpace(i.Path) != "" {
+			imps = append(imps, i)
+		}
+	}
+	facts.Imports = imps
 	for i := range facts.Defs {
 		d := &facts.Defs[i]
 		if d.Name == "" {
