@@ -16,8 +16,9 @@ import (
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// updateCode rewrites the expected sections of the goldens of codeLangs.
-var updateCode = flag.Bool("update", false, "rewrite the golden sections of testdata/<lang>/*.txtar")
+// updateCode rewrites the expected sections of the goldens of codeLangs
+// (-update-code: the data formats' goldens have their own -update).
+var updateCode = flag.Bool("update-code", false, "rewrite the golden sections of the code formats' testdata/<lang>/*.txtar")
 
 // codeLangs are the languages of the code-like formats (schemas,
 // infrastructure, low level, scripts, GML, PowerShell, INI) whose goldens
@@ -71,7 +72,7 @@ func TestGoldenCode(t *testing.T) {
 				}
 				for _, sec := range goldenSecs {
 					if got[sec] != want[sec] {
-						t.Errorf("%s: section %s differs (go test -run TestGoldenCode -update)\n--- got\n%s--- want\n%s", path, sec, got[sec], want[sec])
+						t.Errorf("%s: section %s differs (go test -run TestGoldenCode -update-code)\n--- got\n%s--- want\n%s", path, sec, got[sec], want[sec])
 					}
 				}
 			})
