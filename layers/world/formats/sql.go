@@ -66,9 +66,9 @@ func sqlWords(code []byte) []sqlWord {
 }
 
 // sqlName strips quotes and brackets from a (possibly dotted) name.
-func sqlName(s string) string {
-	return strings.NewReplacer(`"`, "", "`", "", "[", "", "]", "").Replace(s)
-}
+func sqlName(s string) string { return sqlUnquote.Replace(s) }
+
+var sqlUnquote = strings.NewReplacer(`"`, "", "`", "", "[", "", "]", "")
 
 var sqlObjects = map[string]string{"TABLE": world.KindStruct, "VIEW": world.KindType, "FUNCTION": world.KindFunction,
 	"PROCEDURE": world.KindFunction, "PROC": world.KindFunction, "INDEX": world.KindKey, "TRIGGER": world.KindFunction,
