@@ -250,4 +250,3 @@ func BenchmarkCodeFormats(b *testing.B) {
 		})
 	}
 }
-

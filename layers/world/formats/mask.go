@@ -226,10 +226,19 @@ outer:
 			i++
 		}
 	}
-	m.pair = make([]int32, n)
+	m.pair = pairBrackets(m.code)
+	return m
+}
+
+// pairBrackets matches the brackets of code once, so nested or unclosed
+// bodies cost nothing more: pair[i] is the offset of the bracket matching
+// the one at i, or -1. A closer pops to the nearest opener of its kind
+// (within 64 levels); openers it skips stay unmatched.
+func pairBrackets(code []byte) []int32 {
+	pair := make([]int32, len(code))
 	var stack []int
-	for i, b := range m.code {
-		m.pair[i] = -1
+	for i, b := range code {
+		pair[i] = -1
 		switch b {
 		case '{', '(', '[':
 			stack = append(stack, i)
@@ -240,16 +249,16 @@ outer:
 			} else if b == ']' {
 				want = '['
 			}
-			for k := len(stack) - 1; k >= 0; k-- {
-				if m.code[stack[k]] == want {
-					m.pair[stack[k]], m.pair[i] = int32(i), int32(stack[k])
+			for k := len(stack) - 1; k >= 0 && k >= len(stack)-64; k-- {
+				if code[stack[k]] == want {
+					pair[stack[k]], pair[i] = int32(i), int32(stack[k])
 					stack = stack[:k]
 					break
 				}
 			}
 		}
 	}
-	return m
+	return pair
 }
 
 // close returns the offset of the bracket matching the one at open, or -1.

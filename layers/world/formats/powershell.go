@@ -133,31 +133,7 @@ func newPSScan(src []byte) *psScan {
 			s.lineStart = append(s.lineStart, i+1)
 		}
 	}
-	// Match brackets once, so nested or unclosed bodies cost nothing more.
-	s.pair = make([]int32, len(src))
-	var stack []int
-	for i, b := range s.code {
-		s.pair[i] = -1
-		switch b {
-		case '{', '(', '[':
-			stack = append(stack, i)
-		case '}', ')', ']':
-			want := byte('{')
-			if b == ')' {
-				want = '('
-			} else if b == ']' {
-				want = '['
-			}
-			// pop to the nearest opener of the same kind; skipped ones stay unmatched
-			for k := len(stack) - 1; k >= 0; k-- {
-				if s.code[stack[k]] == want {
-					s.pair[stack[k]], s.pair[i] = int32(i), int32(stack[k])
-					stack = stack[:k]
-					break
-				}
-			}
-		}
-	}
+	s.pair = pairBrackets(s.code)
 	s.cmtLine = make([]bool, len(s.lineStart)+2)
 	for _, c := range s.cmts {
 		for l := s.lineOf(c[0]); l <= s.lineOf(c[1]) && l < len(s.cmtLine); l++ {
