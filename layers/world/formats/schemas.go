@@ -310,7 +310,7 @@ func extractProto(src []byte, opt Options, facts *world.Facts) {
 	def, err := proto.NewParser(bytes.NewReader(src)).Parse()
 	if err != nil {
 		facts.Partial = true
-		facts.Warning = "protobuf: " + strings.TrimPrefix(err.Error(), "<input>:") + "; no facts"
+		facts.Warning = "protobuf: " + protoError(err) + "; no facts"
 	}
 	if def != nil {
 		w.elements(def.Elements, "", 0)
@@ -318,6 +318,18 @@ func extractProto(src []byte, opt Options, facts *world.Facts) {
 	w.m.dropComments(w.sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
 	facts.Skeleton = w.sk.String()
 	tidy(facts)
+}
+
+// protoError words a parse error as "syntax error at line N: …".
+func protoError(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "<input>:")
+	if ln, rest, ok := strings.Cut(msg, ":"); ok && strings.Trim(ln, "0123456789") == "" && ln != "" {
+		if _, r, ok := strings.Cut(rest, ":"); ok {
+			rest = r
+		}
+		return "syntax error at line " + ln + ":" + rest
+	}
+	return msg
 }
 
 func protoDoc(c *proto.Comment) string {
