@@ -20,6 +20,7 @@ type syntax struct {
 	heredoc     bool   // <<EOF … EOF (HCL, Dockerfile)
 	dollarQ     bool   // $tag$ … $tag$ strings (PostgreSQL)
 	tripleQ     bool   // """ … """ strings (GraphQL, GDScript)
+	multiLine   bool   // quoted strings may span lines (SQL)
 	mQuote      bool   // a quote after a name or closing bracket is a transpose (MATLAB)
 	nixIndented bool   // two-quote indented strings (Nix)
 	lineStart   bool   // line comments only at the start of a line (after blanks)
@@ -204,7 +205,7 @@ outer:
 			for e < n && src[e] != c {
 				if sx.escape != 0 && src[e] == sx.escape {
 					e++
-				} else if src[e] == '\n' && c != '`' {
+				} else if src[e] == '\n' && c != '`' && !sx.multiLine {
 					break
 				}
 				e++

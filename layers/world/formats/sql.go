@@ -93,7 +93,7 @@ func (s *sqlScan) text(w sqlWord) string { return string(s.m.src[w.start:w.end])
 func (s *sqlScan) line(i int) int        { return s.m.li.lineOf(s.ws[i].start) }
 
 func extractSQL(src []byte, _ Options, facts *world.Facts) {
-	m := maskSource(src, syntax{line: []string{"--"}, blockOpen: "/*", blockClose: "*/", quotes: `'`, dollarQ: true})
+	m := maskSource(src, syntax{line: []string{"--"}, blockOpen: "/*", blockClose: "*/", quotes: `'`, dollarQ: true, multiLine: true})
 	s := &sqlScan{m: m, ws: sqlWords(m.code), facts: facts, sk: &skel{src: src}}
 	for _, st := range s.statements() {
 		s.statement(st[0], st[1])
@@ -458,7 +458,7 @@ func (s *sqlScan) dollarBodies(a, b, in int) {
 		if tag >= len(body) {
 			continue
 		}
-		sub := maskSource(body[tag:], syntax{line: []string{"--"}, blockOpen: "/*", blockClose: "*/", quotes: `'`})
+		sub := maskSource(body[tag:], syntax{line: []string{"--"}, blockOpen: "/*", blockClose: "*/", quotes: `'`, multiLine: true})
 		inner := &sqlScan{m: sub, ws: sqlWords(sub.code), facts: &world.Facts{}}
 		inner.tables(0, len(inner.ws), in)
 		base := s.m.li.lineOf(str[0]+tag) - 1
