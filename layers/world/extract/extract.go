@@ -33,10 +33,13 @@ import (
 //	1: first extractors.
 //	2: fields read from the tree cursor: member chains in TypeScript type
 //	   queries (typeof a.b.c) name every member.
-//	3: code-like formats in the formats package: GraphQL, Protobuf, Prisma,
+//	3: structured formats get facts (layers/world/formats): JSON, YAML,
+//	   TOML, XML, CI workflows, Markdown, HTML, PDF, DOCX, notebooks,
+//	   .env keys, logs, lockfiles and Vue/Svelte/Astro components.
+//	4: code-like formats in the formats package: GraphQL, Protobuf, Prisma,
 //	   SQL, Terraform/HCL, Dockerfile, Makefile, CMake, Nix, Gradle, WAT,
 //	   assembly, MATLAB, GDScript and GML; PowerShell and INI moved there.
-const Version = 3
+const Version = 4
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
