@@ -313,7 +313,7 @@ func extractProto(src []byte, opt Options, facts *world.Facts) {
 		facts.Warning = "protobuf: " + protoError(err) + "; no facts"
 	}
 	if def != nil {
-		w.elements(def.Elements, "", 0)
+		w.elements(def.Elements, "")
 	}
 	w.m.dropComments(w.sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
 	facts.Skeleton = w.sk.String()
@@ -366,7 +366,7 @@ func (w *protoWalk) typeRef(t string, line, in int) {
 		Line: line, In: in, Kind: world.RefType})
 }
 
-func (w *protoWalk) elements(els []proto.Visitee, parent string, in int) {
+func (w *protoWalk) elements(els []proto.Visitee, parent string) {
 	for _, e := range els {
 		switch e := e.(type) {
 		case *proto.Package:
@@ -385,21 +385,21 @@ func (w *protoWalk) elements(els []proto.Visitee, parent string, in int) {
 			if e.IsExtend {
 				w.typeRef(name, e.Position.Line, idx)
 			}
-			w.elements(e.Elements, q, idx)
+			w.elements(e.Elements, q)
 		case *proto.Enum:
 			q := joinQual(parent, e.Name)
-			idx, _, _ := w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindEnum, Start: e.Position.Line,
+			w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindEnum, Start: e.Position.Line,
 				Signature: "enum " + e.Name, Doc: protoDoc(e.Comment)}, e.Position.Offset)
-			w.elements(e.Elements, q, idx)
+			w.elements(e.Elements, q)
 		case *proto.EnumField:
 			w.facts.Defs = append(w.facts.Defs, world.Def{Name: e.Name, Qualified: joinQual(parent, e.Name), Parent: parent,
 				Kind: world.KindConst, Start: e.Position.Line, End: e.Position.Line, Exported: true,
 				Signature: fmt.Sprintf("%s = %d", e.Name, e.Integer), Doc: protoDoc(e.Comment)})
 		case *proto.Service:
 			q := joinQual(parent, e.Name)
-			idx, _, _ := w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindInterface, Start: e.Position.Line,
+			w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindInterface, Start: e.Position.Line,
 				Signature: "service " + e.Name, Doc: protoDoc(e.Comment)}, e.Position.Offset)
-			w.elements(e.Elements, q, idx)
+			w.elements(e.Elements, q)
 		case *proto.RPC:
 			req, ret := e.RequestType, e.ReturnsType
 			if e.StreamsRequest {
@@ -417,9 +417,9 @@ func (w *protoWalk) elements(els []proto.Visitee, parent string, in int) {
 			}
 		case *proto.Oneof:
 			q := joinQual(parent, e.Name)
-			idx, _, _ := w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindField, Start: e.Position.Line,
+			w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindField, Start: e.Position.Line,
 				Signature: "oneof " + e.Name, Doc: protoDoc(e.Comment)}, e.Position.Offset)
-			w.elements(e.Elements, q, idx)
+			w.elements(e.Elements, q)
 		case *proto.NormalField:
 			sig := e.Type + " " + e.Name + fmt.Sprintf(" = %d", e.Sequence)
 			switch {
@@ -437,12 +437,11 @@ func (w *protoWalk) elements(els []proto.Visitee, parent string, in int) {
 			w.field(e.Field, parent, "map<"+e.KeyType+", "+e.Type+"> "+e.Name+fmt.Sprintf(" = %d", e.Sequence))
 		case *proto.Group:
 			q := joinQual(parent, e.Name)
-			idx, _, _ := w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindStruct, Start: e.Position.Line,
+			w.add(world.Def{Name: e.Name, Qualified: q, Parent: parent, Kind: world.KindStruct, Start: e.Position.Line,
 				Signature: "group " + e.Name, Doc: protoDoc(e.Comment)}, e.Position.Offset)
-			w.elements(e.Elements, q, idx)
+			w.elements(e.Elements, q)
 		}
 	}
-	_ = in
 }
 
 func (w *protoWalk) field(f *proto.Field, parent, sig string) {
@@ -492,7 +491,6 @@ func extractPrisma(src []byte, _ Options, facts *world.Facts) {
 		}
 		facts.Defs = append(facts.Defs, world.Def{Name: name, Qualified: name, Kind: kind, Start: l, End: end, Exported: true,
 			Signature: f[0] + " " + name, Doc: m.docAbove(l)})
-		in := len(facts.Defs)
 		for k := l + 1; k < end; k++ {
 			code := m.lineCode(k)
 			if code == "" || strings.HasPrefix(code, "@@") {
@@ -530,7 +528,6 @@ func extractPrisma(src []byte, _ Options, facts *world.Facts) {
 				}
 			}
 		}
-		_ = in
 		l = end
 	}
 	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))

@@ -410,7 +410,7 @@ func extractGDScript(src []byte, _ Options, facts *world.Facts) {
 	var classes []gdClass
 	fileClass := ""
 	fileDef := -1
-	funcDef, funcIndent, funcEnd := -1, 0, 0
+	funcDef, funcEnd := -1, 0
 	for l := 1; l <= n; l++ {
 		code := m.lineCode(l)
 		if code == "" {
@@ -483,8 +483,7 @@ func extractGDScript(src []byte, _ Options, facts *world.Facts) {
 				}
 				facts.Defs = append(facts.Defs, world.Def{Name: mm[2], Qualified: joinQual(parent, mm[2]), Parent: parent, Kind: kind,
 					Start: l, End: end, Exported: !strings.HasPrefix(mm[2], "_"), Signature: sig, Doc: m.docAbove(l)})
-				funcDef, funcIndent, funcEnd = len(facts.Defs)-1, ind, end
-				_ = funcIndent
+				funcDef, funcEnd = len(facts.Defs)-1, end
 				if end > sigEnd {
 					pad := strings.Repeat("\t", ind/4+1)
 					sk.elideLines(m.li, sigEnd+1, end, pad, "#")

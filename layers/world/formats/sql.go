@@ -280,10 +280,6 @@ func (s *sqlScan) statement(from, to int) {
 		return
 	}
 	short := afterLast(name, ".")
-	parent := ""
-	if short != name {
-		parent = strings.TrimSuffix(name, "."+short)
-	}
 	// The signature: the header, up to the body.
 	sigEnd := to
 	bodyAt := -1
@@ -312,13 +308,12 @@ func (s *sqlScan) statement(from, to int) {
 	sig = clip(sig, 200)
 	d := world.Def{Name: short, Qualified: name, Kind: kind, Start: first, End: last, Exported: true, Signature: sig,
 		Doc: s.m.docAbove(first)}
-	_ = parent
 	s.facts.Defs = append(s.facts.Defs, d)
 	in := len(s.facts.Defs)
 	switch obj {
 	case "TABLE", "TYPE":
 		if sigEnd < to && s.ws[sigEnd].up == "(" {
-			s.columns(sigEnd, to, name, in)
+			s.columns(sigEnd, to, name)
 		}
 		s.references(after, to, in)
 	case "INDEX", "TRIGGER":
@@ -351,14 +346,14 @@ func (s *sqlScan) statement(from, to int) {
 
 // columns records the columns of a table (or composite type) from its
 // parenthesised list at open.
-func (s *sqlScan) columns(open, to int, table string, in int) {
+func (s *sqlScan) columns(open, to int, table string) {
 	close := s.m.close(s.ws[open].start)
 	depth := 0
 	itemStart := open + 1
 	for j := open + 1; j < to; j++ {
 		w := s.ws[j]
 		if w.start == close || (w.up == "," && depth == 0) {
-			s.column(itemStart, j, table, in)
+			s.column(itemStart, j, table)
 			itemStart = j + 1
 			if w.start == close {
 				return
@@ -377,7 +372,7 @@ func (s *sqlScan) columns(open, to int, table string, in int) {
 var sqlConstraint = map[string]bool{"CONSTRAINT": true, "PRIMARY": true, "FOREIGN": true, "UNIQUE": true, "CHECK": true,
 	"INDEX": true, "KEY": true, "FULLTEXT": true, "SPATIAL": true, "EXCLUDE": true, "PERIOD": true, "LIKE": true}
 
-func (s *sqlScan) column(a, b int, table string, in int) {
+func (s *sqlScan) column(a, b int, table string) {
 	if a >= b {
 		return
 	}
@@ -393,7 +388,6 @@ func (s *sqlScan) column(a, b int, table string, in int) {
 	sig = clip(sig, 120)
 	s.facts.Defs = append(s.facts.Defs, world.Def{Name: name, Qualified: table + "." + name, Parent: table, Kind: world.KindField,
 		Start: line, End: s.m.li.lineOf(s.ws[b-1].end - 1), Exported: true, Signature: sig})
-	_ = in
 }
 
 // references records the tables of REFERENCES clauses in words [a, b),
