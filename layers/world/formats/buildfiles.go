@@ -95,7 +95,7 @@ func extractMakefile(src []byte, _ Options, facts *world.Facts) {
 				if !vars[name] {
 					vars[name] = true
 					facts.Defs = append(facts.Defs, world.Def{Name: name, Qualified: name, Kind: world.KindVar, Start: l, End: end,
-						Exported: true, Signature: name + " " + op + " " + short(value), Doc: m.docAbove(l)})
+						Exported: true, Signature: name + " " + op + " " + iniValue(name, value), Doc: m.docAbove(l)})
 				}
 				makeRefs(facts, value, l, 0)
 				if end > l || len(value) > maxValue {

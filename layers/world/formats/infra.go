@@ -63,7 +63,7 @@ func extractHCL(src []byte, opt Options, facts *world.Facts) {
 			kind = world.KindVar
 		}
 		w.facts.Defs = append(w.facts.Defs, world.Def{Name: a.Name, Qualified: a.Name, Kind: kind, Start: a.SrcRange.Start.Line,
-			End: a.SrcRange.End.Line, Exported: true, Signature: a.Name + " = " + w.value(a.Expr), Doc: w.doc(a.SrcRange.Start.Line)})
+			End: a.SrcRange.End.Line, Exported: true, Signature: a.Name + " = " + iniValue(a.Name, w.value(a.Expr)), Doc: w.doc(a.SrcRange.Start.Line)})
 		w.refs(a.Expr, len(w.facts.Defs))
 		w.elideValue(a.Expr)
 	}
@@ -173,7 +173,7 @@ func (w *hclWalk) block(b *hclsyntax.Block) {
 	if b.Type == "locals" {
 		for _, a := range hclAttrs(b.Body) {
 			w.facts.Defs = append(w.facts.Defs, world.Def{Name: a.Name, Qualified: "local." + a.Name, Kind: world.KindVar,
-				Start: a.SrcRange.Start.Line, End: a.SrcRange.End.Line, Exported: true, Signature: a.Name + " = " + w.value(a.Expr),
+				Start: a.SrcRange.Start.Line, End: a.SrcRange.End.Line, Exported: true, Signature: a.Name + " = " + iniValue(a.Name, w.value(a.Expr)),
 				Doc: w.doc(a.SrcRange.Start.Line)})
 			w.refs(a.Expr, len(w.facts.Defs))
 			w.elideValue(a.Expr)
@@ -394,7 +394,7 @@ func extractDockerfile(src []byte, _ Options, facts *world.Facts) {
 			for _, kv := range dockerPairs(args) {
 				facts.Defs = append(facts.Defs, world.Def{Name: kv[0], Qualified: joinQual(dockerStageName(facts, stage), kv[0]),
 					Parent: dockerStageName(facts, stage), Kind: world.KindVar, Start: l, End: end, Exported: true,
-					Signature: instr + " " + kv[0] + dockerValue(kv[1]), Doc: dockerDoc(li, l)})
+					Signature: instr + " " + kv[0] + dockerValue(kv[0], kv[1]), Doc: dockerDoc(li, l)})
 			}
 		case "EXPOSE":
 			for _, p := range args {
@@ -473,12 +473,12 @@ func dockerPairs(args []string) [][2]string {
 	return out
 }
 
-// dockerValue shows a short value, never a long one.
-func dockerValue(v string) string {
+// dockerValue shows a short value, never a long one nor a secret's.
+func dockerValue(key, v string) string {
 	if v == "" {
 		return ""
 	}
-	return "=" + short(strings.TrimPrefix(v, "="))
+	return "=" + iniValue(key, strings.TrimPrefix(v, "="))
 }
 
 func dockerShort(s string) string { return clip(s, 120) }
