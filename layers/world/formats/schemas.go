@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -54,6 +55,37 @@ func spanEnd(m *masked, start, bound int) int {
 	return last
 }
 
+// headerDefs is the fallback of a file the parser refused: the
+// definitions whose header lines (keyword and name at the start of a line
+// of code) re reads, each to the end of its braces or its last line.
+func headerDefs(m *masked, facts *world.Facts, re *regexp.Regexp) {
+	n := m.li.count()
+	for l := 1; l <= n; l++ {
+		mm := re.FindStringSubmatch(m.lineCode(l))
+		if mm == nil {
+			continue
+		}
+		facts.Defs = append(facts.Defs, world.Def{Name: mm[2], Qualified: mm[2], Kind: headerKinds[mm[1]], Start: l, End: l,
+			Exported: true, Signature: oneLine(mm[0]), Doc: m.docAbove(l)})
+	}
+	for i := range facts.Defs {
+		bound := 0
+		if i+1 < len(facts.Defs) {
+			bound = facts.Defs[i+1].Start
+		}
+		facts.Defs[i].End = spanEnd(m, facts.Defs[i].Start, bound)
+	}
+}
+
+var (
+	gqlHeader   = regexp.MustCompile(`^(?:extend\s+)?(type|interface|enum|union|input|scalar|directive\s+@|query|mutation|subscription|fragment)\s*([_A-Za-z]\w*)`)
+	protoHeader = regexp.MustCompile(`^(message|enum|service|extend)\s+([_A-Za-z][\w.]*)`)
+	headerKinds = map[string]string{"type": world.KindStruct, "input": world.KindStruct, "interface": world.KindInterface,
+		"enum": world.KindEnum, "union": world.KindType, "scalar": world.KindType, "directive @": world.KindMacro,
+		"query": world.KindFunction, "mutation": world.KindFunction, "subscription": world.KindFunction,
+		"fragment": world.KindFunction, "message": world.KindStruct, "service": world.KindInterface, "extend": world.KindModule}
+)
+
 // ---- GraphQL ----
 
 // gqlBuiltin are the scalars every schema has.
@@ -78,7 +110,8 @@ func extractGraphQL(src []byte, opt Options, facts *world.Facts) {
 			err = qerr
 		}
 		facts.Partial = true
-		facts.Warning = "graphql: " + gqlError(err) + "; no facts"
+		facts.Warning = "graphql: " + gqlError(err) + "; definitions only"
+		headerDefs(m, facts, gqlHeader)
 	}
 	gqlEnds(m, facts)
 	// Descriptions become docs; they and comments leave the skeleton.
@@ -310,9 +343,9 @@ func extractProto(src []byte, opt Options, facts *world.Facts) {
 	def, err := proto.NewParser(bytes.NewReader(src)).Parse()
 	if err != nil {
 		facts.Partial = true
-		facts.Warning = "protobuf: " + protoError(err) + "; no facts"
-	}
-	if def != nil {
+		facts.Warning = "protobuf: " + protoError(err) + "; definitions only"
+		headerDefs(w.m, facts, protoHeader)
+	} else if def != nil {
 		w.elements(def.Elements, "")
 	}
 	w.m.dropComments(w.sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
