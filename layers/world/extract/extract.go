@@ -33,7 +33,10 @@ import (
 //	1: first extractors.
 //	2: fields read from the tree cursor: member chains in TypeScript type
 //	   queries (typeof a.b.c) name every member.
-const Version = 2
+//	3: CommonJS definitions in JavaScript (exports.f =, module.exports =
+//	   {…}, X.prototype.m =, obj.m = function); names a require() binds
+//	   are imports (Names, Alias), not definitions.
+const Version = 3
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

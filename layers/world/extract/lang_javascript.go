@@ -51,8 +51,11 @@ type jsWalker struct {
 	// tree-sitter for each node's previous sibling).
 	docs map[uint]string
 	// requireAlias is the name a top-level const x = require("m") binds,
-	// while its declarator is walked.
+	// while its declarator is walked; requireNames the names
+	// const {a, b: c} = require("m") or const c = require("m").b binds
+	// ("a", "b as c").
 	requireAlias string
+	requireNames []string
 }
 
 func walkJS(f *file) {
@@ -135,6 +138,9 @@ func (w *jsWalker) statement(n *sitter.Node, k, prefix string, parentIdx int, ex
 	case "expression_statement":
 		if c := n.NamedChild(0); c != nil && f.kind(c) == "internal_module" {
 			w.namespace(c, outer, prefix, parentIdx, exported)
+			return
+		}
+		if w.commonJS(n.NamedChild(0), outer, prefix, parentIdx) {
 			return
 		}
 		w.uses(n)
@@ -1071,6 +1077,17 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if nm == nil {
 			continue
 		}
+		if val != nil && f.kind(val) == "assignment_expression" {
+			if l := f.field(val, "left"); l != nil && f.textIs(l, "module.exports") {
+				w.commonJS(val, outer, prefix, parentIdx) // proto = module.exports = {…}
+				continue
+			}
+		}
+		if w.requireBinding(nm, val) {
+			w.uses(d)
+			w.requireAlias, w.requireNames = "", nil
+			continue
+		}
 		names := map[string]bool{}
 		w.bindNames(nm, names)
 		var list []string
@@ -1116,13 +1133,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if first != 0 {
 			w.in = first
 		}
-		if val != nil && f.kind(val) == "call_expression" {
-			if fnn := f.field(val, "function"); fnn != nil && f.textIs(fnn, "require") && f.kind(nm) == "identifier" {
-				w.requireAlias = f.text(nm)
-			}
-		}
 		w.uses(d)
-		w.requireAlias = ""
 		if val != nil && fn == nil {
 			w.elideValue(val)
 		}
@@ -1333,6 +1344,10 @@ func (w *jsWalker) dynamicImport(call, args *sitter.Node, kind string) {
 		imp.Alias = w.requireAlias
 		w.ns[imp.Alias] = true
 	}
+	if kind == "require" && w.requireNames != nil {
+		imp.Names = w.requireNames
+	}
+	w.requireAlias, w.requireNames = "", nil
 	f.imp(imp)
 }
 
@@ -1456,4 +1471,260 @@ func (w *jsWalker) defaultArrow(fn, outer *sitter.Node, prefix string, parentIdx
 		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
 	w.functionScope(fn, body)
 	w.in = parentIdx
+}
+
+// commonJS handles a top-level assignment that defines an API the CommonJS
+// way: exports.f = …, module.exports.f = …, module.exports = {…} or a
+// class or function, X.prototype.m = …, X.prototype = {…} and
+// obj.m = function …. It reports whether expr was one (and is done).
+func (w *jsWalker) commonJS(expr, outer *sitter.Node, prefix string, parentIdx int) bool {
+	f := w.f
+	if expr == nil || f.kind(expr) != "assignment_expression" {
+		return false
+	}
+	left, right := f.field(expr, "left"), f.field(expr, "right")
+	if left == nil || right == nil || f.kind(left) != "member_expression" {
+		return false
+	}
+	target := f.text(left)
+	if target == "module.exports" {
+		w.exportsValue(right, outer, prefix, parentIdx)
+		return true
+	}
+	obj, prop := f.field(left, "object"), f.field(left, "property")
+	if obj == nil || prop == nil || f.kind(prop) != "property_identifier" {
+		return false
+	}
+	name, owner := f.text(prop), f.text(obj)
+	switch {
+	case owner == "exports" || owner == "module.exports":
+		if f.kind(right) == "identifier" {
+			w.exported[f.text(right)] = true
+			if f.textIs(right, name) {
+				w.name(right, world.RefValue)
+				return true
+			}
+		}
+		w.assigned(name, prefix, w.parentOf(prefix), right, outer, parentIdx)
+	case name == "prototype" && f.kind(obj) == "identifier" && f.kind(right) == "object":
+		w.objectMembers(right, prefix+owner+".", owner, parentIdx, outer)
+	case f.kind(obj) == "member_expression" && strings.HasSuffix(owner, ".prototype"):
+		base := f.field(obj, "object")
+		if base == nil || f.kind(base) != "identifier" {
+			return false
+		}
+		w.assigned(name, prefix+f.text(base)+".", f.text(base), right, outer, parentIdx)
+	case f.kind(obj) == "identifier" && !w.bound(owner) && isFunctionValue(f.kind(right)):
+		w.assigned(name, prefix+owner+".", owner, right, outer, parentIdx)
+	default:
+		return false
+	}
+	return true
+}
+
+// isFunctionValue reports whether a node kind is a function written as a
+// value.
+func isFunctionValue(k string) bool {
+	return k == "function_expression" || k == "arrow_function" || k == "generator_function" || k == "function"
+}
+
+// exportsValue handles the value given to module.exports: an object's
+// members, a class or function (its own name, or default), or another
+// assignment (proto = module.exports = {…}).
+func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx int) {
+	f := w.f
+	switch k := f.kind(v); {
+	case k == "object":
+		w.objectMembers(v, prefix, w.parentOf(prefix), parentIdx, outer)
+	case k == "identifier":
+		w.exported[f.text(v)] = true
+		w.name(v, world.RefValue)
+	case k == "class":
+		w.class(v, outer, prefix, parentIdx, true)
+	case isFunctionValue(k):
+		name := "default"
+		if nm := f.field(v, "name"); nm != nil {
+			name = f.text(nm)
+		}
+		w.assigned(name, prefix, w.parentOf(prefix), v, outer, parentIdx)
+	case k == "assignment_expression":
+		if l := f.field(v, "left"); l != nil && f.kind(l) == "identifier" {
+			w.exportsValue(f.field(v, "right"), outer, prefix, parentIdx)
+			return
+		}
+		w.uses(v)
+		w.elideBulk(v)
+	default:
+		w.uses(v)
+		w.elideBulk(v)
+	}
+}
+
+// assigned defines name, given value v by an assignment statement outer:
+// a method when parent is set, else an exported function, class or
+// variable.
+func (w *jsWalker) assigned(name, prefix, parent string, v, outer *sitter.Node, parentIdx int) {
+	f := w.f
+	kind := world.KindVar
+	vk := f.kind(v)
+	switch {
+	case isFunctionValue(vk):
+		kind = world.KindFunction
+		if parent != "" {
+			kind = world.KindMethod
+		}
+	case vk == "class":
+		kind = world.KindClass
+	}
+	sig := strings.TrimSuffix(foldSpace(f.text(outer)), ";")
+	var body *sitter.Node
+	if kind == world.KindFunction || kind == world.KindMethod {
+		body = f.field(v, "body")
+		sig = foldSpace(strings.TrimSuffix(strings.TrimSpace(f.textRange(startByte(outer), f.bodyStart(v, body))), "=>"))
+		if vk == "arrow_function" {
+			sig += " =>"
+		}
+	} else if len(sig) > 120 || line(outer) != w.f.endLine(outer) {
+		sig = foldSpace(f.textRange(startByte(outer), startByte(v))) + " …"
+	}
+	w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+	if body != nil {
+		w.functionScope(v, body)
+	} else {
+		w.uses(v)
+		w.elideValue(v)
+	}
+	w.in = parentIdx
+}
+
+// objectMembers defines the members of an object literal given to
+// module.exports or X.prototype: methods, getters, function-valued pairs
+// and values; a shorthand member exports the top-level name it repeats.
+func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parentIdx int, outer *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(obj)
+	w.noteDocs(ks)
+	for i := range ks {
+		c := &ks[i]
+		n := &c.n
+		w.in = parentIdx
+		switch c.kind {
+		case "comment":
+			f.commentAt(ks, i)
+		case "shorthand_property_identifier":
+			w.exported[f.text(n)] = true
+			w.name(n, world.RefValue)
+		case "method_definition":
+			nm := f.field(n, "name")
+			if nm == nil {
+				w.uses(n)
+				continue
+			}
+			kind := world.KindFunction
+			if parent != "" {
+				kind = world.KindMethod
+			}
+			body := f.field(n, "body")
+			sig := f.signature(n, body)
+			if strings.HasPrefix(sig, "get ") || strings.HasPrefix(sig, "set ") {
+				kind = world.KindProperty
+			}
+			name := jsString(f.text(nm))
+			w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n)})
+			w.functionScope(n, body)
+		case "pair":
+			key, v := f.field(n, "key"), f.field(n, "value")
+			if key == nil || v == nil || (f.kind(key) != "property_identifier" && f.kind(key) != "string") {
+				w.uses(n)
+				w.elideBulk(n)
+				continue
+			}
+			name := jsString(f.text(key))
+			if f.kind(v) == "identifier" && f.textIs(v, name) {
+				w.exported[name] = true
+				w.name(v, world.RefValue)
+				continue
+			}
+			w.assigned(name, prefix, parent, v, n, parentIdx)
+		default:
+			if c.named {
+				w.uses(n)
+			}
+		}
+	}
+	w.in = parentIdx
+}
+
+// requireBinding reports whether a top-level declarator binds what a
+// require() gives: const x = require("m") (x names the module),
+// const {a, b: c} = require("m") and const c = require("m").b (names
+// imported from it). Such names are imports, not definitions of the file;
+// it sets what dynamicImport records for the call.
+func (w *jsWalker) requireBinding(nm, val *sitter.Node) bool {
+	f := w.f
+	if nm == nil || val == nil {
+		return false
+	}
+	call, member := val, ""
+	if f.kind(val) == "member_expression" {
+		call = f.field(val, "object")
+		p := f.field(val, "property")
+		if call == nil || p == nil || f.kind(p) != "property_identifier" {
+			return false
+		}
+		member = f.text(p)
+	}
+	if call == nil || f.kind(call) != "call_expression" || w.bound("require") {
+		return false
+	}
+	if fn := f.field(call, "function"); fn == nil || !f.textIs(fn, "require") {
+		return false
+	}
+	if args := f.field(call, "arguments"); args == nil || args.NamedChildCount() != 1 || f.kind(args.NamedChild(0)) != "string" {
+		return false
+	}
+	switch f.kind(nm) {
+	case "identifier":
+		local := f.text(nm)
+		if member == "" {
+			w.requireAlias = local
+			return true
+		}
+		if member == local {
+			w.requireNames = []string{member}
+		} else {
+			w.requireNames = []string{member + " as " + local}
+		}
+		w.ns[local] = true
+		return true
+	case "object_pattern":
+		if member != "" {
+			return false
+		}
+		names := []string{}
+		for i := uint(0); i < nm.NamedChildCount(); i++ {
+			c := nm.NamedChild(i)
+			switch f.kind(c) {
+			case "shorthand_property_identifier_pattern":
+				names = append(names, f.text(c))
+			case "pair_pattern":
+				k, v := f.field(c, "key"), f.field(c, "value")
+				if k == nil || v == nil || f.kind(v) != "identifier" {
+					continue
+				}
+				if key := jsString(f.text(k)); key == f.text(v) {
+					names = append(names, key)
+				} else {
+					names = append(names, key+" as "+f.text(v))
+				}
+			}
+		}
+		w.requireNames = names
+		return true
+	}
+	return false
 }

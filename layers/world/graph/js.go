@@ -112,10 +112,18 @@ func jsonc(data []byte) []byte {
 
 type jsIndex struct {
 	configs map[string]*tsConfig // folder → config in it
+	pkgs    map[string]*jsPkg    // package name → its package.json
+	pkgDirs map[string]*jsPkg    // folder → its package.json
+	// exports holds, for every file with re-export statements (a barrel),
+	// the names it exports through them and the files finally defining
+	// each: export {a as b} from, export * from, export * as z from,
+	// followed through chains of barrels. A whole-tree structure: a change
+	// to a barrel or to a file it re-exports changes it.
+	exports map[int]map[string][]int
 }
 
 func (b *builder) resolveJS() {
-	x := &jsIndex{configs: map[string]*tsConfig{}}
+	x := &jsIndex{configs: map[string]*tsConfig{}, pkgs: map[string]*jsPkg{}, pkgDirs: map[string]*jsPkg{}}
 	var files []int
 	b.filesOf("js", func(i int, l *world.Link) { files = append(files, i) })
 	if len(files) == 0 {
@@ -123,10 +131,19 @@ func (b *builder) resolveJS() {
 	}
 	for _, f := range b.files {
 		base := path.Base(f.Path)
+		d := path.Dir(f.Path)
+		if base == "package.json" && !underNodeModules(f.Path) {
+			if p := parsePackageJSON(d, b.read(f.Path)); p != nil {
+				x.pkgDirs[d] = p
+				if _, dup := x.pkgs[p.name]; p.name != "" && !dup {
+					x.pkgs[p.name] = p
+				}
+			}
+			continue
+		}
 		if base != "tsconfig.json" && base != "jsconfig.json" {
 			continue
 		}
-		d := path.Dir(f.Path)
 		if _, ok := x.configs[d]; ok && base == "jsconfig.json" {
 			continue // tsconfig.json wins
 		}
@@ -134,47 +151,152 @@ func (b *builder) resolveJS() {
 			x.configs[d] = c
 		}
 	}
+	b.jsExportTables(x, files)
 	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
-		s.follow = func(f int, name string, depth int) []int { return b.jsFollow(x, f, name, depth) }
+		s.follow = func(f int, name string, depth int) []int { return x.exports[f][name] }
 		for _, im := range l.Imports {
 			t := b.jsModule(x, i, im.Path)
 			if t < 0 {
 				continue
 			}
+			reexport := strings.Contains(im.Kind, "reexport")
 			switch {
-			case im.Alias == "*" && len(im.Names) == 0:
+			case len(im.Names) > 0:
+				for _, n := range im.Names {
+					orig, local := jsName(im, n)
+					d := b.definers(s, []int{t}, orig)
+					if len(d) == 0 {
+						d = []int{t}
+					}
+					// The name in the import or export statement is a use.
+					a.spread(i, d, 1, 1)
+					if !reexport {
+						s.name(local, d...)
+						s.bind(local, d...)
+					}
+				}
+			case im.Alias == "*":
 				s.glob(t) // export * from
-			case im.Alias != "" && im.Alias != "*":
-				s.bind(im.Alias, t) // namespace or default import
-				s.name(im.Alias, t)
-			}
-			if im.Alias == "" && len(im.Names) == 0 {
+			case im.Alias != "":
+				// namespace import, export * as z, const z = require(…)
+				a.edge(i, t, 1, 1)
+				if !reexport {
+					s.bind(im.Alias, t)
+					s.name(im.Alias, t)
+				}
+			default:
 				s.bind(strings.TrimSuffix(path.Base(b.files[t].Path), path.Ext(b.files[t].Path)), t)
-				if im.Kind == "require" {
-					// const {a, b} = require("./x"): the extractor records a
-					// and b as the file's own definitions, not as Names.
-					s.glob(t)
-				}
-			}
-			for _, n := range im.Names {
-				orig, local := n, n
-				if k := strings.Index(n, " as "); k > 0 {
-					orig, local = strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
-				}
-				if d := b.definers(s, []int{t}, orig); len(d) > 0 {
-					s.name(local, d...)
-				} else {
-					s.name(local, t)
-				}
-				s.bind(local, t)
 			}
 		}
 		a.resolveScoped(i, l, s)
 	}
 	for _, i := range files {
 		b.register(i, fn)
+	}
+}
+
+// underNodeModules reports whether p lies in a node_modules folder.
+func underNodeModules(p string) bool {
+	return strings.HasPrefix(p, "node_modules/") || strings.Contains(p, "/node_modules/")
+}
+
+// jsName returns the name an import entry takes from its module and the
+// local name it binds: "a as b" in Names, or a single name with Alias
+// (import {a as b}, import X from: default as X, export {a as b} from).
+func jsName(im world.Import, n string) (orig, local string) {
+	if k := strings.Index(n, " as "); k > 0 {
+		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+	}
+	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
+		return n, im.Alias
+	}
+	return n, n
+}
+
+// jsExportTables fills x.exports for every barrel among files, following
+// chains of re-exports once each; a cycle of barrels ends where it closes.
+func (b *builder) jsExportTables(x *jsIndex, files []int) {
+	x.exports = map[int]map[string][]int{}
+	state := map[int]int8{} // 1 visiting, 2 done
+	var table func(f int) map[string][]int
+	// exportOf returns the files defining name as module f exports it.
+	exportOf := func(f int, name string) []int {
+		if b.definesTop(f, name) {
+			return []int{f}
+		}
+		return table(f)[name]
+	}
+	table = func(f int) map[string][]int {
+		switch state[f] {
+		case 1:
+			return nil
+		case 2:
+			return x.exports[f]
+		}
+		state[f] = 1
+		var t map[string][]int
+		add := func(name string, fs []int) {
+			if len(fs) == 0 {
+				return
+			}
+			if t == nil {
+				t = map[string][]int{}
+			}
+			t[name] = addSorted(t[name], fs...)
+		}
+		l := b.links[f]
+		var stars []int
+		for _, im := range l.Imports {
+			if !strings.Contains(im.Kind, "reexport") {
+				continue
+			}
+			m := b.jsModule(x, f, im.Path)
+			if m < 0 {
+				continue
+			}
+			switch {
+			case len(im.Names) > 0:
+				for _, n := range im.Names {
+					orig, local := jsName(im, n)
+					add(local, exportOf(m, orig))
+				}
+			case im.Alias == "*":
+				stars = append(stars, m)
+			case im.Alias != "":
+				add(im.Alias, []int{m})
+			}
+		}
+		explicit := len(t)
+		for _, m := range stars {
+			if b.links[m] == nil {
+				continue
+			}
+			for _, d := range b.links[m].Defs {
+				if d.Parent == "" && d.Name != "default" && (explicit == 0 || t[d.Name] == nil) {
+					add(d.Name, []int{m})
+				}
+			}
+			for name, fs := range table(m) {
+				if name != "default" && !b.definesTop(m, name) {
+					add(name, fs)
+				}
+			}
+		}
+		state[f] = 2
+		if t != nil {
+			x.exports[f] = t
+		}
+		return t
+	}
+	for _, f := range files {
+		for _, im := range b.links[f].Imports {
+			if strings.Contains(im.Kind, "reexport") {
+				table(f)
+				break
+			}
+		}
 	}
 }
 
@@ -195,13 +317,51 @@ func (b *builder) jsModule(x *jsIndex, i int, spec string) int {
 	if spec == "" {
 		return -1
 	}
+	f := b.jsSpecifier(x, i, spec)
+	if f >= 0 && strings.HasSuffix(b.files[f].Path, ".d.ts") && isJSFile(b.files[i].Path) {
+		// From JavaScript, a declaration file stands for the file that runs.
+		stem := strings.TrimSuffix(b.files[f].Path, ".d.ts")
+		for _, e := range []string{".js", ".cjs", ".mjs"} {
+			if g := b.lookupPath(stem + e); g >= 0 {
+				return g
+			}
+		}
+	}
+	return f
+}
+
+// isJSFile reports whether p is JavaScript rather than TypeScript.
+func isJSFile(p string) bool {
+	switch path.Ext(p) {
+	case ".js", ".jsx", ".cjs", ".mjs":
+		return true
+	}
+	return false
+}
+
+// jsSpecifier resolves spec as written in file i: relative, through the
+// nearest tsconfig's paths and baseUrl, or as a package of the tree.
+func (b *builder) jsSpecifier(x *jsIndex, i int, spec string) int {
 	from := b.files[i].Path
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
-		return b.jsFile(cleanJoin(path.Dir(from), spec))
+		return b.jsFile(x, cleanJoin(path.Dir(from), spec))
 	}
+	if f := b.jsPaths(x, from, spec); f != -2 {
+		return f
+	}
+	name, sub := splitPackage(spec)
+	if p := x.pkgs[name]; p != nil {
+		return b.jsPackageFile(x, p, sub)
+	}
+	return -1
+}
+
+// jsPaths resolves spec through the tsconfig nearest above from: -2 when
+// no paths pattern or baseUrl applies.
+func (b *builder) jsPaths(x *jsIndex, from, spec string) int {
 	c := x.config(from)
 	if c == nil {
-		return -1
+		return -2
 	}
 	for _, p := range c.paths {
 		star := ""
@@ -219,21 +379,23 @@ func (b *builder) jsModule(x *jsIndex, i int, spec string) int {
 			base = c.dir
 		}
 		for _, t := range p.targets {
-			if f := b.jsFile(cleanJoin(base, strings.Replace(t, "*", star, 1))); f >= 0 {
+			if f := b.jsFile(x, cleanJoin(base, strings.Replace(t, "*", star, 1))); f >= 0 {
 				return f
 			}
 		}
 		return -1
 	}
 	if c.baseURL != "" {
-		return b.jsFile(cleanJoin(c.baseURL, spec))
+		if f := b.jsFile(x, cleanJoin(c.baseURL, spec)); f >= 0 {
+			return f
+		}
 	}
-	return -1
+	return -2
 }
 
 // jsFile finds the file an import path denotes: as written, with a known
 // extension, or an index file in the folder.
-func (b *builder) jsFile(p string) int {
+func (b *builder) jsFile(x *jsIndex, p string) int {
 	if p == "" {
 		return -1
 	}
@@ -254,45 +416,24 @@ func (b *builder) jsFile(p string) int {
 			return f
 		}
 	}
+	// A folder: its package.json's entry points, then its index file.
+	var pk *jsPkg
+	if x != nil {
+		pk = x.pkgDirs[p]
+	}
+	if pk != nil {
+		for _, e := range pk.entries {
+			if e := cleanJoin(p, e); e != p {
+				if f := b.jsFile(nil, e); f >= 0 {
+					return f
+				}
+			}
+		}
+	}
 	for _, e := range jsExts {
 		if f := b.lookupPath(p + "/index" + e); f >= 0 {
 			return f
 		}
 	}
 	return -1
-}
-
-// jsFollow finds name through the re-exports of file f (export * from,
-// export {a} from), depth levels deep.
-func (b *builder) jsFollow(x *jsIndex, f int, name string, depth int) []int {
-	if depth <= 0 || b.links[f] == nil {
-		return nil
-	}
-	for _, im := range b.links[f].Imports {
-		match := im.Alias == "*" && len(im.Names) == 0
-		orig := name
-		for _, n := range im.Names {
-			o, local := n, n
-			if k := strings.Index(n, " as "); k > 0 {
-				o, local = strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
-			}
-			if local == name {
-				match, orig = true, o
-			}
-		}
-		if !match {
-			continue
-		}
-		t := b.jsModule(x, f, im.Path)
-		if t < 0 {
-			continue
-		}
-		if b.defines(t, orig) {
-			return []int{t}
-		}
-		if r := b.jsFollow(x, t, orig, depth-1); len(r) > 0 {
-			return r
-		}
-	}
-	return nil
 }

@@ -104,7 +104,7 @@ func TestResolvers(t *testing.T) {
 		}, []string{"app.py -> pkg/views.py", "pkg/sub/deep.py -> pkg/helpers.py", "pkg/views.py -> pkg/helpers.py", "pkg/views.py -> pkg/models.py"}},
 		{"typescript", []fx{
 			{path: "tsconfig.json", content: "{\n // paths\n \"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\"@lib/*\": [\"src/lib/*\"],},},\n}\n"},
-			{path: "src/lib/math/index.ts", lang: "typescript", imps: []world.Import{{Path: "./add", Alias: "*"}}},
+			{path: "src/lib/math/index.ts", lang: "typescript", imps: []world.Import{{Path: "./add", Alias: "*", Kind: "reexport"}}},
 			{path: "src/lib/math/add.ts", lang: "typescript", defs: []string{"add"}},
 			{path: "src/lib/str.ts", lang: "typescript", defs: []string{"pad"}},
 			{path: "src/app.tsx", lang: "tsx", imps: []world.Import{imp("@lib/math", "add"), {Path: "./lib/str", Alias: "S"}, imp("react", "useState")}, refs: []string{"add", "S:pad", "useState"}},
