@@ -46,6 +46,12 @@ type jsWalker struct {
 	frames   []map[string]bool
 	in       int
 	exported map[string]bool // names exported by export { a, b as c }
+	// exportAs maps a local name to the names it is exported under
+	// (export {a as b}, exports.b = a, module.exports = {a}); whole is the
+	// name module.exports is set to. Imported names among them are
+	// re-exports.
+	exportAs map[string][]string
+	whole    string
 	// docs holds the doc lines of the children of the bodies being walked,
 	// by start byte, read from their sibling lists (cheaper than asking
 	// tree-sitter for each node's previous sibling).
@@ -59,8 +65,9 @@ type jsWalker struct {
 }
 
 func walkJS(f *file) {
-	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}}
+	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}, exportAs: map[string][]string{}}
 	w.statements(f.root, "", 0, false)
+	w.reexports()
 	if len(w.exported) > 0 {
 		for i := range f.facts.Defs {
 			d := &f.facts.Defs[i]
@@ -1435,6 +1442,11 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 				sp := c.n.NamedChild(i)
 				if name := f.field(sp, "name"); name != nil {
 					w.exported[f.text(name)] = true
+					as := f.text(name)
+					if alias := f.field(sp, "alias"); alias != nil {
+						as = jsString(f.text(alias))
+					}
+					w.exportName(f.text(name), as)
 					w.name(name, world.RefValue)
 				}
 			}
@@ -1450,6 +1462,7 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 				w.class(&c.n, n, prefix, parentIdx, true)
 			case "identifier":
 				w.exported[f.text(&c.n)] = true
+				w.exportName(f.text(&c.n), "default")
 				w.name(&c.n, world.RefValue)
 			default:
 				w.uses(&c.n)
@@ -1483,6 +1496,9 @@ func (w *jsWalker) commonJS(expr, outer *sitter.Node, prefix string, parentIdx i
 		return false
 	}
 	left, right := f.field(expr, "left"), f.field(expr, "right")
+	if left != nil && right != nil && f.textIs(left, "exports") && f.kind(right) == "assignment_expression" {
+		return w.commonJS(right, outer, prefix, parentIdx) // exports = module.exports = …
+	}
 	if left == nil || right == nil || f.kind(left) != "member_expression" {
 		return false
 	}
@@ -1500,6 +1516,7 @@ func (w *jsWalker) commonJS(expr, outer *sitter.Node, prefix string, parentIdx i
 	case owner == "exports" || owner == "module.exports":
 		if f.kind(right) == "identifier" {
 			w.exported[f.text(right)] = true
+			w.exportName(f.text(right), name)
 			if f.textIs(right, name) {
 				w.name(right, world.RefValue)
 				return true
@@ -1538,6 +1555,7 @@ func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx 
 		w.objectMembers(v, prefix, w.parentOf(prefix), parentIdx, outer)
 	case k == "identifier":
 		w.exported[f.text(v)] = true
+		w.whole = f.text(v)
 		w.name(v, world.RefValue)
 	case k == "class":
 		w.class(v, outer, prefix, parentIdx, true)
@@ -1616,6 +1634,9 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 			f.commentAt(ks, i)
 		case "shorthand_property_identifier":
 			w.exported[f.text(n)] = true
+			if parent == "" {
+				w.exportName(f.text(n), f.text(n))
+			}
 			w.name(n, world.RefValue)
 		case "method_definition":
 			nm := f.field(n, "name")
@@ -1644,10 +1665,13 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 				continue
 			}
 			name := jsString(f.text(key))
-			if f.kind(v) == "identifier" && f.textIs(v, name) {
-				w.exported[name] = true
-				w.name(v, world.RefValue)
-				continue
+			if f.kind(v) == "identifier" && parent == "" {
+				w.exported[f.text(v)] = true
+				w.exportName(f.text(v), name)
+				if f.textIs(v, name) {
+					w.name(v, world.RefValue)
+					continue
+				}
 			}
 			w.assigned(name, prefix, parent, v, n, parentIdx)
 		default:
@@ -1727,4 +1751,60 @@ func (w *jsWalker) requireBinding(nm, val *sitter.Node) bool {
 		return true
 	}
 	return false
+}
+
+// exportName notes that local name is exported as name.
+func (w *jsWalker) exportName(local, name string) {
+	for _, n := range w.exportAs[local] {
+		if n == name {
+			return
+		}
+	}
+	w.exportAs[local] = append(w.exportAs[local], name)
+}
+
+// reexports records, as re-export imports, the imported names the module
+// exports again: import {a} from "./a"; export {a as b} gives
+// export {a as b} from "./a"; const x = require("./x"); module.exports = x
+// gives export * from "./x".
+func (w *jsWalker) reexports() {
+	f := w.f
+	if len(w.exportAs) == 0 && w.whole == "" {
+		return
+	}
+	imps := f.facts.Imports
+	n := len(imps)
+	for k := 0; k < n; k++ {
+		im := imps[k]
+		if strings.Contains(im.Kind, "reexport") || strings.Contains(im.Kind, "side-effect") {
+			continue
+		}
+		if len(im.Names) == 0 {
+			if im.Alias == "" || im.Alias == "*" {
+				continue
+			}
+			if w.whole == im.Alias {
+				f.imp(world.Import{Path: im.Path, Alias: "*", Line: im.Line, Kind: "reexport"})
+			}
+			for _, as := range w.exportAs[im.Alias] {
+				f.imp(world.Import{Path: im.Path, Alias: as, Line: im.Line, Kind: "reexport"})
+			}
+			continue
+		}
+		for _, name := range im.Names {
+			orig, local := name, name
+			if i := strings.Index(name, " as "); i > 0 {
+				orig, local = name[:i], name[i+4:]
+			} else if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
+				local = im.Alias
+			}
+			for _, as := range w.exportAs[local] {
+				r := world.Import{Path: im.Path, Names: []string{orig}, Line: im.Line, Kind: "reexport"}
+				if as != orig {
+					r.Alias = as
+				}
+				f.imp(r)
+			}
+		}
+	}
 }

@@ -412,3 +412,13 @@ func cleanJoin(dir, rel string) string {
 	}
 	return p
 }
+
+// Version is the resolver's version; it is part of every per-tree
+// artifact key, so bumping it makes every tree be resolved again. One line
+// per bump:
+//
+//	1: language resolvers, guarded name fallback.
+//	2: JavaScript/TypeScript packages of the tree by name, barrel export
+//	   tables, import statements as edges, no fallback for names imported
+//	   from outside the tree, no name fallback in JavaScript modules.
+const Version = 2

@@ -159,6 +159,11 @@ func (b *builder) resolveJS() {
 		for _, im := range l.Imports {
 			t := b.jsModule(x, i, im.Path)
 			if t < 0 {
+				s.external(im.Alias)
+				for _, n := range im.Names {
+					_, local := jsName(im, n)
+					s.external(local)
+				}
 				continue
 			}
 			reexport := strings.Contains(im.Kind, "reexport")
@@ -180,8 +185,13 @@ func (b *builder) resolveJS() {
 			case im.Alias == "*":
 				s.glob(t) // export * from
 			case im.Alias != "":
-				// namespace import, export * as z, const z = require(…)
-				a.edge(i, t, 1, 1)
+				// namespace import, export * as z, const z = require(…): a
+				// use of the module when it exports something of its own
+				// or through its barrel table (not when it only hands on a
+				// module from outside the tree).
+				if b.hasTopDefs(t) || len(x.exports[t]) > 0 {
+					a.edge(i, t, 1, 1)
+				}
 				if !reexport {
 					s.bind(im.Alias, t)
 					s.name(im.Alias, t)
@@ -190,6 +200,9 @@ func (b *builder) resolveJS() {
 				s.bind(strings.TrimSuffix(path.Base(b.files[t].Path), path.Ext(b.files[t].Path)), t)
 			}
 		}
+		// In a module every name from another file is imported: no
+		// guessing by name.
+		s.noFallback = len(l.Imports) > 0
 		a.resolveScoped(i, l, s)
 	}
 	for _, i := range files {
@@ -436,4 +449,16 @@ func (b *builder) jsFile(x *jsIndex, p string) int {
 		}
 	}
 	return -1
+}
+
+// hasTopDefs reports whether file i defines anything at module level.
+func (b *builder) hasTopDefs(i int) bool {
+	if l := b.links[i]; l != nil {
+		for _, d := range l.Defs {
+			if d.Parent == "" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -18,6 +18,12 @@ type scope struct {
 	weak  [][]int          // groups seen at lower confidence (transitive includes)
 	// follow, when set, looks for name through the re-exports of file f.
 	follow func(f int, name string, depth int) []int
+	// extern names what the file imports from outside the tree: such a
+	// name, or a member selected from it, is never linked by name alone.
+	extern map[string]bool
+	// noFallback turns the name fallback off (a module system where every
+	// name from another file is imported).
+	noFallback bool
 	// pkgQual, when set, resolves a qualifier that names a whole package
 	// or namespace (Shop.Models.Order): ok reports that q is one.
 	pkgQual func(q, name string) (files []int, ok bool)
@@ -89,14 +95,29 @@ func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 		if a.resolveRef(i, s, r) {
 			continue
 		}
+		if s.extern[r.Name] && r.Qual == "" || r.Qual != "" && s.extern[qualHead(r.Qual)] {
+			continue
+		}
 		if r.Kind == world.RefMember || (r.Qual != "" && !selfQuals[r.Qual]) {
 			a.scopedMember(i, s, r)
 			continue
 		}
-		if a.definesTop(i, r.Name) {
+		if s.noFallback || a.definesTop(i, r.Name) {
 			continue // the file's own definition
 		}
 		a.fallback(i, r)
+	}
+}
+
+// external records that the file binds names to a module outside the tree.
+func (s *scope) external(names ...string) {
+	if s.extern == nil {
+		s.extern = map[string]bool{}
+	}
+	for _, n := range names {
+		if n != "" && n != "*" {
+			s.extern[n] = true
+		}
 	}
 }
 
