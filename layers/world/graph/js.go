@@ -189,9 +189,11 @@ func (b *builder) resolveJS() {
 				// use of the module when it exports something of its own
 				// or through its barrel table (not when it only hands on a
 				// module from outside the tree).
-				if b.hasTopDefs(t) || len(x.exports[t]) > 0 {
-					a.edge(i, t, 1, 1)
+				if !b.hasTopDefs(t) && len(x.exports[t]) == 0 {
+					s.external(im.Alias)
+					continue
 				}
+				a.edge(i, t, 1, 1)
 				if !reexport {
 					s.bind(im.Alias, t)
 					s.name(im.Alias, t)

@@ -82,9 +82,9 @@ func (b *builder) resolvePython() {
 	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
-		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, depth) }
+		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
 		for _, im := range l.Imports {
-			b.pyImport(x, i, im, s)
+			b.pyImport(a, x, i, im, s)
 		}
 		a.resolveScoped(i, l, s)
 	}
@@ -141,13 +141,19 @@ func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
 	return -1, false
 }
 
-func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
+// pyImport brings what im imports into s and links the import statement
+// itself: the module it names and every name it imports are uses.
+func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope) {
 	p := im.Path
 	if len(im.Names) == 0 && im.Alias != "*" {
 		// import a.b.c [as d]
 		f, ok := b.pyModFile(x, i, p)
 		if !ok {
+			s.external(im.Alias, qualHead(p))
 			return
+		}
+		if !isPyPackage(b.files[f].Path) {
+			a.edge(i, f, 1, 1)
 		}
 		if im.Alias != "" {
 			s.bind(im.Alias, f)
@@ -162,6 +168,9 @@ func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
 		return
 	}
 	base, okBase := b.pyModFile(x, i, p)
+	if okBase && !isPyPackage(b.files[base].Path) {
+		a.edge(i, base, 1, 1) // the module named in from m import …
+	}
 	if im.Alias == "*" {
 		if okBase {
 			s.glob(base)
@@ -182,20 +191,26 @@ func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
 		if f, ok := b.pyModFile(x, i, sub); ok {
 			s.bind(local, f)
 			s.name(local, f)
+			if !isPyPackage(b.files[f].Path) {
+				a.edge(i, f, 1, 1)
+			}
 			continue
 		}
-		if okBase {
-			if d := b.definers(s, []int{base}, n); len(d) > 0 {
-				s.name(local, d...)
-			} else {
-				s.name(local, base)
-			}
+		if !okBase {
+			s.external(local)
+			continue
 		}
+		d := b.definers(s, []int{base}, n)
+		if len(d) == 0 {
+			d = []int{base}
+		}
+		s.name(local, d...)
+		a.spread(i, d, 1, 1)
 	}
 }
 
 // pyFollow finds name through the imports of file f (re-exports of an
-// __init__.py and similar), depth levels deep.
+// __init__.py and similar, star imports included), depth levels deep.
 func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if depth <= 0 {
 		return nil
@@ -205,6 +220,22 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 		return nil
 	}
 	for _, im := range l.Imports {
+		if im.Alias == "*" && len(im.Names) == 0 {
+			if strings.HasPrefix(name, "_") {
+				continue // a star import leaves private names out
+			}
+			t, ok := b.pyModFile(x, f, im.Path)
+			if !ok || t == f {
+				continue
+			}
+			if b.definesTop(t, name) {
+				return []int{t}
+			}
+			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+				return r
+			}
+			continue
+		}
 		for _, n := range im.Names {
 			n, local := pyName(im, n)
 			if local != name && n != "*" {
@@ -218,13 +249,16 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 				return []int{t}
 			}
 			t, ok := b.pyModFile(x, f, im.Path)
-			if !ok {
+			if !ok || t == f {
 				continue
 			}
-			if b.defines(t, n) || (n == "*" && b.defines(t, name)) {
+			if n == "*" {
+				n = name
+			}
+			if b.definesTop(t, n) {
 				return []int{t}
 			}
-			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+			if r := b.pyFollow(x, t, n, depth-1); len(r) > 0 {
 				return r
 			}
 		}
@@ -243,4 +277,11 @@ func pyName(im world.Import, n string) (orig, local string) {
 		return n, im.Alias
 	}
 	return n, n
+}
+
+// isPyPackage reports whether p is a package's __init__ file: naming a
+// package in an import statement is not a use of its __init__.py.
+func isPyPackage(p string) bool {
+	base := path.Base(p)
+	return base == "__init__.py" || base == "__init__.pyi"
 }
