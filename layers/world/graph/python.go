@@ -10,7 +10,9 @@ import (
 
 // pyIndex maps dotted module names to files.
 type pyIndex struct {
-	mods map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+	names map[int]string // file → its module name
+	stubs map[int]bool   // modules with a .pyi stub beside them
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -35,7 +37,7 @@ func pyModule(p, root string) string {
 }
 
 func (b *builder) resolvePython() {
-	x := &pyIndex{mods: map[string]int{}}
+	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]bool{}}
 	var files []int
 	inits := map[string]bool{} // directories with __init__.py
 	b.filesOf(world.LangPython, func(i int, l *world.Link) {
@@ -79,10 +81,24 @@ func (b *builder) resolvePython() {
 			}
 		}
 	}
+	for m, i := range x.mods {
+		// the shortest name, the one below the most specific root
+		if n, ok := x.names[i]; !ok || len(m) < len(n) || len(m) == len(n) && m < n {
+			x.names[i] = m
+		}
+	}
+	for _, i := range files {
+		if p := b.files[i].Path; isStub(p) {
+			if j := b.lookupPath(strings.TrimSuffix(p, ".pyi") + ".py"); j >= 0 {
+				x.stubs[j] = true
+			}
+		}
+	}
 	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
+		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}
@@ -219,6 +235,17 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if l == nil {
 		return nil
 	}
+	if x.stubs[f] {
+		// A module with a stub is where its names are declared, as far as
+		// an analyser reading the stub can tell, but for submodules.
+		if t, ok := b.pySubmodule(x, f, name); ok {
+			return []int{t}
+		}
+		if b.pyBinds(f, name) {
+			return []int{f}
+		}
+		return nil
+	}
 	for _, im := range l.Imports {
 		if im.Alias == "*" && len(im.Names) == 0 {
 			if strings.HasPrefix(name, "_") {
@@ -284,4 +311,69 @@ func pyName(im world.Import, n string) (orig, local string) {
 func isPyPackage(p string) bool {
 	base := path.Base(p)
 	return base == "__init__.py" || base == "__init__.pyi"
+}
+
+// isStub reports whether p is a type stub (.pyi).
+func isStub(p string) bool { return strings.HasSuffix(p, ".pyi") }
+
+// pyBinds reports whether module f binds name at top level: defines it or
+// imports it by that name.
+func (b *builder) pyBinds(f int, name string) bool {
+	if b.definesTop(f, name) {
+		return true
+	}
+	for _, im := range b.links[f].Imports {
+		for _, n := range im.Names {
+			if _, local := pyName(im, n); local == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pyDotted resolves a qualifier written a.b (a bound to a module) where
+// a.b is a submodule: name is looked up in that submodule.
+func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
+	head, rest, ok := strings.Cut(q, ".")
+	if !ok {
+		return nil, false
+	}
+	fs := s.alias[head]
+	if len(fs) != 1 {
+		return nil, false
+	}
+	m, ok := x.names[fs[0]]
+	if !ok {
+		return nil, false
+	}
+	t, ok := x.mods[m+"."+rest]
+	if !ok {
+		return nil, false
+	}
+	if d := b.definers(s, []int{t}, name); len(d) > 0 {
+		return d, true
+	}
+	return []int{t}, true
+}
+
+// pySubmodule returns the module file that module f imports as name
+// (from . import name, from .name import … leaves it out).
+func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
+	for _, im := range b.links[f].Imports {
+		for _, n := range im.Names {
+			n, local := pyName(im, n)
+			if local != name {
+				continue
+			}
+			sub := im.Path + "." + n
+			if strings.HasSuffix(im.Path, ".") {
+				sub = im.Path + n
+			}
+			if t, ok := b.pyModFile(x, f, sub); ok {
+				return t, true
+			}
+		}
+	}
+	return -1, false
 }
