@@ -117,6 +117,10 @@ const (
 	RefType   = "type"   // used as a type
 	RefMember = "member" // a field or method selected from a value (x.Name where x is not a package)
 	RefValue  = "value"  // any other use
+	// RefFixture is a parameter of a test function or pytest fixture: pytest
+	// passes it the fixture of that name (same module, then conftest.py
+	// files upwards).
+	RefFixture = "fixture"
 )
 
 // Facts is everything extracted from one blob. It depends only on the

@@ -35,7 +35,9 @@ import (
 //	   queries (typeof a.b.c) name every member.
 //	3: CommonJS definitions in JavaScript (exports.f =, module.exports =
 //	   {…}, X.prototype.m =, obj.m = function); names a require() binds
-//	   are imports (Names, Alias), not definitions.
+//	   are imports (Names, Alias), not definitions; imported names a JS
+//	   module exports again are re-export imports; parameters of Python
+//	   tests and fixtures are fixture refs.
 const Version = 3
 
 // ErrNoParser is returned for a language without an extractor.

@@ -433,9 +433,55 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		}
 		return
 	}
+	if strings.HasPrefix(name, "test") || w.isFixture(decos) {
+		w.fixtureParams(def)
+	}
 	w.function(def, body)
 	if body != nil {
 		w.elideBlock(body)
+	}
+}
+
+// isFixture reports whether a decorator names a fixture (@pytest.fixture,
+// @fixture(scope=…), @pytest_asyncio.fixture).
+func (w *pyWalker) isFixture(decos []*sitter.Node) bool {
+	for _, d := range decos {
+		t := w.f.text(d)
+		if i := strings.IndexByte(t, '('); i >= 0 {
+			t = t[:i]
+		}
+		if strings.Contains(t, "fixture") {
+			return true
+		}
+	}
+	return false
+}
+
+// fixtureParams records the parameters of a test or fixture as fixture
+// refs: pytest fills each with the fixture of that name.
+func (w *pyWalker) fixtureParams(def *sitter.Node) {
+	f := w.f
+	ps := f.field(def, "parameters")
+	if ps == nil {
+		return
+	}
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		var nm *sitter.Node
+		switch f.kind(p) {
+		case "identifier":
+			nm = p
+		case "typed_parameter":
+			if c := p.NamedChild(0); c != nil && f.kind(c) == "identifier" {
+				nm = c
+			}
+		}
+		if nm == nil {
+			continue
+		}
+		if n := f.text(nm); n != "self" && n != "cls" {
+			f.ref(world.Ref{Name: n, Line: line(nm), In: w.in, Kind: world.RefFixture})
+		}
 	}
 }
 

@@ -420,5 +420,7 @@ func cleanJoin(dir, rel string) string {
 //	1: language resolvers, guarded name fallback.
 //	2: JavaScript/TypeScript packages of the tree by name, barrel export
 //	   tables, import statements as edges, no fallback for names imported
-//	   from outside the tree, no name fallback in JavaScript modules.
+//	   from outside the tree, no name fallback in JavaScript modules;
+//	   Python import statements as edges, star re-exports, stubs, pytest
+//	   fixtures.
 const Version = 2

@@ -102,6 +102,7 @@ func (b *builder) resolvePython() {
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}
+		a.pyFixtures(i, l)
 		a.resolveScoped(i, l, s)
 	}
 	for _, i := range files {
@@ -376,4 +377,33 @@ func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
 		}
 	}
 	return -1, false
+}
+
+// pyFixtures links the fixture parameters of a test module or conftest.py
+// to the fixture they name: the module's own, else the one in the nearest
+// conftest.py upwards.
+func (a *acc) pyFixtures(i int, l *world.Link) {
+	p := a.files[i].Path
+	base := path.Base(p)
+	if !(strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py") {
+		return
+	}
+	for _, r := range l.Refs {
+		if r.Kind != world.RefFixture || a.definesTop(i, r.Name) {
+			continue
+		}
+		for d := path.Dir(p); ; d = path.Dir(d) {
+			c := "conftest.py"
+			if d != "." {
+				c = d + "/conftest.py"
+			}
+			if f := a.lookupPath(c); f >= 0 && f != i && a.definesTop(f, r.Name) {
+				a.edge(i, f, r.Count, 1)
+				break
+			}
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
 }

@@ -92,6 +92,9 @@ func (b *builder) definers(s *scope, fs []int, name string) []int {
 // scope, then by the guarded name fallback.
 func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 	for _, r := range l.Refs {
+		if r.Kind == world.RefFixture {
+			continue // resolved by the Python resolver, never by name alone
+		}
 		if a.resolveRef(i, s, r) {
 			continue
 		}
