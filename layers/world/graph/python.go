@@ -13,6 +13,9 @@ type pyIndex struct {
 	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
 	names map[int]string // file → its module name
 	stubs map[int]bool   // modules with a .pyi stub beside them
+	// children maps a package's __init__ file to the modules directly in
+	// it, sorted (a whole-tree structure: adding a module changes it).
+	children map[int][]int
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -79,6 +82,16 @@ func (b *builder) resolvePython() {
 					x.mods[m] = i
 				}
 			}
+		}
+	}
+	x.children = map[int][]int{}
+	for _, i := range files {
+		p := b.files[i].Path
+		if isPyPackage(p) || isStub(p) {
+			continue
+		}
+		if pkg := b.lookupPath(path.Dir(p) + "/__init__.py"); pkg >= 0 {
+			x.children[pkg] = append(x.children[pkg], i)
 		}
 	}
 	for m, i := range x.mods {
@@ -338,7 +351,7 @@ func (b *builder) pyBinds(f int, name string) bool {
 func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	head, rest, ok := strings.Cut(q, ".")
 	if !ok {
-		return nil, false
+		return b.pyInPackage(x, s, q, name)
 	}
 	fs := s.alias[head]
 	if len(fs) != 1 {
@@ -406,4 +419,31 @@ func (a *acc) pyFixtures(i int, l *world.Link) {
 			}
 		}
 	}
+}
+
+// pyInPackage resolves pkg.name where pkg is an imported package whose
+// __init__ does not bind name: a chain written pkg.sub.name reaches the
+// resolver as (pkg, name), so name is looked for in pkg's own modules
+// and taken when exactly one defines it.
+func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) ([]int, bool) {
+	fs := s.alias[q]
+	if len(fs) != 1 || !isPyPackage(b.files[fs[0]].Path) {
+		return nil, false
+	}
+	if d := b.definers(s, fs, name); len(d) > 0 {
+		return d, true
+	}
+	found := -1
+	for _, c := range x.children[fs[0]] {
+		if b.definesTop(c, name) {
+			if found >= 0 {
+				return nil, false
+			}
+			found = c
+		}
+	}
+	if found < 0 {
+		return nil, false
+	}
+	return []int{found}, true
 }
