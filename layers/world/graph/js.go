@@ -445,8 +445,12 @@ func (b *builder) jsFile(x *jsIndex, p string) int {
 			}
 		}
 	}
+	dir := p + "/"
+	if p == "." {
+		dir = "" // the tree's root folder
+	}
 	for _, e := range jsExts {
-		if f := b.lookupPath(p + "/index" + e); f >= 0 {
+		if f := b.lookupPath(dir + "index" + e); f >= 0 {
 			return f
 		}
 	}
