@@ -179,6 +179,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
 	}
+	in.Warn = warn
 	g := graph.Build(in)
 	lap("graph")
 	res.Edges = len(g.Edges)

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"path"
 	"runtime"
 	"sort"
@@ -20,6 +21,10 @@ type Input struct {
 	// go.work, tsconfig.json, jsconfig.json, package.json, Cargo.toml,
 	// composer.json). It may be nil; a failed read counts as absent.
 	Read func(path string) ([]byte, error)
+	// Warn, when set, is told in one sentence about a config file that
+	// resolution could not use (a malformed package.json or tsconfig);
+	// resolution goes on without it. Calls come in file order.
+	Warn func(msg string)
 }
 
 // Fallback limits: a name defined in more than maxFallbackDefs files of a
@@ -335,6 +340,13 @@ func (b *builder) read(p string) []byte {
 		return nil
 	}
 	return data
+}
+
+// warnf reports a config file resolution could not use.
+func (b *builder) warnf(format string, args ...any) {
+	if b.in.Warn != nil {
+		b.in.Warn(fmt.Sprintf(format, args...))
+	}
 }
 
 // filesOf calls fn for every file with a Link whose language group is g.

@@ -25,24 +25,66 @@ type tsPath struct {
 	targets []string
 }
 
-// parseTSConfig reads compilerOptions.baseUrl and paths, tolerating
-// comments and trailing commas.
-func parseTSConfig(dir string, data []byte) *tsConfig {
+// parseTSConfig reads compilerOptions.baseUrl and paths of the config at
+// tree path file, tolerating comments and trailing commas, with what it
+// inherits through "extends" (relative paths only; a package name, a
+// missing file or a cycle ends the chain). read returns a file's content,
+// nil when absent.
+func parseTSConfig(file string, read func(string) []byte) *tsConfig {
+	return parseTSConfigChain(file, read, map[string]bool{})
+}
+
+func parseTSConfigChain(file string, read func(string) []byte, seen map[string]bool) *tsConfig {
+	if seen[file] || len(seen) > 16 {
+		return nil
+	}
+	seen[file] = true
+	data := read(file)
+	if data == nil {
+		return nil
+	}
 	var raw struct {
+		Extends         json.RawMessage `json:"extends"`
 		CompilerOptions struct {
-			BaseURL string              `json:"baseUrl"`
+			BaseURL *string             `json:"baseUrl"`
 			Paths   map[string][]string `json:"paths"`
 		} `json:"compilerOptions"`
 	}
 	if json.Unmarshal(jsonc(data), &raw) != nil {
 		return nil
 	}
+	dir := path.Dir(file)
 	c := &tsConfig{dir: dir}
-	if raw.CompilerOptions.BaseURL != "" {
-		c.baseURL = cleanJoin(dir, raw.CompilerOptions.BaseURL)
+	// The last of several bases wins, as in TypeScript.
+	var bases []string
+	var one string
+	if json.Unmarshal(raw.Extends, &one) == nil {
+		bases = []string{one}
+	} else {
+		_ = json.Unmarshal(raw.Extends, &bases)
 	}
-	for p, t := range raw.CompilerOptions.Paths {
-		c.paths = append(c.paths, tsPath{p, t})
+	for _, e := range bases {
+		if !strings.HasPrefix(e, "./") && !strings.HasPrefix(e, "../") {
+			continue // a package's config: outside the tree
+		}
+		p := cleanJoin(dir, e)
+		if p != "" && !strings.HasSuffix(p, ".json") && read(p) == nil {
+			p += ".json"
+		}
+		if base := parseTSConfigChain(p, read, seen); base != nil {
+			c.baseURL, c.paths = base.baseURL, base.paths
+			c.dir = base.dir // paths without a baseUrl are relative to the config declaring them
+		}
+	}
+	if raw.CompilerOptions.BaseURL != nil {
+		c.baseURL = cleanJoin(dir, *raw.CompilerOptions.BaseURL)
+	}
+	if raw.CompilerOptions.Paths != nil {
+		c.paths = nil
+		c.dir = dir
+		for p, t := range raw.CompilerOptions.Paths {
+			c.paths = append(c.paths, tsPath{p, t})
+		}
 	}
 	// Longest prefix first, as TypeScript does.
 	sort.Slice(c.paths, func(i, j int) bool {
@@ -133,11 +175,17 @@ func (b *builder) resolveJS() {
 		base := path.Base(f.Path)
 		d := path.Dir(f.Path)
 		if base == "package.json" && !underNodeModules(f.Path) {
-			if p := parsePackageJSON(d, b.read(f.Path)); p != nil {
+			data := b.read(f.Path)
+			if data == nil {
+				continue
+			}
+			if p := parsePackageJSON(d, data); p != nil {
 				x.pkgDirs[d] = p
 				if _, dup := x.pkgs[p.name]; p.name != "" && !dup {
 					x.pkgs[p.name] = p
 				}
+			} else {
+				b.warnf("%s: not a JSON object; the package resolves by its folder only", f.Path)
 			}
 			continue
 		}
@@ -147,8 +195,13 @@ func (b *builder) resolveJS() {
 		if _, ok := x.configs[d]; ok && base == "jsconfig.json" {
 			continue // tsconfig.json wins
 		}
-		if c := parseTSConfig(d, b.read(f.Path)); c != nil {
+		if b.read(f.Path) == nil {
+			continue
+		}
+		if c := parseTSConfig(f.Path, b.read); c != nil {
 			x.configs[d] = c
+		} else {
+			b.warnf("%s: not a readable tsconfig; its folder resolves without paths or baseUrl", f.Path)
 		}
 	}
 	b.jsExportTables(x, files)
