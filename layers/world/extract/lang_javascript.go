@@ -1084,9 +1084,14 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if nm == nil {
 			continue
 		}
-		if val != nil && f.kind(val) == "assignment_expression" {
+		if val != nil && f.kind(val) == "assignment_expression" && f.kind(nm) == "identifier" {
 			if l := f.field(val, "left"); l != nil && f.textIs(l, "module.exports") {
-				w.commonJS(val, outer, prefix, parentIdx) // proto = module.exports = {…}
+				// proto = module.exports = {…}: proto is the module's export.
+				name := f.text(nm)
+				sig := foldSpace(f.textRange(startByte(n), startByte(val))) + " module.exports = …"
+				f.def(world.Def{Name: name, Kind: kind, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
+					Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+				w.commonJS(val, outer, prefix, parentIdx)
 				continue
 			}
 		}
@@ -1565,6 +1570,10 @@ func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx 
 			name = f.text(nm)
 		}
 		w.assigned(name, prefix, w.parentOf(prefix), v, outer, parentIdx)
+	case k == "call_expression" && w.requireCall(v) != "":
+		// module.exports = require("./lib/x"): the module hands x on whole.
+		f.imp(world.Import{Path: w.requireCall(v), Alias: "*", Line: line(v), Kind: "reexport"})
+		w.uses(v)
 	case k == "assignment_expression":
 		if l := f.field(v, "left"); l != nil && f.kind(l) == "identifier" {
 			w.exportsValue(f.field(v, "right"), outer, prefix, parentIdx)
@@ -1807,4 +1816,18 @@ func (w *jsWalker) reexports() {
 			}
 		}
 	}
+}
+
+// requireCall returns the module a call require("m") names, "" when call
+// is not one.
+func (w *jsWalker) requireCall(call *sitter.Node) string {
+	f := w.f
+	fn, args := f.field(call, "function"), f.field(call, "arguments")
+	if fn == nil || args == nil || !f.textIs(fn, "require") || w.bound("require") || args.NamedChildCount() != 1 {
+		return ""
+	}
+	if a := args.NamedChild(0); f.kind(a) == "string" {
+		return jsString(f.text(a))
+	}
+	return ""
 }

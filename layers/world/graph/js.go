@@ -242,7 +242,8 @@ func (b *builder) resolveJS() {
 				// use of the module when it exports something of its own
 				// or through its barrel table (not when it only hands on a
 				// module from outside the tree).
-				if !b.hasTopDefs(t) && len(x.exports[t]) == 0 {
+				t = b.jsWhole(x, t)
+				if t < 0 {
 					s.external(im.Alias)
 					continue
 				}
@@ -520,4 +521,33 @@ func (b *builder) hasTopDefs(i int) bool {
 		}
 	}
 	return false
+}
+
+// jsWhole returns the module a binding of module t stands for: t when it
+// exports something of its own or is a barrel; the module it hands on
+// whole when that is all it does (module.exports = require("./lib/x"));
+// -1 when it exports nothing from the tree.
+func (b *builder) jsWhole(x *jsIndex, t int) int {
+	for depth := 0; depth < 8; depth++ {
+		if b.hasTopDefs(t) {
+			return t
+		}
+		next, stars := -1, 0
+		for _, im := range b.links[t].Imports {
+			if strings.Contains(im.Kind, "reexport") {
+				stars++
+				if im.Alias == "*" && len(im.Names) == 0 {
+					next = b.jsModule(x, t, im.Path)
+				}
+			}
+		}
+		if stars != 1 || next < 0 || next == t {
+			if len(x.exports[t]) > 0 {
+				return t
+			}
+			return -1
+		}
+		t = next
+	}
+	return t
 }
