@@ -284,87 +284,89 @@ func jsName(im world.Import, n string) (orig, local string) {
 	return n, n
 }
 
-// jsExportTables fills x.exports for every barrel among files, following
-// chains of re-exports once each; a cycle of barrels ends where it closes.
+// jsExportTables fills x.exports for every barrel among files. Tables
+// grow pass by pass until no name is added, so chains and cycles of
+// barrels (a re-exports b re-exports a) settle on the same tables whatever
+// the order; the passes are capped for pathological depths.
 func (b *builder) jsExportTables(x *jsIndex, files []int) {
 	x.exports = map[int]map[string][]int{}
-	state := map[int]int8{} // 1 visiting, 2 done
-	var table func(f int) map[string][]int
-	// exportOf returns the files defining name as module f exports it.
-	exportOf := func(f int, name string) []int {
-		if b.definesTop(f, name) {
-			return []int{f}
-		}
-		return table(f)[name]
+	type reexp struct {
+		im world.Import
+		m  int
 	}
-	table = func(f int) map[string][]int {
-		switch state[f] {
-		case 1:
-			return nil
-		case 2:
-			return x.exports[f]
-		}
-		state[f] = 1
-		var t map[string][]int
-		add := func(name string, fs []int) {
-			if len(fs) == 0 {
-				return
-			}
-			if t == nil {
-				t = map[string][]int{}
-			}
-			t[name] = addSorted(t[name], fs...)
-		}
-		l := b.links[f]
-		var stars []int
-		for _, im := range l.Imports {
+	var barrels []int
+	mods := map[int][]reexp{}
+	explicit := map[int]map[string]bool{} // names a barrel re-exports by name
+	for _, f := range files {
+		for _, im := range b.links[f].Imports {
 			if !strings.Contains(im.Kind, "reexport") {
 				continue
 			}
 			m := b.jsModule(x, f, im.Path)
-			if m < 0 {
+			if m < 0 || m == f {
 				continue
 			}
-			switch {
-			case len(im.Names) > 0:
-				for _, n := range im.Names {
-					orig, local := jsName(im, n)
-					add(local, exportOf(m, orig))
+			if len(mods[f]) == 0 {
+				barrels = append(barrels, f)
+			}
+			mods[f] = append(mods[f], reexp{im, m})
+			for _, n := range im.Names {
+				_, local := jsName(im, n)
+				if explicit[f] == nil {
+					explicit[f] = map[string]bool{}
 				}
-			case im.Alias == "*":
-				stars = append(stars, m)
-			case im.Alias != "":
-				add(im.Alias, []int{m})
+				explicit[f][local] = true
 			}
 		}
-		explicit := len(t)
-		for _, m := range stars {
-			if b.links[m] == nil {
-				continue
-			}
-			for _, d := range b.links[m].Defs {
-				if d.Parent == "" && d.Name != "default" && (explicit == 0 || t[d.Name] == nil) {
-					add(d.Name, []int{m})
-				}
-			}
-			for name, fs := range table(m) {
-				if name != "default" && !b.definesTop(m, name) {
-					add(name, fs)
-				}
-			}
+	}
+	add := func(f int, name string, fs []int) bool {
+		if len(fs) == 0 {
+			return false
 		}
-		state[f] = 2
-		if t != nil {
+		t := x.exports[f]
+		if t == nil {
+			t = map[string][]int{}
 			x.exports[f] = t
 		}
-		return t
+		before := len(t[name])
+		t[name] = addSorted(t[name], fs...)
+		return len(t[name]) != before
 	}
-	for _, f := range files {
-		for _, im := range b.links[f].Imports {
-			if strings.Contains(im.Kind, "reexport") {
-				table(f)
-				break
+	exportOf := func(m int, name string) []int {
+		if b.definesTop(m, name) {
+			return []int{m}
+		}
+		return x.exports[m][name]
+	}
+	for pass := 0; pass < 64; pass++ {
+		changed := false
+		for _, f := range barrels {
+			for _, r := range mods[f] {
+				im, m := r.im, r.m
+				switch {
+				case len(im.Names) > 0:
+					for _, n := range im.Names {
+						orig, local := jsName(im, n)
+						changed = add(f, local, exportOf(m, orig)) || changed
+					}
+				case im.Alias == "*":
+					for _, d := range b.links[m].Defs {
+						if d.Parent == "" && d.Name != "default" && !explicit[f][d.Name] {
+							changed = add(f, d.Name, []int{m}) || changed
+						}
+					}
+					for name, fs := range x.exports[m] {
+						if name != "default" && !explicit[f][name] && !b.definesTop(m, name) {
+							changed = add(f, name, fs) || changed
+						}
+					}
+				case im.Alias != "":
+					changed = add(f, im.Alias, []int{m}) || changed
+				}
 			}
+		}
+		if !changed {
+			break
 		}
 	}
 }
