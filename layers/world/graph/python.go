@@ -112,6 +112,7 @@ func (b *builder) resolvePython() {
 		s := newScope()
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
 		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
+		s.lastResort = func(q, name string) []int { return b.pyInPackage(x, s, q, name) }
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}
@@ -351,7 +352,7 @@ func (b *builder) pyBinds(f int, name string) bool {
 func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	head, rest, ok := strings.Cut(q, ".")
 	if !ok {
-		return b.pyInPackage(x, s, q, name)
+		return nil, false
 	}
 	fs := s.alias[head]
 	if len(fs) != 1 {
@@ -421,29 +422,26 @@ func (a *acc) pyFixtures(i int, l *world.Link) {
 	}
 }
 
-// pyInPackage resolves pkg.name where pkg is an imported package whose
+// pyInPackage resolves pkg.name, where pkg is an imported package whose
 // __init__ does not bind name: a chain written pkg.sub.name reaches the
-// resolver as (pkg, name), so name is looked for in pkg's own modules
-// and taken when exactly one defines it.
-func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) ([]int, bool) {
+// resolver as (pkg, name), so name is looked for in pkg's own modules and
+// taken when exactly one defines it.
+func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) []int {
 	fs := s.alias[q]
 	if len(fs) != 1 || !isPyPackage(b.files[fs[0]].Path) {
-		return nil, false
-	}
-	if d := b.definers(s, fs, name); len(d) > 0 {
-		return d, true
+		return nil
 	}
 	found := -1
 	for _, c := range x.children[fs[0]] {
 		if b.definesTop(c, name) {
 			if found >= 0 {
-				return nil, false
+				return nil
 			}
 			found = c
 		}
 	}
 	if found < 0 {
-		return nil, false
+		return nil
 	}
-	return []int{found}, true
+	return []int{found}
 }

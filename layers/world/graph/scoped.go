@@ -27,6 +27,9 @@ type scope struct {
 	// pkgQual, when set, resolves a qualifier that names a whole package
 	// or namespace (Shop.Models.Order): ok reports that q is one.
 	pkgQual func(q, name string) (files []int, ok bool)
+	// lastResort, when set, is asked about a qualified reference nothing
+	// else resolved.
+	lastResort func(q, name string) []int
 }
 
 func newScope() *scope {
@@ -100,6 +103,12 @@ func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 		}
 		if s.extern[r.Name] && r.Qual == "" || r.Qual != "" && s.extern[qualHead(r.Qual)] {
 			continue
+		}
+		if s.lastResort != nil && r.Qual != "" && !selfQuals[r.Qual] {
+			if d := s.lastResort(r.Qual, r.Name); len(d) > 0 {
+				a.spread(i, d, r.Count, 1)
+				continue
+			}
 		}
 		if r.Kind == world.RefMember || (r.Qual != "" && !selfQuals[r.Qual]) {
 			a.scopedMember(i, s, r)
