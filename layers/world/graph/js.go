@@ -214,7 +214,7 @@ func (b *builder) resolveJS() {
 			if t < 0 {
 				s.external(im.Alias)
 				for _, n := range im.Names {
-					_, local := jsName(im, n)
+					_, local := importName(im, n)
 					s.external(local)
 				}
 				continue
@@ -223,7 +223,7 @@ func (b *builder) resolveJS() {
 			switch {
 			case len(im.Names) > 0:
 				for _, n := range im.Names {
-					orig, local := jsName(im, n)
+					orig, local := importName(im, n)
 					d := b.definers(s, []int{t}, orig)
 					if len(d) == 0 {
 						d = []int{t}
@@ -271,19 +271,6 @@ func underNodeModules(p string) bool {
 	return strings.HasPrefix(p, "node_modules/") || strings.Contains(p, "/node_modules/")
 }
 
-// jsName returns the name an import entry takes from its module and the
-// local name it binds: "a as b" in Names, or a single name with Alias
-// (import {a as b}, import X from: default as X, export {a as b} from).
-func jsName(im world.Import, n string) (orig, local string) {
-	if k := strings.Index(n, " as "); k > 0 {
-		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
-	}
-	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
-		return n, im.Alias
-	}
-	return n, n
-}
-
 // jsExportTables fills x.exports for every barrel among files. Tables
 // grow pass by pass until no name is added, so chains and cycles of
 // barrels (a re-exports b re-exports a) settle on the same tables whatever
@@ -311,7 +298,7 @@ func (b *builder) jsExportTables(x *jsIndex, files []int) {
 			}
 			mods[f] = append(mods[f], reexp{im, m})
 			for _, n := range im.Names {
-				_, local := jsName(im, n)
+				_, local := importName(im, n)
 				if explicit[f] == nil {
 					explicit[f] = map[string]bool{}
 				}
@@ -346,7 +333,7 @@ func (b *builder) jsExportTables(x *jsIndex, files []int) {
 				switch {
 				case len(im.Names) > 0:
 					for _, n := range im.Names {
-						orig, local := jsName(im, n)
+						orig, local := importName(im, n)
 						changed = add(f, local, exportOf(m, orig)) || changed
 					}
 				case im.Alias == "*":

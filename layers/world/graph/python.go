@@ -208,7 +208,7 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 		}
 	}
 	for _, n := range im.Names {
-		n, local := pyName(im, n)
+		n, local := importName(im, n)
 		if n == "*" {
 			if okBase {
 				s.glob(base)
@@ -279,7 +279,7 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 			continue
 		}
 		for _, n := range im.Names {
-			n, local := pyName(im, n)
+			n, local := importName(im, n)
 			if local != name && n != "*" {
 				continue
 			}
@@ -308,19 +308,6 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	return nil
 }
 
-// pyName returns the name imported and the local name it binds for one
-// entry of im.Names. The extractor writes "from m import a as b" as its own
-// Import with Names [a] and Alias b; "a as b" inside Names is accepted too.
-func pyName(im world.Import, n string) (orig, local string) {
-	if k := strings.Index(n, " as "); k > 0 {
-		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
-	}
-	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
-		return n, im.Alias
-	}
-	return n, n
-}
-
 // isPyPackage reports whether p is a package's __init__ file: naming a
 // package in an import statement is not a use of its __init__.py.
 func isPyPackage(p string) bool {
@@ -339,7 +326,7 @@ func (b *builder) pyBinds(f int, name string) bool {
 	}
 	for _, im := range b.links[f].Imports {
 		for _, n := range im.Names {
-			if _, local := pyName(im, n); local == name {
+			if _, local := importName(im, n); local == name {
 				return true
 			}
 		}
@@ -377,7 +364,7 @@ func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
 	for _, im := range b.links[f].Imports {
 		for _, n := range im.Names {
-			n, local := pyName(im, n)
+			n, local := importName(im, n)
 			if local != name {
 				continue
 			}

@@ -227,3 +227,17 @@ func (b *builder) definesMember(i int, name string) bool {
 	}
 	return false
 }
+
+// importName returns the name one entry of im.Names takes from its module
+// and the local name it binds: "a as b" inside Names, or a single name
+// with Alias (from m import a as b, import {a as b}, import X from: default
+// as X, export {a as b} from).
+func importName(im world.Import, n string) (orig, local string) {
+	if k := strings.Index(n, " as "); k > 0 {
+		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+	}
+	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
+		return n, im.Alias
+	}
+	return n, n
+}
