@@ -90,6 +90,10 @@ type Def struct {
 	Signature string `json:"signature,omitempty"`
 	Exported  bool   `json:"exported,omitempty"`
 	Doc       string `json:"doc,omitempty"` // first line of the doc comment
+	// Returns names the type a function returns when the code says so (a
+	// return annotation, or the class a return statement constructs), as
+	// written: "CliRunner", "models.User". Python only for now.
+	Returns string `json:"returns,omitempty"`
 }
 
 // Import is one import, include, use or require of a file, as written.

@@ -64,7 +64,7 @@ func factsKey(blob, lang string, cfg *config.Config) string {
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%ds%de%dr%dc%s", world.FormatVersion, shardFormatMap, extract.Version, graph.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%dl%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, extract.Version, graph.Version, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.

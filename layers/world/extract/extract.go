@@ -37,7 +37,8 @@ import (
 //	   {…}, X.prototype.m =, obj.m = function); names a require() binds
 //	   are imports (Names, Alias), not definitions; imported names a JS
 //	   module exports again are re-export imports; parameters of Python
-//	   tests and fixtures are fixture refs.
+//	   tests and fixtures are fixture refs; Python functions say what
+//	   they return (Def.Returns).
 const Version = 3
 
 // ErrNoParser is returned for a language without an extractor.

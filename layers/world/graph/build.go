@@ -434,5 +434,5 @@ func cleanJoin(dir, rel string) string {
 //	   tables, import statements as edges, no fallback for names imported
 //	   from outside the tree, no name fallback in JavaScript modules;
 //	   Python import statements as edges, star re-exports, stubs, pytest
-//	   fixtures.
+//	   fixtures and the members of what a fixture returns.
 const Version = 2

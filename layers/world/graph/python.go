@@ -116,7 +116,20 @@ func (b *builder) resolvePython() {
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}
-		a.pyFixtures(i, l)
+		if typed := a.pyFixtures(x, i, l); len(typed) > 0 {
+			// Members of fixture parameters are resolved through the type
+			// the fixture returns; the rest goes the usual way.
+			rest := *l
+			rest.Refs = nil
+			for _, r := range l.Refs {
+				if c, ok := typed[r.Qual]; ok && r.Kind == world.RefMember && c >= 0 && a.definesMember(c, r.Name) {
+					a.edge(i, c, r.Count, 1)
+					continue
+				}
+				rest.Refs = append(rest.Refs, r)
+			}
+			l = &rest
+		}
 		a.resolveScoped(i, l, s)
 	}
 	for _, i := range files {
@@ -382,31 +395,108 @@ func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
 
 // pyFixtures links the fixture parameters of a test module or conftest.py
 // to the fixture they name: the module's own, else the one in the nearest
-// conftest.py upwards.
-func (a *acc) pyFixtures(i int, l *world.Link) {
+// conftest.py upwards. It returns, per parameter whose fixture says what
+// it returns, the file declaring that class (-1 when not in the tree).
+func (a *acc) pyFixtures(x *pyIndex, i int, l *world.Link) map[string]int {
 	p := a.files[i].Path
 	base := path.Base(p)
 	if !(strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py") {
-		return
+		return nil
 	}
+	var typed map[string]int
 	for _, r := range l.Refs {
-		if r.Kind != world.RefFixture || a.definesTop(i, r.Name) {
+		if r.Kind != world.RefFixture {
 			continue
 		}
-		for d := path.Dir(p); ; d = path.Dir(d) {
-			c := "conftest.py"
-			if d != "." {
-				c = d + "/conftest.py"
-			}
-			if f := a.lookupPath(c); f >= 0 && f != i && a.definesTop(f, r.Name) {
-				a.edge(i, f, r.Count, 1)
-				break
-			}
-			if d == "." || d == "/" {
-				break
+		f := -1
+		if a.definesTop(i, r.Name) {
+			f = i
+		} else {
+			for d := path.Dir(p); ; d = path.Dir(d) {
+				c := "conftest.py"
+				if d != "." {
+					c = d + "/conftest.py"
+				}
+				if g := a.lookupPath(c); g >= 0 && g != i && a.definesTop(g, r.Name) {
+					f = g
+					a.edge(i, f, r.Count, 1)
+					break
+				}
+				if d == "." || d == "/" {
+					break
+				}
 			}
 		}
+		if f < 0 {
+			continue
+		}
+		if t := a.pyReturns(f, r.Name); t != "" {
+			if typed == nil {
+				typed = map[string]int{}
+			}
+			typed[r.Name] = a.pyResolveIn(x, f, t)
+		}
 	}
+	return typed
+}
+
+// pyReturns is what top-level function name of file f returns, "" when
+// not known.
+func (b *builder) pyReturns(f int, name string) string {
+	defs := b.links[f].Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if defs[k].Parent == "" && defs[k].Returns != "" {
+			return defs[k].Returns
+		}
+	}
+	return ""
+}
+
+// pyResolveIn finds the file declaring type name t ("X" or "m.X") as
+// module f sees it: its own definition, or what its imports bind; -1
+// when not in the tree.
+func (b *builder) pyResolveIn(x *pyIndex, f int, t string) int {
+	head, rest, dotted := strings.Cut(t, ".")
+	if dotted && strings.Contains(rest, ".") {
+		return -1
+	}
+	if !dotted && b.definesTop(f, t) {
+		return f
+	}
+	for _, im := range b.links[f].Imports {
+		if dotted {
+			// import m [as a], then m.X
+			if len(im.Names) == 0 && (im.Alias == head || im.Alias == "" && im.Path == head) {
+				if m, ok := b.pyModFile(x, f, im.Path); ok {
+					return b.pyDeclaring(x, m, rest)
+				}
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			if local != t {
+				continue
+			}
+			if m, ok := b.pyModFile(x, f, im.Path); ok {
+				return b.pyDeclaring(x, m, orig)
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// pyDeclaring is the file declaring name as module m exports it, -1 when
+// none in the tree does.
+func (b *builder) pyDeclaring(x *pyIndex, m int, name string) int {
+	if b.definesTop(m, name) {
+		return m
+	}
+	if d := b.pyFollow(x, m, name, 4); len(d) > 0 {
+		return d[0]
+	}
+	return -1
 }
 
 // pyInPackage resolves pkg.name, where pkg is an imported package whose
