@@ -90,6 +90,8 @@ func TestBadConfigs(t *testing.T) {
 		{path: "c/package.json", content: `{"name": "broken",`},
 		{path: "d/package.json", content: `{"name": "dee", "exports": {".": 5, "./x": [{"import": {"types": {"node": ["./nope.js", 7]}}}], "./y": null}, "main": {"not": "a string"}}`},
 		{path: "d/index.js", lang: "javascript", defs: []string{"dee"}},
+		{path: "f/nofacts.ts"}, // a source file without facts (too big, unparsable)
+		{path: "f/use.ts", lang: "typescript", imps: []world.Import{{Path: "./nofacts", Alias: "z", Kind: "namespace"}, {Path: "./nofacts", Alias: "*", Kind: "reexport"}}, refs: []string{"z:f"}},
 		{path: "e/use.js", lang: "javascript", imps: []world.Import{{Path: "dee", Names: []string{"dee"}}, {Path: "dee/x", Alias: "x", Kind: "require"}, {Path: "broken", Alias: "b", Kind: "require"}}, refs: []string{"dee", "x:y", "b:z"}},
 	})
 	var warnings []string

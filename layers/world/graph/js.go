@@ -337,6 +337,9 @@ func (b *builder) jsExportTables(x *jsIndex, files []int) {
 						changed = add(f, local, exportOf(m, orig)) || changed
 					}
 				case im.Alias == "*":
+					if b.links[m] == nil {
+						continue
+					}
 					for _, d := range b.links[m].Defs {
 						if d.Parent == "" && d.Name != "default" && !explicit[f][d.Name] {
 							changed = add(f, d.Name, []int{m}) || changed
@@ -520,6 +523,9 @@ func (b *builder) jsWhole(x *jsIndex, t int) int {
 	for depth := 0; depth < 8; depth++ {
 		if b.hasTopDefs(t) {
 			return t
+		}
+		if b.links[t] == nil {
+			return -1
 		}
 		next, stars := -1, 0
 		for _, im := range b.links[t].Imports {
