@@ -334,7 +334,13 @@ func (b *builder) jsExportTables(x *jsIndex, files []int) {
 				case len(im.Names) > 0:
 					for _, n := range im.Names {
 						orig, local := importName(im, n)
-						changed = add(f, local, exportOf(m, orig)) || changed
+						fs := exportOf(m, orig)
+						if len(fs) == 0 && orig == "default" && x.exports[m]["default"] == nil && b.hasTopDefs(m) {
+							// export {default as X} from "./x": x's default
+							// export is declared in x under its own name.
+							fs = []int{m}
+						}
+						changed = add(f, local, fs) || changed
 					}
 				case im.Alias == "*":
 					if b.links[m] == nil {
