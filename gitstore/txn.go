@@ -44,10 +44,11 @@ func (t *Txn) PutFacts(key string, data []byte) {
 	t.facts[key] = data
 }
 
-// KeepSource makes the store hold tree itself (its blobs and subtrees)
-// beside its artifacts under digest, so git's gc cannot prune a work-tree
-// snapshot that no commit reaches while its index is stored. Store.GC
-// drops every such tree but the most recent.
+// KeepSource marks tree, indexed under digest, as a work-tree snapshot
+// that no commit reaches, and keeps the tree itself reachable from this
+// work tree's own ref SnapshotRef, so git's gc cannot prune its blobs. The
+// ref is outside refs/speed/, so pushing the store never publishes
+// uncommitted files. Store.GC drops every snapshot's index but the newest.
 func (t *Txn) KeepSource(tree, digest string) {
 	if err := validTreeKey(tree, digest); err != nil {
 		t.fail(err)
@@ -133,6 +134,13 @@ func (t *Txn) Commit(message string) error {
 	if err := t.writePatches(artifacts); err != nil {
 		return fmt.Errorf("store commit: %w", err)
 	}
+	for k := range t.sources {
+		// Before the store names it, so that no stored snapshot is ever
+		// left without its blobs.
+		if _, err := r.git(nil, "update-ref", "-m", "git-speed: work-tree snapshot", r.SnapshotRef(), k[0]); err != nil {
+			return fmt.Errorf("store commit: keep snapshot %s: %w", k[0], err)
+		}
+	}
 	if message == "" {
 		message = fmt.Sprintf("git-speed: %d facts, %d trees", len(t.facts), len(t.trees))
 	}
@@ -161,7 +169,7 @@ func (t *Txn) Commit(message string) error {
 				e.setTree(h, "trees", shard(k[0]), dir, name)
 			}
 			if t.sources[k] {
-				e.setTree(plumbing.NewHash(k[0]), "trees", shard(k[0]), dir, sourceEntry)
+				e.setBlob(r.mustBlob([]byte("work-tree snapshot\n")), "trees", shard(k[0]), dir, snapshotEntry)
 			}
 		}
 		if r.writeErr != nil {
