@@ -27,6 +27,19 @@ const (
 	LangINI        = "ini"
 )
 
+// Languages read with the tree-sitter grammars of issue 12 (their
+// extensions were named in the map before they had extractors).
+const (
+	LangKotlin  = "kotlin"
+	LangSwift   = "swift"
+	LangLua     = "lua"
+	LangScala   = "scala"
+	LangZig     = "zig"
+	LangDart    = "dart"
+	LangHaskell = "haskell"
+	LangElixir  = "elixir"
+)
+
 var extLang = map[string]string{
 	".go": LangGo,
 	".py": LangPython, ".pyi": LangPython, ".pyw": LangPython,
@@ -54,6 +67,7 @@ var extLang = map[string]string{
 	".dockerfile": "dockerfile", ".mk": "makefile", ".cmake": "cmake", ".bat": "batch",
 	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
 	".hs": "haskell", ".clj": "clojure", ".nix": "nix", ".gradle": "gradle",
+	".kts": LangKotlin, ".sc": LangScala,
 }
 
 var nameLang = map[string]string{
@@ -68,6 +82,7 @@ var shebangLang = map[string]string{
 	"python": LangPython, "python2": LangPython, "python3": LangPython,
 	"node": LangJavaScript, "nodejs": LangJavaScript, "deno": LangTypeScript, "ts-node": LangTypeScript,
 	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
+	"lua": LangLua, "elixir": LangElixir, "runghc": LangHaskell, "runhaskell": LangHaskell,
 }
 
 // DetectLang names the language of a file from its name, its extension and,

@@ -1,0 +1,84 @@
+package extract
+
+import (
+	"bytes"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// elide.go holds the skeleton and naming helpers shared by the walkers of
+// languages whose bodies are not braces (Lua, Elixir, Haskell, Scala 3's
+// indented blocks) and by the walkers of lang_kotlin.go, lang_swift.go,
+// lang_scala.go, lang_zig.go and lang_dart.go.
+
+// elideLines leaves body out of the skeleton. A body spanning lines gets
+// "<comment> … lines a-b" when nothing but white space follows it on its
+// last line (the closing keyword or brace on a line of its own), else
+// "…", so no marker comments out code; a short one-line body stays.
+func (f *file) elideLines(body *sitter.Node) {
+	if body == nil {
+		return
+	}
+	start, end := line(body), f.endLine(body)
+	s, e := startByte(body), f.endByte(body)
+	if start == end && e-s <= maxInit {
+		return
+	}
+	rest := f.src[e:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if start == end || strings.TrimSpace(string(rest)) != "" {
+		f.elide(s, e, "…")
+		return
+	}
+	f.elide(s, e, f.lang.comment+" … lines "+itoa(start)+"-"+itoa(end))
+}
+
+// upperName reports whether s is written in capitals (a constant by
+// convention: MAX_STACK).
+func upperName(s string) bool {
+	hasUpper := false
+	for _, c := range s {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			hasUpper = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return hasUpper
+}
+
+// capitalised reports whether s starts with a capital letter (a type or
+// module by convention in Kotlin, Swift, Scala, Dart, Haskell, Elixir).
+func capitalised(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// dotted reports whether s is a chain of names joined by dots (a.b.c),
+// the shape of a qualifier worth recording.
+func dotted(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if part == "" {
+			return false
+		}
+		for i, c := range part {
+			if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rootName returns the first segment of a dotted qualifier.
+func rootName(s string) string {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
