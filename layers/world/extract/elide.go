@@ -20,8 +20,8 @@ func (f *file) elideLines(body *sitter.Node) {
 	if body == nil {
 		return
 	}
-	start, end := line(body), f.endLine(body)
-	s, e := startByte(body), f.endByte(body)
+	s, e := startByte(body), f.trimEnd(body)
+	start, end := line(body), f.lastLine(body, e)
 	if start == end && e-s <= maxInit {
 		return
 	}
@@ -82,3 +82,17 @@ func rootName(s string) string {
 	}
 	return s
 }
+
+// trimEnd returns the offset just after n's last byte that is not white
+// space: some grammars (Scala's indented blocks) end a node after the
+// blank lines that follow it.
+func (f *file) trimEnd(n *sitter.Node) uint {
+	s, e := startByte(n), f.endByte(n)
+	for e > s && (f.src[e-1] == ' ' || f.src[e-1] == '\t' || f.src[e-1] == '\n' || f.src[e-1] == '\r') {
+		e--
+	}
+	return e
+}
+
+// trimmedEndLine is endLine without the white space n ends with.
+func (f *file) trimmedEndLine(n *sitter.Node) int { return f.lastLine(n, f.trimEnd(n)) }
