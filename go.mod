@@ -49,6 +49,7 @@ require (
 	github.com/skeema/knownhosts v1.3.1 // indirect
 	github.com/tree-sitter-grammars/tree-sitter-kotlin v1.0.1 // indirect
 	github.com/tree-sitter-grammars/tree-sitter-lua v0.4.1 // indirect
+	github.com/tree-sitter-grammars/tree-sitter-zig v1.0.2 // indirect
 	github.com/tree-sitter/tree-sitter-scala v0.26.2 // indirect
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect

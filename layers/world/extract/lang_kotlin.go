@@ -3,8 +3,8 @@ package extract
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
 	kotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
