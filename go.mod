@@ -3,12 +3,17 @@ module github.com/git-speed/git-speed
 go 1.26.8
 
 require (
+	github.com/UserNobody14/tree-sitter-dart v0.0.0-20251004150700-d4d8f3e337d8
+	github.com/alex-pinkus/tree-sitter-swift v0.0.0-20260601004120-31d17fe7e818
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/sergi/go-diff v1.4.0
 	github.com/tiktoken-go/tokenizer v0.10.0
+	github.com/tree-sitter-grammars/tree-sitter-kotlin v1.0.1
+	github.com/tree-sitter-grammars/tree-sitter-lua v0.4.1
+	github.com/tree-sitter-grammars/tree-sitter-zig v1.0.2
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-bash v0.25.0
 	github.com/tree-sitter/tree-sitter-c v0.24.0
@@ -22,6 +27,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.25.0
 	github.com/tree-sitter/tree-sitter-ruby v0.23.1
 	github.com/tree-sitter/tree-sitter-rust v0.24.0
+	github.com/tree-sitter/tree-sitter-scala v0.26.2
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/zeebo/blake3 v0.2.4
@@ -32,8 +38,6 @@ require (
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
-	github.com/UserNobody14/tree-sitter-dart v0.0.0-20251004150700-d4d8f3e337d8 // indirect
-	github.com/alex-pinkus/tree-sitter-swift v0.0.0-20260601004120-31d17fe7e818 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/cyphar/filepath-securejoin v0.6.1 // indirect
@@ -48,10 +52,6 @@ require (
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/skeema/knownhosts v1.3.1 // indirect
-	github.com/tree-sitter-grammars/tree-sitter-kotlin v1.0.1 // indirect
-	github.com/tree-sitter-grammars/tree-sitter-lua v0.4.1 // indirect
-	github.com/tree-sitter-grammars/tree-sitter-zig v1.0.2 // indirect
-	github.com/tree-sitter/tree-sitter-scala v0.26.2 // indirect
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
