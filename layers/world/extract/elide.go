@@ -96,3 +96,33 @@ func (f *file) trimEnd(n *sitter.Node) uint {
 
 // trimmedEndLine is endLine without the white space n ends with.
 func (f *file) trimmedEndLine(n *sitter.Node) int { return f.lastLine(n, f.trimEnd(n)) }
+
+// cutInlineComment is scanComments' cutter for the grammars of elide.go:
+// a comment with code before and after it on its line (f(a, /* b */ c))
+// stays, so every skeleton line is a source line (or its start); others
+// follow file.cutCommentAt.
+func (f *file) cutInlineComment(kids []*sitter.Node, kinds []string, i int) {
+	n := kids[i]
+	if e := f.endByte(n); f.trailing(n) && e < uint(len(f.src)) && f.src[e-1] != '\n' {
+		rest := f.src[e:]
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			rest = rest[:j]
+		}
+		if strings.TrimSpace(string(rest)) != "" {
+			return
+		}
+	}
+	f.cutCommentAt(kids, kinds, i)
+}
+
+// elideValue is elideInit for grammars whose expressions may end after the
+// white space that follows them: a long or multi-line value becomes "…".
+func (f *file) elideValue(v *sitter.Node) {
+	if v == nil {
+		return
+	}
+	s, e := startByte(v), f.trimEnd(v)
+	if e > s && (e-s > maxInit || f.lineOfByte(s) != f.lineOfByte(e-1)) {
+		f.elide(s, e, "…")
+	}
+}

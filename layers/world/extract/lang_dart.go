@@ -40,7 +40,7 @@ func isDartComment(k string) bool {
 
 func walkDart(f *file) {
 	w := &dartWalker{f: f, prefixes: map[string]bool{}}
-	w.docs = f.scanComments(isDartComment, func(k string) bool { return k == "annotation" }, nil, nil)
+	w.docs = f.scanComments(isDartComment, func(k string) bool { return k == "annotation" }, nil, f.cutInlineComment)
 	w.members(f.root, "", 0, false)
 	finishMore(f.facts)
 }
@@ -401,7 +401,7 @@ func (w *dartWalker) variables(group []*sitter.Node, parent string, in int, inTy
 				idx := f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: kind,
 					Start: line(first), End: f.endLine(last), Exported: !strings.HasPrefix(name, "_"), Signature: sig, Doc: doc})
 				for _, v := range ks[1:] {
-					f.elideInit(v)
+					f.elideValue(v)
 					w.loc.push()
 					w.bindAll(v)
 					w.refs(v, idx)

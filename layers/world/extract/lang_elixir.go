@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -39,7 +40,7 @@ type elixirWalker struct {
 func walkElixir(f *file) {
 	w := &elixirWalker{f: f, fTarget: f.fieldID("target"), fLeft: f.fieldID("left"), fRight: f.fieldID("right"),
 		fOperand: f.fieldID("operand"), fKey: f.fieldID("key"), fValue: f.fieldID("value")}
-	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, nil)
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, f.cutInlineComment)
 	w.body(f.root, "", 0)
 	finishMore(f.facts)
 }
@@ -108,8 +109,9 @@ func (w *elixirWalker) body(n *sitter.Node, parent string, in int) {
 	for _, c := range f.named(n) {
 		if name, v, ok := w.attribute(c); ok {
 			switch name {
-			case "doc", "moduledoc":
-				if d := w.stringDoc(v); d != "" {
+			case "doc", "moduledoc", "typedoc":
+				w.elideHeredoc(v)
+				if d := w.stringDoc(v); d != "" && name != "typedoc" {
 					if name == "moduledoc" && in > 0 && f.facts.Defs[in-1].Doc == "" {
 						f.facts.Defs[in-1].Doc = d
 					} else if name == "doc" {
@@ -125,7 +127,7 @@ func (w *elixirWalker) body(n *sitter.Node, parent string, in int) {
 					attr := "@" + name
 					idx := f.def(world.Def{Name: attr, Qualified: qualify(parent, attr), Parent: parent, Kind: world.KindConst,
 						Start: line(c), End: f.endLine(c), Signature: strings.TrimSpace(f.signature(c, v)), Doc: w.docs[c.Id()]})
-					f.elideInit(v)
+					f.elideValue(v)
 					w.refs(v, idx)
 				}
 			}
@@ -150,18 +152,10 @@ func (w *elixirWalker) body(n *sitter.Node, parent string, in int) {
 			for _, a := range w.args(c) {
 				w.structFields(a, parent)
 			}
-		case "":
-			if f.kind(c) != "comment" {
-				w.loc.push()
-				w.bindAll(c)
-				w.refs(c, in)
-				w.loc.pop()
-			}
 		default:
-			w.loc.push()
-			w.bindAll(c)
-			w.refs(c, in)
-			w.loc.pop()
+			if f.kind(c) != "comment" {
+				w.statement(c, parent, in)
+			}
 		}
 	}
 }
@@ -264,7 +258,7 @@ func (w *elixirWalker) function(c *sitter.Node, how, parent, doc string, last in
 			End: f.endLine(c), Exported: !strings.HasSuffix(how, "p") || how == "defdelegate", Signature: sig, Doc: doc})
 	}
 	w.elideDo(block)
-	f.elideInit(inline)
+	f.elideValue(inline)
 	w.loc.push()
 	w.bindPattern(args[0])
 	if block != nil {
@@ -638,4 +632,73 @@ func (w *elixirWalker) refs(n *sitter.Node, in int) {
 		}
 		return true
 	})
+}
+
+// statement walks a statement of a module body that defines nothing by
+// itself: a call with a do block holding definitions (quote, if
+// Code.ensure_loaded?) is walked as a body; any other do block (test "…",
+// describe, schema, plug pipelines) is elided.
+func (w *elixirWalker) statement(c *sitter.Node, parent string, in int) {
+	f := w.f
+	block := f.childOfKind(c, "do_block")
+	if block != nil && w.hasDefs(block) {
+		for _, k := range f.named(c) {
+			if k.Id() != block.Id() {
+				w.refs(k, in)
+			}
+		}
+		w.body(block, parent, in)
+		return
+	}
+	w.loc.push()
+	w.bindAll(c)
+	w.refs(c, in)
+	w.loc.pop()
+	w.elideDo(block)
+}
+
+// hasDefs reports whether a def, defmacro or defmodule is called in n.
+func (w *elixirWalker) hasDefs(n *sitter.Node) bool {
+	found := false
+	w.f.walk(n, func(x *sitter.Node) bool {
+		if found {
+			return false
+		}
+		switch w.callName(x) {
+		case "def", "defp", "defmacro", "defmacrop", "defmodule", "defdelegate", "defguard":
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// elideHeredoc keeps the first line of a doc heredoc's text: the lines
+// after it, up to the closing quotes, are left out of the skeleton.
+func (w *elixirWalker) elideHeredoc(v *sitter.Node) {
+	f := w.f
+	if v == nil || f.kind(v) != "string" || line(v) == f.endLine(v) {
+		return
+	}
+	s, e := startByte(v), f.endByte(v)
+	body := f.src[s:e]
+	// The first line with text after the opening quotes.
+	pos := bytes.IndexByte(body, '\n')
+	for pos >= 0 && pos+1 < len(body) {
+		next := bytes.IndexByte(body[pos+1:], '\n')
+		if next < 0 {
+			return
+		}
+		if strings.TrimSpace(string(body[pos+1:pos+1+next])) != "" {
+			pos += 1 + next // the newline that ends the first text line
+			break
+		}
+		pos += 1 + next
+	}
+	last := bytes.LastIndexByte(body, '\n') // the newline before the closing quotes
+	if pos < 0 || last <= pos {
+		return
+	}
+	f.elide(s+uint(pos), s+uint(last), "")
 }

@@ -37,7 +37,7 @@ func walkHaskell(f *file) {
 	w := &haskellWalker{f: f, docAt: map[int]string{},
 		fPatterns: f.fieldID("patterns"), fPattern: f.fieldID("pattern"), fName: f.fieldID("name"), fBind: f.fieldID("bind")}
 	isComment := func(k string) bool { return k == "comment" || k == "haddock" }
-	f.scanComments(isComment, nil, nil, nil) // skeleton cuts; docs are read by line below
+	f.scanComments(isComment, nil, nil, f.cutInlineComment) // skeleton cuts; docs are read by line below
 	w.readDocs(isComment)
 	for _, c := range f.named(f.root) {
 		switch f.kind(c) {

@@ -29,7 +29,7 @@ type kotlinWalker struct {
 
 func walkKotlin(f *file) {
 	w := &kotlinWalker{f: f}
-	w.docs = f.scanComments(func(k string) bool { return k == "line_comment" || k == "block_comment" }, nil, nil, nil)
+	w.docs = f.scanComments(func(k string) bool { return k == "line_comment" || k == "block_comment" }, nil, nil, f.cutInlineComment)
 	for _, c := range f.named(f.root) {
 		switch f.kind(c) {
 		case "package_header":
@@ -219,7 +219,7 @@ func (w *kotlinWalker) member(c *sitter.Node, parent string, in int, doc string)
 				idx = i
 			}
 		}
-		f.elideInit(value)
+		f.elideValue(value)
 		for _, k := range f.named(c) {
 			switch f.kind(k) {
 			case "getter", "setter":
@@ -306,7 +306,7 @@ func (w *kotlinWalker) elideFunctionBody(body *sitter.Node) {
 		return
 	}
 	for _, k := range f.named(body) {
-		f.elideInit(k)
+		f.elideValue(k)
 	}
 }
 

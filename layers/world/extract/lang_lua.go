@@ -32,7 +32,7 @@ func walkLua(f *file) {
 		fLocal: f.fieldID("local_declaration"), fName: f.fieldID("name"), fTable: f.fieldID("table"),
 		fField: f.fieldID("field"), fMethod: f.fieldID("method"), fBody: f.fieldID("body"),
 		fParams: f.fieldID("parameters"), fValue: f.fieldID("value")}
-	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, func(k string) bool { return k == "local" }, nil, nil)
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, func(k string) bool { return k == "local" }, nil, f.cutInlineComment)
 	mark := len(f.stack)
 	ks := f.kids(f.root)
 	for i := range ks {
@@ -173,7 +173,7 @@ func (w *luaWalker) assignment(a, decl *sitter.Node, local bool) {
 			d.Signature = "local " + d.Signature
 		}
 		idx := f.def(d)
-		f.elideInit(v)
+		f.elideValue(v)
 		w.loc.push()
 		w.bindAll(v)
 		w.refs(v, idx)

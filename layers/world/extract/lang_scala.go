@@ -30,7 +30,7 @@ type scalaWalker struct {
 
 func walkScala(f *file) {
 	w := &scalaWalker{f: f}
-	w.docs = f.scanComments(func(k string) bool { return k == "comment" || k == "block_comment" }, nil, nil, nil)
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" || k == "block_comment" }, nil, nil, f.cutInlineComment)
 	w.body(f.root, "", 0, false)
 	finishMore(f.facts)
 }
@@ -211,7 +211,7 @@ func (w *scalaWalker) member(c *sitter.Node, parent string, in int, inType bool)
 				idx = i
 			}
 		}
-		f.elideInit(value)
+		f.elideValue(value)
 		w.loc.push()
 		w.bindAll(value)
 		for _, k := range f.named(c) {
@@ -239,7 +239,27 @@ func (w *scalaWalker) member(c *sitter.Node, parent string, in int, inType bool)
 		w.bindAll(c)
 		w.refs(c, in)
 		w.loc.pop()
+		w.elideStatementBlocks(c)
 	}
+}
+
+// elideStatementBlocks elides the multi-line blocks of a statement in a
+// template or at top level (test("…") { … }, property(…) { … }): only
+// definitions are a skeleton's business.
+func (w *scalaWalker) elideStatementBlocks(c *sitter.Node) {
+	f := w.f
+	f.walk(c, func(x *sitter.Node) bool {
+		switch f.kind(x) {
+		case "block", "indented_block", "case_block":
+			if line(x) != f.trimmedEndLine(x) {
+				w.elideScala(x)
+			}
+			return false
+		case "template_body", "string", "interpolated_string_expression":
+			return false
+		}
+		return true
+	})
 }
 
 // elideScala elides a def's body: braces like Java, an indented block or a

@@ -32,7 +32,7 @@ type swiftWalker struct {
 
 func walkSwift(f *file) {
 	w := &swiftWalker{f: f, fName: f.fieldID("name"), fBound: f.fieldID("bound_identifier")}
-	w.docs = f.scanComments(func(k string) bool { return k == "comment" || k == "multiline_comment" }, nil, nil, nil)
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" || k == "multiline_comment" }, nil, nil, f.cutInlineComment)
 	for _, c := range f.named(f.root) {
 		if f.kind(c) == "import_declaration" {
 			imp := world.Import{Line: line(c)}
@@ -165,7 +165,7 @@ func (w *swiftWalker) member(c *sitter.Node, parent string, in int, inType bool)
 			}
 			return f.kind(x) == "pattern" || x.Id() == c.Id()
 		})
-		f.elideInit(value)
+		f.elideValue(value)
 		if computed != nil && f.kind(computed) != "protocol_property_requirements" {
 			f.elideBlock(computed)
 		}

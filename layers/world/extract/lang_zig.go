@@ -31,7 +31,7 @@ type zigWalker struct {
 
 func walkZig(f *file) {
 	w := &zigWalker{f: f, fType: f.fieldID("type")}
-	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, nil)
+	w.docs = f.scanComments(func(k string) bool { return k == "comment" }, nil, nil, f.cutInlineComment)
 	w.container(f.root, "", 0)
 	finishMore(f.facts)
 }
@@ -158,7 +158,7 @@ func (w *zigWalker) variable(c *sitter.Node, parent string, in int) {
 		w.container(value, d.Qualified, idx)
 		return
 	}
-	f.elideInit(value)
+	f.elideValue(value)
 	w.loc.push()
 	w.bindAll(value)
 	w.refs(value, idx)
