@@ -98,12 +98,11 @@ func (f *file) trimEnd(n *sitter.Node) uint {
 func (f *file) trimmedEndLine(n *sitter.Node) int { return f.lastLine(n, f.trimEnd(n)) }
 
 // cutInlineComment is scanComments' cutter for the grammars of elide.go:
-// a comment with code before and after it on its line (f(a, /* b */ c))
-// stays, so every skeleton line is a source line (or its start); others
+// a comment with code after it on its line (f(a, /* b */ c)) stays, so every skeleton line is a source line (or its start); others
 // follow file.cutCommentAt.
 func (f *file) cutInlineComment(kids []*sitter.Node, kinds []string, i int) {
 	n := kids[i]
-	if e := f.endByte(n); f.trailing(n) && e < uint(len(f.src)) && f.src[e-1] != '\n' {
+	if e := f.endByte(n); e < uint(len(f.src)) && f.src[e-1] != '\n' {
 		rest := f.src[e:]
 		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
 			rest = rest[:j]
