@@ -33,7 +33,9 @@ import (
 //	1: first extractors.
 //	2: fields read from the tree cursor: member chains in TypeScript type
 //	   queries (typeof a.b.c) name every member.
-const Version = 2
+//	3: Kotlin, Swift, Lua, Scala, Zig, Dart, Haskell and Elixir read with
+//	   tree-sitter grammars (they had no facts before).
+const Version = 3
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

@@ -96,6 +96,11 @@ func Build(in Input) *world.Graph {
 	b.resolveC()
 	b.resolvePHP()
 	b.resolveRuby()
+	b.resolveLua()
+	b.resolveZig()
+	b.resolveDart()
+	b.resolveElixir()
+	b.resolveHaskell()
 	b.resolveOther()
 	g := &world.Graph{Tree: in.Tree, Files: in.Files, Links: b.links}
 	for _, l := range b.links {
@@ -381,7 +386,8 @@ func (b *builder) resolveOther() {
 		}
 		switch group(l.Lang) {
 		case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
-			"c", world.LangPHP, world.LangRuby:
+			"c", world.LangPHP, world.LangRuby, world.LangKotlin, world.LangScala, world.LangLua, world.LangZig,
+			world.LangDart, world.LangElixir, world.LangHaskell:
 			continue
 		}
 		b.register(i, func(a *acc, i int) {
