@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/git-speed/git-speed/layers/world"
 )
 
 // elide.go holds the skeleton and naming helpers shared by the walkers of
@@ -123,5 +125,56 @@ func (f *file) elideValue(v *sitter.Node) {
 	s, e := startByte(v), f.trimEnd(v)
 	if e > s && (e-s > maxInit || f.lineOfByte(s) != f.lineOfByte(e-1)) {
 		f.elide(s, e, "…")
+	}
+}
+
+// selectionRef is the reference to member name selected from a receiver
+// whose source text is q: a this/self/super receiver (self) qualifies a
+// member use; a dotted receiver is the qualifier, of a qualified use (a
+// call when call is set) when static (it names a type, module or package),
+// else of a member use; any other receiver makes an unqualified member use.
+func selectionRef(q, name string, ln, in int, self, static, call bool) world.Ref {
+	r := world.Ref{Name: name, Line: ln, In: in, Kind: world.RefMember}
+	switch {
+	case self:
+		r.Qual = q
+	case dotted(q):
+		r.Qual = q
+		if static {
+			r.Kind = world.RefValue
+			if call {
+				r.Kind = world.RefCall
+			}
+		}
+	}
+	return r
+}
+
+// typeQual reports whether the dotted qualifier q names a type or module
+// by convention: its last segment is capitalised and its root is no local.
+func typeQual(q string, loc *locals) bool {
+	return dotted(q) && capitalised(q[strings.LastIndexByte(q, '.')+1:]) && !loc.has(rootName(q))
+}
+
+// callee records the callee of a call whose named children are ks: a bare
+// name (kind idKind) is a call unless it is a local, a selection (kind
+// navKind) goes to nav, anything else to refs; the other children go to
+// refs.
+func (f *file) callee(ks []*sitter.Node, idKind, navKind string, loc *locals, in int, nav, refs func(n *sitter.Node)) {
+	if len(ks) == 0 {
+		return
+	}
+	switch f.kind(ks[0]) {
+	case idKind:
+		if s := f.text(ks[0]); !loc.has(s) {
+			f.ref(world.Ref{Name: s, Line: line(ks[0]), In: in, Kind: world.RefCall})
+		}
+	case navKind:
+		nav(ks[0])
+	default:
+		refs(ks[0])
+	}
+	for _, k := range ks[1:] {
+		refs(k)
 	}
 }

@@ -469,19 +469,7 @@ func (w *scalaWalker) selection(x *sitter.Node, in int, call bool) {
 		return
 	}
 	q := f.text(value)
-	r := world.Ref{Name: f.text(field), Line: line(field), In: in, Kind: world.RefMember}
-	if dotted(q) {
-		r.Qual = q
-		if !w.loc.has(rootName(q)) && capitalised(q[strings.LastIndexByte(q, '.')+1:]) {
-			r.Kind = world.RefValue
-			if call {
-				r.Kind = world.RefCall
-			}
-		}
-	}
-	if q == "this" || q == "super" {
-		r.Qual, r.Kind = q, world.RefMember
-	}
-	f.ref(r)
+	self := q == "this" || q == "super"
+	f.ref(selectionRef(q, f.text(field), line(field), in, self, !self && typeQual(q, &w.loc), call))
 	w.refs(value, in)
 }

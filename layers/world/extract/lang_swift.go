@@ -282,22 +282,8 @@ func (w *swiftWalker) refs(n *sitter.Node, in int) {
 			}
 			return false
 		case "call_expression":
-			ks := f.named(x)
-			if len(ks) > 0 {
-				switch f.kind(ks[0]) {
-				case "simple_identifier":
-					if s := f.text(ks[0]); !w.loc.has(s) {
-						f.ref(world.Ref{Name: s, Line: line(ks[0]), In: in, Kind: world.RefCall})
-					}
-				case "navigation_expression":
-					w.navigation(ks[0], in, true)
-				default:
-					w.refs(ks[0], in)
-				}
-				for _, k := range ks[1:] {
-					w.refs(k, in)
-				}
-			}
+			f.callee(f.named(x), "simple_identifier", "navigation_expression", &w.loc, in,
+				func(n *sitter.Node) { w.navigation(n, in, true) }, func(n *sitter.Node) { w.refs(n, in) })
 			return false
 		case "navigation_expression":
 			w.navigation(x, in, false)
@@ -377,19 +363,7 @@ func (w *swiftWalker) navigation(x *sitter.Node, in int, call bool) {
 		return
 	}
 	q := f.text(target)
-	r := world.Ref{Name: f.text(member), Line: line(member), In: in, Kind: world.RefMember}
-	switch {
-	case f.kind(target) == "self_expression" || f.kind(target) == "super_expression":
-		r.Qual = q
-	case dotted(q):
-		r.Qual = q
-		if capitalised(q[strings.LastIndexByte(q, '.')+1:]) && !w.loc.has(rootName(q)) {
-			r.Kind = world.RefValue
-			if call {
-				r.Kind = world.RefCall
-			}
-		}
-	}
-	f.ref(r)
+	self := f.kind(target) == "self_expression" || f.kind(target) == "super_expression"
+	f.ref(selectionRef(q, f.text(member), line(member), in, self, typeQual(q, &w.loc), call))
 	w.refs(target, in)
 }

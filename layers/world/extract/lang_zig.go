@@ -350,19 +350,12 @@ func (w *zigWalker) selection(x *sitter.Node, in int, call bool) {
 		w.refs(obj, in)
 		return
 	}
-	r := world.Ref{Name: f.text(member), Line: line(member), In: in, Kind: world.RefMember}
+	q := ""
 	if obj != nil {
-		q := f.text(obj)
-		if dotted(q) {
-			r.Qual = q
-			if !w.loc.has(rootName(q)) {
-				r.Kind = world.RefValue
-				if call {
-					r.Kind = world.RefCall
-				}
-			}
-		}
+		q = f.text(obj)
 		w.refs(obj, in)
 	}
-	f.ref(r)
+	// Zig's modules and namespaces are lower-case constants (std.mem):
+	// any receiver that is not a local is one.
+	f.ref(selectionRef(q, f.text(member), line(member), in, false, !w.loc.has(rootName(q)), call))
 }
