@@ -1,0 +1,93 @@
+//go:build fpscan
+
+package redact
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestGOROOTFalsePositives redacts every file of $(go env GOROOT)/src and
+// reports the redactions by rule (each one a false positive, or a test key
+// the Go tree ships) and the throughput. Run it with
+//
+//	go test -tags fpscan -run GOROOT -v ./internal/redact
+//
+// REDACT_SHOW=1 prints every hit with its line.
+func TestGOROOTFalsePositives(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	type file struct {
+		rel  string
+		text string
+	}
+	var files []file
+	var size int64
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 4<<20 {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, file{filepath.ToSlash(rel), string(b)})
+		size += int64(len(b))
+		return nil
+	})
+	r := Default()
+	total := Counts{}
+	hitFiles := map[string]Counts{}
+	start := time.Now()
+	for _, f := range files {
+		_, c := r.Text(f.rel, f.text)
+		if c.Total() > 0 {
+			total.Add(c)
+			hitFiles[f.rel] = c
+		}
+	}
+	el := time.Since(start)
+	t.Logf("%d files, %.1f MB in %v: %.1f MB/s", len(files), float64(size)/1e6, el.Round(time.Millisecond), float64(size)/1e6/el.Seconds())
+	names := make([]string, 0, len(total))
+	for k := range total {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		t.Logf("%-28s %d", k, total[k])
+	}
+	t.Logf("total %d redactions in %d files", total.Total(), len(hitFiles))
+	if os.Getenv("REDACT_SHOW") != "" {
+		var paths []string
+		for p := range hitFiles {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			for _, f := range files {
+				if f.rel != p {
+					continue
+				}
+				red, _ := r.Text(f.rel, f.text)
+				for _, l := range strings.Split(red, "\n") {
+					if strings.Contains(l, markOpen) {
+						if len(l) > 200 {
+							l = l[:200]
+						}
+						t.Logf("%s: %s", p, strings.TrimSpace(l))
+					}
+				}
+			}
+		}
+	}
+}

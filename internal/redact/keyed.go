@@ -1,0 +1,378 @@
+package redact
+
+import (
+	"math"
+	"path"
+	"strings"
+)
+
+func log2(x float64) float64 { return math.Log2(x) }
+
+// envValues redacts every value of a .env-style file; keys, comments and
+// empty values stay. A quoted value that spans lines is redacted whole.
+func (s *scan) envValues() {
+	t := s.text
+	for lo := 0; lo < len(t); {
+		hi := strings.IndexByte(t[lo:], '\n')
+		if hi < 0 {
+			hi = len(t)
+		} else {
+			hi += lo
+		}
+		next := hi + 1
+		line := t[lo:hi]
+		trim := strings.TrimLeft(line, " \t")
+		if trim != "" && trim[0] != '#' {
+			if eq := strings.IndexByte(line, '='); eq >= 0 {
+				v := eq + 1
+				for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
+					v++
+				}
+				end := len(strings.TrimRight(line, " \t\r"))
+				if v < end {
+					start := lo + v
+					stop := lo + end
+					if q := line[v]; (q == '"' || q == '\'') && strings.IndexByte(line[v+1:end], q) < 0 {
+						// A quoted value continues to its closing quote.
+						if c := strings.IndexByte(t[lo+v+1:], q); c >= 0 {
+							stop = lo + v + 1 + c + 1
+							if nl := strings.IndexByte(t[stop:], '\n'); nl >= 0 {
+								next = stop + nl + 1
+							} else {
+								next = len(t)
+							}
+						}
+					}
+					s.add(start, stop, ruleEnv, 3)
+				}
+			}
+		}
+		lo = next
+	}
+}
+
+// privateKeys redacts -----BEGIN … PRIVATE KEY----- blocks to their END
+// line; a block without an END line is redacted over the key lines that
+// follow it, and a lone header with no key lines after it is left alone.
+func (s *scan) privateKeys() {
+	const begin = "-----BEGIN "
+	t := s.text
+	for from := 0; ; {
+		i := strings.Index(t[from:], begin)
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + len(begin)
+		j := strings.Index(t[from:], "-----")
+		if j < 0 || j > 64 {
+			continue
+		}
+		label := t[from : from+j]
+		if !strings.HasSuffix(label, "PRIVATE KEY") && !strings.HasSuffix(label, "PRIVATE KEY BLOCK") {
+			continue
+		}
+		head := from + j + len("-----")
+		endMark := "-----END " + label + "-----"
+		if k := strings.Index(t[head:], endMark); k >= 0 && k < 64<<10 {
+			end := head + k + len(endMark)
+			s.add(i, end, rulePrivateKey, 0)
+			from = end
+			continue
+		}
+		if end := keyBody(t, head); end > head {
+			s.add(i, end, rulePrivateKey, 0)
+			from = end
+		}
+	}
+}
+
+// keyBody returns where the base64 body that starts at head ends: it
+// spans the runs of key characters (base64, \n escapes, quotes, string
+// concatenation, header lines) that hold at least 40 base64 bytes; head
+// when there is no such body.
+func keyBody(t string, head int) int {
+	end, b64 := head, 0
+	for i := head; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/', c == '=':
+			b64++
+			end = i + 1
+		case c == '\\' && i+1 < len(t) && (t[i+1] == 'n' || t[i+1] == 'r'):
+			i++
+		case c == ' ', c == '\t', c == '\r', c == '\n', c == '"', c == '\'', c == '`', c == ',', c == ':', c == '-':
+		default:
+			if b64 >= 40 {
+				return end
+			}
+			return head
+		}
+	}
+	if b64 >= 40 {
+		return end
+	}
+	return head
+}
+
+// keyWords split an assignment's key into lowercase words: snake_case,
+// kebab-case, dotted and camelCase parts.
+func keyWords(key string) []string {
+	var words []string
+	start := 0
+	for i := 0; i <= len(key); i++ {
+		split := i == len(key)
+		if !split {
+			c := key[i]
+			if c == '_' || c == '-' || c == '.' || c == ' ' {
+				split = true
+			} else if i > start && c >= 'A' && c <= 'Z' && key[i-1] >= 'a' && key[i-1] <= 'z' {
+				words = append(words, strings.ToLower(key[start:i]))
+				start = i
+				continue
+			}
+		}
+		if split {
+			if i > start {
+				words = append(words, strings.ToLower(key[start:i]))
+			}
+			start = i + 1
+		}
+	}
+	return words
+}
+
+// keyRule names the rule of an assignment to key; "" when key names no
+// secret.
+func keyRule(key string) string {
+	words := keyWords(key)
+	has := map[string]bool{}
+	for _, w := range words {
+		has[w] = true
+	}
+	pair := func(a string, b ...string) bool {
+		for i := 0; i+1 < len(words); i++ {
+			if words[i] == a {
+				for _, x := range b {
+					if words[i+1] == x {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	secretish := has["secret"] || has["token"] || has["apikey"] || has["credential"] || has["credentials"] ||
+		has["secretkey"] || has["accesskey"] || has["privatekey"] || has["authtoken"] || has["accesstoken"] ||
+		pair("api", "key", "token", "secret") || pair("access", "key", "token", "secret") || pair("private", "key") ||
+		pair("auth", "key", "token") || pair("signing", "key", "secret") || pair("encryption", "key") ||
+		pair("client", "secret") || pair("master", "key") || pair("secret", "key")
+	// pass, pwd and pw alone are a test's PASS line, the working
+	// directory and a writer; with a qualifier (db_pass) they are passwords.
+	password := has["password"] || has["passwd"] || has["passphrase"] ||
+		(len(words) > 1 && (has["pass"] || has["pwd"] || has["pw"]))
+	switch {
+	case has["aws"] && (has["secret"] || has["secretkey"]):
+		return ruleAWSSecret
+	case has["heroku"] && (secretish || password):
+		return "heroku-api-key"
+	case has["twilio"] && (secretish || password):
+		return "twilio-auth-token"
+	case has["mailgun"] && (secretish || password):
+		return "mailgun-api-key"
+	case password:
+		return rulePassword
+	case secretish:
+		return ruleSecret
+	}
+	return ""
+}
+
+// keyedKeywords start the search for assignments; lowercase, matched
+// against the lowered text.
+var keyedKeywords = []string{"pass", "pwd", "pw", "secret", "token", "key", "credential"}
+
+// configExt are the file types whose values are written unquoted; in code
+// an unquoted value is an expression, not a secret.
+var configExt = map[string]bool{
+	".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true,
+	".properties": true, ".env": true, ".tf": true, ".tfvars": true, ".hcl": true, ".txt": true,
+	".log": true, ".xml": true, ".plist": true, ".cnf": true, ".npmrc": true, ".pypirc": true, "": true,
+}
+
+// keyed redacts values assigned to keys that name a secret or password:
+// key = "v", key: v, key := "v", "key": "v", key => 'v', key=v&….
+func (s *scan) keyed() {
+	low := s.lowered()
+	t := s.text
+	unquotedOK := configExt[path.Ext(s.path)] || IsEnvFile(s.path)
+	done := map[int]bool{} // key starts already read
+	for _, k := range keyedKeywords {
+		from := 0
+		for {
+			j := strings.Index(low[from:], k)
+			if j < 0 {
+				break
+			}
+			at := from + j
+			from = at + len(k)
+			// The whole key around the keyword.
+			ks := at
+			for ks > 0 && isKeyByte(t[ks-1]) {
+				ks--
+			}
+			ke := at + len(k)
+			for ke < len(t) && isKeyByte(t[ke]) {
+				ke++
+			}
+			from = ke
+			if done[ks] {
+				continue
+			}
+			done[ks] = true
+			s.assignment(ks, ke, unquotedOK)
+		}
+	}
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// assignment reads the value assigned to the key t[ks:ke], if any.
+func (s *scan) assignment(ks, ke int, unquotedOK bool) {
+	t := s.text
+	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
+	if rule == "" {
+		return
+	}
+	i := ke
+	if i < len(t) && (t[i] == '"' || t[i] == '\'') {
+		i++ // "key": …
+	}
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	// The operator.
+	switch {
+	case strings.HasPrefix(t[i:], ":="), strings.HasPrefix(t[i:], "=>"):
+		i += 2
+	case strings.HasPrefix(t[i:], "=="), strings.HasPrefix(t[i:], "=~"):
+		return
+	case i < len(t) && (t[i] == '=' || t[i] == ':'):
+		if t[i] == ':' && i+1 < len(t) && t[i+1] == ':' {
+			return // Rust path, C++ scope
+		}
+		i++
+	default:
+		return
+	}
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	if i >= len(t) {
+		return
+	}
+	var start, end int
+	quoted := false
+	switch q := t[i]; q {
+	case '"', '\'', '`':
+		start = i + 1
+		c := strings.IndexByte(t[start:], q)
+		if c < 0 {
+			return
+		}
+		end = start + c
+		if strings.IndexByte(t[start:end], '\n') >= 0 || (q != '`' && strings.IndexByte(t[start:end], '\\') >= 0 && end-start < 8) {
+			return
+		}
+		quoted = true
+	default:
+		start = i
+		end = i
+		for end < len(t) && !strings.ContainsRune(" \t\r\n,;&)]}'\"#", rune(t[end])) {
+			end++
+		}
+		// A YAML block value or a flow value: not a scalar on this line.
+		if !unquotedOK {
+			return
+		}
+	}
+	v := t[start:end]
+	if strings.Contains(strings.ToLower(v), strings.ToLower(strings.Trim(t[ks:ke], ".-"))) {
+		return // an enum's name as its value: encodeUserPassword: "encodeUserPassword"
+	}
+	if !plausible(rule, v, quoted) {
+		return
+	}
+	prio := 1
+	if rule == rulePassword || rule == ruleSecret {
+		prio = 2
+	}
+	s.add(start, end, rule, prio)
+}
+
+// placeholders are values that stand for a secret without being one.
+var placeholders = []string{
+	"${", "{{", "$(", "%(", "%s", "%v", "%d", "<", ">", "***", "xxxx", "....", "…",
+	"example", "placeholder", "changeme", "change_me", "change-me", "your_", "your-", "dummy", "redacted",
+	"process.env", "os.environ", "getenv", "env(", "env.", "secrets.", "vault:", "none", "null", "undefined",
+}
+
+// plausible reports whether v, assigned to a key of rule, looks like a
+// secret rather than code, a placeholder or a word.
+func plausible(rule, v string, quoted bool) bool {
+	low := strings.ToLower(v)
+	for _, p := range placeholders {
+		if strings.Contains(low, p) {
+			return false
+		}
+	}
+	if !quoted && (strings.HasPrefix(v, "$") || strings.HasPrefix(v, "!") || strings.HasPrefix(v, "*") || strings.HasPrefix(v, "&") || strings.HasPrefix(v, "|") || strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{")) {
+		return false // a variable, a YAML tag, alias, anchor or block, a list or table
+	}
+	switch low {
+	case "true", "false", "yes", "no", "on", "off", "required", "optional", "string", "secret", "password", "token", "test", "hidden":
+		return false
+	}
+	var lower, upper, digit, other bool
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == ' ':
+			if rule != rulePassword {
+				return false // prose, not a key
+			}
+			other = true
+		case c < ' ' || c > '~':
+			return false
+		default:
+			other = true
+		}
+	}
+	e := entropy(v)
+	switch rule {
+	case rulePassword:
+		if len(v) < 6 {
+			return false
+		}
+		// A password is a mixed string; a lone word is a name or a label.
+		return (digit || other || (lower && upper)) && e >= 2.3
+	case ruleAWSSecret:
+		return len(v) >= 30 && e >= 3.5
+	default:
+		if len(v) < 12 {
+			return false
+		}
+		if !digit {
+			return false // identifiers, names and words
+		}
+		return e >= 3.3 && (lower || upper)
+	}
+}
