@@ -82,6 +82,17 @@ func (e *env) warnf(format string, args ...any) {
 }
 
 // printJSON writes v as indented JSON on stdout.
+// redact passes text (the content of file p, "" when none) through the
+// redaction layer speed.toml configures.
+func (e *env) redact(p, text string) (string, error) {
+	r, err := e.cfg.Redactor()
+	if err != nil {
+		return "", err
+	}
+	out, _ := r.Text(p, text)
+	return out, nil
+}
+
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -236,7 +236,12 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		return nil, nil, err
 	}
 	cnt := in.cnt
+	red, err := e.cfg.Redactor()
+	if err != nil {
+		return nil, nil, err
+	}
 	pin := prompt.Input{
+		Redact:  red,
 		Context: ctx, Feature: featureName, Counter: cnt.Count, Tokenizer: cnt.Name(), Budget: total,
 		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
 		TemplateLabel: path.Join(e.speedDir, "templates"),
@@ -333,13 +338,20 @@ func (e *env) taskDiffs(t *feature.Task, o renderOptions) ([]prompt.FileDiff, er
 		return nil, err
 	}
 	defer blobs.Close()
+	// Both sides are redacted before they are diffed: a changed line of a
+	// private key block is a secret even without its BEGIN line.
+	red, err := e.cfg.Redactor()
+	if err != nil {
+		return nil, err
+	}
 	read := func(tree, p string) (string, bool, error) {
 		id, ok, err := e.repo.BlobAt(tree, p)
 		if err != nil || !ok {
 			return "", ok, err
 		}
 		b, err := blobs.Read(id, 0)
-		return string(b), true, err
+		text, _ := red.Text(p, string(b))
+		return text, true, err
 	}
 	var diffs []prompt.FileDiff
 	for _, p := range t.FilesTouched {
@@ -352,7 +364,8 @@ func (e *env) taskDiffs(t *feature.Task, o renderOptions) ([]prompt.FileDiff, er
 		if o.worktree {
 			b, err := os.ReadFile(filepath.Join(e.top, filepath.FromSlash(p)))
 			if err == nil {
-				cur, hasNew = string(b), true
+				cur, _ = red.Text(p, string(b))
+				hasNew = true
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return nil, err
 			}

@@ -12,6 +12,7 @@ import (
 	"text/template"
 	"text/template/parse"
 
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/templates"
 )
 
@@ -71,6 +72,11 @@ type Input struct {
 
 	// debugger: the agent's failure output.
 	FailureLog string
+
+	// Redact is the redaction layer every section goes through (the
+	// material is redacted already; a failure log, a diff, a map or a
+	// task's text may not be); nil means redact.Default().
+	Redact *redact.Redactor
 }
 
 // Output is a rendered prompt and its token report.
@@ -122,13 +128,17 @@ func Render(stage string, in Input) (*Output, error) {
 	data := newData(stage, in)
 
 	out := &Output{Stage: stage, Feature: data.Feature, Task: data.Task.ID, Template: t.Name, Classification: data.Classification}
+	red := in.Redact
+	if red == nil {
+		red = redact.Default()
+	}
 	var parts []string
 	for _, sec := range Sections {
 		var buf bytes.Buffer
 		if err := t.t.ExecuteTemplate(&buf, sec, data); err != nil {
 			return nil, t.wrap(err)
 		}
-		text := tidy(buf.String())
+		text, _ := red.Text("", tidy(buf.String()))
 		parts = append(parts, text)
 		out.Report.Sections = append(out.Report.Sections, SectionTokens{Name: sec, Tokens: in.Counter(text), Lines: strings.Count(text, "\n")})
 	}

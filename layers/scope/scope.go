@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
@@ -19,7 +20,9 @@ import (
 //	1: five steps, fill in reverse cut order, exact counts of kept material.
 //	2: a task file's nearest same-language test file elsewhere in the tree
 //	   (tests/test_core.py for src/pkg/_core.py) is a 1-hop test link.
-const Version = 2
+//	3: material goes through the one redaction layer (internal/redact)
+//	   rather than a .env-only pass; budget.json counts the redactions.
+const Version = 3
 
 // Tiers of a file.
 const (
@@ -142,8 +145,12 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	if g == nil {
 		return nil, errors.New("scope: the world has no graph")
 	}
+	red, err := cfg.Redactor()
+	if err != nil {
+		return nil, err
+	}
 	s := &state{
-		w: w, g: g, f: f, task: task, cfg: cfg, opt: opt, stage: stage, total: total,
+		w: w, g: g, f: f, task: task, cfg: cfg, opt: opt, stage: stage, total: total, red: red,
 		counter: newCounter(counter),
 		facts:   map[string]*world.Facts{},
 	}
@@ -166,6 +173,7 @@ type state struct {
 	f       *feature.Feature
 	task    *feature.Task
 	cfg     config.Config
+	red     *redact.Redactor
 	opt     Options
 	stage   string
 	total   int

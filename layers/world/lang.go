@@ -43,7 +43,7 @@ var extLang = map[string]string{
 	".rb":  LangRuby, ".rake": LangRuby, ".gemspec": LangRuby,
 	".css": LangCSS,
 	".ps1": LangPowerShell, ".psm1": LangPowerShell, ".psd1": LangPowerShell,
-	".ini": LangINI, ".cfg": LangINI,
+	".ini": LangINI, ".cfg": LangINI, ".env": "env",
 	// Named only (no extractor): shown in the project map.
 	".md": "markdown", ".mdx": "markdown", ".json": "json", ".yml": "yaml", ".yaml": "yaml",
 	".toml": "toml", ".sql": "sql", ".html": "html", ".htm": "html", ".proto": "protobuf",

@@ -16,6 +16,7 @@ func TestDetectLang(t *testing.T) {
 		{"Makefile", "", "makefile"},
 		{"Dockerfile.prod", "", "dockerfile"},
 		{".env.local", "", "env"},
+		{"deploy/prod.env", "", "env"},
 		{"bin/tool", "#!/usr/bin/env python3\nprint(1)\n", LangPython},
 		{"bin/run", "#!/bin/bash -e\n", LangBash},
 		{"bin/x", "#!/usr/bin/env -S node --flag\n", LangJavaScript},
