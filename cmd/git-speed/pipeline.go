@@ -46,7 +46,41 @@ func (e *env) loadFeature(name string, w *build.World, strict bool) (*feature.Fe
 	for _, w := range warns {
 		e.warnf("%s", w)
 	}
+	if err := e.redactFeature(f); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// redactFeature passes the texts of f's spec and tasks through the
+// redaction layer, so no command's output (scope, render, align) shows a
+// secret written in them. The raw bytes kept for digests stay as read.
+func (e *env) redactFeature(f *feature.Feature) error {
+	r, err := e.cfg.Redactor()
+	if err != nil {
+		return err
+	}
+	clean := func(s *string) { *s, _ = r.Text("", *s) }
+	for i := range f.Spec.Requirements {
+		clean(&f.Spec.Requirements[i].Title)
+		clean(&f.Spec.Requirements[i].Text)
+	}
+	for i := range f.Spec.Paragraphs {
+		clean(&f.Spec.Paragraphs[i].Heading)
+		clean(&f.Spec.Paragraphs[i].Text)
+	}
+	for _, t := range f.Tasks {
+		clean(&t.Title)
+		clean(&t.Description)
+		for i := range t.Acceptance {
+			clean(&t.Acceptance[i])
+		}
+		for i := range t.Decisions {
+			clean(&t.Decisions[i].Summary)
+			clean(&t.Decisions[i].Detail)
+		}
+	}
+	return nil
 }
 
 // scopeOptions gathers what a scope of task T needs besides the world.
