@@ -34,7 +34,7 @@ func (s *scan) envValues() {
 					stop := lo + end
 					if q := line[v]; (q == '"' || q == '\'') && strings.IndexByte(line[v+1:end], q) < 0 {
 						// A quoted value continues to its closing quote.
-						if c := strings.IndexByte(t[lo+v+1:], q); c >= 0 {
+						if c := strings.IndexByte(t[lo+v+1:min(len(t), lo+v+1+64<<10)], q); c >= 0 {
 							stop = lo + v + 1 + c + 1
 							if nl := strings.IndexByte(t[stop:], '\n'); nl >= 0 {
 								next = stop + nl + 1
@@ -64,7 +64,7 @@ func (s *scan) privateKeys() {
 		}
 		i += from
 		from = i + len(begin)
-		j := strings.Index(t[from:], "-----")
+		j := strings.Index(t[from:min(len(t), from+80)], "-----")
 		if j < 0 || j > 64 {
 			continue
 		}
@@ -74,7 +74,7 @@ func (s *scan) privateKeys() {
 		}
 		head := from + j + len("-----")
 		endMark := "-----END " + label + "-----"
-		if k := strings.Index(t[head:], endMark); k >= 0 && k < 64<<10 {
+		if k := strings.Index(t[head:min(len(t), head+64<<10)], endMark); k >= 0 {
 			end := head + k + len(endMark)
 			s.add(i, end, rulePrivateKey, 0)
 			from = end
@@ -189,7 +189,7 @@ func keyRule(key string) string {
 }
 
 // keyedKeywords start the search for assignments; lowercase, matched
-// against the lowered text.
+// without regard to case.
 var keyedKeywords = []string{"pass", "pwd", "pw", "secret", "token", "key", "credential"}
 
 // configExt are the file types whose values are written unquoted; in code
@@ -202,38 +202,34 @@ var configExt = map[string]bool{
 
 // keyed redacts values assigned to keys that name a secret or password:
 // key = "v", key: v, key := "v", "key": "v", key => 'v', key=v&….
-func (s *scan) keyed() {
-	low := s.lowered()
+func (s *scan) keyed(at []int) {
 	t := s.text
 	unquotedOK := configExt[path.Ext(s.path)] || IsEnvFile(s.path)
-	done := map[int]bool{} // key starts already read
-	for _, k := range keyedKeywords {
-		from := 0
-		for {
-			j := strings.Index(low[from:], k)
-			if j < 0 {
-				break
-			}
-			at := from + j
-			from = at + len(k)
-			// The whole key around the keyword.
-			ks := at
-			for ks > 0 && isKeyByte(t[ks-1]) {
-				ks--
-			}
-			ke := at + len(k)
-			for ke < len(t) && isKeyByte(t[ke]) {
-				ke++
-			}
-			from = ke
-			if done[ks] {
-				continue
-			}
-			done[ks] = true
-			s.assignment(ks, ke, unquotedOK)
+	var done map[int]bool // key starts already read
+	for _, pos := range at {
+		// The whole key around the keyword.
+		// Keys are short: a long run of key bytes is data, read no further.
+		ks := pos
+		for ks > 0 && isKeyByte(t[ks-1]) && pos-ks < maxKey {
+			ks--
 		}
+		ke := pos
+		for ke < len(t) && isKeyByte(t[ke]) && ke-pos < maxKey {
+			ke++
+		}
+		if done == nil {
+			done = map[int]bool{}
+		}
+		if done[ks] {
+			continue
+		}
+		done[ks] = true
+		s.assignment(ks, ke, unquotedOK)
 	}
 }
+
+// maxKey bounds the length of an assignment's key either side of its keyword.
+const maxKey = 128
 
 func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
@@ -278,23 +274,26 @@ func (s *scan) assignment(ks, ke int, unquotedOK bool) {
 	switch q := t[i]; q {
 	case '"', '\'', '`':
 		start = i + 1
-		c := strings.IndexByte(t[start:], q)
+		// The closing quote is on the same line, not far.
+		lim := min(len(t), start+maxLine)
+		if nl := strings.IndexByte(t[start:lim], '\n'); nl >= 0 {
+			lim = start + nl
+		}
+		c := strings.IndexByte(t[start:lim], q)
 		if c < 0 {
 			return
 		}
 		end = start + c
-		if strings.IndexByte(t[start:end], '\n') >= 0 || (q != '`' && strings.IndexByte(t[start:end], '\\') >= 0 && end-start < 8) {
-			return
-		}
 		quoted = true
 	default:
 		start = i
 		end = i
-		for end < len(t) && !strings.ContainsRune(" \t\r\n,;&)]}'\"#", rune(t[end])) {
+		for end < len(t) && end-start < maxLine && !strings.ContainsRune(" \t\r\n,;&)]}'\"#", rune(t[end])) {
 			end++
 		}
-		// A YAML block value or a flow value: not a scalar on this line.
-		if !unquotedOK {
+		// In code an unquoted value is an expression, unless it can only
+		// be a key (long, random, of key characters).
+		if !unquotedOK && !tokenLike(t[start:end]) {
 			return
 		}
 	}
@@ -310,6 +309,30 @@ func (s *scan) assignment(ks, ke int, unquotedOK bool) {
 		prio = 2
 	}
 	s.add(start, end, rule, prio)
+}
+
+// tokenLike reports whether v can only be a key: 20 or more characters
+// of base64 or hex with upper case, lower case and digits, and at least
+// 4 bits of entropy per byte.
+func tokenLike(v string) bool {
+	if len(v) < 20 {
+		return false
+	}
+	var lower, upper, digit bool
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '+' || c == '/' || c == '=' || c == '-' || c == '_':
+		default:
+			return false
+		}
+	}
+	return lower && upper && digit && entropy(v) >= 4.0
 }
 
 // placeholders are values that stand for a secret without being one.

@@ -248,21 +248,33 @@ func (r *Redactor) Text(p, text string) (string, Counts) {
 	if text == "" || (p != "" && r.Allowed(p)) {
 		return text, counts
 	}
-	sc := scan{text: text, path: p}
-	if IsEnvFile(p) {
-		sc.envValues()
+	// A marker can make a neighbour match that did not before (it ends a
+	// word, so a scheme can start right after it); passes repeat until
+	// one finds nothing, so redacting twice gives what redacting once does.
+	for pass := 0; pass < maxPasses; pass++ {
+		sc := scan{text: text, path: p}
+		if IsEnvFile(p) {
+			sc.envValues()
+		}
+		sc.privateKeys()
+		rs := builtin()
+		byRule, keyed := sc.find(len(rs))
+		sc.rules(rs, byRule)
+		sc.keyed(keyed)
+		for _, e := range r.extra {
+			sc.extra(e)
+		}
+		if len(sc.spans) == 0 {
+			break
+		}
+		text = sc.apply(counts)
 	}
-	sc.privateKeys()
-	sc.rules(builtin())
-	sc.keyed()
-	for _, e := range r.extra {
-		sc.extra(e)
-	}
-	if len(sc.spans) == 0 {
-		return text, counts
-	}
-	return sc.apply(counts), counts
+	return text, counts
 }
+
+// maxPasses bounds the passes of Text; each pass but the last redacts at
+// least one span, so this is never reached on real text.
+const maxPasses = 8
 
 // IsEnvFile reports whether p names a .env-style file: .env, .env.*, *.env.
 func IsEnvFile(p string) bool {
@@ -305,15 +317,7 @@ type span struct {
 type scan struct {
 	text  string
 	path  string
-	lower string // ASCII-lowered text, made on first need
 	spans []span
-}
-
-func (s *scan) lowered() string {
-	if s.lower == "" {
-		s.lower = asciiLower(s.text)
-	}
-	return s.lower
 }
 
 // add records a span; prio breaks ties between rules that find the same
@@ -387,20 +391,19 @@ func (s *scan) apply(counts Counts) string {
 	return b.String()
 }
 
+// maxLine bounds how far a line is read either side of a keyword.
+const maxLine = 4096
+
 // lineAt returns the bounds of the line holding byte i, at most maxLine
 // bytes either side of i (minified files have very long lines).
 func (s *scan) lineAt(i int) (int, int) {
-	const maxLine = 4096
-	lo := strings.LastIndexByte(s.text[:i], '\n') + 1
-	if i-lo > maxLine {
-		lo = i - maxLine
+	lo := max(0, i-maxLine)
+	if j := strings.LastIndexByte(s.text[lo:i], '\n'); j >= 0 {
+		lo += j + 1
 	}
-	hi := len(s.text)
-	if j := strings.IndexByte(s.text[i:], '\n'); j >= 0 {
+	hi := min(len(s.text), i+maxLine)
+	if j := strings.IndexByte(s.text[i:hi], '\n'); j >= 0 {
 		hi = i + j
-	}
-	if hi-i > maxLine {
-		hi = i + maxLine
 	}
 	return lo, hi
 }
@@ -414,16 +417,6 @@ func (s *scan) extra(e extraRule) {
 			s.add(m[0], m[1], e.name, 0)
 		}
 	}
-}
-
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // entropy is the Shannon entropy of s in bits per byte.

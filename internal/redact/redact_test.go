@@ -1,6 +1,9 @@
 package redact
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -141,4 +144,36 @@ func TestRuleCount(t *testing.T) {
 	if n := len(Default().RuleNames()); n < 25 {
 		t.Errorf("%d rules, want at least 25", n)
 	}
+}
+
+// BenchmarkRedact measures redaction of ordinary Go code (net/http's
+// server.go from GOROOT) and of the planted corpus.
+func BenchmarkRedact(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skip("no GOROOT source")
+	}
+	files, _ := redacttest.Corpus()
+	var corpus []string
+	var corpusSize int
+	for p, s := range files {
+		corpus = append(corpus, p, s)
+		corpusSize += len(s)
+	}
+	r := Default()
+	b.Run("go-code", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		text := string(src)
+		for i := 0; i < b.N; i++ {
+			r.Text("net/http/server.go", text)
+		}
+	})
+	b.Run("secret-corpus", func(b *testing.B) {
+		b.SetBytes(int64(corpusSize))
+		for i := 0; i < b.N; i++ {
+			for j := 0; j < len(corpus); j += 2 {
+				r.Text(corpus[j], corpus[j+1])
+			}
+		}
+	})
 }

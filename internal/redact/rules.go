@@ -111,30 +111,81 @@ func builtin() []tokenRule {
 	return builtinRules
 }
 
-// rules runs the token rules: each on the lines holding its keywords.
-func (s *scan) rules(rs []tokenRule) {
-	for i := range rs {
-		r := &rs[i]
-		lastLine := -1
-		for _, k := range r.keywords {
-			from := 0
-			for {
-				j := strings.Index(s.text[from:], k)
-				if j < 0 {
-					break
-				}
-				at := from + j
-				lo, hi := s.lineAt(at)
-				from = hi
-				if from <= at {
-					from = at + len(k)
-				}
-				if lo == lastLine {
-					continue
-				}
-				lastLine = lo
-				s.match(r, lo, hi)
+// trigger is a keyword and what it starts: a token rule (its index), or
+// the search for an assignment (rule -1, matched without regard to case).
+type trigger struct {
+	kw   string
+	rule int
+}
+
+var (
+	triggersOnce sync.Once
+	// triggers holds, by first byte, the keywords starting with it: one
+	// pass over a text finds every keyword of every rule. pairs marks the
+	// first two bytes of some keyword (any case for assignments), so most
+	// bytes cost one table look-up.
+	triggers [256][]trigger
+	pairs    [1 << 16]bool
+)
+
+func triggerTable() *[256][]trigger {
+	triggersOnce.Do(func() {
+		for i, r := range builtin() {
+			for _, k := range r.keywords {
+				triggers[k[0]] = append(triggers[k[0]], trigger{k, i})
+				pairs[uint16(k[0])<<8|uint16(k[1])] = true
 			}
+		}
+		for _, k := range keyedKeywords {
+			up := func(c byte) byte { return c - 'a' + 'A' }
+			triggers[k[0]] = append(triggers[k[0]], trigger{k, -1})
+			triggers[up(k[0])] = append(triggers[up(k[0])], trigger{k, -1})
+			for _, a := range []byte{k[0], up(k[0])} {
+				for _, b := range []byte{k[1], up(k[1])} {
+					pairs[uint16(a)<<8|uint16(b)] = true
+				}
+			}
+		}
+	})
+	return &triggers
+}
+
+// find returns where the keywords occur: per token rule, and for
+// assignments.
+func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
+	tab := triggerTable()
+	byRule = make([][]int, nrules)
+	t := s.text
+	for i := 0; i+1 < len(t); i++ {
+		if !pairs[uint16(t[i])<<8|uint16(t[i+1])] {
+			continue
+		}
+		for _, tr := range tab[t[i]] {
+			if tr.rule >= 0 {
+				if strings.HasPrefix(t[i:], tr.kw) {
+					byRule[tr.rule] = append(byRule[tr.rule], i)
+				}
+			} else if len(t)-i >= len(tr.kw) && strings.EqualFold(t[i:i+len(tr.kw)], tr.kw) {
+				keyed = append(keyed, i)
+			}
+		}
+	}
+	return byRule, keyed
+}
+
+// rules runs the token rules, each on the lines holding its keywords.
+func (s *scan) rules(rs []tokenRule, at [][]int) {
+	for i := range rs {
+		lastHi := -1
+		for _, pos := range at[i] {
+			// A keyword well inside the last window read was matched
+			// there (tokens are shorter than the margin).
+			if pos < lastHi-512 {
+				continue
+			}
+			lo, hi := s.lineAt(pos)
+			lastHi = hi
+			s.match(&rs[i], lo, hi)
 		}
 	}
 }
