@@ -33,7 +33,15 @@ func FuzzRedact(f *testing.F) {
 			return
 		}
 		sp := seps[int(sep)%len(seps)]
-		planted := text + "\n" + plantContext(s) + sp + s.Value + sp + "\n" + text
+		ctx := plantContext(s)
+		if ctx != "" {
+			// An assignment's value is set off by blanks or quotes.
+			sp = []string{" ", "\"", "'", "\t"}[int(sep)%4]
+			if s.Kind == "bearer-token" {
+				sp = " "
+			}
+		}
+		planted := text + "\n" + ctx + sp + s.Value + sp + "\n" + text
 		out, _ := r.Text(p, planted)
 		if strings.Contains(out, s.Needle) && !r.Allowed(p) && !strings.Contains(text, s.Needle) {
 			t.Fatalf("%s survived in %q:\n%q", s.Kind, planted, out)
@@ -54,7 +62,7 @@ func plantContext(s redacttest.Secret) string {
 		return "aws_secret_access_key ="
 	case "password-assignment", "password-yaml", "password-ini":
 		return "password ="
-	case "secret-assignment", "gcp-private-key-id":
+	case "secret-assignment":
 		return "secret_key ="
 	case "heroku-api-key":
 		return "heroku_api_key ="

@@ -146,6 +146,9 @@ func keyWords(key string) []string {
 // secret.
 func keyRule(key string) string {
 	words := keyWords(key)
+	if len(words) == 0 || nameTail[words[len(words)-1]] {
+		return ""
+	}
 	has := map[string]bool{}
 	for _, w := range words {
 		has[w] = true
@@ -186,6 +189,16 @@ func keyRule(key string) string {
 		return ruleSecret
 	}
 	return ""
+}
+
+// nameTail are last words of keys whose value names or locates a secret
+// rather than holding it: password_file, token_uri, TokenName, key_id.
+var nameTail = map[string]bool{
+	"name": true, "names": true, "path": true, "file": true, "filename": true, "dir": true, "url": true,
+	"uri": true, "endpoint": true, "type": true, "kind": true, "field": true, "env": true, "var": true,
+	"header": true, "prefix": true, "suffix": true, "format": true, "len": true, "length": true,
+	"size": true, "count": true, "id": true, "ids": true, "label": true, "title": true, "description": true,
+	"policy": true, "regex": true, "pattern": true, "mode": true, "source": true, "callback": true,
 }
 
 // keyedKeywords start the search for assignments; lowercase, matched
@@ -318,21 +331,35 @@ func tokenLike(v string) bool {
 	if len(v) < 20 {
 		return false
 	}
-	var lower, upper, digit bool
+	if strings.Trim(v, "+/=-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
+		return false
+	}
+	c := classesOf(v)
+	return c.lower && c.upper && c.digit && entropy(v) >= 4.0
+}
+
+// classes are the kinds of characters a value holds.
+type classes struct{ lower, upper, digit, space, other, control bool }
+
+func classesOf(v string) classes {
+	var c classes
 	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= '0' && c <= '9':
-			digit = true
-		case c == '+' || c == '/' || c == '=' || c == '-' || c == '_':
+		switch b := v[i]; {
+		case b >= 'a' && b <= 'z':
+			c.lower = true
+		case b >= 'A' && b <= 'Z':
+			c.upper = true
+		case b >= '0' && b <= '9':
+			c.digit = true
+		case b == ' ':
+			c.space = true
+		case b < ' ' || b > '~':
+			c.control = true
 		default:
-			return false
+			c.other = true
 		}
 	}
-	return lower && upper && digit && entropy(v) >= 4.0
+	return c
 }
 
 // placeholders are values that stand for a secret without being one.
@@ -358,27 +385,14 @@ func plausible(rule, v string, quoted bool) bool {
 	case "true", "false", "yes", "no", "on", "off", "required", "optional", "string", "secret", "password", "token", "test", "hidden":
 		return false
 	}
-	var lower, upper, digit, other bool
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= '0' && c <= '9':
-			digit = true
-		case c == ' ':
-			if rule != rulePassword {
-				return false // prose, not a key
-			}
-			other = true
-		case c < ' ' || c > '~':
-			return false
-		default:
-			other = true
-		}
+	if rule != rulePassword && (strings.HasPrefix(low, "urn:") || strings.Contains(low, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./")) {
+		return false // a name, a URL or a path
 	}
+	c := classesOf(v)
+	if c.control || (c.space && rule != rulePassword) {
+		return false // binary, or prose rather than a key
+	}
+	lower, upper, digit, other := c.lower, c.upper, c.digit, c.other || c.space
 	e := entropy(v)
 	switch rule {
 	case rulePassword:

@@ -38,8 +38,9 @@ type tokenRule struct {
 	re         *regexp.Regexp
 	minEntropy float64
 	skip       []string
-	// check, when set, vets a secret the pattern found.
-	check func(secret string) bool
+	// check, when set, vets a secret the pattern found; match is the whole
+	// text the pattern matched.
+	check func(secret, match string) bool
 }
 
 // The token shapes below are written from the issuers' published formats
@@ -104,9 +105,11 @@ func builtin() []tokenRule {
 		t("jwt", kw("eyJ"), `\b(eyJ[0-9A-Za-z_\-]{10,}\.eyJ[0-9A-Za-z_\-]{10,}\.[0-9A-Za-z_\-]*)`, 3.0)
 		t("bearer-token", kw("Bearer ", "bearer ", "BEARER "), `(?:[Bb]earer|BEARER) +([0-9A-Za-z._~+/\-]{20,}=*)`, 3.5)
 		t("basic-auth", kw("Basic ", "basic "), `[Bb]asic +([0-9A-Za-z+/]{8,}={0,2})`, 0)
-		last().check = basicCredential
-		t("connection-string", kw("://"), `\b[A-Za-z][0-9A-Za-z+.\-]{1,30}://[^\s:@/'"<>{}$]{1,128}:([^\s@/'"<>]{4,256})@[0-9A-Za-z\[]`, 0)
-		last().check = func(pw string) bool { return !placeholderPassword(pw) }
+		last().check = func(b64, _ string) bool { return basicCredential(b64) }
+		t("connection-string", kw("://"), `\b[A-Za-z][0-9A-Za-z+.\-]{1,30}://[^\s:@/'"<>{}$]{1,128}:([^\s@/'"<>]{4,256})@[0-9A-Za-z\[][0-9A-Za-z.\-]*`, 0)
+		last().check = func(pw, m string) bool {
+			return !placeholderPassword(pw) && !exampleHost(m[strings.LastIndexByte(m, '@')+1:])
+		}
 	})
 	return builtinRules
 }
@@ -208,7 +211,7 @@ func (s *scan) match(r *tokenRule, lo, hi int) {
 				break
 			}
 		}
-		if !skipped && (r.check == nil || r.check(secret)) {
+		if !skipped && (r.check == nil || r.check(secret, line[m[0]:m[1]])) {
 			s.add(lo+a, lo+b, r.name, 0)
 		}
 	}
@@ -234,6 +237,18 @@ func basicCredential(b64 string) bool {
 		}
 	}
 	return !placeholderPassword(pw)
+}
+
+// exampleHost reports whether host is reserved for documentation
+// (RFC 2606: example.com, .org, .net and the .example domain).
+func exampleHost(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, d := range []string{"example.com", "example.org", "example.net", "example"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	return false
 }
 
 // examplePasswords are the passwords of documentation and tests.

@@ -119,7 +119,7 @@ class Client:
 	heroku := add("heroku-api-key", g.uuid(), "")
 	jwt := add("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJ"+g.s(urlb64, 40)+"."+g.s(urlb64, 43), "")
 	mongo := g.s(alnum, 16)
-	add("connection-string-mongo", "mongodb+srv://admin:"+mongo+"@cluster0.example.net/db", mongo)
+	add("connection-string-mongo", "mongodb+srv://admin:"+mongo+"@cluster0.q4zkd.mongodb.net/db", mongo)
 	files["web/src/client.js"] = fmt.Sprintf(`// The web client.
 import { WebClient } from "@slack/web-api";
 
@@ -131,7 +131,7 @@ const herokuApiKey = "%s";
 
 /** session returns the demo session. */
 export function session() {
-  return { jwt: "%s", db: "mongodb+srv://admin:%s@cluster0.example.net/db" };
+  return { jwt: "%s", db: "mongodb+srv://admin:%s@cluster0.q4zkd.mongodb.net/db" };
 }
 `, slack, hook, gkey, sg, heroku, jwt, mongo)
 
@@ -156,15 +156,15 @@ export function session() {
 	// JSON: a GCP service account key with \n-escaped PEM.
 	saBody := g.pemBody(4)
 	add("gcp-service-account-key", saBody[2], "")
-	saID := add("gcp-private-key-id", g.s(hexd, 40), "")
+	saSecret := add("gcp-oauth-client-secret", "GOCSPX-"+g.s(urlb64, 28), "")
 	files["config/service-account.json"] = fmt.Sprintf(`{
   "type": "service_account",
   "project_id": "demo-project",
-  "private_key_id": "%s",
+  "client_secret": "%s",
   "private_key": "-----BEGIN PRIVATE KEY-----\n%s\n-----END PRIVATE KEY-----\n",
   "client_email": "svc@demo-project.iam.gserviceaccount.com"
 }
-`, saID, strings.Join(saBody, `\n`))
+`, saSecret, strings.Join(saBody, `\n`))
 
 	// TOML and INI.
 	tomlSecret := add("secret-assignment", "s3cr3t-"+g.s(alnum, 24), "")
