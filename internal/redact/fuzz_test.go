@@ -37,8 +37,11 @@ func FuzzRedact(f *testing.F) {
 		if ctx != "" {
 			// An assignment's value is set off by blanks or quotes.
 			sp = []string{" ", "\"", "'", "\t"}[int(sep)%4]
-			if s.Kind == "bearer-token" {
+			switch s.Kind {
+			case "bearer-token":
 				sp = " "
+			case "azure-storage-key":
+				sp = "="
 			}
 		}
 		planted := text + "\n" + ctx + sp + s.Value + sp + "\n" + text
@@ -68,8 +71,8 @@ func plantContext(s redacttest.Secret) string {
 		return "heroku_api_key ="
 	case "bearer-token":
 		return "Authorization: Bearer"
-	case "connection-string", "connection-string-mongo":
-		return ""
+	case "azure-storage-key":
+		return "DefaultEndpointsProtocol=https;AccountName=x;AccountKey"
 	}
 	return ""
 }

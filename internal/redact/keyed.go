@@ -199,6 +199,7 @@ var nameTail = map[string]bool{
 	"header": true, "prefix": true, "suffix": true, "format": true, "len": true, "length": true,
 	"size": true, "count": true, "id": true, "ids": true, "label": true, "title": true, "description": true,
 	"policy": true, "regex": true, "pattern": true, "mode": true, "source": true, "callback": true,
+	"magic": true, "version": true, "algorithm": true, "alg": true, "method": true, "scheme": true,
 }
 
 // keyedKeywords start the search for assignments; lowercase, matched
