@@ -422,5 +422,9 @@ func (c *Config) TreeDigest() string {
 	langs := append([]string(nil), c.Index.Languages...)
 	sort.Strings(langs)
 	fmt.Fprintf(h, "tree-v1\x00%d\x00%q\x00%s\x00%s\x00%q\x00", c.Index.MaxFileBytes, ig, c.Index.Generated, c.Index.Vendored, langs)
+	// A tree's map names the facts keys of its files, so settings that
+	// change facts (redaction rules) make it another index: a tree indexed
+	// under older rules never serves their facts.
+	fmt.Fprintf(h, "facts\x00%s\x00", c.FactsDigest())
 	return fmt.Sprintf("%x", h.Sum(nil))[:16]
 }
