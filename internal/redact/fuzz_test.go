@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -43,6 +44,10 @@ func FuzzRedact(f *testing.F) {
 			case "azure-storage-key":
 				sp = "="
 			}
+		}
+		if ctx != "" && (sp == " " || sp == "\t") && s.Kind != "bearer-token" &&
+			!configExt[path.Ext(p)] && !IsEnvFile(p) && !tokenLike(s.Value) {
+			return // in code an unquoted value is an expression, by design
 		}
 		planted := text + "\n" + ctx + sp + s.Value + sp + "\n" + text
 		out, _ := r.Text(p, planted)
