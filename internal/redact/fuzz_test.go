@@ -68,7 +68,7 @@ func plantContext(s redacttest.Secret) string {
 	switch s.Kind {
 	case "aws-secret-access-key":
 		return "aws_secret_access_key ="
-	case "password-assignment", "password-yaml", "password-ini":
+	case "password-assignment", "password-yaml", "password-ini", "password-notebook":
 		return "password ="
 	case "secret-assignment":
 		return "secret_key ="

@@ -285,15 +285,21 @@ func (s *scan) assignment(ks, ke int, unquotedOK bool) {
 	}
 	var start, end int
 	quoted := false
-	switch q := t[i]; q {
-	case '"', '\'', '`':
-		start = i + 1
+	// A value quoted inside a string (a notebook cell's JSON source:
+	// "pw = \"…\"") opens with an escaped quote and closes with one.
+	open := t[i : i+1]
+	if t[i] == '\\' && i+1 < len(t) && (t[i+1] == '"' || t[i+1] == '\'') {
+		open = t[i : i+2]
+	}
+	switch q := t[i]; {
+	case q == '"', q == '\'', q == '`', len(open) == 2:
+		start = i + len(open)
 		// The closing quote is on the same line, not far.
 		lim := min(len(t), start+maxLine)
 		if nl := strings.IndexByte(t[start:lim], '\n'); nl >= 0 {
 			lim = start + nl
 		}
-		c := strings.IndexByte(t[start:lim], q)
+		c := strings.Index(t[start:lim], open)
 		if c < 0 {
 			return
 		}

@@ -186,17 +186,18 @@ export function session() {
 	// A notebook whose code cell holds an OpenAI key and a Hugging Face token.
 	openai := add("openai-api-key", "sk-proj-"+g.s(urlb64, 24)+"T3BlbkFJ"+g.s(urlb64, 24), "")
 	hf := add("huggingface-token", "hf_"+g.s(alnum, 34), "")
+	nbPass := add("password-notebook", "nb-"+g.s(alnum, 12)+"7", "")
 	files["notebooks/explore.ipynb"] = fmt.Sprintf(`{
  "cells": [
   {"cell_type": "markdown", "metadata": {}, "source": ["# Explore\n", "Load the data."]},
   {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
-   "source": ["import openai\n", "openai.api_key = \"%s\"\n", "HF_TOKEN = \"%s\"\n", "def load(path):\n", "    return open(path).read()\n"]}
+   "source": ["import openai\n", "openai.api_key = \"%s\"\n", "HF_TOKEN = \"%s\"\n", "db_password = \"%s\"\n", "def load(path):\n", "    return open(path).read()\n"]}
  ],
  "metadata": {"kernelspec": {"name": "python3", "language": "python"}},
  "nbformat": 4,
  "nbformat_minor": 5
 }
-`, openai, hf)
+`, openai, hf, nbPass)
 
 	// A log with tokens in it.
 	ghs := add("github-app-token", "ghs_"+g.s(alnum, 36), "")
