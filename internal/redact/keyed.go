@@ -316,6 +316,10 @@ func (s *scan) assignment(ks, ke int, unquotedOK bool) {
 		if !unquotedOK && !tokenLike(t[start:end]) {
 			return
 		}
+		// Anywhere, a dotted name (cfg.APIKey2) or a call is code.
+		if v := t[start:end]; dottedName(v) || strings.ContainsAny(v, "()") {
+			return
+		}
 	}
 	v := t[start:end]
 	if strings.Contains(strings.ToLower(v), strings.ToLower(strings.Trim(t[ks:ke], ".-"))) {
@@ -343,6 +347,21 @@ func tokenLike(v string) bool {
 	}
 	c := classesOf(v)
 	return c.lower && c.upper && c.digit && entropy(v) >= 4.0
+}
+
+// dottedName reports whether v is a name selected from a name: a.b, a.b.c.
+func dottedName(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !(p[0] == '_' || p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z') ||
+			strings.Trim(p, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // classes are the kinds of characters a value holds.

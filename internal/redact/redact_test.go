@@ -99,8 +99,14 @@ func TestNoFalsePositives(t *testing.T) {
 		`secretName: my-app-secret`,
 		`type token struct{ kind int }`,
 		`key := fmt.Sprintf("%s/%s", a, b)`,
+		`apiKey = cfg.APIKey2024`,
+		`token: getToken(ctx, 42)`,
 	} {
 		if got, c := Default().Text("x.go", src); got != src {
+			t.Errorf("%q redacted to %q (%v)", src, got, c)
+		}
+		// Prompts and task texts are redacted with no path, as prose.
+		if got, c := Default().Text("", src); got != src {
 			t.Errorf("%q redacted to %q (%v)", src, got, c)
 		}
 	}
