@@ -218,7 +218,10 @@ var configExt = map[string]bool{
 // key = "v", key: v, key := "v", "key": "v", key => 'v', key=v&….
 func (s *scan) keyed(at []int) {
 	t := s.text
-	unquotedOK := configExt[path.Ext(s.path)] || IsEnvFile(s.path)
+	// Config files write values unquoted; so may prose (a prompt, a task:
+	// no path); in code an unquoted value is an expression.
+	config := s.path != "" && (configExt[path.Ext(s.path)] || IsEnvFile(s.path))
+	unquotedOK := config || s.path == ""
 	var done map[int]bool // key starts already read
 	for _, pos := range at {
 		// The whole key around the keyword.
@@ -238,7 +241,7 @@ func (s *scan) keyed(at []int) {
 			continue
 		}
 		done[ks] = true
-		s.assignment(ks, ke, unquotedOK)
+		s.assignment(ks, ke, unquotedOK, config)
 	}
 }
 
@@ -250,7 +253,7 @@ func isKeyByte(c byte) bool {
 }
 
 // assignment reads the value assigned to the key t[ks:ke], if any.
-func (s *scan) assignment(ks, ke int, unquotedOK bool) {
+func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
 	t := s.text
 	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
 	if rule == "" {
@@ -316,8 +319,13 @@ func (s *scan) assignment(ks, ke int, unquotedOK bool) {
 		if !unquotedOK && !tokenLike(t[start:end]) {
 			return
 		}
-		// Anywhere, a dotted name (cfg.APIKey2) or a call is code.
-		if v := t[start:end]; dottedName(v) || strings.ContainsAny(v, "()") {
+		// Anywhere, a dotted name (cfg.APIKey2), a call, an index or a
+		// composite literal is code, and a bare word is a name.
+		v := t[start:end]
+		if dottedName(v) || strings.ContainsAny(v, "()[]{}<>") {
+			return
+		}
+		if c := classesOf(v); !config && !c.digit && !c.other {
 			return
 		}
 	}

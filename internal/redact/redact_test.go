@@ -71,6 +71,7 @@ func TestMarkers(t *testing.T) {
 		{"v.yaml", "password: " + byKind["password-yaml"] + "\n", "password: \"***REDACTED(password-assignment)***\"\n"},
 		{"x.go", "url := \"postgres://u:" + "Zq9wLm2Kx7Pd@h/db\"", "url := \"postgres://u:***REDACTED(connection-string)***@h/db\""},
 		{"n.ipynb", `"source": ["db_password = \"hunt3r-` + `Zq9w\"\n"]`, `"source": ["db_password = \"***REDACTED(password-assignment)***\"\n"]`},
+		{"c.yaml", "db:\n  password: CorrectHorseBattery\n", "db:\n  password: \"***REDACTED(password-assignment)***\"\n"},
 		{"k.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\nBBBB\n-----END PRIVATE KEY-----\nafter", "***REDACTED(private-key)***\n\n\n\nafter"},
 	} {
 		got, _ := Default().Text(tc.path, tc.text)
