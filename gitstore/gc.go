@@ -52,10 +52,15 @@ func (s *Store) GC(keep int, live func(tree, digest string) ([]string, error)) (
 			return stats, err
 		}
 		kept := make([]bool, len(infos))
-		// Unreachable trees, newest first, fill the keep budget.
+		// Unreachable trees, newest first, fill the keep budget. Of the
+		// work-tree snapshots only the newest is current; the rest go.
+		snapshot := false
 		for i := len(infos) - 1; i >= 0; i-- {
 			if reach[infos[i].Tree] {
 				kept[i] = true
+			} else if infos[i].Snapshot {
+				kept[i] = !snapshot
+				snapshot = true
 			} else if keep > 0 {
 				kept[i] = true
 				keep--

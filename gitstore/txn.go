@@ -18,8 +18,12 @@ type Txn struct {
 	s     *Store
 	facts map[string][]byte
 	trees map[[2]string]map[string]map[string][]byte // {tree,digest} -> name -> shards
-	err   error
-	now   func() time.Time
+	// sources are trees whose own objects the store keeps reachable: work-
+	// tree snapshots, which no commit holds.
+	sources map[[2]string]bool
+	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
+	err     error
+	now     func() time.Time
 }
 
 // Begin starts a transaction.
@@ -37,6 +41,21 @@ func (t *Txn) PutFacts(key string, data []byte) {
 		return
 	}
 	t.facts[key] = data
+}
+
+// KeepSource makes the store hold tree itself (its blobs and subtrees)
+// beside its artifacts under digest, so git's gc cannot prune a work-tree
+// snapshot that no commit reaches while its index is stored. Store.GC
+// drops every such tree but the most recent.
+func (t *Txn) KeepSource(tree, digest string) {
+	if err := validTreeKey(tree, digest); err != nil {
+		t.fail(err)
+		return
+	}
+	if t.sources == nil {
+		t.sources = map[[2]string]bool{}
+	}
+	t.sources[[2]string{tree, digest}] = true
 }
 
 // PutTree adds artifact name ([a-z0-9._-], not "meta") of tree under digest
@@ -79,7 +98,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -108,6 +127,9 @@ func (t *Txn) Commit(message string) error {
 			artifacts[k][name] = h
 		}
 	}
+	if err := t.writePatches(artifacts); err != nil {
+		return fmt.Errorf("store commit: %w", err)
+	}
 	if message == "" {
 		message = fmt.Sprintf("git-speed: %d facts, %d trees", len(t.facts), len(t.trees))
 	}
@@ -134,6 +156,9 @@ func (t *Txn) Commit(message string) error {
 			e.setBlob(meta, "trees", shard(k[0]), dir, "meta")
 			for name, h := range arts {
 				e.setTree(h, "trees", shard(k[0]), dir, name)
+			}
+			if t.sources[k] {
+				e.setTree(plumbing.NewHash(k[0]), "trees", shard(k[0]), dir, sourceEntry)
 			}
 		}
 		if r.writeErr != nil {

@@ -22,6 +22,9 @@ var rules = []struct {
 	{"layers/feature", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/scope", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/prompt", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/world/graph", mod + "layers/scope", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// layers/rules is data and text: no git, no world model, no parser.
+	{"layers/rules", []string{mod + "gitstore", mod + "layers/world", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/split", []string{mod + "gitstore", mod + "layers/world", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"gitstore", []string{mod + "layers/", "github.com/tree-sitter/"}},
 	{"internal/config", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"internal/tokens", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},

@@ -13,6 +13,8 @@
 //	layers/scope          Layer 2: the five steps, budget dimensions, manifest/budget/material
 //	layers/scope/eval     replays history through Layer 2 and measures what it reaches
 //	layers/prompt         Layer 3: stage prompts from templates/, failure classification
+//	layers/rules          security rules: the embedded library, .speed/rules, filtering by file kind, summaries to a budget
+//	layers/split          long agent command files split into core and details, and loaded back
 //
 // Layer 1 runs when HEAD's tree changes and is stored in the repository under
 // refs/speed (package gitstore). Layer 2 reads only Layer 1 artifacts and the

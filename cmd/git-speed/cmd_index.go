@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/layers/world/build"
 )
 
@@ -15,11 +16,15 @@ func cmdIndex() *cli.Command {
 	return &cli.Command{
 		Name:      "index",
 		Usage:     "build Layer 1 (project map, facts, code symbol graph) for a tree",
-		UsageText: "git speed index [--rev R] [--force] [--json]",
+		UsageText: "git speed index [--rev R | --worktree] [--force] [--json]",
 		Description: "Indexes the tree of R (any commit-ish or tree-ish; default HEAD) into refs/speed.\n" +
+			"With --worktree it indexes the work tree as it is now: tracked files with their edits,\n" +
+			"untracked files git does not ignore, and deletions, written as a tree through a private\n" +
+			"copy of the index (your index, HEAD, branches and stash are never touched).\n" +
 			"Only blobs never seen before are parsed; a tree already indexed costs nothing.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rev", Value: "HEAD", Usage: "commit or tree to index"},
+			worktreeFlag,
 			&cli.BoolFlag{Name: "force", Usage: "parse every file again, ignoring what is stored"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			// The benchmarks' baseline: read and parse the same files on the
@@ -42,7 +47,11 @@ func cmdIndex() *cli.Command {
 				}
 				return printJSON(e.stdout, res)
 			}
-			res, err := runIndex(c.Context, e, c.String("rev"), c.Bool("force"), c.Bool("quiet"))
+			rev, err := revArg(c)
+			if err != nil {
+				return err
+			}
+			res, err := runIndex(c.Context, e, rev, c.Bool("force"), c.Bool("quiet"))
 			if err != nil {
 				return err
 			}
@@ -63,13 +72,20 @@ func cmdIndex() *cli.Command {
 	}
 }
 
-// runIndex indexes rev with the environment's config, showing progress on a
-// terminal only.
+// runIndex indexes rev (or the work tree, for worktreeRev) with the
+// environment's config, showing progress on a terminal only.
 func runIndex(ctx context.Context, e *env, rev string, force, quiet bool) (*build.Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	opt := build.Options{Config: e.cfg, Force: force}
+	if rev == worktreeRev {
+		snap, err := e.snapshot(quiet)
+		if err != nil {
+			return nil, err
+		}
+		rev, opt.Snapshot = snap.Tree, snap.Dirty
+	}
 	if tracing() {
 		opt.Trace = func(phase string, d time.Duration) {
 			fmt.Fprintf(e.stderr, "trace git-speed: index %s: %s\n", phase, d.Round(time.Millisecond))
@@ -91,6 +107,27 @@ func runIndex(ctx context.Context, e *env, rev string, force, quiet bool) (*buil
 		}
 	}
 	return build.Index(ctx, e.repo, rev, opt)
+}
+
+// snapshot writes the work tree as a tree (see gitstore.SnapshotWorktree),
+// warning about the paths it leaves as they were.
+func (e *env) snapshot(quiet bool) (*gitstore.Snapshot, error) {
+	start := time.Now()
+	snap, err := e.repo.SnapshotWorktree(gitstore.SnapshotOptions{
+		MaxFileBytes: e.cfg.Index.MaxFileBytes,
+		Warn: func(msg string) {
+			if !quiet {
+				e.warnf("%s", msg)
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if tracing() {
+		fmt.Fprintf(e.stderr, "trace git-speed: work tree written as tree %s (dirty %v): %s\n", short(snap.Tree), snap.Dirty, time.Since(start).Round(time.Millisecond))
+	}
+	return snap, nil
 }
 
 func short(id string) string {

@@ -17,7 +17,7 @@ func cmdMap() *cli.Command {
 	return &cli.Command{
 		Name:      "map",
 		Usage:     "print a ranked markdown repo map that fits a token budget",
-		UsageText: "git speed map [--budget N] [--focus PATH]... [--mention WORD]... [--rev R]",
+		UsageText: "git speed map [--budget N] [--focus PATH]... [--mention WORD]... [--rev R | --worktree]",
 		Description: "Files in order of personalised PageRank over the code symbol graph, each with its most\n" +
 			"used signatures. The map never exceeds N tokens and fills at least 90 % of N when the\n" +
 			"repository has enough to say.",
@@ -25,7 +25,7 @@ func cmdMap() *cli.Command {
 			&cli.IntFlag{Name: "budget", Usage: "tokens (default map.budget in speed.toml)"},
 			&cli.StringSliceFlag{Name: "focus", Usage: "a file the map is about (repeatable)"},
 			&cli.StringSliceFlag{Name: "mention", Usage: "an identifier or word the map is about (repeatable)"},
-			revFlag,
+			revFlag, worktreeFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -49,7 +49,11 @@ func cmdMap() *cli.Command {
 				}
 				focus = append(focus, p)
 			}
-			w, err := loadWorld(e, c.String("rev"))
+			rev, err := revArg(c)
+			if err != nil {
+				return err
+			}
+			w, err := loadWorld(e, rev)
 			if err != nil {
 				return err
 			}
@@ -85,10 +89,10 @@ func cmdSkeleton() *cli.Command {
 	return &cli.Command{
 		Name:      "skeleton",
 		Usage:     "print the signature-only outline of files",
-		UsageText: "git speed skeleton [--rev R] PATH...",
+		UsageText: "git speed skeleton [--rev R | --worktree] PATH...",
 		Description: "Declarations, type shapes, members and signatures with first doc lines; bodies are\n" +
 			"replaced by a marker naming the elided lines, so exactly those can be read back.",
-		Flags: []cli.Flag{revFlag},
+		Flags: []cli.Flag{revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if !c.Args().Present() {
 				return usagef("skeleton needs at least one path")
@@ -172,10 +176,10 @@ func cmdGraph() *cli.Command {
 	return &cli.Command{
 		Name:      "graph",
 		Usage:     "print the code symbol graph: file-level edges and domain clusters",
-		UsageText: "git speed graph [--json] [--rev R]",
+		UsageText: "git speed graph [--json] [--rev R | --worktree]",
 		Description: "An edge from A to B means A uses what B defines, with the number of references resolved.\n" +
 			"Without --json, one edge per line: from<TAB>to<TAB>refs.",
-		Flags: []cli.Flag{jsonFlag, revFlag},
+		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -237,10 +241,10 @@ func cmdSymbols() *cli.Command {
 	return &cli.Command{
 		Name:      "symbols",
 		Usage:     "find the definitions of a name and the references the graph resolves to them",
-		UsageText: "git speed symbols NAME [--json] [--rev R]",
+		UsageText: "git speed symbols NAME [--json] [--rev R | --worktree]",
 		Description: "NAME is a plain name (Handle) or a qualified one (Server.Handle). References are listed\n" +
 			"from files the code symbol graph links to a defining file, not every use of the word.",
-		Flags: []cli.Flag{jsonFlag, revFlag},
+		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("symbols needs exactly one NAME")

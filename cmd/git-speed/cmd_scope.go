@@ -39,12 +39,12 @@ func cmdScope() *cli.Command {
 	return &cli.Command{
 		Name:      "scope",
 		Usage:     "scope one task's context under a token budget (Layer 2)",
-		UsageText: "git speed scope FEATURE TASK [--stage S] [--budget N] [--strict] [--json] [--rev R]",
+		UsageText: "git speed scope FEATURE TASK [--stage S] [--budget N] [--strict] [--json] [--rev R | --worktree]",
 		Description: "Resolves the task's files_touched in the code symbol graph, walks it (0 hops full, 1 hop\n" +
 			"full or skeleton, 2 hops skeleton, 3+ dropped), collects upstream decisions, narrows the\n" +
 			"spec and balances the budget, then writes manifest.json, budget.json and material.json\n" +
 			"to .speed/features/FEATURE/context/task-TASK/. Every cut is recorded in budget.json.",
-		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag},
+		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			featureName, task, err := featureTaskArgs(c)
 			if err != nil {
@@ -58,7 +58,12 @@ func cmdScope() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: c.String("stage"), budget: budget, rev: c.String("rev"), strict: c.Bool("strict")})
+			e.focusTask = task
+			rev, err := revArg(c)
+			if err != nil {
+				return err
+			}
+			res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: c.String("stage"), budget: budget, rev: rev, strict: c.Bool("strict")})
 			if err != nil {
 				return err
 			}
@@ -84,7 +89,7 @@ func cmdRender() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "render a stage prompt for a task (Layer 3)",
-		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--worktree]",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree]",
 		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
@@ -95,7 +100,7 @@ func cmdRender() *cli.Command {
 			budgetFlag, strictFlag, jsonFlag, revFlag,
 			&cli.StringFlag{Name: "log", Usage: "debugger: the agent's failure output"},
 			&cli.StringFlag{Name: "base", Usage: "reviewer: diff from REV instead of the task's base"},
-			&cli.BoolFlag{Name: "worktree", Usage: "reviewer: diff against the work tree instead of HEAD"},
+			&cli.BoolFlag{Name: "worktree", Usage: "read the work tree as it is now, indexed on the fly, instead of --rev (the reviewer diffs against it)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 3 {
@@ -113,8 +118,18 @@ func cmdRender() *cli.Command {
 			if _, err := e.cfg.StageBudget(stage); err != nil {
 				return usagef("%v", err)
 			}
-			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: c.String("rev"), strict: c.Bool("strict")},
+			e.focusTask = task
+			rev, err := revArg(c)
+			if err != nil {
+				return err
+			}
+			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
 				base: c.String("base"), worktree: c.Bool("worktree")}
+			if stage == "reviewer" && o.base == "" && !o.worktree {
+				if err := e.defaultReviewBase(featureName, task, &o); err != nil {
+					return err
+				}
+			}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
 				if err != nil {
@@ -129,7 +144,15 @@ func cmdRender() *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, err := e.writeScope(res, featureName, task)
+			var dir string
+			if out.Report.Fallback != "" {
+				// A fallback's Layer 2 artifacts are not the task's: keep
+				// the stored ones, write only the prompt.
+				dir = filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
+				err = os.MkdirAll(dir, 0o755)
+			} else {
+				dir, err = e.writeScope(res, featureName, task)
+			}
 			if err != nil {
 				return err
 			}
@@ -137,7 +160,7 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != ""}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote}
 			if stage == "reviewer" && !o.worktree {
 				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
 					return err
@@ -157,6 +180,14 @@ func cmdRender() *cli.Command {
 			r := out.Report
 			for _, s := range r.Sections {
 				fmt.Fprintf(e.stderr, "git-speed: %-13s %6d tokens\n", s.Name, s.Tokens)
+				for _, p := range r.Parts {
+					if p.Section == s.Name {
+						fmt.Fprintf(e.stderr, "git-speed:   %-11s %6d tokens\n", p.Name, p.Tokens)
+					}
+				}
+			}
+			if r.Fallback != "" {
+				fmt.Fprintf(e.stderr, "git-speed: fallback: the context is the task and its files in full, because: %s\n", r.Fallback)
 			}
 			fmt.Fprintf(e.stderr, "git-speed: total %d of %d tokens (%s); within budget: %v; remaining %d\n",
 				r.TotalTokens, r.BudgetTokens, r.Tokenizer, r.WithinBudget, r.RemainingTokens)
@@ -218,10 +249,10 @@ func cmdAlign() *cli.Command {
 	return &cli.Command{
 		Name:      "align",
 		Usage:     "map a feature's requirements to the files and symbols that carry them",
-		UsageText: "git speed align FEATURE [--json] [--rev R]",
+		UsageText: "git speed align FEATURE [--json] [--rev R | --worktree]",
 		Description: "Each requirement gets its evidence (explicit path or symbol mentions, identifier and term\n" +
 			"matches, tasks citing it) and a status: aligned, partial or unaligned.",
-		Flags: []cli.Flag{jsonFlag, revFlag},
+		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("align needs FEATURE")

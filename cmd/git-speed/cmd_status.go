@@ -20,8 +20,17 @@ type statusReport struct {
 	Files      int               `json:"files,omitempty"`
 	Trees      int               `json:"trees"`
 	Store      storeSize         `json:"store"`
+	Worktree   *worktreeState    `json:"worktree,omitempty"` // absent in a bare repository
 	Hooks      []hooks.HookState `json:"hooks"`
 	Problems   []string          `json:"problems,omitempty"`
+}
+
+// worktreeState says whether the work tree differs from HEAD and whether
+// that state is indexed (`git speed index --worktree`).
+type worktreeState struct {
+	Dirty   bool   `json:"dirty"`
+	Tree    string `json:"tree"`
+	Indexed bool   `json:"indexed"`
 }
 
 type storeSize struct {
@@ -73,6 +82,18 @@ func cmdStatus() *cli.Command {
 					rep.Indexed = info.State == "fresh"
 				}
 			}
+			if e.top != "" && rep.State != "corrupt" {
+				// Quiet: the paths a snapshot leaves out are index's to report.
+				if snap, err := e.snapshot(true); err != nil {
+					rep.Problems = append(rep.Problems, "work tree: "+err.Error())
+				} else {
+					ws := &worktreeState{Dirty: snap.Dirty, Tree: snap.Tree}
+					if info, err := build.Status(e.repo, snap.Tree, e.cfg); err == nil {
+						ws.Indexed = info.State == "fresh"
+					}
+					rep.Worktree = ws
+				}
+			}
 			if objs, size, err := st.Size(); err == nil {
 				rep.Store = storeSize{Objects: objs, Bytes: size}
 			}
@@ -97,6 +118,16 @@ func cmdStatus() *cli.Command {
 				fmt.Fprintf(w, " (%d files)", rep.Files)
 			}
 			fmt.Fprintf(w, "\nstore:   %d trees, %d objects, %d bytes under refs/speed\n", rep.Trees, rep.Store.Objects, rep.Store.Bytes)
+			if ws := rep.Worktree; ws != nil {
+				switch {
+				case !ws.Dirty:
+					fmt.Fprintln(w, "work:    same as HEAD")
+				case ws.Indexed:
+					fmt.Fprintf(w, "work:    differs from HEAD; indexed (tree %s)\n", short(ws.Tree))
+				default:
+					fmt.Fprintf(w, "work:    differs from HEAD; not indexed (git speed index --worktree)\n")
+				}
+			}
 			for _, h := range rep.Hooks {
 				fmt.Fprintf(w, "hook:    %s %s (%s)\n", h.Name, h.State, h.Path)
 			}

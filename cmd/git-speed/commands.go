@@ -16,6 +16,7 @@ func commands() []*cli.Command {
 		cmdScope(),
 		cmdRender(),
 		cmdClassify(),
+		cmdSplit(),
 		cmdEval(),
 		cmdVerify(),
 		cmdHooks(),

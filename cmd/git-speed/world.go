@@ -13,9 +13,34 @@ import (
 	"github.com/git-speed/git-speed/layers/world/build"
 )
 
+// worktreeRev stands for the work tree as it is now where a revision is
+// expected (--worktree). It holds a ':', so no ref can be named so.
+const worktreeRev = ":worktree:"
+
+var worktreeFlag = &cli.BoolFlag{Name: "worktree", Usage: "read the work tree as it is now (edits, untracked files, deletions), indexed on the fly, instead of --rev"}
+
+// revArg is the revision a command reads: --rev, or the work tree when
+// --worktree is given.
+func revArg(c *cli.Context) (string, error) {
+	if c.Bool("worktree") {
+		if c.IsSet("rev") {
+			return "", usagef("--rev and --worktree name different trees; give one of them")
+		}
+		return worktreeRev, nil
+	}
+	return c.String("rev"), nil
+}
+
 // loadWorld opens the index of rev's tree, indexing it first when it is
-// not stored yet (with a note on stderr).
+// not stored yet (with a note on stderr). rev may be worktreeRev.
 func loadWorld(e *env, rev string) (*build.World, error) {
+	if rev == worktreeRev {
+		res, err := runIndex(nil, e, rev, false, true)
+		if err != nil {
+			return nil, err
+		}
+		return build.Load(e.repo, res.Tree, e.cfg)
+	}
 	_, tree, err := e.repo.Resolve(rev)
 	if err != nil {
 		return nil, err
@@ -41,7 +66,11 @@ func openWorld(c *cli.Context, links bool) (*env, *build.World, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	w, err := loadWorld(e, c.String("rev"))
+	rev, err := revArg(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := loadWorld(e, rev)
 	if err != nil {
 		return nil, nil, err
 	}

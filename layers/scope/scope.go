@@ -20,9 +20,12 @@ import (
 //	1: five steps, fill in reverse cut order, exact counts of kept material.
 //	2: a task file's nearest same-language test file elsewhere in the tree
 //	   (tests/test_core.py for src/pkg/_core.py) is a 1-hop test link.
-//	3: material goes through the one redaction layer (internal/redact)
+//	3: spec text that does not fit is truncated at a paragraph or sentence
+//	   boundary (marked) rather than dropped, and requirements chosen by
+//	   keyword take at most half of spec_context (MAHABHARATHA's spec loader).
+//	4: material goes through the one redaction layer (internal/redact)
 //	   rather than a .env-only pass; budget.json counts the redactions.
-const Version = 3
+const Version = 4
 
 // Tiers of a file.
 const (
@@ -105,6 +108,9 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 		return nil, errors.New("scope: no feature")
 	}
 	task := f.Task(taskID)
+	if te := f.TaskError(taskID); task == nil && te != nil {
+		return nil, te
+	}
 	if task == nil {
 		var ids []string
 		for _, t := range f.Tasks {
@@ -194,6 +200,10 @@ type state struct {
 	spec      []SpecItem
 	paras     []SpecParagraph
 	specCost  []int // tokens per spec item then paragraph, parallel to spec+paras
+	// specByKeywords: the task cites no requirement and alignment gives
+	// none, so requirements were chosen by keyword (and get at most half
+	// of spec_context).
+	specByKeywords bool
 
 	budget Budget
 	cuts   []Cut

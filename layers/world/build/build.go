@@ -36,6 +36,9 @@ type Options struct {
 	Progress func(done, total int)
 	// Trace, when set, hears how long each phase took (GIT_TRACE).
 	Trace func(phase string, d time.Duration)
+	// Snapshot marks the tree as a work-tree snapshot that no commit
+	// reaches: the store keeps the tree itself beside its index.
+	Snapshot bool
 }
 
 // Result is what an index run did.
@@ -49,7 +52,8 @@ type Result struct {
 	Symbols   int      `json:"symbols"`
 	Edges     int      `json:"edges"`
 	UpToDate  bool     `json:"up_to_date"`
-	Base      string   `json:"base,omitempty"` // the indexed tree this run started from
+	Base      string   `json:"base,omitempty"`     // the indexed tree this run started from
+	InPlace   bool     `json:"in_place,omitempty"` // only the edited files were resolved again (see updateInPlace)
 	ElapsedMS int64    `json:"elapsed_ms"`
 	Warnings  []string `json:"warnings,omitempty"`
 }
@@ -139,6 +143,20 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 		phase = time.Now()
 	}
+	if !opt.Force {
+		if base := latestTree(st, tree, digest); base != "" {
+			done, err := updateInPlace(ctx, repo, st, base, tree, digest, cfg, opt, res, warn)
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				lap("in place")
+				res.ElapsedMS = time.Since(start).Milliseconds()
+				return res, nil
+			}
+			lap("in place (not applicable)")
+		}
+	}
 	files, prev, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
 	if err != nil {
 		return nil, err
@@ -180,6 +198,10 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
 	}
 	g := graph.Build(in)
+	layout, err := jsonMarshal(graph.NewGoLayout(in))
+	if err != nil {
+		return nil, err
+	}
 	lap("graph")
 	res.Edges = len(g.Edges)
 	for i := range files {
@@ -210,7 +232,10 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	mdata, _ := jsonMarshal(m)
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
-	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
+	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
+	if opt.Snapshot {
+		txn.KeepSource(tree, digest)
+	}
 	lap("encode")
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err
@@ -348,6 +373,22 @@ func newFile(cls *classifier, p string, mode uint32, blob string, size int64) *f
 	f := &file{rec: mapRecord{FileEntry: e}, mode: mode}
 	f.extract = read // provisional: decided after the content is seen
 	return f
+}
+
+// latestTree is the most recently indexed tree other than tree under the
+// same settings; "" when there is none.
+func latestTree(st *gitstore.Store, tree, digest string) string {
+	trees, err := st.Trees()
+	if err != nil {
+		return ""
+	}
+	latest, seq := "", int64(-1)
+	for _, t := range trees {
+		if t.Digest == digest && t.Tree != tree && t.Seq > seq {
+			latest, seq = t.Tree, t.Seq
+		}
+	}
+	return latest
 }
 
 // previousTree finds the most recently indexed tree under the same settings
