@@ -2,9 +2,14 @@ package extract
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
 	"sort"
+	"strings"
 	"testing"
 
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/internal/redact/redacttest"
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -45,5 +50,46 @@ func TestFactsHoldNoSecret(t *testing.T) {
 	}
 	if extracted < 5 {
 		t.Errorf("only %d corpus files have an extractor", extracted)
+	}
+}
+
+// BenchmarkExtractRedaction measures what redaction adds to extraction:
+// net/http's Go files from GOROOT, extracted with the default rules and
+// with every path allow-listed (no redaction at all).
+func BenchmarkExtractRedaction(b *testing.B) {
+	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skip("no GOROOT source")
+	}
+	var srcs [][]byte
+	size := 0
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".go") {
+			src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err == nil {
+				srcs = append(srcs, src)
+				size += len(src)
+			}
+		}
+	}
+	off, err := redact.New(nil, []string{"**"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		r    *redact.Redactor
+	}{{"redacted", redact.Default()}, {"no-redaction", off}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for i := 0; i < b.N; i++ {
+				for _, src := range srcs {
+					if _, err := Extract(world.LangGo, src, Options{Path: "net/http/x.go", Redact: c.r}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }
