@@ -89,11 +89,13 @@ func cmdRender() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "render a stage prompt for a task (Layer 3)",
-		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree]",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree] [--session ID]",
 		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
 			"prints the prompt on stdout. The per-section token report goes to stderr.\n" +
+			"The repository's instruction files (AGENTS.md …) for the task's files are a section of\n" +
+			"their own; --session ID adds the session window and similar memories (docs/agent.md).\n" +
 			"Templates can be overridden in .speed/templates/STAGE.md.tmpl.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "also write the prompt to FILE"},
@@ -101,6 +103,7 @@ func cmdRender() *cli.Command {
 			&cli.StringFlag{Name: "log", Usage: "debugger: the agent's failure output"},
 			&cli.StringFlag{Name: "base", Usage: "reviewer: diff from REV instead of the task's base"},
 			&cli.BoolFlag{Name: "worktree", Usage: "read the work tree as it is now, indexed on the fly, instead of --rev (the reviewer diffs against it)"},
+			sessionFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 3 {
@@ -124,7 +127,7 @@ func cmdRender() *cli.Command {
 				return err
 			}
 			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
-				base: c.String("base"), worktree: c.Bool("worktree")}
+				base: c.String("base"), worktree: c.Bool("worktree"), session: c.String("session")}
 			if stage == "reviewer" && o.base == "" && !o.worktree {
 				if err := e.defaultReviewBase(featureName, task, &o); err != nil {
 					return err
@@ -160,7 +163,7 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote, Session: o.session}
 			if stage == "reviewer" && !o.worktree {
 				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
 					return err

@@ -198,6 +198,9 @@ func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
 		case rec.Log:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on the --log given to render"})
 			continue
+		case rec.Session != "":
+			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on session " + rec.Session + ", which moves on"})
+			continue
 		case rec.Fallback:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from a fallback context, after scoping failed"})
 			continue

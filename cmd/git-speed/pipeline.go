@@ -240,6 +240,7 @@ type renderOptions struct {
 	worktree   bool   // reviewer: diff against the work tree, not HEAD
 	noFallback bool   // a failure to scope is an error whatever scope.fallback_to_full says (verify)
 	baseNote   string // reviewer: what was compared, when git-speed chose it (defaultReviewBase)
+	session    string // --session: the session window and similar memories
 }
 
 // renderStage scopes the task for the stage and renders the stage prompt.
@@ -288,7 +289,8 @@ func (e *env) renderFit(in *scopeInputs, stage, featureName, task string, o rend
 		if err != nil {
 			return nil, nil, err
 		}
-		over := out.Report.TotalTokens - (total - reserve)
+		// Task files that alone exceed code_context come beyond the budget.
+		over := out.Report.TotalTokens - (total - reserve) - res.Budget.OutsideBudget
 		if over <= 0 || attempt == 5 {
 			if over > 0 {
 				e.warnf("the %s prompt takes %d tokens, %d into the reserve of %d", stage, out.Report.TotalTokens, over, reserve)
@@ -347,6 +349,16 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 	}
 	if stage == "developer" {
 		pin.Commands = e.taskCommands(f.Task(task))
+	}
+	if t := f.Task(task); t != nil {
+		pin.Agent = e.renderAgentSections(t.FilesTouched, total, cnt.Count)
+		if o.session != "" {
+			more, err := e.renderSessionSections(o.session, t.Title+"\n"+t.Description, total, cnt.Count)
+			if err != nil {
+				return nil, nil, err
+			}
+			pin.Agent = append(pin.Agent, more...)
+		}
 	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
@@ -507,6 +519,7 @@ type renderRecord struct {
 	Log      bool   `json:"log,omitempty"`       // debugger: rendered with a --log
 	Fallback bool   `json:"fallback,omitempty"`  // rendered from a fallback context (scope.fallback_to_full)
 	BaseNote string `json:"base_note,omitempty"` // reviewer: what was compared, when git-speed chose the base
+	Session  string `json:"session,omitempty"`   // rendered with --session
 }
 
 func readRenders(dir string) (map[string]renderRecord, error) {

@@ -66,6 +66,11 @@ func plantSecrets(ts *testscript.TestScript, neg bool, args []string) {
 	write(ts, filepath.Join(feat, "spec.md"), "# Leak\n\n## Requirements\n\n- REQ-1: The client connects with the slack token "+byKind["slack-token"]+".\n\n## Design\n\nThe deploy key is "+byKind["github-oauth"]+" for now.\n")
 	write(ts, filepath.Join(feat, "tasks", "1.toml"), fmt.Sprintf("id = \"1\"\ntitle = \"Rotate the keys\"\ndescription = \"\"\"\nReplace %s with a fresh key.\n\"\"\"\nstatus = \"planned\"\nfiles_touched = [%s]\nrequirements = [\"REQ-1\"]\nacceptance = [\"no token like %s remains\"]\n\n[[decisions]]\nsummary = \"keep the stripe key %s\"\ndetail = \"until the rotation\"\nfiles = [\"internal/pay/pay.go\"]\n",
 		byKind["github-pat"], strings.Join(quoted, ", "), byKind["npm-token"], byKind["stripe-key"]))
+	// The agent's own context: an instruction file, a tool output, a note.
+	write(ts, filepath.Join(root, "AGENTS.md"), "# Agents\n\nUse the staging token "+byKind["gitlab-pat"]+" for CI.\n")
+	write(ts, filepath.Join(ts.Getenv("WORK"), "tool-output.txt"), "$ env\nSTRIPE_KEY="+byKind["stripe-key"]+"\nHOME=/root\n")
+	ts.Setenv("LEAK_TOKEN", byKind["github-pat"])
+	ts.Setenv("LEAK_KEY", "aws_secret_access_key="+byKind["aws-secret-access-key"])
 	write(ts, filepath.Join(ts.Getenv("WORK"), "fail.log"), "--- FAIL: TestConnect (0.01s)\n    settings_test.py:12: auth failed for "+byKind["github-app-token"]+"\nFAIL\n")
 }
 

@@ -37,6 +37,7 @@ type Config struct {
 	Map    Map    `toml:"map"`
 	Hooks  Hooks  `toml:"hooks"`
 	Store  Store  `toml:"store"`
+	Agent  Agent  `toml:"agent"` // the agent's own context (agent.go)
 	Redact Redact `toml:"redact"`
 }
 
@@ -144,6 +145,7 @@ func Default() Config {
 		Map:    Map{Budget: 4096},
 		Hooks:  Hooks{Timeout: Duration(20 * time.Second)},
 		Store:  Store{Keep: 5},
+		Agent:  defaultAgent(),
 		Redact: Redact{Patterns: []RedactPattern{}, Allow: []string{}},
 	}
 }
@@ -299,6 +301,9 @@ func (c *Config) validate() *Error {
 	}
 	if c.Store.Keep < 0 {
 		return bad("store.keep", "must be 0 or more, got %d", c.Store.Keep)
+	}
+	if err := c.Agent.validate(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -86,6 +86,9 @@ type Input struct {
 	// whatever the template, and in the report.
 	Fallback string
 
+	// Agent are sections of the agent's own context (agent.go).
+	Agent []AgentSection
+
 	// Redact is the redaction layer every section goes through (the
 	// material is redacted already; a failure log, a diff, a map or a
 	// task's text may not be); nil means redact.Default().
@@ -147,6 +150,13 @@ func Render(stage string, in Input) (*Output, error) {
 	if red == nil {
 		red = redact.Default()
 	}
+	// The agent's sections come from files outside the index.
+	agent := make([]AgentSection, len(in.Agent))
+	for i, a := range in.Agent {
+		a.Text, _ = red.Text("", a.Text)
+		agent[i] = a
+	}
+	in.Agent = agent
 	var parts []string
 	bySection := map[string]string{}
 	for _, sec := range Sections {
@@ -161,6 +171,9 @@ func Render(stage string, in Input) (*Output, error) {
 		bySection[sec] = text
 		parts = append(parts, text)
 		out.Report.Sections = append(out.Report.Sections, SectionTokens{Name: sec, Tokens: in.Counter(text), Lines: strings.Count(text, "\n")})
+		if sec == agentAfter {
+			parts = appendAgent(parts, &out.Report, in)
+		}
 	}
 	var nonEmpty []string
 	for _, p := range parts {

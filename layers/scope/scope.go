@@ -23,9 +23,11 @@ import (
 //	3: spec text that does not fit is truncated at a paragraph or sentence
 //	   boundary (marked) rather than dropped, and requirements chosen by
 //	   keyword take at most half of spec_context (MAHABHARATHA's spec loader).
-//	4: material goes through the one redaction layer (internal/redact)
+//	4: task files that alone exceed code_context come beyond the budget
+//	   (outside_budget) and their neighbours as skeletons within it.
+//	5: material goes through the one redaction layer (internal/redact)
 //	   rather than a .env-only pass; budget.json counts the redactions.
-const Version = 4
+const Version = 5
 
 // Tiers of a file.
 const (
@@ -174,16 +176,17 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 
 // state is one Scope call in progress.
 type state struct {
-	w       World
-	g       *world.Graph
-	f       *feature.Feature
-	task    *feature.Task
-	cfg     config.Config
-	red     *redact.Redactor
-	opt     Options
-	stage   string
-	total   int
-	counter *counter
+	skelOnly bool // the task's files alone exceed code_context: neighbours come as skeletons only
+	w        World
+	g        *world.Graph
+	f        *feature.Feature
+	task     *feature.Task
+	cfg      config.Config
+	red      *redact.Redactor
+	opt      Options
+	stage    string
+	total    int
+	counter  *counter
 
 	facts    map[string]*world.Facts
 	warnings []string
