@@ -54,6 +54,11 @@ var extLang = map[string]string{
 	".dockerfile": "dockerfile", ".mk": "makefile", ".cmake": "cmake", ".bat": "batch",
 	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
 	".hs": "haskell", ".clj": "clojure", ".nix": "nix", ".gradle": "gradle",
+	// Structured formats read by layers/world/formats.
+	".jsonc": "json", ".markdown": "markdown", ".xsd": "xml", ".xsl": "xml", ".xslt": "xml",
+	".csproj": "xml", ".fsproj": "xml", ".vbproj": "xml", ".props": "xml", ".targets": "xml",
+	".plist": "xml", ".xaml": "xml", ".ipynb": "jupyter", ".log": "log", ".pdf": "pdf",
+	".docx": "docx", ".astro": "astro", ".xhtml": "html",
 }
 
 var nameLang = map[string]string{
@@ -61,6 +66,10 @@ var nameLang = map[string]string{
 	"Dockerfile": "dockerfile", "CMakeLists.txt": "cmake", "Rakefile": LangRuby,
 	"Gemfile": LangRuby, ".bashrc": LangBash, ".zshrc": LangBash, ".profile": LangBash,
 	"go.mod": "gomod", "go.sum": "gosum", "go.work": "gomod",
+	"yarn.lock": "lockfile", "Cargo.lock": "lockfile", "Gemfile.lock": "lockfile",
+	"composer.lock": "lockfile", "package-lock.json": "lockfile", "npm-shrinkwrap.json": "lockfile",
+	"poetry.lock": "lockfile", "uv.lock": "lockfile", "pnpm-lock.yaml": "lockfile",
+	".gitlab-ci.yml": "gitlab-ci", ".gitlab-ci.yaml": "gitlab-ci",
 }
 
 var shebangLang = map[string]string{
@@ -69,6 +78,16 @@ var shebangLang = map[string]string{
 	"node": LangJavaScript, "nodejs": LangJavaScript, "deno": LangTypeScript, "ts-node": LangTypeScript,
 	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
 }
+
+// binaryDocs are languages whose files are binary by nature (archives,
+// page descriptions) yet have an extractor that reads them.
+var binaryDocs = map[string]bool{"pdf": true, "docx": true}
+
+// BinaryDoc reports whether lang's files are binary documents read by an
+// extractor: the project map does not flag them binary, their raw bytes
+// count no tokens, and their facts number pages' text lines or paragraphs
+// instead of the file's lines.
+func BinaryDoc(lang string) bool { return binaryDocs[lang] }
 
 // DetectLang names the language of a file from its name, its extension and,
 // for files without either, the shebang line in head (the first bytes of the
@@ -85,6 +104,9 @@ func DetectLang(p string, head []byte) string {
 		return "env"
 	}
 	ext := path.Ext(base)
+	if (ext == ".yml" || ext == ".yaml") && strings.Contains("/"+p, "/.github/workflows/") {
+		return "github-actions"
+	}
 	if l, ok := extLang[ext]; ok {
 		return l
 	}

@@ -144,6 +144,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			continue
 		}
 		if l.Lang != world.LangGo {
+			// A language linked by name alone draws edges only from its
+			// references: a file without any has none (a README, a YAML
+			// file); with some, the names' definers anywhere count.
+			if !graph.HasResolver(l.Lang) && len(l.Refs) == 0 {
+				ed.f.rec.Out = nil
+				continue
+			}
 			return false, nil
 		}
 		if lay == nil {

@@ -34,7 +34,10 @@ import (
 //	1: first extractors.
 //	2: fields read from the tree cursor: member chains in TypeScript type
 //	   queries (typeof a.b.c) name every member.
-const Version = 2
+//	3: structured formats get facts (layers/world/formats): JSON, YAML,
+//	   TOML, XML, CI workflows, Markdown, HTML, PDF, DOCX, notebooks,
+//	   .env keys, logs, lockfiles and Vue/Svelte/Astro components.
+const Version = 3
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

@@ -373,15 +373,25 @@ func (b *builder) definesTop(i int, name string) bool {
 	return false
 }
 
+// HasResolver reports whether lang has import-aware resolution of its own;
+// files of other languages are linked by their references' names alone
+// (resolveOther), so a file of theirs without references has no edges.
+func HasResolver(lang string) bool {
+	switch group(lang) {
+	case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
+		"c", world.LangPHP, world.LangRuby:
+		return true
+	}
+	return false
+}
+
 // resolveOther links files of languages without a resolver by name only.
 func (b *builder) resolveOther() {
 	for i, l := range b.links {
 		if l == nil {
 			continue
 		}
-		switch group(l.Lang) {
-		case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
-			"c", world.LangPHP, world.LangRuby:
+		if HasResolver(l.Lang) {
 			continue
 		}
 		b.register(i, func(a *acc, i int) {
