@@ -32,12 +32,14 @@ func (s *scan) envValues() {
 				if v < end {
 					start := lo + v
 					stop := lo + end
-					if q := line[v]; (q == '"' || q == '\'') && strings.IndexByte(line[v+1:end], q) < 0 {
-						// A quoted value continues to its closing quote.
+					if q := line[v]; q == '"' || q == '\'' {
+						// A quoted value keeps its quotes (the file still
+						// reads the same way) and may continue over lines
+						// to its closing quote.
 						if c := strings.IndexByte(t[lo+v+1:min(len(t), lo+v+1+64<<10)], q); c >= 0 {
-							stop = lo + v + 1 + c + 1
+							start, stop = lo+v+1, lo+v+1+c
 							if nl := strings.IndexByte(t[stop:], '\n'); nl >= 0 {
-								next = stop + nl + 1
+								next = max(next, stop+nl+1)
 							} else {
 								next = len(t)
 							}
