@@ -204,9 +204,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	lap("encode")
 	txn := st.Begin()
 	for _, f := range files {
-		if f.facts != nil {
-			txn.PutFacts(f.rec.Key, f.facts)
-		}
+		putFacts(txn, f)
 	}
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)
