@@ -69,7 +69,7 @@ func factsKey(blob, lang string, cfg *config.Config) string {
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%ds%de%dc%s", world.FormatVersion, shardFormatMap, extract.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%dl%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, extract.Version, graph.Version, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.
@@ -203,6 +203,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
 	}
+	in.Warn = warn
 	g := graph.Build(in)
 	layout, err := jsonMarshal(graph.NewGoLayout(in))
 	if err != nil {

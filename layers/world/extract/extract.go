@@ -40,7 +40,13 @@ import (
 //	4: code-like formats in the formats package: GraphQL, Protobuf, Prisma,
 //	   SQL, Terraform/HCL, Dockerfile, Makefile, CMake, Nix, Gradle, WAT,
 //	   assembly, MATLAB, GDScript and GML; PowerShell and INI moved there.
-const Version = 4
+//	5: CommonJS definitions in JavaScript (exports.f =, module.exports =
+//	   {…}, X.prototype.m =, obj.m = function); names a require() binds
+//	   are imports (Names, Alias), not definitions; imported names a JS
+//	   module exports again are re-export imports; parameters of Python
+//	   tests and fixtures are fixture refs; Python functions say what
+//	   they return (Def.Returns).
+const Version = 5
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
