@@ -77,7 +77,7 @@ var extLang = map[string]string{
 	".rb":  LangRuby, ".rake": LangRuby, ".gemspec": LangRuby,
 	".css": LangCSS,
 	".ps1": LangPowerShell, ".psm1": LangPowerShell, ".psd1": LangPowerShell,
-	".ini": LangINI, ".cfg": LangINI,
+	".ini": LangINI, ".cfg": LangINI, ".env": "env",
 	".graphql": LangGraphQL, ".gql": LangGraphQL, ".graphqls": LangGraphQL,
 	".proto": LangProtobuf, ".prisma": LangPrisma, ".sql": LangSQL,
 	".tf": LangHCL, ".tfvars": LangHCL, ".hcl": LangHCL,

@@ -680,7 +680,11 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			}
 		}
 	}
-	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path})
+	red, err := cfg.Redactor()
+	if err != nil {
+		return false, false, err
+	}
+	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path, Redact: red})
 	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -22,6 +23,7 @@ type World struct {
 	tree   string
 	digest string
 	cfg    config.Config
+	red    *redact.Redactor
 	g      *world.Graph
 	recs   []mapRecord
 	meta   *meta
@@ -55,7 +57,11 @@ func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{repo: repo, st: st, tree: tree, digest: digest, cfg: cfg, recs: recs, meta: m, factCache: map[string]*world.Facts{}}
+	red, err := cfg.Redactor()
+	if err != nil {
+		return nil, err
+	}
+	w := &World{repo: repo, st: st, tree: tree, digest: digest, cfg: cfg, red: red, recs: recs, meta: m, factCache: map[string]*world.Facts{}}
 	w.g = graphFromRecords(tree, recs, m.Symbols)
 	return w, nil
 }
@@ -132,8 +138,19 @@ func (w *World) Facts(path string) (*world.Facts, error) {
 	return f, nil
 }
 
-// Content returns the bytes of path at the tree.
+// Content returns the bytes of path at the tree, redacted: secrets show as
+// ***REDACTED(rule)*** (package redact), so scope material and prompts
+// never hold them.
 func (w *World) Content(path string) ([]byte, error) {
+	b, err := w.rawContent(path)
+	if err != nil {
+		return nil, err
+	}
+	b, _ = w.red.Bytes(path, b)
+	return b, nil
+}
+
+func (w *World) rawContent(path string) ([]byte, error) {
 	i := w.g.Index(path)
 	if i < 0 {
 		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
