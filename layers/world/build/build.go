@@ -79,12 +79,15 @@ type file struct {
 	extract bool   // gets facts
 	reused  bool
 	prevOut []outEdge // out edges in the tree this row was reused from
+	terms     []world.Term // term vector, when known in this run (terms.go)
+	haveTerms bool
 }
 
 // previous is the indexed tree an incremental run starts from: its rows
 // and the encoded shards, which folders without changes reuse as they are.
 type previous struct {
 	tree       string
+	digest     string
 	files      map[string]*file
 	mapShards  map[string][]byte
 	linkShards map[string][]byte
@@ -214,6 +217,11 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
+	tshards, err := termShards(st, files, prev, warn)
+	if err != nil {
+		return nil, err
+	}
+	txn.PutTree(tree, digest, artifactTerms, tshards)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
 	}
@@ -406,7 +414,7 @@ func loadPrevious(st *gitstore.Store, tree, digest string) (*previous, error) {
 	if lerr != nil {
 		return nil, lerr
 	}
-	p := &previous{tree: tree, files: make(map[string]*file, len(recs)), mapShards: mshards, linkShards: lshards}
+	p := &previous{tree: tree, digest: digest, files: make(map[string]*file, len(recs)), mapShards: mshards, linkShards: lshards}
 	for _, r := range recs {
 		out := r.Out
 		r.Out = nil
@@ -558,6 +566,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 				facts, err := decodeFacts(b)
 				if err == nil {
 					f.link = facts.Link()
+					f.terms, f.haveTerms = facts.Terms, true
 					return false, true, nil
 				}
 			}
@@ -572,6 +581,8 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
 		mu.Unlock()
 	}
+	termVector(facts, data)
+	f.terms, f.haveTerms = facts.Terms, true
 	if f.facts, err = encodeFacts(facts); err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}

@@ -6,7 +6,10 @@ import "github.com/git-speed/git-speed/layers/world"
 // table, then the fields in a fixed order, reference lines delta-encoded.
 // On a large tree this is several times smaller than JSON and keeps the
 // memory of a full index in bounds.
-const factsFormat = 1
+//
+//	1: first format.
+//	2: the term vector (Facts.Terms) follows the warning.
+const factsFormat = 2
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
 	w := newShardWriter()
@@ -41,6 +44,12 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 	w.uint(uint64(f.SkelToks))
 	w.bool(f.Partial)
 	w.str(f.Warning)
+	w.uint(uint64(len(f.Terms)))
+	for _, t := range f.Terms {
+		w.str(t.Text)
+		w.body = append(w.body, t.Fields)
+		w.uint(uint64(t.Count))
+	}
 	return w.bytes(factsFormat), nil
 }
 
@@ -73,6 +82,12 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 	f.SkelToks = int(r.uint())
 	f.Partial = r.bool()
 	f.Warning = r.str()
+	if n := r.count(); n > 0 {
+		f.Terms = make([]world.Term, n)
+		for i := range f.Terms {
+			f.Terms[i] = world.Term{Text: r.str(), Fields: r.byte(), Count: uint32(r.uint())}
+		}
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errShard
 	}

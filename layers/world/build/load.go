@@ -8,6 +8,7 @@ import (
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
 // ErrNotIndexed is returned by Load for a tree without a stored index.
@@ -30,6 +31,7 @@ type World struct {
 	links     map[string]*world.Link
 	factCache map[string]*world.Facts
 	blobs     gitstore.BlobReader
+	termDocs  []terms.Doc // the term index's files, read once (terms.go)
 }
 
 // Load opens the stored index of tree; ErrNotIndexed when there is none.

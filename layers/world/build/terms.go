@@ -1,0 +1,167 @@
+package build
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
+)
+
+// artifactTerms is a tree's inverted term index (package terms): a docs
+// shard and one shard per term bucket, read by pack a few buckets at a
+// time.
+const artifactTerms = "terms"
+
+// termVector gives f its term vector at extraction time.
+func termVector(facts *world.Facts, data []byte) { facts.Terms = terms.Of(facts, data) }
+
+func (r *shardReader) byte() byte {
+	if r.err != nil || len(r.b) == 0 {
+		r.err = errShard
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// termShards encodes the terms artifact of a tree: every file with facts
+// and its vector. Vectors of rows carried over from the previous tree come
+// from that tree's artifact (or, failing that, from their stored facts),
+// so the bytes equal those of a full index of the same tree.
+func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(string)) (map[string][]byte, error) {
+	var old map[string][]world.Term
+	need := false
+	for _, f := range files {
+		if f.link != nil && f.reused {
+			need = true
+			break
+		}
+	}
+	if need && prev != nil {
+		shards, err := st.Tree(prev.tree, treeDigestOf(prev), artifactTerms)
+		if err == nil {
+			paths, vecs, derr := terms.Decode(shards)
+			if derr == nil {
+				old = make(map[string][]world.Term, len(paths))
+				for i, p := range paths {
+					old[p] = vecs[i]
+				}
+			} else {
+				warn(fmt.Sprintf("term index of tree %s is unreadable (%v); reading the files' facts instead", short(prev.tree), derr))
+			}
+		}
+	}
+	var paths []string
+	var vecs [][]world.Term
+	var missing []*file
+	for _, f := range files {
+		if f.link == nil {
+			continue
+		}
+		if !f.haveTerms {
+			if v, ok := old[f.rec.Path]; ok {
+				f.terms, f.haveTerms = v, true
+			} else {
+				missing = append(missing, f)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		keys := make([]string, len(missing))
+		for i, f := range missing {
+			keys[i] = f.rec.Key
+		}
+		stored, err := st.Facts(keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range missing {
+			b, ok := stored[f.rec.Key]
+			if !ok {
+				return nil, fmt.Errorf("%s: facts %s missing from the store; run git speed index --force", f.rec.Path, short(f.rec.Key))
+			}
+			facts, err := decodeFacts(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s: stored facts are corrupt (%v); run git speed index --force", f.rec.Path, err)
+			}
+			f.terms, f.haveTerms = facts.Terms, true
+		}
+	}
+	for _, f := range files {
+		if f.link != nil {
+			paths = append(paths, f.rec.Path)
+			vecs = append(vecs, f.terms)
+			f.terms = nil
+		}
+	}
+	return terms.Encode(paths, vecs), nil
+}
+
+// treeDigestOf is the digest the previous tree was indexed under: the
+// same as this run's, since only such trees are reused.
+func treeDigestOf(p *previous) string { return p.digest }
+
+// TermIndex is the part of a tree's term index one query needs: every
+// file (path and length) and the postings of the query's terms.
+type TermIndex struct {
+	Docs     []terms.Doc
+	Postings map[string][]terms.Posting
+}
+
+// Terms reads the docs of the tree's term index and the postings of want.
+func (w *World) Terms(want []string) (*TermIndex, error) {
+	keys := map[string]bool{}
+	wanted := map[string]bool{}
+	for _, t := range want {
+		keys[terms.Bucket(t)] = true
+		wanted[t] = true
+	}
+	w.mu.Lock()
+	docs := w.termDocs
+	w.mu.Unlock()
+	if docs == nil {
+		keys[terms.DocsShard] = true
+	}
+	list := make([]string, 0, len(keys))
+	for k := range keys {
+		list = append(list, k)
+	}
+	sort.Strings(list)
+	shards, err := w.st.TreeShards(w.tree, w.digest, artifactTerms, list)
+	if err != nil {
+		return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
+	}
+	if docs == nil {
+		b, ok := shards[terms.DocsShard]
+		if !ok {
+			return nil, fmt.Errorf("term index of tree %s has no file list; run git speed index --force", short(w.tree))
+		}
+		if docs, err = terms.DecodeDocs(b); err != nil {
+			return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
+		}
+		w.mu.Lock()
+		w.termDocs = docs
+		w.mu.Unlock()
+	}
+	ix := &TermIndex{Docs: docs, Postings: map[string][]terms.Posting{}}
+	for _, k := range list {
+		if k == terms.DocsShard {
+			continue
+		}
+		b, ok := shards[k]
+		if !ok {
+			continue // no term of the tree falls in this bucket
+		}
+		post, err := terms.DecodeBucket(b, len(docs), func(t string) bool { return wanted[t] })
+		if err != nil {
+			return nil, fmt.Errorf("term index of tree %s, bucket %s: %w; run git speed index --force", short(w.tree), k, err)
+		}
+		for t, ps := range post {
+			ix.Postings[t] = ps
+		}
+	}
+	return ix, nil
+}

@@ -1,0 +1,276 @@
+package terms
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sort"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// A tree's term index is stored as shards: DocsShard lists the files (by
+// path, with their lengths), and one shard per term bucket (Bucket) holds
+// the postings of the terms that hash there. A query reads the docs shard
+// and the buckets of its terms only, never every file's facts. The bytes
+// depend only on the tree's files and their vectors, so a full and an
+// incremental index store the same shards.
+//
+//	docs:   magic 'D', IndexFormat, uvarint n, n × (uvarint shared prefix,
+//	        uvarint suffix length, suffix bytes, uvarint length)
+//	bucket: magic 'B', IndexFormat, uvarint terms, per term (sorted):
+//	        uvarint length, bytes, uvarint postings, uvarint block bytes,
+//	        block of postings (uvarint doc delta, field byte, uvarint count)
+const (
+	IndexFormat = 1
+	DocsShard   = "docs"
+	Buckets     = 256
+)
+
+var errIndex = errors.New("malformed term index shard")
+
+// Doc is one file of a tree's term index.
+type Doc struct {
+	Path string
+	Len  uint32 // words of its text (sum of content counts)
+}
+
+// Posting is one file's occurrence of a term.
+type Posting struct {
+	Doc    uint32 // index into the docs shard
+	Fields uint8
+	Count  uint32
+}
+
+// Bucket is the shard key of a term: two hex digits of its FNV-1a hash.
+func Bucket(t string) string {
+	h := fnv.New32a()
+	h.Write([]byte(t))
+	return fmt.Sprintf("%02x", h.Sum32()%Buckets)
+}
+
+// Length is a file's length for BM25: the sum of its term counts.
+func Length(vec []world.Term) uint32 {
+	var n uint32
+	for _, t := range vec {
+		n += t.Count
+	}
+	return n
+}
+
+// Encode makes the shards of a tree's term index; paths are sorted and
+// vecs is parallel to them.
+func Encode(paths []string, vecs [][]world.Term) map[string][]byte {
+	out := map[string][]byte{}
+	docs := []byte{'D', IndexFormat}
+	docs = binary.AppendUvarint(docs, uint64(len(paths)))
+	prev := ""
+	for i, p := range paths {
+		n := 0
+		for n < len(p) && n < len(prev) && p[n] == prev[n] {
+			n++
+		}
+		docs = binary.AppendUvarint(docs, uint64(n))
+		docs = binary.AppendUvarint(docs, uint64(len(p)-n))
+		docs = append(docs, p[n:]...)
+		docs = binary.AppendUvarint(docs, uint64(Length(vecs[i])))
+		prev = p
+	}
+	out[DocsShard] = docs
+
+	post := map[string][]Posting{}
+	for i, vec := range vecs {
+		for _, t := range vec {
+			post[t.Text] = append(post[t.Text], Posting{Doc: uint32(i), Fields: t.Fields, Count: t.Count})
+		}
+	}
+	byBucket := map[string][]string{}
+	for t := range post {
+		b := Bucket(t)
+		byBucket[b] = append(byBucket[b], t)
+	}
+	for b, ts := range byBucket {
+		sort.Strings(ts)
+		buf := []byte{'B', IndexFormat}
+		buf = binary.AppendUvarint(buf, uint64(len(ts)))
+		var block []byte
+		for _, t := range ts {
+			ps := post[t]
+			buf = binary.AppendUvarint(buf, uint64(len(t)))
+			buf = append(buf, t...)
+			buf = binary.AppendUvarint(buf, uint64(len(ps)))
+			block = block[:0]
+			last := uint32(0)
+			for _, p := range ps {
+				block = binary.AppendUvarint(block, uint64(p.Doc-last))
+				last = p.Doc
+				block = append(block, p.Fields)
+				block = binary.AppendUvarint(block, uint64(p.Count))
+			}
+			buf = binary.AppendUvarint(buf, uint64(len(block)))
+			buf = append(buf, block...)
+		}
+		out[b] = buf
+	}
+	return out
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errIndex
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) take(n uint64) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errIndex
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) byte() byte {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func header(b []byte, magic byte) (*reader, error) {
+	if len(b) < 2 || b[0] != magic || b[1] != IndexFormat {
+		return nil, errIndex
+	}
+	return &reader{b: b[2:]}, nil
+}
+
+// DecodeDocs reads the docs shard.
+func DecodeDocs(b []byte) ([]Doc, error) {
+	r, err := header(b, 'D')
+	if err != nil {
+		return nil, err
+	}
+	n := r.uint()
+	if n > uint64(len(r.b)) {
+		return nil, errIndex
+	}
+	docs := make([]Doc, 0, n)
+	prev := ""
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		shared := r.uint()
+		if shared > uint64(len(prev)) {
+			return nil, errIndex
+		}
+		suffix := r.take(r.uint())
+		p := prev[:shared] + string(suffix)
+		docs = append(docs, Doc{Path: p, Len: uint32(r.uint())})
+		prev = p
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errIndex
+	}
+	return docs, r.err
+}
+
+// DecodeBucket reads the postings of the terms of one bucket shard that
+// want accepts (all of them when want is nil). ndocs bounds doc indexes.
+func DecodeBucket(b []byte, ndocs int, want func(term string) bool) (map[string][]Posting, error) {
+	r, err := header(b, 'B')
+	if err != nil {
+		return nil, err
+	}
+	n := r.uint()
+	out := map[string][]Posting{}
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		t := string(r.take(r.uint()))
+		np := r.uint()
+		block := r.take(r.uint())
+		if r.err != nil {
+			break
+		}
+		if want != nil && !want(t) {
+			continue
+		}
+		if np > uint64(len(block)) {
+			return nil, errIndex
+		}
+		br := &reader{b: block}
+		ps := make([]Posting, 0, np)
+		doc := uint64(0)
+		for j := uint64(0); j < np && br.err == nil; j++ {
+			doc += br.uint()
+			p := Posting{Doc: uint32(doc), Fields: br.byte(), Count: uint32(br.uint())}
+			if doc >= uint64(ndocs) {
+				return nil, errIndex
+			}
+			ps = append(ps, p)
+		}
+		if br.err != nil || len(br.b) != 0 {
+			return nil, errIndex
+		}
+		out[t] = ps
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errIndex
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return out, nil
+}
+
+// Decode reads a whole term index back into paths and vectors, the
+// inverse of Encode (used to carry unchanged files into a new tree).
+func Decode(shards map[string][]byte) (paths []string, vecs [][]world.Term, err error) {
+	db, ok := shards[DocsShard]
+	if !ok {
+		return nil, nil, fmt.Errorf("term index: no %s shard", DocsShard)
+	}
+	docs, err := DecodeDocs(db)
+	if err != nil {
+		return nil, nil, fmt.Errorf("term index: %s: %w", DocsShard, err)
+	}
+	vecs = make([][]world.Term, len(docs))
+	keys := make([]string, 0, len(shards))
+	for k := range shards {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == DocsShard {
+			continue
+		}
+		post, err := DecodeBucket(shards[k], len(docs), nil)
+		if err != nil {
+			return nil, nil, fmt.Errorf("term index: bucket %s: %w", k, err)
+		}
+		for t, ps := range post {
+			for _, p := range ps {
+				vecs[p.Doc] = append(vecs[p.Doc], world.Term{Text: t, Fields: p.Fields, Count: p.Count})
+			}
+		}
+	}
+	paths = make([]string, len(docs))
+	for i, d := range docs {
+		paths[i] = d.Path
+		sort.Slice(vecs[i], func(a, b int) bool { return vecs[i][a].Text < vecs[i][b].Text })
+	}
+	return paths, vecs, nil
+}
