@@ -203,7 +203,7 @@ func TestFactsRoundTrip(t *testing.T) {
 		Imports:  []world.Import{{Path: "fmt", Line: 2}, {Path: "x/y", Alias: "z", Names: []string{"a"}, Line: 3, Kind: "k"}},
 		Refs:     []world.Ref{{Name: "Println", Qual: "fmt", Line: 5, In: 1, Kind: "call"}, {Name: "G", Line: 4}, {Name: "H", Line: 40}},
 		Skeleton: "package p\n", Lines: 40, Tokens: 100, SkelToks: 10, Partial: true, Warning: "w",
-		Terms:    []world.Term{{Text: "fmt", Fields: 33, Count: 2}, {Text: "println", Fields: 1, Count: 1}}}
+		Terms: []world.Term{{Text: "fmt", Fields: 33, Count: 2}, {Text: "println", Fields: 1, Count: 1}}}
 	b, err := encodeFacts(f)
 	if err != nil {
 		t.Fatal(err)
