@@ -72,14 +72,16 @@ func treeDigest(cfg *config.Config) string {
 
 // file is one row of the tree being indexed.
 type file struct {
-	rec       mapRecord
-	mode      uint32
-	link      *world.Link
-	facts     []byte // encoded facts, when parsed in this run
-	extract   bool   // gets facts
-	reused    bool
-	prevOut   []outEdge    // out edges in the tree this row was reused from
-	terms     []world.Term // term vector, when known in this run (terms.go)
+	rec     mapRecord
+	mode    uint32
+	link    *world.Link
+	facts   []byte // encoded facts, when parsed in this run
+	extract bool   // gets facts
+	reused  bool
+	prevOut []outEdge // out edges in the tree this row was reused from
+
+	// term vector, when known in this run (terms.go)
+	terms     []world.Term
 	haveTerms bool
 }
 
