@@ -13,6 +13,7 @@ func commands() []*cli.Command {
 		cmdGraph(),
 		cmdSymbols(),
 		cmdAlign(),
+		cmdPack(),
 		cmdScope(),
 		cmdRender(),
 		cmdClassify(),

@@ -558,6 +558,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 	}
 	f.extract = cls.byContent(&f.rec.FileEntry, data, extract.Supported)
 	if !f.extract {
+		plainTerms(f, data)
 		return false, false, nil
 	}
 	f.rec.Key = factsKey(f.rec.Blob, f.rec.Lang, cfg)

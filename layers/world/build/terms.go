@@ -17,6 +17,17 @@ const artifactTerms = "terms"
 // termVector gives f its term vector at extraction time.
 func termVector(facts *world.Facts, data []byte) { facts.Terms = terms.Of(facts, data) }
 
+// plainTerms gives a text file without facts (a language without an
+// extractor, prose, data) a term vector of its words, kept in the tree's
+// term index only: binary, too large and vendored files get none.
+func plainTerms(f *file, data []byte) {
+	if f.rec.Has(world.FlagBinary) || f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) ||
+		f.rec.Has(world.FlagIgnored) || f.rec.Has(world.FlagSymlink) || f.rec.Has(world.FlagSubmodule) {
+		return
+	}
+	f.terms, f.haveTerms = terms.Of(&world.Facts{Lang: f.rec.Lang}, data), true
+}
+
 func (r *shardReader) byte() byte {
 	if r.err != nil || len(r.b) == 0 {
 		r.err = errShard
@@ -28,14 +39,14 @@ func (r *shardReader) byte() byte {
 }
 
 // termShards encodes the terms artifact of a tree: every file with facts
-// and its vector. Vectors of rows carried over from the previous tree come
+// or plain text, and its vector. Vectors of rows carried over from the previous tree come
 // from that tree's artifact (or, failing that, from their stored facts),
 // so the bytes equal those of a full index of the same tree.
 func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(string)) (map[string][]byte, error) {
 	var old map[string][]world.Term
 	need := false
 	for _, f := range files {
-		if f.link != nil && f.reused {
+		if f.reused {
 			need = true
 			break
 		}
@@ -58,15 +69,13 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 	var vecs [][]world.Term
 	var missing []*file
 	for _, f := range files {
-		if f.link == nil {
+		if f.haveTerms || !f.reused {
 			continue
 		}
-		if !f.haveTerms {
-			if v, ok := old[f.rec.Path]; ok {
-				f.terms, f.haveTerms = v, true
-			} else {
-				missing = append(missing, f)
-			}
+		if v, ok := old[f.rec.Path]; ok {
+			f.terms, f.haveTerms = v, true
+		} else if f.link != nil {
+			missing = append(missing, f)
 		}
 	}
 	if len(missing) > 0 {
@@ -91,7 +100,7 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 		}
 	}
 	for _, f := range files {
-		if f.link != nil {
+		if f.haveTerms {
 			paths = append(paths, f.rec.Path)
 			vecs = append(vecs, f.terms)
 			f.terms = nil
@@ -104,15 +113,8 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 // same as this run's, since only such trees are reused.
 func treeDigestOf(p *previous) string { return p.digest }
 
-// TermIndex is the part of a tree's term index one query needs: every
-// file (path and length) and the postings of the query's terms.
-type TermIndex struct {
-	Docs     []terms.Doc
-	Postings map[string][]terms.Posting
-}
-
 // Terms reads the docs of the tree's term index and the postings of want.
-func (w *World) Terms(want []string) (*TermIndex, error) {
+func (w *World) Terms(want []string) (*terms.Index, error) {
 	keys := map[string]bool{}
 	wanted := map[string]bool{}
 	for _, t := range want {
@@ -146,7 +148,7 @@ func (w *World) Terms(want []string) (*TermIndex, error) {
 		w.termDocs = docs
 		w.mu.Unlock()
 	}
-	ix := &TermIndex{Docs: docs, Postings: map[string][]terms.Posting{}}
+	ix := &terms.Index{Docs: docs, Postings: map[string][]terms.Posting{}}
 	for _, k := range list {
 		if k == terms.DocsShard {
 			continue

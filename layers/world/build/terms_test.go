@@ -36,8 +36,8 @@ func TestWorldTerms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.Docs) != 2 {
-		t.Fatalf("docs %+v, want the two Go files (go.mod has no facts)", ix.Docs)
+	if len(ix.Docs) != 3 {
+		t.Fatalf("docs %+v, want go.mod and the two Go files", ix.Docs)
 	}
 	got := map[string]uint8{}
 	for _, p := range ix.Postings[terms.Stem("evict")] {

@@ -43,6 +43,13 @@ type Posting struct {
 	Count  uint32
 }
 
+// Index is the part of a tree's term index one query needs: every file
+// (path and length) and the postings of the query's terms.
+type Index struct {
+	Docs     []Doc
+	Postings map[string][]Posting
+}
+
 // Bucket is the shard key of a term: two hex digits of its FNV-1a hash.
 func Bucket(t string) string {
 	h := fnv.New32a()

@@ -1,0 +1,554 @@
+// Package pack owns git-speed's context packs (the Context Loom): it scores
+// every file of an indexed tree against a free-text request (a question, a
+// bug report, a commit message) and returns the best few files with a
+// reason, the signals that fired, their symbols and a bounded snippet cut
+// at definition boundaries, rendered as evidence under an exact token
+// budget. Signals: lexical BM25 over the stored term index with field
+// weights (definitions, doc lines, headings, imports, identifiers, paths),
+// tagged paths, paths named in the request, files dirty in git status, the
+// code symbol graph (callers of the best hits and a personalised PageRank
+// from them) and recent commits whose messages match the request.
+//
+// It is pure Go and reads the world through Source; it never touches git.
+// Snippets and every other text of a file leave through one function,
+// Request.Redact, where redaction plugs in.
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/graph"
+	"github.com/git-speed/git-speed/layers/world/terms"
+)
+
+// Name is the pack's name in its JSON shape.
+const Name = "git-speed context pack"
+
+// Source is what a pack reads of an indexed tree (build.World provides it).
+type Source interface {
+	Tree() string
+	Graph() *world.Graph
+	Terms(want []string) (*terms.Index, error)
+	Facts(path string) (*world.Facts, error)
+	Content(path string) ([]byte, error)
+}
+
+// Status is one path of `git status`.
+type Status struct {
+	Path string `json:"path"`
+	Code string `json:"code"`
+}
+
+// Commit is one recent commit, for the history signal.
+type Commit struct {
+	ID      string
+	Message string
+	Paths   []string
+}
+
+// Request is what to pack.
+type Request struct {
+	Query    string
+	Tags     []string // repo-relative paths that must be in the pack
+	MaxItems int      // 0: DefaultMaxItems
+	Budget   int      // tokens of the rendered pack; 0: DefaultBudget
+	Status   []Status // git status of the work tree (dirty files get a boost)
+	History  []Commit // recent commits, newest first (files of matching commits get a boost)
+	Counter  tokens.Counter
+	Weights  *Weights // nil: DefaultWeights
+	// Redact, when set, is applied to every text taken from a file (snippet,
+	// signature) before it enters the pack: the one place redaction plugs in.
+	Redact func(path, text string) string
+}
+
+// Defaults.
+const (
+	maxEvidence     = 6
+	DefaultMaxItems = 8
+	DefaultBudget   = 8000
+)
+
+// Pack is a context pack in the Context Loom shape, plus tree and tokens.
+type Pack struct {
+	Name          string   `json:"name"`
+	Workspace     string   `json:"workspace"` // "." : paths are relative to the repository's top
+	Tree          string   `json:"tree"`
+	Query         string   `json:"query"`
+	Terms         []string `json:"terms"`
+	Items         []Item   `json:"items"`
+	Git           GitInfo  `json:"git"`
+	Budget        Budget   `json:"budget"`
+	OpenQuestions []string `json:"open_questions"`
+	Tokens        int      `json:"tokens"` // exact tokens of the text rendering
+	Candidates    int      `json:"candidates"`
+}
+
+// GitInfo is the work tree's status as the pack saw it.
+type GitInfo struct {
+	Success bool     `json:"success"`
+	Status  []Status `json:"status"`
+}
+
+// Budget is what bounded the pack.
+type Budget struct {
+	MaxItems int    `json:"max_items"`
+	Tokens   int    `json:"tokens"`
+	Counter  string `json:"counter"`
+}
+
+// Item is one file of the pack.
+type Item struct {
+	Path      string   `json:"path"`
+	Language  string   `json:"language"`
+	Score     float64  `json:"score"`
+	Reason    string   `json:"reason"`
+	Evidence  []string `json:"evidence"`
+	Symbols   []string `json:"symbols"`
+	LineRange string   `json:"line_range"`
+	Signature string   `json:"signature,omitempty"`
+	Snippet   string   `json:"snippet"`
+	Truncated bool     `json:"truncated,omitempty"` // the snippet was shortened to fit the budget
+}
+
+// Scored is one file's score and the signals behind it, before snippets.
+type Scored struct {
+	Path     string
+	Score    float64
+	Reason   string
+	Evidence []string
+	matched  []string // query terms the file matched
+}
+
+// ErrBadRequest marks errors in what the caller asked (exit 2).
+var ErrBadRequest = errors.New("bad pack request")
+
+type badRequest struct{ msg string }
+
+func (e *badRequest) Error() string { return e.msg }
+func (e *badRequest) Is(t error) bool {
+	return t == ErrBadRequest
+}
+
+func bad(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
+
+// Build scores the tree of src against req and renders the pack.
+func Build(src Source, req Request) (*Pack, error) {
+	if req.Counter == nil {
+		return nil, errors.New("pack: no token counter")
+	}
+	if req.MaxItems <= 0 {
+		req.MaxItems = DefaultMaxItems
+	}
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
+	q, err := parseQuery(req.Query)
+	if err != nil {
+		return nil, &badRequest{err.Error()}
+	}
+	g := src.Graph()
+	for _, t := range req.Tags {
+		if g.Index(t) < 0 {
+			return nil, bad("--tag %s: no such file in tree %s", t, short(src.Tree()))
+		}
+	}
+	ranked, open, err := score(src, q, req)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
+		Git:        GitInfo{Success: req.Status != nil, Status: req.Status},
+		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name()},
+		Candidates: len(ranked), OpenQuestions: open}
+	if p.Git.Status == nil {
+		p.Git.Status = []Status{}
+	}
+	if p.Terms == nil {
+		p.Terms = []string{}
+	}
+	if p.OpenQuestions == nil {
+		p.OpenQuestions = []string{}
+	}
+	if len(ranked) > req.MaxItems {
+		ranked = ranked[:req.MaxItems]
+	}
+	items := make([]Item, 0, len(ranked))
+	for _, s := range ranked {
+		it, err := makeItem(src, q, s, req)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	p.Items = items
+	fit(p, req)
+	if p.Tokens > req.Budget {
+		return nil, bad("--budget %d is too small: the pack's header alone takes %d tokens", req.Budget, p.Tokens)
+	}
+	return p, nil
+}
+
+// Rank scores every file of src's tree against query and returns them best
+// first (only files with a positive score), for evaluation.
+func Rank(src Source, req Request) ([]Scored, error) {
+	q, err := parseQuery(req.Query)
+	if err != nil {
+		return nil, &badRequest{err.Error()}
+	}
+	ranked, _, err := score(src, q, req)
+	return ranked, err
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// Weights tune the signals. Term weights multiply a term's IDF; boosts
+// multiply the best lexical score, so they do not depend on its scale.
+type Weights struct {
+	K1, B     float64 // BM25 saturation and length normalisation of content counts
+	Content   float64
+	Ident     float64 // the term is a compound identifier of the file, or part of one
+	Def       float64 // the term names (part of) a definition
+	Doc       float64
+	Heading   float64
+	Import    float64
+	Path      float64 // the term is part of the file's path
+	Coverage  float64 // bonus per extra distinct query term matched
+	Tag       float64
+	Mention   float64
+	Dirty     float64
+	Rank      float64 // personalised PageRank from the best lexical hits
+	Seeds     int     // how many best hits seed the PageRank
+	Caller    float64 // a file that uses one of the best hits
+	History   float64 // files of recent commits whose messages match
+	HistFiles int     // commits changing more files than this are ignored
+}
+
+// DefaultWeights are the weights tuned with `git speed eval --pack`.
+func DefaultWeights() Weights {
+	return Weights{K1: 1.2, B: 0.75, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 2.5,
+		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0.5, Seeds: 10, Caller: 0.15,
+		History: 0.6, HistFiles: 30}
+}
+
+// score ranks every file of the tree; open lists the query terms that
+// matched nothing.
+func score(src Source, q *query, req Request) ([]Scored, []string, error) {
+	w := DefaultWeights()
+	if req.Weights != nil {
+		w = *req.Weights
+	}
+	g := src.Graph()
+	n := len(g.Files)
+	ix, err := src.Terms(q.terms)
+	if err != nil {
+		return nil, nil, err
+	}
+	// doc index → file index
+	fileOf := make([]int, len(ix.Docs))
+	avg := 0.0
+	for i, d := range ix.Docs {
+		fileOf[i] = g.Index(d.Path)
+		avg += float64(d.Len)
+	}
+	if len(ix.Docs) > 0 {
+		avg /= float64(len(ix.Docs))
+	}
+	if avg == 0 {
+		avg = 1
+	}
+	lex := make([]float64, n)
+	matched := make([][]string, n)
+	fields := make([]map[string]uint8, n)
+	note := func(i int, t string, f uint8) {
+		if fields[i] == nil {
+			fields[i] = map[string]uint8{}
+		}
+		if _, ok := fields[i][t]; !ok {
+			matched[i] = append(matched[i], t)
+		}
+		fields[i][t] |= f
+	}
+	lowerPaths := make([]string, n)
+	for i := range g.Files {
+		lowerPaths[i] = strings.ToLower(g.Files[i].Path)
+	}
+	N := float64(max(len(ix.Docs), 1))
+	var open []string
+	idfs := map[string]float64{}
+	for _, t := range q.terms {
+		ps := ix.Postings[t]
+		var pathHits []int
+		if len(t) >= 3 {
+			for i, lp := range lowerPaths {
+				if strings.Contains(lp, t) {
+					pathHits = append(pathHits, i)
+				}
+			}
+		}
+		if len(ps) == 0 && len(pathHits) == 0 {
+			open = append(open, t)
+			continue
+		}
+		df := float64(max(len(ps), len(pathHits)))
+		idf := math.Log(1 + (N-df+0.5)/(df+0.5))
+		if idf < 0.05 {
+			idf = 0.05
+		}
+		idfs[t] = idf
+		for _, p := range ps {
+			fi := fileOf[p.Doc]
+			if fi < 0 {
+				continue
+			}
+			s := 0.0
+			if p.Count > 0 {
+				tf := float64(p.Count)
+				norm := 1 - w.B + w.B*float64(ix.Docs[p.Doc].Len)/avg
+				s += w.Content * tf * (w.K1 + 1) / (tf + w.K1*norm)
+			}
+			if p.Fields&terms.Ident != 0 {
+				s += w.Ident
+			}
+			if p.Fields&terms.Def != 0 {
+				s += w.Def
+			}
+			if p.Fields&terms.DocLine != 0 {
+				s += w.Doc
+			}
+			if p.Fields&terms.Heading != 0 {
+				s += w.Heading
+			}
+			if p.Fields&terms.Import != 0 {
+				s += w.Import
+			}
+			lex[fi] += idf * s
+			note(fi, t, p.Fields)
+		}
+		for _, i := range pathHits {
+			lex[i] += idf * w.Path
+			note(i, t, terms.Path)
+		}
+	}
+	if len(q.terms) > 1 {
+		for i := range lex {
+			if k := len(matched[i]); k > 1 {
+				lex[i] *= 1 + w.Coverage*float64(k-1)
+			}
+		}
+	}
+	top := 0.0
+	for _, s := range lex {
+		top = max(top, s)
+	}
+	if top == 0 {
+		top = 1
+	}
+	sc := append([]float64(nil), lex...)
+	reason := make([]string, n)
+	strength := make([]float64, n)
+	evidence := make([][]string, n)
+	give := func(i int, amount float64, why, ev string) {
+		if amount <= 0 {
+			return
+		}
+		sc[i] += amount
+		if amount > strength[i] {
+			strength[i], reason[i] = amount, why
+		}
+		if ev != "" && len(evidence[i]) < maxEvidence {
+			evidence[i] = append(evidence[i], ev)
+		}
+	}
+	for i := range lex {
+		if lex[i] > 0 {
+			strength[i] = lex[i]
+			reason[i] = lexReason(q, matched[i], fields[i])
+			evidence[i] = append(evidence[i], termEvidence(q, matched[i], fields[i]))
+		}
+	}
+
+	// Graph: callers of the best hits and a PageRank seeded by them.
+	order := byScore(sc, g)
+	var seeds []string
+	for _, i := range order {
+		if len(seeds) >= w.Seeds || lex[i] <= 0 {
+			break
+		}
+		seeds = append(seeds, g.Files[i].Path)
+	}
+	if len(seeds) > 0 && len(g.Edges) > 0 {
+		seedSet := map[int]bool{}
+		for _, s := range seeds {
+			seedSet[g.Index(s)] = true
+		}
+		if w.Caller > 0 {
+			for _, e := range g.Edges {
+				if seedSet[e.To] && !seedSet[e.From] && e.From != e.To {
+					give(e.From, w.Caller*lex[e.To], "uses "+g.Files[e.To].Path, "graph: uses "+g.Files[e.To].Path)
+				}
+			}
+		}
+		if w.Rank > 0 {
+			rank := graph.Rank(g, seeds, nil)
+			best := 0.0
+			for i, r := range rank {
+				if !seedSet[i] {
+					best = max(best, r)
+				}
+			}
+			if best > 0 {
+				for i, r := range rank {
+					if !seedSet[i] && r > best*0.05 {
+						give(i, w.Rank*top*r/best, "close in the code graph to the best matches", "graph: pagerank from the best matches")
+					}
+				}
+			}
+		}
+	}
+
+	// History: files of recent commits whose messages match the request.
+	if w.History > 0 && len(req.History) > 0 && len(idfs) > 0 {
+		total := 0.0
+		for _, v := range idfs {
+			total += v
+		}
+		for _, c := range req.History {
+			if len(c.Paths) == 0 || len(c.Paths) > w.HistFiles {
+				continue
+			}
+			seen := map[string]bool{}
+			terms.Words([]byte(c.Message), func(tok string) {
+				for _, p := range terms.Split(tok) {
+					seen[terms.Stem(p)] = true
+				}
+				if len(terms.Split(tok)) > 1 {
+					seen[terms.Whole(tok)] = true
+				}
+			})
+			m := 0.0
+			for t, v := range idfs {
+				if seen[t] {
+					m += v
+				}
+			}
+			share := m / total
+			if share < 0.34 {
+				continue
+			}
+			subject, _, _ := strings.Cut(c.Message, "\n")
+			for _, p := range c.Paths {
+				if i := g.Index(p); i >= 0 {
+					give(i, w.History*top*share/math.Sqrt(float64(len(c.Paths))), "changed by a commit about the same thing",
+						fmt.Sprintf("history: %s %s", short(c.ID)[:min(7, len(c.ID))], clip(subject, 60)))
+				}
+			}
+		}
+	}
+
+	// Paths named in the request, dirty files, tags.
+	for _, m := range q.mentions {
+		lm := strings.ToLower(m)
+		for i, lp := range lowerPaths {
+			if lp == lm || strings.HasSuffix(lp, "/"+lm) {
+				give(i, w.Mention*top, "path mentioned in request", "mentioned: "+m)
+			}
+		}
+	}
+	for _, s := range req.Status {
+		if i := g.Index(s.Path); i >= 0 {
+			give(i, w.Dirty*top, "changed in the work tree", "git status: "+strings.TrimSpace(s.Code))
+		}
+	}
+	for _, t := range req.Tags {
+		if i := g.Index(t); i >= 0 {
+			give(i, w.Tag*top, "tagged by the request", "tagged")
+		}
+	}
+
+	var out []Scored
+	for _, i := range byScore(sc, g) {
+		if sc[i] <= 0 {
+			break
+		}
+		out = append(out, Scored{Path: g.Files[i].Path, Score: round(sc[i]), Reason: reason[i], Evidence: dedupe(evidence[i]), matched: matched[i]})
+	}
+	return out, open, nil
+}
+
+// byScore orders file indexes by score, then path (deterministic).
+func byScore(sc []float64, g *world.Graph) []int {
+	order := make([]int, len(sc))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		if sc[order[a]] != sc[order[b]] {
+			return sc[order[a]] > sc[order[b]]
+		}
+		return g.Files[order[a]].Path < g.Files[order[b]].Path
+	})
+	return order
+}
+
+func lexReason(q *query, matched []string, fields map[string]uint8) string {
+	var defs, all []string
+	for _, t := range matched {
+		all = append(all, q.word(t))
+		if fields[t]&terms.Def != 0 {
+			defs = append(defs, q.word(t))
+		}
+	}
+	switch {
+	case len(defs) > 0:
+		return "defines " + strings.Join(defs, ", ")
+	case len(matched) > 0 && allPath(matched, fields):
+		return "path matches " + strings.Join(all, ", ")
+	default:
+		return "matches " + strings.Join(all, ", ")
+	}
+}
+
+func allPath(matched []string, fields map[string]uint8) bool {
+	for _, t := range matched {
+		if fields[t] != terms.Path {
+			return false
+		}
+	}
+	return true
+}
+
+func termEvidence(q *query, matched []string, fields map[string]uint8) string {
+	parts := make([]string, len(matched))
+	for i, t := range matched {
+		parts[i] = q.word(t) + " (" + strings.Join(terms.Names(fields[t]), ", ") + ")"
+	}
+	return "terms: " + strings.Join(parts, "; ")
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func round(f float64) float64 { return math.Round(f*1000) / 1000 }
