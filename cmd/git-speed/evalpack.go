@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/git-speed/git-speed/layers/pack"
 	"github.com/git-speed/git-speed/layers/world/build"
@@ -11,7 +13,17 @@ import (
 // requests: the message is the request, the changed files that existed in
 // the parent are the target, the parent's tree (indexed incrementally) is
 // the world and the commits before it are the history.
-func (h *history) evalPack(n int, perCase, asJSON bool) error {
+func (h *history) evalPack(n int, weights string, perCase, asJSON bool) error {
+	var w *pack.Weights
+	if weights != "" {
+		dw := pack.DefaultWeights()
+		dec := json.NewDecoder(strings.NewReader(weights))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&dw); err != nil {
+			return usagef("--weights: %v", err)
+		}
+		w = &dw
+	}
 	log, err := h.e.repo.RecentChanges(h.rev, n+defaultHistory)
 	if err != nil {
 		return err
@@ -46,9 +58,9 @@ func (h *history) evalPack(n int, perCase, asJSON bool) error {
 		for _, o := range log[i+1 : min(len(log), i+1+defaultHistory)] {
 			past = append(past, pack.Commit{ID: o.Commit, Message: o.Message, Paths: o.Paths})
 		}
-		cases = append(cases, pack.Case{Commit: l.Commit, Message: l.Message, Target: target, Src: w, History: past})
+		cases = append(cases, pack.Case{Commit: l.Commit, Message: request(l.Message), Target: target, Src: w, History: past})
 	}
-	rep, err := pack.Evaluate(cases, nil, perCase)
+	rep, err := pack.Evaluate(cases, w, perCase)
 	if err != nil {
 		return err
 	}
@@ -57,4 +69,17 @@ func (h *history) evalPack(n int, perCase, asJSON bool) error {
 	}
 	_, err = fmt.Fprint(h.e.stdout, rep.Text())
 	return err
+}
+
+// request is a commit message as a request: without the subject of a
+// merge commit ("Merge pull request #12 from a/b", "Merge branch …"),
+// which names branches, not the change.
+func request(msg string) string {
+	subject, body, _ := strings.Cut(msg, "\n")
+	if strings.HasPrefix(subject, "Merge pull request ") || strings.HasPrefix(subject, "Merge branch ") {
+		if b := strings.TrimSpace(body); b != "" {
+			return b
+		}
+	}
+	return msg
 }

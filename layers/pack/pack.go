@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strings"
 
@@ -232,13 +233,15 @@ type Weights struct {
 	Caller    float64 // a file that uses one of the best hits
 	History   float64 // files of recent commits whose messages match
 	HistFiles int     // commits changing more files than this are ignored
+	Churn     float64 // files that recent commits change often (changelogs, central files)
+	Sibling   float64 // a file's test and the file a test tests, of the best hits
 }
 
 // DefaultWeights are the weights tuned with `git speed eval --pack`.
 func DefaultWeights() Weights {
 	return Weights{K1: 1.2, B: 0.75, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 2.5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0.5, Seeds: 10, Caller: 0.15,
-		History: 0.6, HistFiles: 30}
+		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -297,7 +300,7 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 			}
 		}
 		if len(ps) == 0 && len(pathHits) == 0 {
-			open = append(open, t)
+			open = append(open, q.word(t))
 			continue
 		}
 		df := float64(max(len(ps), len(pathHits)))
@@ -456,6 +459,41 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 		}
 	}
 
+	// Churn: how often recent commits changed a file.
+	if w.Churn > 0 && len(req.History) > 0 {
+		freq := map[int]int{}
+		most := 0
+		for _, c := range req.History {
+			if len(c.Paths) == 0 || len(c.Paths) > w.HistFiles {
+				continue
+			}
+			for _, p := range c.Paths {
+				if i := g.Index(p); i >= 0 {
+					freq[i]++
+					most = max(most, freq[i])
+				}
+			}
+		}
+		for i, k := range freq {
+			if k >= 3 {
+				give(i, w.Churn*top*float64(k)/float64(most), "often changed", fmt.Sprintf("history: changed by %d of the last %d commits", k, len(req.History)))
+			}
+		}
+	}
+
+	// Siblings: the tests of the best hits, and what the best tests test.
+	if w.Sibling > 0 {
+		base := append([]float64(nil), sc...)
+		for _, i := range byScore(base, g)[:min(n, 2*w.Seeds)] {
+			if base[i] <= 0 {
+				break
+			}
+			for _, j := range siblings(g, g.Files[i].Path) {
+				give(j, w.Sibling*base[i], "test or subject of "+g.Files[i].Path, "sibling: "+g.Files[i].Path)
+			}
+		}
+	}
+
 	// Paths named in the request, dirty files, tags.
 	for _, m := range q.mentions {
 		lm := strings.ToLower(m)
@@ -552,3 +590,31 @@ func dedupe(s []string) []string {
 }
 
 func round(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// siblings are the files that test p, or that p tests, by naming custom:
+// a_test.go, test_a.py, a_test.py, a.test.ts, a.spec.ts, tests/… .
+func siblings(g *world.Graph, p string) []int {
+	dir, file := path.Split(p)
+	ext := path.Ext(file)
+	stem := strings.TrimSuffix(file, ext)
+	var names []string
+	switch {
+	case strings.HasSuffix(stem, "_test"):
+		names = append(names, dir+strings.TrimSuffix(stem, "_test")+ext)
+	case strings.HasPrefix(stem, "test_"):
+		s := strings.TrimPrefix(stem, "test_")
+		names = append(names, dir+s+ext, path.Join(path.Dir(strings.TrimSuffix(dir, "/")), s+ext))
+	case strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec"):
+		names = append(names, dir+strings.TrimSuffix(strings.TrimSuffix(stem, ".test"), ".spec")+ext)
+	default:
+		names = append(names, dir+stem+"_test"+ext, dir+"test_"+stem+ext, dir+stem+".test"+ext, dir+stem+".spec"+ext,
+			dir+"tests/test_"+stem+ext, "tests/test_"+stem+ext, "test/"+stem+".test"+ext, "test/"+stem+ext)
+	}
+	var out []int
+	for _, nm := range names {
+		if i := g.Index(path.Clean(nm)); i >= 0 && nm != p {
+			out = append(out, i)
+		}
+	}
+	return out
+}

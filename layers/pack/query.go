@@ -48,7 +48,7 @@ func parseQuery(text string) (*query, error) {
 	q := &query{text: text, surface: map[string]string{}}
 	seen := map[string]bool{}
 	add := func(t, word string) {
-		if len(t) < terms.MinLen || len(t) > terms.MaxLen || terms.IsStop(t) || seen[t] || len(q.terms) >= MaxQueryTerms {
+		if len(t) < terms.MinLen || len(t) > terms.MaxLen || terms.IsStop(t) || seen[t] || len(q.terms) >= MaxQueryTerms || digits(t) {
 			return
 		}
 		seen[t] = true
@@ -100,4 +100,13 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -167,6 +167,19 @@ func window(lines []string, best int, defs []world.Def) (from, to int, def *worl
 			}
 		}
 	}
+	if def == nil {
+		// A doc comment just above a definition belongs to it.
+		for i := range defs {
+			d := &defs[i]
+			if d.Start > best && d.Start <= best+3 && d.End <= n && (def == nil || d.Start < def.Start) {
+				def = d
+			}
+		}
+		if def != nil && def.End-best+1 <= SnippetLines {
+			return best, def.End, def
+		}
+		def = nil
+	}
 	lo, hi := 1, n
 	if def != nil {
 		if def.End-def.Start+1 <= SnippetLines {

@@ -6,6 +6,10 @@
 // doc lines, headings, imports and prose words of the files. It is pure Go
 // and knows nothing of git: layers/world/build stores what it makes and
 // layers/pack scores against it.
+//
+// Term vectors are stored: any change to what Of returns for the same
+// input (the stemmer, the stop words, the limits) must bump
+// world.FormatVersion so stored vectors are rebuilt.
 package terms
 
 import (
@@ -289,7 +293,7 @@ var stop = func() map[string]bool {
 		no not of on or so such that the their then there these they this to was were will with
 		we you i me my our can could should would may might must do does did done been being
 		when where which who what why how all any some each other more most also only than too very
-		just via per let var const func fn def return
+		just via per see let var const func fn def return
 		if else elif for while break continue case switch default try catch except finally
 		true false nil null none self this import package from public private protected static
 		void int string bool str err ok`) {
