@@ -14,6 +14,7 @@ func commands() []*cli.Command {
 		cmdSymbols(),
 		cmdAlign(),
 		cmdPack(),
+		cmdMCP(),
 		cmdScope(),
 		cmdRender(),
 		cmdClassify(),

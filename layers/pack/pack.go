@@ -235,13 +235,14 @@ type Weights struct {
 	HistFiles int     // commits changing more files than this are ignored
 	Churn     float64 // files that recent commits change often (changelogs, central files)
 	Sibling   float64 // a file's test and the file a test tests, of the best hits
+	CoChange  float64 // files that recent commits changed together with the best hits
 }
 
 // DefaultWeights are the weights tuned with `git speed eval --pack`.
 func DefaultWeights() Weights {
 	return Weights{K1: 1.2, B: 0.75, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 2.5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0.5, Seeds: 10, Caller: 0.15,
-		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5}
+		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0.5}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -491,6 +492,39 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 			for _, j := range siblings(g, g.Files[i].Path) {
 				give(j, w.Sibling*base[i], "test or subject of "+g.Files[i].Path, "sibling: "+g.Files[i].Path)
 			}
+		}
+	}
+
+	// Co-change: files that recent commits changed with the best hits.
+	if w.CoChange > 0 && len(req.History) > 0 {
+		base := append([]float64(nil), sc...)
+		seedScore := map[string]float64{}
+		for _, i := range byScore(base, g)[:min(n, w.Seeds)] {
+			if lex[i] > 0 {
+				seedScore[g.Files[i].Path] = base[i]
+			}
+		}
+		together := map[int]float64{}
+		commits := map[string]int{}
+		for _, c := range req.History {
+			if len(c.Paths) < 2 || len(c.Paths) > w.HistFiles {
+				continue
+			}
+			for _, p := range c.Paths {
+				if s, ok := seedScore[p]; ok {
+					commits[p]++
+					for _, o := range c.Paths {
+						if o != p {
+							if j := g.Index(o); j >= 0 {
+								together[j] += s / float64(len(c.Paths)-1)
+							}
+						}
+					}
+				}
+			}
+		}
+		for j, v := range together {
+			give(j, w.CoChange*v/math.Sqrt(float64(max(1, len(commits)))), "changed together with the best matches", "history: changed together with the best matches")
 		}
 	}
 
