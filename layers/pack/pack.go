@@ -241,8 +241,8 @@ type Weights struct {
 // DefaultWeights are the weights tuned with `git speed eval --pack`.
 func DefaultWeights() Weights {
 	return Weights{K1: 1.2, B: 0.75, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 2.5,
-		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0.5, Seeds: 10, Caller: 0.15,
-		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0.5}
+		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
+		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -484,13 +484,18 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 
 	// Siblings: the tests of the best hits, and what the best tests test.
 	if w.Sibling > 0 {
+		byBase := map[string][]int{}
+		for i := range g.Files {
+			byBase[path.Base(g.Files[i].Path)] = append(byBase[path.Base(g.Files[i].Path)], i)
+		}
 		base := append([]float64(nil), sc...)
 		for _, i := range byScore(base, g)[:min(n, 2*w.Seeds)] {
 			if base[i] <= 0 {
 				break
 			}
-			for _, j := range siblings(g, g.Files[i].Path) {
-				give(j, w.Sibling*base[i], "test or subject of "+g.Files[i].Path, "sibling: "+g.Files[i].Path)
+			for _, j := range siblings(g, byBase, g.Files[i].Path) {
+				// A sibling rises towards the file it goes with, never past it.
+				give(j, min(w.Sibling*base[i], 0.95*base[i]-sc[j]), "test or subject of "+g.Files[i].Path, "sibling: "+g.Files[i].Path)
 			}
 		}
 	}
@@ -625,30 +630,49 @@ func dedupe(s []string) []string {
 
 func round(f float64) float64 { return math.Round(f*1000) / 1000 }
 
-// siblings are the files that test p, or that p tests, by naming custom:
-// a_test.go, test_a.py, a_test.py, a.test.ts, a.spec.ts, tests/… .
-func siblings(g *world.Graph, p string) []int {
+// siblings are the files that test p, or that p tests, by naming custom,
+// anywhere in the tree (a_test.go, test_a.py, a.test.ts, a.spec.ts,
+// ATest.java, a_spec.rb …); at most three, nearest folder first.
+func siblings(g *world.Graph, byBase map[string][]int, p string) []int {
 	dir, file := path.Split(p)
 	ext := path.Ext(file)
 	stem := strings.TrimSuffix(file, ext)
 	var names []string
 	switch {
-	case strings.HasSuffix(stem, "_test"):
-		names = append(names, dir+strings.TrimSuffix(stem, "_test")+ext)
+	case strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_spec"):
+		names = append(names, stem[:len(stem)-5]+ext, "_"+stem[:len(stem)-5]+ext)
 	case strings.HasPrefix(stem, "test_"):
-		s := strings.TrimPrefix(stem, "test_")
-		names = append(names, dir+s+ext, path.Join(path.Dir(strings.TrimSuffix(dir, "/")), s+ext))
+		names = append(names, stem[5:]+ext, "_"+stem[5:]+ext)
 	case strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec"):
-		names = append(names, dir+strings.TrimSuffix(strings.TrimSuffix(stem, ".test"), ".spec")+ext)
+		names = append(names, stem[:len(stem)-5]+ext)
+	case strings.HasSuffix(stem, "Test") && len(stem) > 4:
+		names = append(names, stem[:len(stem)-4]+ext)
 	default:
-		names = append(names, dir+stem+"_test"+ext, dir+"test_"+stem+ext, dir+stem+".test"+ext, dir+stem+".spec"+ext,
-			dir+"tests/test_"+stem+ext, "tests/test_"+stem+ext, "test/"+stem+".test"+ext, "test/"+stem+ext)
+		bare := strings.TrimLeft(stem, "_")
+		names = append(names, stem+"_test"+ext, "test_"+bare+ext, bare+"_test"+ext, stem+".test"+ext, stem+".spec"+ext,
+			stem+"Test"+ext, stem+"_spec"+ext)
 	}
 	var out []int
 	for _, nm := range names {
-		if i := g.Index(path.Clean(nm)); i >= 0 && nm != p {
-			out = append(out, i)
+		for _, i := range byBase[nm] {
+			if g.Files[i].Path != p {
+				out = append(out, i)
+			}
 		}
 	}
+	sort.SliceStable(out, func(a, b int) bool {
+		return commonPrefix(g.Files[out[a]].Path, dir) > commonPrefix(g.Files[out[b]].Path, dir)
+	})
+	if len(out) > 3 {
+		out = out[:3]
+	}
 	return out
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

@@ -81,7 +81,7 @@ type file struct {
 	prevOut []outEdge // out edges in the tree this row was reused from
 
 	// term vector, when known in this run (terms.go)
-	terms     []world.Term
+	terms     []uint64 // packed by termTable
 	haveTerms bool
 }
 
@@ -569,7 +569,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 				facts, err := decodeFacts(b)
 				if err == nil {
 					f.link = facts.Link()
-					f.terms, f.haveTerms = facts.Terms, true
+					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
 			}
@@ -585,7 +585,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		mu.Unlock()
 	}
 	termVector(facts, data)
-	f.terms, f.haveTerms = facts.Terms, true
+	setTerms(f, facts.Terms)
 	if f.facts, err = encodeFacts(facts); err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}

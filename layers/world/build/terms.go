@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/layers/world"
@@ -25,7 +26,48 @@ func plainTerms(f *file, data []byte) {
 		f.rec.Has(world.FlagIgnored) || f.rec.Has(world.FlagSymlink) || f.rec.Has(world.FlagSubmodule) {
 		return
 	}
-	f.terms, f.haveTerms = terms.Of(&world.Facts{Lang: f.rec.Lang}, data), true
+	setTerms(f, terms.Of(&world.Facts{Lang: f.rec.Lang}, data))
+}
+
+// termTable interns the terms of index runs: a file's vector is held as
+// packed ids (id<<32 | fields<<24 | count) until the term index is
+// encoded, several times smaller than strings on a large tree.
+var termTable = struct {
+	sync.Mutex
+	ids  map[string]uint32
+	strs []string
+}{ids: map[string]uint32{}}
+
+const maxPackedCount = 1<<24 - 1
+
+func setTerms(f *file, vec []world.Term) {
+	out := make([]uint64, len(vec))
+	termTable.Lock()
+	for i, t := range vec {
+		id, ok := termTable.ids[t.Text]
+		if !ok {
+			id = uint32(len(termTable.strs))
+			termTable.ids[t.Text] = id
+			termTable.strs = append(termTable.strs, t.Text)
+		}
+		out[i] = uint64(id)<<32 | uint64(t.Fields)<<24 | uint64(min(t.Count, maxPackedCount))
+	}
+	termTable.Unlock()
+	f.terms, f.haveTerms = out, true
+}
+
+// packedVectors gives the term index encoder the rows' packed vectors.
+type packedVectors struct {
+	files []*file
+	strs  []string
+}
+
+func (v packedVectors) Len() int          { return len(v.files) }
+func (v packedVectors) Path(i int) string { return v.files[i].rec.Path }
+func (v packedVectors) Terms(i int) int   { return len(v.files[i].terms) }
+func (v packedVectors) Term(i, k int) (string, uint8, uint32) {
+	x := v.files[i].terms[k]
+	return v.strs[x>>32], uint8(x >> 24), uint32(x & maxPackedCount)
 }
 
 func (r *shardReader) byte() byte {
@@ -57,6 +99,7 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 			paths, vecs, derr := terms.Decode(shards)
 			if derr == nil {
 				old = make(map[string][]world.Term, len(paths))
+				// (decoded vectors are packed as they are taken)
 				for i, p := range paths {
 					old[p] = vecs[i]
 				}
@@ -65,15 +108,13 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 			}
 		}
 	}
-	var paths []string
-	var vecs [][]world.Term
 	var missing []*file
 	for _, f := range files {
 		if f.haveTerms || !f.reused {
 			continue
 		}
 		if v, ok := old[f.rec.Path]; ok {
-			f.terms, f.haveTerms = v, true
+			setTerms(f, v)
 		} else if f.link != nil {
 			missing = append(missing, f)
 		}
@@ -96,17 +137,23 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 			if err != nil {
 				return nil, fmt.Errorf("%s: stored facts are corrupt (%v); run git speed index --force", f.rec.Path, err)
 			}
-			f.terms, f.haveTerms = facts.Terms, true
+			setTerms(f, facts.Terms)
 		}
 	}
+	var rows []*file
 	for _, f := range files {
 		if f.haveTerms {
-			paths = append(paths, f.rec.Path)
-			vecs = append(vecs, f.terms)
-			f.terms = nil
+			rows = append(rows, f)
 		}
 	}
-	return terms.Encode(paths, vecs), nil
+	termTable.Lock()
+	strs := termTable.strs
+	termTable.Unlock()
+	out := terms.EncodeFrom(packedVectors{files: rows, strs: strs})
+	for _, f := range rows {
+		f.terms = nil
+	}
+	return out, nil
 }
 
 // treeDigestOf is the digest the previous tree was indexed under: the

@@ -66,14 +66,60 @@ func Length(vec []world.Term) uint32 {
 	return n
 }
 
+// Vectors is a tree's files and their term vectors, as Encode reads them:
+// rows sorted by path, each vector sorted by term.
+type Vectors interface {
+	Len() int
+	Path(i int) string
+	Terms(i int) int
+	Term(i, k int) (text string, fields uint8, count uint32)
+}
+
+type sliceVectors struct {
+	paths []string
+	vecs  [][]world.Term
+}
+
+func (v sliceVectors) Len() int          { return len(v.paths) }
+func (v sliceVectors) Path(i int) string { return v.paths[i] }
+func (v sliceVectors) Terms(i int) int   { return len(v.vecs[i]) }
+func (v sliceVectors) Term(i, k int) (string, uint8, uint32) {
+	t := v.vecs[i][k]
+	return t.Text, t.Fields, t.Count
+}
+
 // Encode makes the shards of a tree's term index; paths are sorted and
 // vecs is parallel to them.
 func Encode(paths []string, vecs [][]world.Term) map[string][]byte {
+	return EncodeFrom(sliceVectors{paths, vecs})
+}
+
+// EncodeFrom makes the shards of a tree's term index from v.
+func EncodeFrom(v Vectors) map[string][]byte {
 	out := map[string][]byte{}
 	docs := []byte{'D', IndexFormat}
-	docs = binary.AppendUvarint(docs, uint64(len(paths)))
+	docs = binary.AppendUvarint(docs, uint64(v.Len()))
 	prev := ""
-	for i, p := range paths {
+	// Postings of all terms share one array, sized by a first pass.
+	df := map[string]int{}
+	total := 0
+	for i := 0; i < v.Len(); i++ {
+		for k := 0; k < v.Terms(i); k++ {
+			t, _, _ := v.Term(i, k)
+			df[t]++
+			total++
+		}
+	}
+	all := make([]Posting, total)
+	post := make(map[string][]Posting, len(df))
+	at := 0
+	for t, n := range df {
+		post[t] = all[at : at : at+n]
+		at += n
+	}
+	df = nil
+	for i := 0; i < v.Len(); i++ {
+		p := v.Path(i)
 		n := 0
 		for n < len(p) && n < len(prev) && p[n] == prev[n] {
 			n++
@@ -81,17 +127,17 @@ func Encode(paths []string, vecs [][]world.Term) map[string][]byte {
 		docs = binary.AppendUvarint(docs, uint64(n))
 		docs = binary.AppendUvarint(docs, uint64(len(p)-n))
 		docs = append(docs, p[n:]...)
-		docs = binary.AppendUvarint(docs, uint64(Length(vecs[i])))
+		var length uint32
+		for k := 0; k < v.Terms(i); k++ {
+			t, f, c := v.Term(i, k)
+			length += c
+			post[t] = append(post[t], Posting{Doc: uint32(i), Fields: f, Count: c})
+		}
+		docs = binary.AppendUvarint(docs, uint64(length))
 		prev = p
 	}
 	out[DocsShard] = docs
 
-	post := map[string][]Posting{}
-	for i, vec := range vecs {
-		for _, t := range vec {
-			post[t.Text] = append(post[t.Text], Posting{Doc: uint32(i), Fields: t.Fields, Count: t.Count})
-		}
-	}
 	byBucket := map[string][]string{}
 	for t := range post {
 		b := Bucket(t)
