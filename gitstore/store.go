@@ -401,21 +401,24 @@ func (s *Store) TreeShards(tree, digest, name string, keys []string) (map[string
 	if !ok {
 		return nil, fmt.Errorf("artifact %q of tree %s (digest %s): %w", name, tree, digest, ErrNotFound)
 	}
-	var all []string
-	var ids []plumbing.Hash
-	if err := s.listShards(h, nil, &all, &ids); err != nil {
-		return nil, err
-	}
-	want := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		want[k] = true
-	}
+	// Each shard is looked up by its own path: the artifact may have
+	// thousands of shards and the caller wants a few.
 	var got []string
 	var gotIDs []plumbing.Hash
-	for i, k := range all {
-		if want[k] {
+	sorted := append([]string(nil), keys...)
+	sort.Strings(sorted)
+	for i, k := range sorted {
+		if i > 0 && sorted[i-1] == k {
+			continue
+		}
+		names := append(splitKey(k), "@")
+		id, found, err := s.lookup(h, false, names...)
+		if err != nil {
+			return nil, err
+		}
+		if found {
 			got = append(got, k)
-			gotIDs = append(gotIDs, ids[i])
+			gotIDs = append(gotIDs, id)
 		}
 	}
 	blobs, err := s.r.readBlobs(gotIDs)

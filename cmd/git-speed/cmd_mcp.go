@@ -163,7 +163,7 @@ func (s *mcpServer) world() (*build.World, error) {
 			return s.w, nil
 		}
 	}
-	w, err := build.Load(s.e.repo, tree, s.e.cfg)
+	w, err := build.Open(s.e.repo, tree, s.e.cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,11 +60,13 @@ func cmdPack() *cli.Command {
 			if err := opt.check(); err != nil {
 				return err
 			}
-			w, err := loadWorld(e, rev)
+			start := time.Now()
+			w, err := openWorldLazy(e, rev)
 			if err != nil {
 				return err
 			}
 			defer w.Close()
+			e.trace("load index", start)
 			p, err := e.pack(w, opt)
 			if err != nil {
 				return err
@@ -111,6 +114,8 @@ func (e *env) pack(w *build.World, o packOptions) (*pack.Pack, error) {
 		return nil, err
 	}
 	req := pack.Request{Query: o.Query, Tags: o.Tags, MaxItems: o.MaxItems, Budget: o.Budget, Counter: cnt}
+	start := time.Now()
+	defer e.trace("pack", start)
 	if st, err := e.repo.Status(); err == nil {
 		req.Status = []pack.Status{}
 		for _, s := range st {
@@ -130,9 +135,39 @@ func (e *env) pack(w *build.World, o packOptions) (*pack.Pack, error) {
 			}
 		}
 	}
+	e.trace("git status and history", start)
+	if tracing() {
+		req.Trace = func(phase string, d time.Duration) {
+			fmt.Fprintf(e.stderr, "trace git-speed: pack %s: %.1f ms\n", phase, float64(d.Microseconds())/1000)
+		}
+	}
 	p, err := pack.Build(w, req)
 	if errors.Is(err, pack.ErrBadRequest) {
 		return nil, usagef("%v", err)
 	}
 	return p, err
+}
+
+// trace prints how long a phase took since start (GIT_TRACE).
+func (e *env) trace(phase string, start time.Time) {
+	if tracing() {
+		fmt.Fprintf(e.stderr, "trace git-speed: %s: %.1f ms\n", phase, float64(time.Since(start).Microseconds())/1000)
+	}
+}
+
+// openWorldLazy is loadWorld with a World that reads the project map one
+// folder at a time (build.Open): a pack needs a few rows, not all.
+func openWorldLazy(e *env, rev string) (*build.World, error) {
+	if rev != worktreeRev {
+		if _, tree, err := e.repo.Resolve(rev); err == nil {
+			if w, err := build.Open(e.repo, tree, e.cfg); err == nil {
+				return w, nil
+			}
+		}
+	}
+	w, err := loadWorld(e, rev)
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
 }

@@ -43,14 +43,14 @@ func (h *history) evalPack(n int, weights string, perCase, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		w, err := build.Load(h.e.repo, tree, h.e.cfg)
+		w, err := build.Open(h.e.repo, tree, h.e.cfg)
 		if err != nil {
 			return err
 		}
 		h.worlds = append(h.worlds, w)
 		var target []string
 		for _, p := range l.Paths {
-			if w.Graph().Index(p) >= 0 {
+			if _, ok := w.Entry(p); ok {
 				target = append(target, p)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -104,4 +105,53 @@ func TestMCPServer(t *testing.T) {
 	r.Commit("retry")
 	ok("pack", map[string]any{"query": "exponential backoff after a failed attempt"}, "retry/backoff.go")
 	ok("read", map[string]any{"path": "retry/backoff.go", "worktree": true}, "func Backoff")
+}
+
+// BenchmarkPackCLIvsMCP compares a pack through the command line (a new
+// process per request) with the same pack through one MCP server (the
+// index kept warm), and a tiny MCP call (protocol overhead), on the
+// repository GIT_SPEED_BENCH_REPO with the request GIT_SPEED_BENCH_QUERY.
+func BenchmarkPackCLIvsMCP(b *testing.B) {
+	repo := os.Getenv("GIT_SPEED_BENCH_REPO")
+	if repo == "" {
+		b.Skip("set GIT_SPEED_BENCH_REPO to an indexed repository with a HEAD commit")
+	}
+	query := os.Getenv("GIT_SPEED_BENCH_QUERY")
+	if query == "" {
+		query = "retry the request when the server closes the connection"
+	}
+	b.Run("cli", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			cmd := exec.Command("git", "speed", "pack", "--", query)
+			cmd.Dir = repo
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v\n%s", err, out)
+			}
+		}
+	})
+	cmd := exec.Command("git", "speed", "mcp")
+	cmd.Dir = repo
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(b *testing.B, name string, args map[string]any) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			b.Fatalf("%s: %v %+v", name, err, res)
+		}
+	}
+	call(b, "pack", map[string]any{"query": query}) // load the index once
+	b.Run("mcp", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			call(b, "pack", map[string]any{"query": query})
+		}
+	})
+	b.Run("mcp-neighbours", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			call(b, "neighbours", map[string]any{"path": os.Getenv("GIT_SPEED_BENCH_PATH")})
+		}
+	})
 }

@@ -65,7 +65,7 @@ func Evaluate(cases []Case, w *Weights, perCase bool) (*EvalReport, error) {
 			continue
 		}
 		req := Request{Query: c.Message, History: c.History, Weights: w}
-		got, err := Rank(c.Src, req)
+		got, err := Rank(c.Src, req, 10)
 		if err != nil {
 			if isBad(err) {
 				rep.Skipped++
@@ -75,7 +75,7 @@ func Evaluate(cases []Case, w *Weights, perCase bool) (*EvalReport, error) {
 		}
 		req.Weights = &base
 		req.History = nil
-		bl, err := Rank(c.Src, req)
+		bl, err := Rank(c.Src, req, 10)
 		if err != nil {
 			return nil, fmt.Errorf("commit %s: %w", short(c.Commit), err)
 		}

@@ -21,6 +21,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
@@ -34,10 +35,14 @@ const Name = "git-speed context pack"
 // Source is what a pack reads of an indexed tree (build.World provides it).
 type Source interface {
 	Tree() string
-	Graph() *world.Graph
+	// Terms reads every file of the term index and the postings of want;
+	// the files of the index are the files a pack can hold.
 	Terms(want []string) (*terms.Index, error)
+	Entry(path string) (*world.FileEntry, bool)
 	Facts(path string) (*world.Facts, error)
 	Content(path string) ([]byte, error)
+	// Graph is read only when a graph signal has a weight.
+	Graph() *world.Graph
 }
 
 // Status is one path of `git status`.
@@ -66,6 +71,8 @@ type Request struct {
 	// Redact, when set, is applied to every text taken from a file (snippet,
 	// signature) before it enters the pack: the one place redaction plugs in.
 	Redact func(path, text string) string
+	// Trace, when set, hears how long each phase took (GIT_TRACE).
+	Trace func(phase string, d time.Duration)
 }
 
 // Defaults.
@@ -153,20 +160,21 @@ func Build(src Source, req Request) (*Pack, error) {
 	if err != nil {
 		return nil, &badRequest{err.Error()}
 	}
-	g := src.Graph()
 	for _, t := range req.Tags {
-		if g.Index(t) < 0 {
+		if _, ok := src.Entry(t); !ok {
 			return nil, bad("--tag %s: no such file in tree %s", t, short(src.Tree()))
 		}
 	}
-	ranked, open, err := score(src, q, req)
+	lap := laps(req.Trace)
+	ranked, open, candidates, err := score(src, q, req, req.MaxItems, req.MaxItems)
 	if err != nil {
 		return nil, err
 	}
+	lap("score")
 	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
 		Git:        GitInfo{Success: req.Status != nil, Status: req.Status},
 		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name()},
-		Candidates: len(ranked), OpenQuestions: open}
+		Candidates: candidates, OpenQuestions: open}
 	if p.Git.Status == nil {
 		p.Git.Status = []Status{}
 	}
@@ -188,22 +196,35 @@ func Build(src Source, req Request) (*Pack, error) {
 		items = append(items, it)
 	}
 	p.Items = items
+	lap("items")
 	fit(p, req)
+	lap("fit")
 	if p.Tokens > req.Budget {
 		return nil, bad("--budget %d is too small: the pack's header alone takes %d tokens", req.Budget, p.Tokens)
 	}
 	return p, nil
 }
 
-// Rank scores every file of src's tree against query and returns them best
-// first (only files with a positive score), for evaluation.
-func Rank(src Source, req Request) ([]Scored, error) {
+// Rank scores every file of src's tree against query and returns the k
+// best, best first (only files with a positive score), for evaluation.
+func Rank(src Source, req Request, k int) ([]Scored, error) {
 	q, err := parseQuery(req.Query)
 	if err != nil {
 		return nil, &badRequest{err.Error()}
 	}
-	ranked, _, err := score(src, q, req)
+	ranked, _, _, err := score(src, q, req, k, 0)
 	return ranked, err
+}
+
+// laps returns a function that reports the time since its last call.
+func laps(trace func(string, time.Duration)) func(string) {
+	last := time.Now()
+	return func(phase string) {
+		if trace != nil {
+			trace(phase, time.Since(last))
+		}
+		last = time.Now()
+	}
 }
 
 func short(id string) string {
@@ -247,23 +268,31 @@ func DefaultWeights() Weights {
 
 // score ranks every file of the tree; open lists the query terms that
 // matched nothing.
-func score(src Source, q *query, req Request) ([]Scored, []string, error) {
+func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, open []string, candidates int, _ error) {
 	w := DefaultWeights()
 	if req.Weights != nil {
 		w = *req.Weights
 	}
-	g := src.Graph()
-	n := len(g.Files)
+	lap := laps(req.Trace)
 	ix, err := src.Terms(q.terms)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	// doc index → file index
-	fileOf := make([]int, len(ix.Docs))
+	lap("read term index")
+	// The files scored are the files of the term index, sorted by path.
+	n := len(ix.Docs)
+	paths := make([]string, n)
 	avg := 0.0
 	for i, d := range ix.Docs {
-		fileOf[i] = g.Index(d.Path)
+		paths[i] = d.Path
 		avg += float64(d.Len)
+	}
+	index := func(p string) int {
+		i := sort.SearchStrings(paths, p)
+		if i < n && paths[i] == p {
+			return i
+		}
+		return -1
 	}
 	if len(ix.Docs) > 0 {
 		avg /= float64(len(ix.Docs))
@@ -284,11 +313,10 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 		fields[i][t] |= f
 	}
 	lowerPaths := make([]string, n)
-	for i := range g.Files {
-		lowerPaths[i] = strings.ToLower(g.Files[i].Path)
+	for i, p := range paths {
+		lowerPaths[i] = strings.ToLower(p)
 	}
 	N := float64(max(len(ix.Docs), 1))
-	var open []string
 	idfs := map[string]float64{}
 	for _, t := range q.terms {
 		ps := ix.Postings[t]
@@ -311,10 +339,7 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 		}
 		idfs[t] = idf
 		for _, p := range ps {
-			fi := fileOf[p.Doc]
-			if fi < 0 {
-				continue
-			}
+			fi := int(p.Doc)
 			s := 0.0
 			if p.Count > 0 {
 				tf := float64(p.Count)
@@ -377,43 +402,48 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 	for i := range lex {
 		if lex[i] > 0 {
 			strength[i] = lex[i]
-			reason[i] = lexReason(q, matched[i], fields[i])
-			evidence[i] = append(evidence[i], termEvidence(q, matched[i], fields[i]))
 		}
 	}
 
 	// Graph: callers of the best hits and a PageRank seeded by them.
-	order := byScore(sc, g)
+	order := byScore(sc, paths, w.Seeds)
 	var seeds []string
 	for _, i := range order {
 		if len(seeds) >= w.Seeds || lex[i] <= 0 {
 			break
 		}
-		seeds = append(seeds, g.Files[i].Path)
+		seeds = append(seeds, paths[i])
 	}
-	if len(seeds) > 0 && len(g.Edges) > 0 {
+	if len(seeds) > 0 && (w.Caller > 0 || w.Rank > 0) {
+		// The graph is read only now: it is the whole project map.
+		g := src.Graph()
+		doc := make([]int, len(g.Files)) // graph file → scored file
+		for gi := range g.Files {
+			doc[gi] = index(g.Files[gi].Path)
+		}
 		seedSet := map[int]bool{}
 		for _, s := range seeds {
-			seedSet[g.Index(s)] = true
+			seedSet[index(s)] = true
 		}
 		if w.Caller > 0 {
 			for _, e := range g.Edges {
-				if seedSet[e.To] && !seedSet[e.From] && e.From != e.To {
-					give(e.From, w.Caller*lex[e.To], "uses "+g.Files[e.To].Path, "graph: uses "+g.Files[e.To].Path)
+				from, to := doc[e.From], doc[e.To]
+				if from >= 0 && to >= 0 && seedSet[to] && !seedSet[from] && from != to {
+					give(from, w.Caller*lex[to], "uses "+paths[to], "graph: uses "+paths[to])
 				}
 			}
 		}
-		if w.Rank > 0 {
+		if w.Rank > 0 && len(g.Edges) > 0 {
 			rank := graph.Rank(g, seeds, nil)
 			best := 0.0
-			for i, r := range rank {
-				if !seedSet[i] {
+			for gi, r := range rank {
+				if doc[gi] >= 0 && !seedSet[doc[gi]] {
 					best = max(best, r)
 				}
 			}
 			if best > 0 {
-				for i, r := range rank {
-					if !seedSet[i] && r > best*0.05 {
+				for gi, r := range rank {
+					if i := doc[gi]; i >= 0 && !seedSet[i] && r > best*0.05 {
 						give(i, w.Rank*top*r/best, "close in the code graph to the best matches", "graph: pagerank from the best matches")
 					}
 				}
@@ -452,7 +482,7 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 			}
 			subject, _, _ := strings.Cut(c.Message, "\n")
 			for _, p := range c.Paths {
-				if i := g.Index(p); i >= 0 {
+				if i := index(p); i >= 0 {
 					give(i, w.History*top*share/math.Sqrt(float64(len(c.Paths))), "changed by a commit about the same thing",
 						fmt.Sprintf("history: %s %s", short(c.ID)[:min(7, len(c.ID))], clip(subject, 60)))
 				}
@@ -469,7 +499,7 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 				continue
 			}
 			for _, p := range c.Paths {
-				if i := g.Index(p); i >= 0 {
+				if i := index(p); i >= 0 {
 					freq[i]++
 					most = max(most, freq[i])
 				}
@@ -485,17 +515,17 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 	// Siblings: the tests of the best hits, and what the best tests test.
 	if w.Sibling > 0 {
 		byBase := map[string][]int{}
-		for i := range g.Files {
-			byBase[path.Base(g.Files[i].Path)] = append(byBase[path.Base(g.Files[i].Path)], i)
+		for i := range paths {
+			byBase[path.Base(paths[i])] = append(byBase[path.Base(paths[i])], i)
 		}
 		base := append([]float64(nil), sc...)
-		for _, i := range byScore(base, g)[:min(n, 2*w.Seeds)] {
+		for _, i := range byScore(base, paths, 2*w.Seeds) {
 			if base[i] <= 0 {
 				break
 			}
-			for _, j := range siblings(g, byBase, g.Files[i].Path) {
+			for _, j := range siblings(paths, byBase, paths[i]) {
 				// A sibling rises towards the file it goes with, never past it.
-				give(j, min(w.Sibling*base[i], 0.95*base[i]-sc[j]), "test or subject of "+g.Files[i].Path, "sibling: "+g.Files[i].Path)
+				give(j, min(w.Sibling*base[i], 0.95*base[i]-sc[j]), "test or subject of "+paths[i], "sibling: "+paths[i])
 			}
 		}
 	}
@@ -504,9 +534,9 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 	if w.CoChange > 0 && len(req.History) > 0 {
 		base := append([]float64(nil), sc...)
 		seedScore := map[string]float64{}
-		for _, i := range byScore(base, g)[:min(n, w.Seeds)] {
+		for _, i := range byScore(base, paths, w.Seeds) {
 			if lex[i] > 0 {
-				seedScore[g.Files[i].Path] = base[i]
+				seedScore[paths[i]] = base[i]
 			}
 		}
 		together := map[int]float64{}
@@ -520,7 +550,7 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 					commits[p]++
 					for _, o := range c.Paths {
 						if o != p {
-							if j := g.Index(o); j >= 0 {
+							if j := index(o); j >= 0 {
 								together[j] += s / float64(len(c.Paths)-1)
 							}
 						}
@@ -543,39 +573,64 @@ func score(src Source, q *query, req Request) ([]Scored, []string, error) {
 		}
 	}
 	for _, s := range req.Status {
-		if i := g.Index(s.Path); i >= 0 {
+		if i := index(s.Path); i >= 0 {
 			give(i, w.Dirty*top, "changed in the work tree", "git status: "+strings.TrimSpace(s.Code))
 		}
 	}
 	for _, t := range req.Tags {
-		if i := g.Index(t); i >= 0 {
+		if i := index(t); i >= 0 {
 			give(i, w.Tag*top, "tagged by the request", "tagged")
 		}
 	}
 
-	var out []Scored
-	for _, i := range byScore(sc, g) {
-		if sc[i] <= 0 {
-			break
+	for _, v := range sc {
+		if v > 0 {
+			candidates++
 		}
-		out = append(out, Scored{Path: g.Files[i].Path, Score: round(sc[i]), Reason: reason[i], Evidence: dedupe(evidence[i]), matched: matched[i]})
 	}
-	return out, open, nil
+	var out []Scored
+	for k, i := range byScore(sc, paths, limit) {
+		s := Scored{Path: paths[i], Score: round(sc[i]), matched: matched[i]}
+		if k < explain {
+			// Reasons and evidence are written for the files shown only.
+			s.Reason, s.Evidence = reason[i], evidence[i]
+			if lex[i] > 0 {
+				if s.Reason == "" {
+					s.Reason = lexReason(q, matched[i], fields[i])
+				}
+				s.Evidence = append([]string{termEvidence(q, matched[i], fields[i])}, s.Evidence...)
+			}
+			s.Evidence = dedupe(s.Evidence)
+		}
+		out = append(out, s)
+	}
+	return out, open, candidates, nil
 }
 
 // byScore orders file indexes by score, then path (deterministic).
-func byScore(sc []float64, g *world.Graph) []int {
-	order := make([]int, len(sc))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		if sc[order[a]] != sc[order[b]] {
-			return sc[order[a]] > sc[order[b]]
+// byScore returns the k files with the best positive scores, best first
+// (ties by path). It keeps a sorted list of k: n·log k, not a full sort.
+func byScore(sc []float64, paths []string, k int) []int {
+	better := func(a, b int) bool {
+		if sc[a] != sc[b] {
+			return sc[a] > sc[b]
 		}
-		return g.Files[order[a]].Path < g.Files[order[b]].Path
-	})
-	return order
+		return paths[a] < paths[b]
+	}
+	top := make([]int, 0, k+1)
+	for i, s := range sc {
+		if s <= 0 || k <= 0 || (len(top) == k && !better(i, top[k-1])) {
+			continue
+		}
+		j := sort.Search(len(top), func(j int) bool { return better(i, top[j]) })
+		top = append(top, 0)
+		copy(top[j+1:], top[j:])
+		top[j] = i
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top
 }
 
 func lexReason(q *query, matched []string, fields map[string]uint8) string {
@@ -633,7 +688,7 @@ func round(f float64) float64 { return math.Round(f*1000) / 1000 }
 // siblings are the files that test p, or that p tests, by naming custom,
 // anywhere in the tree (a_test.go, test_a.py, a.test.ts, a.spec.ts,
 // ATest.java, a_spec.rb …); at most three, nearest folder first.
-func siblings(g *world.Graph, byBase map[string][]int, p string) []int {
+func siblings(paths []string, byBase map[string][]int, p string) []int {
 	dir, file := path.Split(p)
 	ext := path.Ext(file)
 	stem := strings.TrimSuffix(file, ext)
@@ -655,13 +710,13 @@ func siblings(g *world.Graph, byBase map[string][]int, p string) []int {
 	var out []int
 	for _, nm := range names {
 		for _, i := range byBase[nm] {
-			if g.Files[i].Path != p {
+			if paths[i] != p {
 				out = append(out, i)
 			}
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool {
-		return commonPrefix(g.Files[out[a]].Path, dir) > commonPrefix(g.Files[out[b]].Path, dir)
+		return commonPrefix(paths[out[a]], dir) > commonPrefix(paths[out[b]], dir)
 	})
 	if len(out) > 3 {
 		out = out[:3]

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -21,8 +22,11 @@ const (
 // makeItem fills one pack item: symbols, the snippet around the lines that
 // match the request best, cut at the enclosing definition.
 func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
-	g := src.Graph()
-	e := g.Files[g.Index(s.Path)]
+	ep, ok := src.Entry(s.Path)
+	if !ok {
+		return Item{}, fmt.Errorf("%s: not in tree %s", s.Path, short(src.Tree()))
+	}
+	e := *ep
 	it := Item{Path: s.Path, Language: e.Lang, Score: s.Score, Reason: s.Reason, Evidence: s.Evidence, Symbols: []string{}}
 	if it.Language == "" {
 		it.Language = "text"
@@ -128,23 +132,52 @@ func nameMatches(name string, want map[string]bool) bool {
 }
 
 // bestLine is the 1-based line matching most distinct wanted terms (the
-// first such line); 1 when none matches.
+// first such line); 1 when none matches. A line is tokenized only when it
+// holds the start of some wanted term.
 func bestLine(lines []string, want map[string]bool) int {
+	var probes []string
+	for t := range want {
+		probes = append(probes, t[:min(len(t), 4)])
+	}
+	sort.Strings(probes)
+	memo := map[string][]string{} // token → the wanted terms it carries
+	hits := func(tok string) []string {
+		if h, ok := memo[tok]; ok {
+			return h
+		}
+		var h []string
+		parts := terms.Split(tok)
+		if len(parts) > 1 && want[terms.Whole(tok)] {
+			h = append(h, "="+terms.Whole(tok))
+		}
+		for _, p := range parts {
+			if s := terms.Stem(p); want[s] {
+				h = append(h, s)
+			}
+		}
+		memo[tok] = h
+		return h
+	}
 	best, bestN := 1, 0
 	for i, l := range lines {
 		if len(l) > 4*maxLineBytes {
 			continue
 		}
+		lower := strings.ToLower(l)
+		probe := false
+		for _, p := range probes {
+			if strings.Contains(lower, p) {
+				probe = true
+				break
+			}
+		}
+		if !probe {
+			continue
+		}
 		seen := map[string]bool{}
 		terms.Words([]byte(l), func(tok string) {
-			parts := terms.Split(tok)
-			if len(parts) > 1 && want[terms.Whole(tok)] {
-				seen["="+terms.Whole(tok)] = true
-			}
-			for _, p := range parts {
-				if s := terms.Stem(p); want[s] {
-					seen[s] = true
-				}
+			for _, h := range hits(tok) {
+				seen[h] = true
 			}
 		})
 		if len(seen) > bestN {
@@ -161,6 +194,9 @@ func window(lines []string, best int, defs []world.Def) (from, to int, def *worl
 	n := len(lines)
 	for i := range defs {
 		d := &defs[i]
+		if member(d.Kind) {
+			continue // a field or constant is too small to quote alone: its container is
+		}
 		if d.Start <= best && best <= d.End && d.End <= n {
 			if def == nil || d.End-d.Start < def.End-def.Start {
 				def = d
@@ -171,7 +207,7 @@ func window(lines []string, best int, defs []world.Def) (from, to int, def *worl
 		// A doc comment just above a definition belongs to it.
 		for i := range defs {
 			d := &defs[i]
-			if d.Start > best && d.Start <= best+3 && d.End <= n && (def == nil || d.Start < def.Start) {
+			if !member(d.Kind) && d.Start > best && d.Start <= best+3 && d.End <= n && (def == nil || d.Start < def.Start) {
 				def = d
 			}
 		}
@@ -203,4 +239,13 @@ func quote(lines []string, from, to int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// member kinds are one-line parts of a larger definition.
+func member(kind string) bool {
+	switch kind {
+	case world.KindField, world.KindProperty, world.KindConst, world.KindVar, world.KindKey:
+		return true
+	}
+	return false
 }

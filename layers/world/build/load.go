@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/config"
@@ -32,6 +33,13 @@ type World struct {
 	factCache map[string]*world.Facts
 	blobs     gitstore.BlobReader
 	termDocs  []terms.Doc // the term index's files, read once (terms.go)
+
+	// An opened (not loaded) World reads the map one folder at a time
+	// until something needs the whole graph (lazy.go).
+	lazy      sync.Once
+	mapLoaded atomic.Bool
+	mapErr    error
+	dirRecs   map[string][]mapRecord
 }
 
 // Load opens the stored index of tree; ErrNotIndexed when there is none.
@@ -59,6 +67,8 @@ func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
 	}
 	w := &World{repo: repo, st: st, tree: tree, digest: digest, cfg: cfg, recs: recs, meta: m, factCache: map[string]*world.Facts{}}
 	w.g = graphFromRecords(tree, recs, m.Symbols)
+	w.lazy.Do(func() {})
+	w.mapLoaded.Store(true)
 	return w, nil
 }
 
@@ -66,10 +76,11 @@ func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
 func (w *World) Tree() string { return w.tree }
 
 // Graph is the tree's CSG. Its Links are filled by LoadLinks.
-func (w *World) Graph() *world.Graph { return w.g }
+func (w *World) Graph() *world.Graph { w.loadMap(); return w.g }
 
 // LoadLinks reads every file's resolution summary into Graph().Links.
 func (w *World) LoadLinks() error {
+	w.loadMap()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.links != nil {
@@ -93,20 +104,20 @@ func (w *World) LoadLinks() error {
 
 // Entry returns the project map row of path.
 func (w *World) Entry(path string) (*world.FileEntry, bool) {
-	i := w.g.Index(path)
-	if i < 0 {
+	r := w.record(path)
+	if r == nil {
 		return nil, false
 	}
-	return &w.g.Files[i], true
+	return &r.FileEntry, true
 }
 
 // Facts returns the facts of path; nil and no error for a file without.
 func (w *World) Facts(path string) (*world.Facts, error) {
-	i := w.g.Index(path)
-	if i < 0 {
+	r := w.record(path)
+	if r == nil {
 		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
 	}
-	key := w.recs[i].Key
+	key := r.Key
 	if key == "" {
 		return nil, nil
 	}
@@ -136,8 +147,8 @@ func (w *World) Facts(path string) (*world.Facts, error) {
 
 // Content returns the bytes of path at the tree.
 func (w *World) Content(path string) ([]byte, error) {
-	i := w.g.Index(path)
-	if i < 0 {
+	r := w.record(path)
+	if r == nil {
 		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
 	}
 	w.mu.Lock()
@@ -149,7 +160,7 @@ func (w *World) Content(path string) ([]byte, error) {
 		}
 		w.blobs = b
 	}
-	return w.blobs.Read(w.g.Files[i].Blob, 0)
+	return w.blobs.Read(r.Blob, 0)
 }
 
 // Close releases the blob reader.
