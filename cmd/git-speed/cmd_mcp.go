@@ -205,11 +205,13 @@ func (s *mcpServer) pack(in packIn) (string, error) {
 	if err := o.check(); err != nil {
 		return "", err
 	}
+	git := s.e.gitContext(o)
 	w, err := s.world()
 	if err != nil {
+		<-git
 		return "", err
 	}
-	p, err := s.e.pack(w, o)
+	p, err := s.e.pack(w, o, git)
 	if err != nil {
 		return "", err
 	}

@@ -61,13 +61,14 @@ func cmdPack() *cli.Command {
 				return err
 			}
 			start := time.Now()
+			git := e.gitContext(opt) // runs while the index is opened
 			w, err := openWorldLazy(e, rev)
 			if err != nil {
 				return err
 			}
 			defer w.Close()
 			e.trace("load index", start)
-			p, err := e.pack(w, opt)
+			p, err := e.pack(w, opt, git)
 			if err != nil {
 				return err
 			}
@@ -106,9 +107,48 @@ func (o *packOptions) check() error {
 	return nil
 }
 
+// gitInfo is what a pack reads of git besides the index: the work tree's
+// status and the recent history.
+type gitInfo struct {
+	status  []pack.Status
+	history []pack.Commit
+}
+
+// gitContext reads git status and the recent history in the background;
+// the result is read from the channel once.
+func (e *env) gitContext(o packOptions) <-chan gitInfo {
+	ch := make(chan gitInfo, 1)
+	go func() {
+		start := time.Now()
+		var gi gitInfo
+		if st, err := e.repo.Status(); err == nil {
+			gi.status = []pack.Status{}
+			for _, s := range st {
+				gi.status = append(gi.status, pack.Status{Path: s.Path, Code: s.Code})
+			}
+		}
+		if o.History > 0 {
+			rev := o.Rev
+			if rev == worktreeRev || rev == "" {
+				rev = "HEAD"
+			}
+			if commit, _, err := e.repo.Resolve(rev); err == nil && commit != "" {
+				if log, err := e.repo.RecentChanges(commit, o.History); err == nil {
+					for _, l := range log {
+						gi.history = append(gi.history, pack.Commit{ID: l.Commit, Message: l.Message, Paths: l.Paths})
+					}
+				}
+			}
+		}
+		e.trace("git status and history", start)
+		ch <- gi
+	}()
+	return ch
+}
+
 // pack builds the context pack of o over w: the one code path of the
-// pack command and the MCP pack tool.
-func (e *env) pack(w *build.World, o packOptions) (*pack.Pack, error) {
+// pack command and the MCP pack tool. git is gitContext's result.
+func (e *env) pack(w *build.World, o packOptions, git <-chan gitInfo) (*pack.Pack, error) {
 	cnt, err := e.counter()
 	if err != nil {
 		return nil, err
@@ -116,26 +156,8 @@ func (e *env) pack(w *build.World, o packOptions) (*pack.Pack, error) {
 	req := pack.Request{Query: o.Query, Tags: o.Tags, MaxItems: o.MaxItems, Budget: o.Budget, Counter: cnt}
 	start := time.Now()
 	defer e.trace("pack", start)
-	if st, err := e.repo.Status(); err == nil {
-		req.Status = []pack.Status{}
-		for _, s := range st {
-			req.Status = append(req.Status, pack.Status{Path: s.Path, Code: s.Code})
-		}
-	}
-	if o.History > 0 {
-		rev := o.Rev
-		if rev == worktreeRev || rev == "" {
-			rev = "HEAD"
-		}
-		if commit, _, err := e.repo.Resolve(rev); err == nil && commit != "" {
-			if log, err := e.repo.RecentChanges(commit, o.History); err == nil {
-				for _, l := range log {
-					req.History = append(req.History, pack.Commit{ID: l.Commit, Message: l.Message, Paths: l.Paths})
-				}
-			}
-		}
-	}
-	e.trace("git status and history", start)
+	gi := <-git
+	req.Status, req.History = gi.status, gi.history
 	if tracing() {
 		req.Trace = func(phase string, d time.Duration) {
 			fmt.Fprintf(e.stderr, "trace git-speed: pack %s: %.1f ms\n", phase, float64(d.Microseconds())/1000)

@@ -187,6 +187,13 @@ func Build(src Source, req Request) (*Pack, error) {
 	if len(ranked) > req.MaxItems {
 		ranked = ranked[:req.MaxItems]
 	}
+	if pf, ok := src.(interface{ Prefetch(paths []string) }); ok {
+		paths := make([]string, len(ranked))
+		for i, s := range ranked {
+			paths[i] = s.Path
+		}
+		pf.Prefetch(paths)
+	}
 	items := make([]Item, 0, len(ranked))
 	for _, s := range ranked {
 		it, err := makeItem(src, q, s, req)
@@ -261,7 +268,7 @@ type Weights struct {
 
 // DefaultWeights are the weights tuned with `git speed eval --pack`.
 func DefaultWeights() Weights {
-	return Weights{K1: 1.2, B: 0.75, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 2.5,
+	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 3,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
 		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0}
 }

@@ -92,3 +92,35 @@ func (w *World) record(path string) *mapRecord {
 	}
 	return nil
 }
+
+// Prefetch reads the facts of paths in one batch into the cache, so that
+// Facts then answers each without a store lookup of its own.
+func (w *World) Prefetch(paths []string) {
+	var keys []string
+	w.mu.Lock()
+	for _, p := range paths {
+		w.mu.Unlock()
+		r := w.record(p)
+		w.mu.Lock()
+		if r != nil && r.Key != "" {
+			if _, ok := w.factCache[r.Key]; !ok {
+				keys = append(keys, r.Key)
+			}
+		}
+	}
+	w.mu.Unlock()
+	if len(keys) == 0 {
+		return
+	}
+	got, err := w.st.Facts(keys)
+	if err != nil {
+		return // Facts reports the error when asked
+	}
+	for k, b := range got {
+		if f, err := decodeFacts(b); err == nil {
+			w.mu.Lock()
+			w.factCache[k] = f
+			w.mu.Unlock()
+		}
+	}
+}
