@@ -42,31 +42,3 @@ func TestStatusAndRecentChanges(t *testing.T) {
 		t.Error("an option was taken for a revision")
 	}
 }
-
-func TestTreeShards(t *testing.T) {
-	g := gittest.New(t)
-	g.Write("a.txt", "1\n")
-	g.Commit("one")
-	r := open(t, g.Dir)
-	_, tree, err := r.Resolve("HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := r.Store()
-	txn := st.Begin()
-	txn.PutTree(tree, "d1", "art", map[string][]byte{"": []byte("root"), "x/y": []byte("xy"), "0f": []byte("bucket")})
-	if err := txn.Commit("test"); err != nil {
-		t.Fatal(err)
-	}
-	got, err := st.TreeShards(tree, "d1", "art", []string{"x/y", "", "missing", "x/y"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string][]byte{"": []byte("root"), "x/y": []byte("xy")}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("TreeShards = %q, want %q", got, want)
-	}
-	if _, err := st.TreeShards(tree, "d1", "nosuch", []string{""}); err == nil {
-		t.Error("a missing artifact gave no error")
-	}
-}

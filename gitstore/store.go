@@ -378,61 +378,6 @@ func (s *Store) Tree(tree, digest, name string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// TreeShards returns the named shards of one artifact of an indexed tree;
-// names not stored are absent from the result. It reads only those blobs,
-// for artifacts (such as a term index) whose readers need a few shards.
-func (s *Store) TreeShards(tree, digest, name string, keys []string) (map[string][]byte, error) {
-	if err := validTreeKey(tree, digest); err != nil {
-		return nil, err
-	}
-	if err := validArtifactName(name); err != nil {
-		return nil, err
-	}
-	s.r.mu.Lock()
-	defer s.r.mu.Unlock()
-	snap, err := s.tip()
-	if err != nil {
-		return nil, err
-	}
-	h, ok, err := s.lookup(snap.root, true, "trees", shard(tree), treeDirName(tree, digest), name)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, fmt.Errorf("artifact %q of tree %s (digest %s): %w", name, tree, digest, ErrNotFound)
-	}
-	// Each shard is looked up by its own path: the artifact may have
-	// thousands of shards and the caller wants a few.
-	var got []string
-	var gotIDs []plumbing.Hash
-	sorted := append([]string(nil), keys...)
-	sort.Strings(sorted)
-	for i, k := range sorted {
-		if i > 0 && sorted[i-1] == k {
-			continue
-		}
-		names := append(splitKey(k), "@")
-		id, found, err := s.lookup(h, false, names...)
-		if err != nil {
-			return nil, err
-		}
-		if found {
-			got = append(got, k)
-			gotIDs = append(gotIDs, id)
-		}
-	}
-	blobs, err := s.r.readBlobs(gotIDs)
-	if err != nil {
-		return nil, corrupt("read shards of %q: %v", name, err)
-	}
-	out := make(map[string][]byte, len(got))
-	for i, k := range got {
-		out[k] = blobs[i]
-		s.r.remember(gotIDs[i])
-	}
-	return out, nil
-}
-
 // readShards reads every shard below tree h into out: the trees first,
 // then all blobs in one batch. Caller holds r.mu.
 func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]byte) error {

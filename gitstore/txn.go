@@ -21,6 +21,7 @@ type Txn struct {
 	// sources are trees whose own objects the store keeps reachable: work-
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
+	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
 	err     error
 	now     func() time.Time
 }
@@ -97,7 +98,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -125,6 +126,9 @@ func (t *Txn) Commit(message string) error {
 			}
 			artifacts[k][name] = h
 		}
+	}
+	if err := t.writePatches(artifacts); err != nil {
+		return fmt.Errorf("store commit: %w", err)
 	}
 	if message == "" {
 		message = fmt.Sprintf("git-speed: %d facts, %d trees", len(t.facts), len(t.trees))

@@ -25,6 +25,12 @@ var rules = []struct {
 	{"layers/feature", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/scope", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/prompt", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/world/graph", mod + "layers/scope", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// layers/rules is data and text: no git, no world model, no parser.
+	{"layers/rules", []string{mod + "gitstore", mod + "layers/world", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/split", []string{mod + "gitstore", mod + "layers/world", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// The agent's own context is pure Go: the CLI passes in paths, texts,
+	// the repo map and a token counter, so the MCP server can call it too.
+	{"layers/agent/...", []string{mod + "gitstore", mod + "layers/world", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"gitstore", []string{mod + "layers/", "github.com/tree-sitter/"}},
 	{"internal/config", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"internal/tokens", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},

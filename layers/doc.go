@@ -15,6 +15,13 @@
 //	layers/scope/eval     replays history through Layer 2 and measures what it reaches
 //	layers/pack           context packs: files scored against a free-text request, snippets, evidence rendering
 //	layers/prompt         Layer 3: stage prompts from templates/, failure classification
+//	layers/rules          security rules: the embedded library, .speed/rules, filtering by file kind, summaries to a budget
+//	layers/split          long agent command files split into core and details, and loaded back
+//	layers/agent          the agent's own context: task context assembly with a per-section report
+//	layers/agent/instructions  instruction files (AGENTS.md …) from global to local, cut at headings
+//	layers/agent/session  session event logs, deterministic rolling compaction, the session window
+//	layers/agent/memory   notes kept across sessions, BM25 or dense-cosine search
+//	layers/agent/usage    context usage of a session (exact and the seed heuristic), budget_for_task
 //
 // Layer 1 runs when HEAD's tree changes and is stored in the repository under
 // refs/speed (package gitstore). Layer 2 reads only Layer 1 artifacts and the

@@ -58,6 +58,7 @@ func cmdScope() *cli.Command {
 			if err != nil {
 				return err
 			}
+			e.focusTask = task
 			rev, err := revArg(c)
 			if err != nil {
 				return err
@@ -88,11 +89,13 @@ func cmdRender() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "render a stage prompt for a task (Layer 3)",
-		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree]",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree] [--session ID]",
 		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
 			"prints the prompt on stdout. The per-section token report goes to stderr.\n" +
+			"The repository's instruction files (AGENTS.md …) for the task's files are a section of\n" +
+			"their own; --session ID adds the session window and similar memories (docs/agent.md).\n" +
 			"Templates can be overridden in .speed/templates/STAGE.md.tmpl.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "also write the prompt to FILE"},
@@ -100,6 +103,7 @@ func cmdRender() *cli.Command {
 			&cli.StringFlag{Name: "log", Usage: "debugger: the agent's failure output"},
 			&cli.StringFlag{Name: "base", Usage: "reviewer: diff from REV instead of the task's base"},
 			&cli.BoolFlag{Name: "worktree", Usage: "read the work tree as it is now, indexed on the fly, instead of --rev (the reviewer diffs against it)"},
+			sessionFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 3 {
@@ -117,12 +121,18 @@ func cmdRender() *cli.Command {
 			if _, err := e.cfg.StageBudget(stage); err != nil {
 				return usagef("%v", err)
 			}
+			e.focusTask = task
 			rev, err := revArg(c)
 			if err != nil {
 				return err
 			}
 			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
-				base: c.String("base"), worktree: c.Bool("worktree")}
+				base: c.String("base"), worktree: c.Bool("worktree"), session: c.String("session")}
+			if stage == "reviewer" && o.base == "" && !o.worktree {
+				if err := e.defaultReviewBase(featureName, task, &o); err != nil {
+					return err
+				}
+			}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
 				if err != nil {
@@ -134,7 +144,15 @@ func cmdRender() *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, err := e.writeScope(res, featureName, task)
+			var dir string
+			if out.Report.Fallback != "" {
+				// A fallback's Layer 2 artifacts are not the task's: keep
+				// the stored ones, write only the prompt.
+				dir = filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
+				err = os.MkdirAll(dir, 0o755)
+			} else {
+				dir, err = e.writeScope(res, featureName, task)
+			}
 			if err != nil {
 				return err
 			}
@@ -142,7 +160,7 @@ func cmdRender() *cli.Command {
 			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
 				return err
 			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != ""}
+			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote, Session: o.session}
 			if stage == "reviewer" && !o.worktree {
 				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
 					return err
@@ -162,6 +180,14 @@ func cmdRender() *cli.Command {
 			r := out.Report
 			for _, s := range r.Sections {
 				fmt.Fprintf(e.stderr, "git-speed: %-13s %6d tokens\n", s.Name, s.Tokens)
+				for _, p := range r.Parts {
+					if p.Section == s.Name {
+						fmt.Fprintf(e.stderr, "git-speed:   %-11s %6d tokens\n", p.Name, p.Tokens)
+					}
+				}
+			}
+			if r.Fallback != "" {
+				fmt.Fprintf(e.stderr, "git-speed: fallback: the context is the task and its files in full, because: %s\n", r.Fallback)
 			}
 			fmt.Fprintf(e.stderr, "git-speed: total %d of %d tokens (%s); within budget: %v; remaining %d\n",
 				r.TotalTokens, r.BudgetTokens, r.Tokenizer, r.WithinBudget, r.RemainingTokens)

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/scope"
 )
 
@@ -158,7 +159,15 @@ func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
 		return []verifyResult{{File: path.Join(rel, scope.BudgetFile), Status: "differs", Detail: "not a budget.json git-speed can read"}}, nil
 	}
 	var out []verifyResult
+	e.focusTask = task
 	res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: man.Stage, budget: bud.Total, rev: man.Tree})
+	e.focusTask = ""
+	var te *feature.TaskError
+	if errors.As(err, &te) {
+		// One broken task file fails its own artifacts, not the others'.
+		return []verifyResult{{File: path.Join(rel, scope.ManifestFile), Status: "differs",
+			Detail: "cannot be derived again: " + strings.ReplaceAll(te.Error(), "\n", "; ")}}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
@@ -189,11 +198,17 @@ func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
 		case rec.Log:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on the --log given to render"})
 			continue
+		case rec.Session != "":
+			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on session " + rec.Session + ", which moves on"})
+			continue
+		case rec.Fallback:
+			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from a fallback context, after scoping failed"})
+			continue
 		case rec.Worktree:
 			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from the work tree, which is not recorded"})
 			continue
 		}
-		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base}
+		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base, baseNote: rec.BaseNote, noFallback: true}
 		_, rendered, err := e.renderStage(stage, featureName, task, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)

@@ -28,6 +28,9 @@ type env struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	warned   map[string]bool // warnings already printed
+	// focusTask is the task a command is about: loadFeature leaves its
+	// problems for the command's error rather than warning about them.
+	focusTask string
 }
 
 func openEnv(c *cli.Context) (*env, error) {

@@ -46,6 +46,14 @@ func (e *env) loadFeature(name string, w *build.World, strict bool) (*feature.Fe
 	for _, w := range warns {
 		e.warnf("%s", w)
 	}
+	for _, b := range f.Broken {
+		if b.ID == e.focusTask {
+			continue // the caller reports it as its error
+		}
+		for _, x := range b.Errs {
+			e.warnf("%s (task %s is left out)", x, b.ID)
+		}
+	}
 	return f, nil
 }
 
@@ -62,12 +70,12 @@ type scopeOptions struct {
 func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result, *build.World, *feature.Feature, error) {
 	in, err := e.openScope(featureName, o)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, unwrapContext(err)
 	}
 	res, err := e.scopeTask(in, task, o)
 	if err != nil {
 		in.w.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, unwrapContext(err)
 	}
 	return res, in.w, in.f, nil
 }
@@ -75,10 +83,21 @@ func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result,
 // scopeInputs is what scoping any task of a feature at one tree reads:
 // loaded once, however many times the task is scoped.
 type scopeInputs struct {
-	w   *build.World
+	w   *build.World // nil in a fallback
+	sw  scope.World  // what Scope reads: w, or a fallback's files
 	f   *feature.Feature
 	al  *align.Alignment
 	cnt tokens.Counter
+	// fallback, when not "", says why the inputs are a fallback's.
+	fallback string
+	rules    *prompt.Rules // the task's security rules, once summarised
+}
+
+// close releases the world, if any.
+func (in *scopeInputs) close() {
+	if in.w != nil {
+		in.w.Close()
+	}
 }
 
 // openScope loads the world at o.rev, the feature and its alignment. The
@@ -93,13 +112,17 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	}
 	w, err := loadWorld(e, o.rev)
 	if err != nil {
-		return nil, err
+		return nil, &contextError{err}
 	}
-	in := &scopeInputs{w: w}
+	in := &scopeInputs{w: w, sw: w}
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
-			in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) })
+			if in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) }); err != nil {
+				err = &contextError{err}
+			}
 		}
+	} else if !errors.Is(err, feature.ErrNotFound) {
+		err = &contextError{err}
 	}
 	if err != nil {
 		w.Close()
@@ -113,11 +136,15 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 	if o.stage == "" {
 		o.stage = "developer"
 	}
-	res, err := scope.Scope(in.w, in.f, task, scope.Options{
+	if in.f.Task(task) == nil {
+		_, err := scope.Scope(in.sw, in.f, task, scope.Options{}) // names the task's problems, or the tasks there are
+		return nil, err
+	}
+	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 	})
 	if err != nil {
-		return nil, err
+		return nil, &contextError{err}
 	}
 	for _, msg := range res.Warnings {
 		e.warnf("%s", msg)
@@ -174,32 +201,62 @@ func writeFileAtomic(file string, data []byte) error {
 // renderOptions are a render's stage-specific inputs.
 type renderOptions struct {
 	scopeOptions
-	logText  string // debugger
-	base     string // reviewer: diff base (overrides the task's)
-	worktree bool   // reviewer: diff against the work tree, not HEAD
+	logText    string // debugger
+	base       string // reviewer: diff base (overrides the task's)
+	worktree   bool   // reviewer: diff against the work tree, not HEAD
+	noFallback bool   // a failure to scope is an error whatever scope.fallback_to_full says (verify)
+	baseNote   string // reviewer: what was compared, when git-speed chose it (defaultReviewBase)
+	session    string // --session: the session window and similar memories
 }
 
 // renderStage scopes the task for the stage and renders the stage prompt.
-// It writes nothing. When the rendered prompt would eat into the reserve
-// (the template's own text is not part of Layer 2's budget), the task is
-// scoped again with a smaller total until it fits, at most a few times.
+// It writes nothing. When scoping fails for a reason of the context (the
+// store, the index, alignment, a bug) and scope.fallback_to_full is set,
+// the prompt is rendered from a fallback (see fallbackInputs) and its
+// report says why.
 func (e *env) renderStage(stage, featureName, task string, o renderOptions) (*scope.Result, *prompt.Output, error) {
 	o.stage = stage
+	in, err := e.openScope(featureName, o.scopeOptions)
+	if err == nil {
+		res, out, rerr := e.renderFit(in, stage, featureName, task, o)
+		in.close()
+		if rerr == nil {
+			return res, out, nil
+		}
+		err = rerr
+	}
+	var ce *contextError
+	if !errors.As(err, &ce) || !e.cfg.Scope.FallbackToFull || o.noFallback || o.strict {
+		return nil, nil, unwrapContext(err)
+	}
+	fin, ferr := e.fallbackInputs(featureName, task, o, ce.err)
+	if ferr != nil {
+		return nil, nil, fmt.Errorf("%v (and the fallback failed too: %v)", ce.err, ferr)
+	}
+	e.warnf("scoping task %s failed, so the %s prompt falls back to the task and its files in full: %v", task, stage, ce.err)
+	res, out, err := e.renderFit(fin, stage, featureName, task, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%v (and the fallback failed too: %v)", ce.err, unwrapContext(err))
+	}
+	return res, out, nil
+}
+
+// renderFit renders at the stage's budget. When the rendered prompt would
+// eat into the reserve (the template's own text is not part of Layer 2's
+// budget), the task is scoped again with a smaller total until it fits, at
+// most a few times.
+func (e *env) renderFit(in *scopeInputs, stage, featureName, task string, o renderOptions) (*scope.Result, *prompt.Output, error) {
 	total := stageBudget(e.cfg, stage, o.budget)
 	reserve := int(float64(total) * e.cfg.Budget.Shares.Reserve)
 	budget := total
-	in, err := e.openScope(featureName, o.scopeOptions)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer in.w.Close()
 	for attempt := 0; ; attempt++ {
 		o.budget = budget
 		res, out, err := e.renderOnce(in, stage, featureName, task, total, o)
 		if err != nil {
 			return nil, nil, err
 		}
-		over := out.Report.TotalTokens - (total - reserve)
+		// Task files that alone exceed code_context come beyond the budget.
+		over := out.Report.TotalTokens - (total - reserve) - res.Budget.OutsideBudget
 		if over <= 0 || attempt == 5 {
 			if over > 0 {
 				e.warnf("the %s prompt takes %d tokens, %d into the reserve of %d", stage, out.Report.TotalTokens, over, reserve)
@@ -241,6 +298,28 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
 		TemplateLabel: path.Join(e.speedDir, "templates"),
 		FailureLog:    o.logText,
+		Fallback:      in.fallback,
+		DiffBase:      o.baseNote,
+	}
+	if stage == "developer" || stage == "reviewer" {
+		if in.rules == nil { // once per render, however many times it is scoped
+			r := e.taskRules(f.Task(task), total, cnt)
+			in.rules = &r
+		}
+		pin.Rules = *in.rules
+	}
+	if stage == "developer" {
+		pin.Commands = e.taskCommands(f.Task(task))
+	}
+	if t := f.Task(task); t != nil {
+		pin.Agent = e.renderAgentSections(t.FilesTouched, total, cnt.Count)
+		if o.session != "" {
+			more, err := e.renderSessionSections(o.session, t.Title+"\n"+t.Description, total, cnt.Count)
+			if err != nil {
+				return nil, nil, err
+			}
+			pin.Agent = append(pin.Agent, more...)
+		}
 	}
 	for _, t := range f.Tasks {
 		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
@@ -248,8 +327,10 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 	for _, r := range f.Spec.Requirements {
 		pin.Requirements = append(pin.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})
 	}
-	switch stage {
-	case "architect":
+	switch {
+	case w == nil && (stage == "architect" || stage == "coherence"):
+		// a fallback has no world model to map or to list symbols from
+	case stage == "architect":
 		if err := w.LoadLinks(); err != nil {
 			return nil, nil, err
 		}
@@ -266,7 +347,7 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 			pin.Clusters = append(pin.Clusters, prompt.Cluster{Name: c.Name, Files: c.Files})
 		}
 		pin.AlignmentText = align.Render(in.al)
-	case "coherence":
+	case stage == "coherence":
 		pin.Symbols = map[string][]string{}
 		for _, t := range f.Tasks {
 			for _, p := range t.FilesTouched {
@@ -286,7 +367,7 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 				pin.Decisions = append(pin.Decisions, prompt.Decision{Task: t.ID, Summary: d.Summary, Detail: d.Detail, Files: d.Files})
 			}
 		}
-	case "reviewer":
+	case stage == "reviewer":
 		if pin.Diffs, err = e.taskDiffs(f.Task(task), o); err != nil {
 			return nil, nil, err
 		}
@@ -385,10 +466,13 @@ const rendersFile = "renders.json"
 // renderRecord is one stage's entry in renders.json.
 type renderRecord struct {
 	Tree     string `json:"tree"`
-	Budget   int    `json:"budget,omitempty"`   // --budget, when given
-	Base     string `json:"base,omitempty"`     // reviewer: the commit diffed from
-	Worktree bool   `json:"worktree,omitempty"` // reviewer: diffed against the work tree
-	Log      bool   `json:"log,omitempty"`      // debugger: rendered with a --log
+	Budget   int    `json:"budget,omitempty"`    // --budget, when given
+	Base     string `json:"base,omitempty"`      // reviewer: the commit diffed from
+	Worktree bool   `json:"worktree,omitempty"`  // reviewer: diffed against the work tree
+	Log      bool   `json:"log,omitempty"`       // debugger: rendered with a --log
+	Fallback bool   `json:"fallback,omitempty"`  // rendered from a fallback context (scope.fallback_to_full)
+	BaseNote string `json:"base_note,omitempty"` // reviewer: what was compared, when git-speed chose the base
+	Session  string `json:"session,omitempty"`   // rendered with --session
 }
 
 func readRenders(dir string) (map[string]renderRecord, error) {
@@ -446,4 +530,73 @@ func (e *env) reviewBase(featureName, task string, o renderOptions) (string, err
 		return tree, nil
 	}
 	return commit, nil
+}
+
+// defaultReviewBase chooses what a reviewer prompt compares when neither
+// --base, --worktree nor the task's base says: the merge-base of the
+// revision with the default branch (origin/HEAD, else main or master) when
+// the task's files changed since, else the work tree against HEAD. It says
+// on stderr which it chose, and o.baseNote says it in the prompt.
+func (e *env) defaultReviewBase(featureName, task string, o *renderOptions) error {
+	f, err := e.loadFeature(featureName, nil, false)
+	if err != nil {
+		return err
+	}
+	t := f.Task(task)
+	if t == nil || t.Base != "" {
+		return nil // renderStage reports a missing task; a task base is used as it is
+	}
+	rev := o.rev
+	if rev == "" {
+		rev = "HEAD"
+	}
+	headCommit, headTree, err := e.repo.Resolve(rev)
+	if err != nil {
+		return err
+	}
+	if def := e.repo.DefaultBranch(); def != "" && headCommit != "" {
+		mb, err := e.repo.MergeBase(def, headCommit)
+		if err != nil {
+			return err
+		}
+		if mb != "" {
+			_, mbTree, err := e.repo.Resolve(mb)
+			if err != nil {
+				return err
+			}
+			changed := false
+			for _, p := range t.FilesTouched {
+				a, aok, err := e.repo.BlobAt(mbTree, p)
+				if err != nil {
+					return err
+				}
+				b, bok, err := e.repo.BlobAt(headTree, p)
+				if err != nil {
+					return err
+				}
+				if a != b || aok != bok {
+					changed = true
+					break
+				}
+			}
+			if changed {
+				o.base = mb
+				o.baseNote = fmt.Sprintf("the merge-base `%s` of %s with `%s` (the task has no base; its files changed since)", short(mb), rev, def)
+				fmt.Fprintf(e.stderr, "git-speed: task %s has no base: diffing its files from %s, the merge-base of %s with %s\n", task, short(mb), rev, def)
+				return nil
+			}
+		}
+		o.worktree, o.base = true, "HEAD"
+		o.baseNote = fmt.Sprintf("the work tree against HEAD (the task has no base, and its files are unchanged since the merge-base with `%s`)", def)
+		fmt.Fprintf(e.stderr, "git-speed: task %s has no base and its files are unchanged since the merge-base with %s: diffing the work tree against HEAD\n", task, def)
+		return nil
+	}
+	why := "there is no default branch (origin/HEAD, main or master)"
+	if headCommit == "" {
+		why = rev + " is not a commit"
+	}
+	o.worktree, o.base = true, "HEAD"
+	o.baseNote = "the work tree against HEAD (the task has no base, and " + why + ")"
+	fmt.Fprintf(e.stderr, "git-speed: task %s has no base and %s: diffing the work tree against HEAD\n", task, why)
+	return nil
 }

@@ -30,9 +30,11 @@ type Config struct {
 	Tokens Tokens `toml:"tokens"`
 	Budget Budget `toml:"budget"`
 	Scope  Scope  `toml:"scope"`
+	Rules  Rules  `toml:"rules"`
 	Map    Map    `toml:"map"`
 	Hooks  Hooks  `toml:"hooks"`
 	Store  Store  `toml:"store"`
+	Agent  Agent  `toml:"agent"` // the agent's own context (agent.go)
 }
 
 // Index configures Layer 1 (the project map and per-file facts).
@@ -75,6 +77,17 @@ type Scope struct {
 	MaxHops       int  `toml:"max_hops"`        // distances beyond this are dropped
 	FullLineLimit int  `toml:"full_line_limit"` // 1-hop files longer than this come as skeletons
 	FlowUnused    bool `toml:"flow_unused"`     // unused task/spec share flows to code_context
+	// FallbackToFull: when scoping or alignment fails for a task, render
+	// still gives a prompt of the task and its files in full, saying what
+	// failed; false makes the failure stop the command.
+	FallbackToFull bool `toml:"fallback_to_full"`
+}
+
+// Rules configures the security rules (layers/rules) that developer and
+// reviewer prompts carry as constraints.
+type Rules struct {
+	Enabled bool    `toml:"enabled"`
+	Share   float64 `toml:"share"` // of the stage's task_context tokens the rules summary may use
 }
 
 // Map configures `git speed map`.
@@ -109,10 +122,12 @@ func Default() Config {
 			Reviewer: 24000, Coherence: 24000, Debugger: 32000,
 			Shares: Shares{CodeContext: 0.60, TaskContext: 0.15, SpecContext: 0.15, Reserve: 0.10},
 		},
-		Scope: Scope{MaxHops: 2, FullLineLimit: 2000, FlowUnused: true},
+		Scope: Scope{MaxHops: 2, FullLineLimit: 2000, FlowUnused: true, FallbackToFull: true},
+		Rules: Rules{Enabled: true, Share: 0.30},
 		Map:   Map{Budget: 4096},
 		Hooks: Hooks{Timeout: Duration(20 * time.Second)},
 		Store: Store{Keep: 5},
+		Agent: defaultAgent(),
 	}
 }
 
@@ -245,6 +260,9 @@ func (c *Config) validate() *Error {
 	if c.Scope.FullLineLimit <= 0 {
 		return bad("scope.full_line_limit", "must be positive, got %d", c.Scope.FullLineLimit)
 	}
+	if c.Rules.Share < 0 || c.Rules.Share > 1 {
+		return bad("rules.share", "must be between 0 and 1, got %g", c.Rules.Share)
+	}
 	if c.Map.Budget <= 0 {
 		return bad("map.budget", "must be positive, got %d", c.Map.Budget)
 	}
@@ -253,6 +271,9 @@ func (c *Config) validate() *Error {
 	}
 	if c.Store.Keep < 0 {
 		return bad("store.keep", "must be 0 or more, got %d", c.Store.Keep)
+	}
+	if err := c.Agent.validate(); err != nil {
+		return err
 	}
 	return nil
 }

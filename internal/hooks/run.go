@@ -125,17 +125,71 @@ func run(ctx context.Context, name string, args []string, opts RunOptions) (out 
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	unlock, held, err := lock(filepath.Join(speedDir, LockName), 2*timeout+time.Minute, opts.now())
-	if err != nil {
-		return OutcomeFailed, err.Error()
-	}
-	if held != "" {
-		return OutcomeSkipped, "another hook run holds " + held
-	}
-	defer unlock()
-
+	// One run at a time indexes, under the lock. A run that finds the lock
+	// held leaves a mark instead of going away: the holder indexes HEAD
+	// again before it lets go, so after any burst of checkouts HEAD's final
+	// tree is indexed. The holder looks for the mark after unlocking and a
+	// marker looks for the lock after marking, so one of them always sees
+	// the other.
+	lockPath, mark := filepath.Join(speedDir, LockName), filepath.Join(speedDir, AgainName)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	runs := 0
+	for attempt := 0; ; attempt++ {
+		unlock, held, err := lock(lockPath, 2*timeout+time.Minute, opts.now())
+		if err != nil {
+			return OutcomeFailed, err.Error()
+		}
+		if held != "" {
+			if err := touch(mark); err != nil {
+				return OutcomeFailed, err.Error()
+			}
+			if _, err := os.Stat(lockPath); err == nil || attempt > 0 {
+				return OutcomeSkipped, "another hook run holds " + held + "; it indexes HEAD again when done"
+			}
+			continue // released meanwhile: take it ourselves
+		}
+		for {
+			os.Remove(mark)
+			if out, detail := indexOnce(ctx, opts, timeout); out != OutcomeIndexed {
+				unlock()
+				return out, detail
+			}
+			// Each run indexes HEAD as it is then, so a few suffice for any
+			// burst; the bound stops a run that marks itself (a hook fired
+			// from inside Index) from going round until the timeout.
+			if runs++; runs >= maxRuns || !exists(mark) {
+				break
+			}
+		}
+		unlock()
+		if runs >= maxRuns {
+			os.Remove(mark)
+			return OutcomeIndexed, ""
+		}
+		if !exists(mark) {
+			return OutcomeIndexed, ""
+		}
+	}
+}
+
+// maxRuns bounds how often one hook run indexes HEAD for marks.
+const maxRuns = 4
+
+// AgainName is the mark a hook run leaves for the lock holder when it
+// finds the lock held: index HEAD once more before letting go.
+const AgainName = "hook.again"
+
+func touch(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("cannot leave mark %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// indexOnce runs opts.Index, returning when it does or when ctx is done.
+func indexOnce(ctx context.Context, opts RunOptions, timeout time.Duration) (Outcome, string) {
 	done := make(chan error, 1)
 	go func() {
 		defer func() {

@@ -34,16 +34,21 @@ type Decision struct {
 
 // Task is one tasks/<id>.toml.
 type Task struct {
-	ID           string     `toml:"id" json:"id"`
-	Title        string     `toml:"title" json:"title"`
-	Description  string     `toml:"description" json:"description,omitempty"`
-	FilesTouched []string   `toml:"files_touched" json:"files_touched"`
-	DependsOn    []string   `toml:"depends_on" json:"depends_on"`
-	Status       string     `toml:"status" json:"status"`
-	Acceptance   []string   `toml:"acceptance" json:"acceptance"`
-	Requirements []string   `toml:"requirements" json:"requirements"`
-	Base         string     `toml:"base" json:"base,omitempty"`
-	Decisions    []Decision `toml:"decisions" json:"decisions,omitempty"`
+	ID           string   `toml:"id" json:"id"`
+	Title        string   `toml:"title" json:"title"`
+	Description  string   `toml:"description" json:"description,omitempty"`
+	FilesTouched []string `toml:"files_touched" json:"files_touched"`
+	DependsOn    []string `toml:"depends_on" json:"depends_on"`
+	Status       string   `toml:"status" json:"status"`
+	Acceptance   []string `toml:"acceptance" json:"acceptance"`
+	Requirements []string `toml:"requirements" json:"requirements"`
+	Base         string   `toml:"base" json:"base,omitempty"`
+	// Commands are agent command files (.claude/commands/x.md) the
+	// developer prompt quotes: their core when split (layers/split), with
+	// the details too when CommandDetails is set.
+	Commands       []string   `toml:"commands" json:"commands,omitempty"`
+	CommandDetails bool       `toml:"command_details" json:"command_details,omitempty"`
+	Decisions      []Decision `toml:"decisions" json:"decisions,omitempty"`
 
 	// Path is the task file, relative to the work tree.
 	Path string `toml:"-" json:"-"`
@@ -55,7 +60,11 @@ type Task struct {
 type Feature struct {
 	Name  string
 	Spec  *Spec   // never nil; empty when there is no spec.md
-	Tasks []*Task // sorted by ID
+	Tasks []*Task // sorted by ID; the tasks that loaded without problems
+
+	// Broken lists the task files that could not be loaded, sorted by id,
+	// each with all of its problems. They are not in Tasks.
+	Broken []*TaskError
 
 	// SpecPath is spec.md relative to the work tree; SpecRaw its bytes
 	// (nil when there is none).
@@ -123,8 +132,12 @@ func LoadDir(dir, name string, opts Options) (*Feature, []Warning, error) {
 }
 
 // LoadFeature reads feature name from root, an fs.FS at the top of the work
-// tree. Tasks come back sorted by id. The first problem found is returned as
-// an *Error (or wraps ErrNotFound); lesser problems are warnings.
+// tree. Tasks come back sorted by id. A feature that cannot be read at all
+// is an error (wrapping ErrNotFound when it has no folder). A task file with
+// problems is left out of Tasks and listed in Broken with every problem
+// found in it, so one bad task never stops the others from loading; lesser
+// problems are warnings. With Options.Strict a task's warnings are problems
+// of that task, and the spec's warnings are an error.
 func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, error) {
 	if !nameRE.MatchString(name) || name == "." || name == ".." {
 		return nil, nil, fmt.Errorf("feature name %q: want letters, digits, '.', '_' or '-'", name)
@@ -139,13 +152,6 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 	}
 	f := &Feature{Name: name, Spec: &Spec{}}
 	var warns []Warning
-	warn := func(w Warning) error {
-		if opts.Strict {
-			return &Error{File: w.File, Line: w.Line, Key: w.Key, Msg: w.Msg}
-		}
-		warns = append(warns, w)
-		return nil
-	}
 
 	specPath := path.Join(dir, "spec.md")
 	if data, err := fs.ReadFile(root, specPath); err == nil {
@@ -153,9 +159,10 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 		var sw []Warning
 		f.Spec, sw = ParseSpec(specPath, data)
 		for _, w := range sw {
-			if err := warn(w); err != nil {
-				return nil, nil, err
+			if opts.Strict {
+				return nil, nil, w.err()
 			}
+			warns = append(warns, w)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &Error{File: specPath, Msg: err.Error()}
@@ -166,6 +173,9 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &Error{File: tasksDir, Msg: err.Error()}
 	}
+	// taskWarns holds each good task's warnings until the dependency
+	// checks have run: a task broken by them reports them as problems.
+	taskWarns := map[*Task][]Warning{}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") {
 			continue
@@ -173,22 +183,30 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 		p := path.Join(tasksDir, e.Name())
 		data, err := fs.ReadFile(root, p)
 		if err != nil {
-			return nil, nil, &Error{File: p, Msg: err.Error()}
+			f.Broken = append(f.Broken, &TaskError{File: p, ID: strings.TrimSuffix(e.Name(), ".toml"), Errs: []*Error{{File: p, Msg: err.Error()}}})
+			continue
 		}
 		t, tw, err := ParseTask(p, data, opts.Exists)
 		if err != nil {
-			return nil, nil, err
+			f.Broken = append(f.Broken, asTaskError(p, err))
+			continue
 		}
-		for _, w := range tw {
-			if err := warn(w); err != nil {
-				return nil, nil, err
+		if opts.Strict && len(tw) > 0 {
+			te := &TaskError{File: p, ID: t.ID}
+			for _, w := range tw {
+				te.Errs = append(te.Errs, w.err())
 			}
+			f.Broken = append(f.Broken, te)
+			continue
 		}
+		taskWarns[t] = tw
 		f.Tasks = append(f.Tasks, t)
 	}
 	sort.Slice(f.Tasks, func(i, j int) bool { return f.Tasks[i].ID < f.Tasks[j].ID })
-	if err := f.checkDeps(); err != nil {
-		return nil, nil, err
+	warns = append(warns, f.checkDeps()...)
+	sort.Slice(f.Broken, func(i, j int) bool { return f.Broken[i].ID < f.Broken[j].ID })
+	for _, t := range f.Tasks {
+		warns = append(warns, taskWarns[t]...)
 	}
 	if f.Spec != nil {
 		known := map[string]bool{}
@@ -198,14 +216,60 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 		for _, t := range f.Tasks {
 			for _, r := range t.Requirements {
 				if len(f.Spec.Requirements) > 0 && !known[r] {
-					if err := warn(Warning{File: t.Path, Line: lineOfValue(t.Raw, "requirements", r), Key: "requirements", Msg: fmt.Sprintf("requirement %s is not in %s", r, specPathOr(f))}); err != nil {
-						return nil, nil, err
+					w := Warning{File: t.Path, Line: lineOfValue(t.Raw, "requirements", r), Key: "requirements", Msg: fmt.Sprintf("requirement %s is not in %s", r, specPathOr(f))}
+					if opts.Strict {
+						return nil, nil, w.err()
 					}
+					warns = append(warns, w)
 				}
 			}
 		}
 	}
 	return f, warns, nil
+}
+
+func (w Warning) err() *Error { return &Error{File: w.File, Line: w.Line, Key: w.Key, Msg: w.Msg} }
+
+// TaskError is a task file that could not be loaded, with every problem
+// found in it, each naming the file, line and key.
+type TaskError struct {
+	File string   // the task file, relative to the work tree
+	ID   string   // the task's id: its file name without .toml
+	Errs []*Error // at least one
+}
+
+// Error lists the problems one per line.
+func (e *TaskError) Error() string {
+	lines := make([]string, len(e.Errs))
+	for i, x := range e.Errs {
+		lines[i] = x.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// asTaskError wraps what ParseTask returned for file p.
+func asTaskError(p string, err error) *TaskError {
+	var te *TaskError
+	if errors.As(err, &te) {
+		return te
+	}
+	id := strings.TrimSuffix(path.Base(p), ".toml")
+	var e *Error
+	if errors.As(err, &e) {
+		return &TaskError{File: p, ID: id, Errs: []*Error{e}}
+	}
+	return &TaskError{File: p, ID: id, Errs: []*Error{{File: p, Msg: err.Error()}}}
+}
+
+// TaskError returns the problems of task id when its file could not be
+// loaded, or nil.
+func (f *Feature) TaskError(id string) *TaskError {
+	for _, b := range f.Broken {
+		if b.ID == id {
+			return b
+		}
+	}
+	return nil
 }
 
 func specPathOr(f *Feature) string {
@@ -259,14 +323,25 @@ func (f *Feature) Upstream(id string) []*Task {
 	return out
 }
 
-// checkDeps refuses unknown depends_on ids and dependency cycles.
-func (f *Feature) checkDeps() error {
+// checkDeps moves the tasks that depend on an unknown task, or that are on
+// a dependency cycle, from Tasks to Broken. A dependency on a task whose
+// own file is broken is a warning: that task's decisions are left out.
+func (f *Feature) checkDeps() []Warning {
+	var warns []Warning
+	bad := map[string][]*Error{}
 	for _, t := range f.Tasks {
 		for _, d := range t.DependsOn {
-			if f.Task(d) == nil {
-				return &Error{File: t.Path, Line: lineOfValue(t.Raw, "depends_on", d), Key: "depends_on",
-					Msg: fmt.Sprintf("task %s depends on unknown task %q", t.ID, d)}
+			if f.Task(d) != nil {
+				continue
 			}
+			line := lineOfValue(t.Raw, "depends_on", d)
+			if b := f.TaskError(d); b != nil {
+				warns = append(warns, Warning{File: t.Path, Line: line, Key: "depends_on",
+					Msg: fmt.Sprintf("task %s depends on task %s, whose file %s has problems; its decisions are left out", t.ID, d, b.File)})
+				continue
+			}
+			bad[t.ID] = append(bad[t.ID], &Error{File: t.Path, Line: line, Key: "depends_on",
+				Msg: fmt.Sprintf("task %s depends on unknown task %q", t.ID, d)})
 		}
 	}
 	const (
@@ -276,13 +351,17 @@ func (f *Feature) checkDeps() error {
 	)
 	color := map[string]int{}
 	var stack []string
-	var visit func(t *Task) error
-	visit = func(t *Task) error {
+	var visit func(t *Task)
+	visit = func(t *Task) {
 		color[t.ID] = grey
 		stack = append(stack, t.ID)
 		deps := append([]string(nil), t.DependsOn...)
 		sort.Strings(deps)
 		for _, d := range deps {
+			dt := f.Task(d)
+			if dt == nil {
+				continue
+			}
 			switch color[d] {
 			case grey:
 				i := len(stack) - 1
@@ -290,33 +369,54 @@ func (f *Feature) checkDeps() error {
 					i--
 				}
 				cycle := append(append([]string(nil), stack[i:]...), d)
-				return &Error{File: t.Path, Line: lineOfValue(t.Raw, "depends_on", d), Key: "depends_on",
-					Msg: "dependency cycle: " + strings.Join(cycle, " -> ")}
-			case white:
-				if err := visit(f.Task(d)); err != nil {
-					return err
+				msg := "dependency cycle: " + strings.Join(cycle, " -> ")
+				for j, id := range cycle[:len(cycle)-1] {
+					ct := f.Task(id)
+					next := cycle[j+1]
+					bad[id] = append(bad[id], &Error{File: ct.Path, Line: lineOfValue(ct.Raw, "depends_on", next), Key: "depends_on", Msg: msg})
 				}
+			case white:
+				visit(dt)
 			}
 		}
 		stack = stack[:len(stack)-1]
 		color[t.ID] = black
-		return nil
 	}
 	for _, t := range f.Tasks {
 		if color[t.ID] == white {
-			if err := visit(t); err != nil {
-				return err
+			visit(t)
+		}
+	}
+	if len(bad) == 0 {
+		return warns
+	}
+	kept := f.Tasks[:0]
+	for _, t := range f.Tasks {
+		if errs := bad[t.ID]; len(errs) > 0 {
+			f.Broken = append(f.Broken, &TaskError{File: t.Path, ID: t.ID, Errs: errs})
+			continue
+		}
+		kept = append(kept, t)
+	}
+	f.Tasks = kept
+	for _, t := range f.Tasks {
+		for _, d := range t.DependsOn {
+			if len(bad[d]) > 0 {
+				warns = append(warns, Warning{File: t.Path, Line: lineOfValue(t.Raw, "depends_on", d), Key: "depends_on",
+					Msg: fmt.Sprintf("task %s depends on task %s, whose file %s has problems; its decisions are left out", t.ID, d, f.TaskError(d).File)})
 			}
 		}
 	}
-	return nil
+	return warns
 }
 
 var idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // ParseTask decodes one task file strictly; name is its repo-relative path,
 // used in errors and for checking the id. exists, when not nil, reports
-// whether a path is in the tree; absent paths are warnings.
+// whether a path is in the tree; absent paths are warnings. A file that
+// decodes but breaks the rules gives a *TaskError with every problem found;
+// one that does not decode gives an *Error at the place it stopped.
 func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []Warning, error) {
 	t := &Task{}
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
@@ -336,33 +436,35 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 		return nil, nil, &Error{File: name, Msg: err.Error()}
 	}
 	t.Path, t.Raw = name, data
-	bad := func(key, format string, args ...any) error {
-		return &Error{File: name, Line: lineOfKey(data, key), Key: key, Msg: fmt.Sprintf(format, args...)}
+	var errs []*Error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &Error{File: name, Line: lineOfKey(data, key), Key: key, Msg: fmt.Sprintf(format, args...)})
 	}
 	want := strings.TrimSuffix(path.Base(name), ".toml")
 	switch {
 	case t.ID == "":
-		return nil, nil, bad("id", "missing (want id = %q)", want)
+		bad("id", "missing (want id = %q)", want)
 	case t.ID != want:
-		return nil, nil, bad("id", "%q does not match the file name (want %q)", t.ID, want)
+		bad("id", "%q does not match the file name (want %q)", t.ID, want)
 	case !idRE.MatchString(t.ID):
-		return nil, nil, bad("id", "%q: want letters, digits, '.', '_' or '-'", t.ID)
+		bad("id", "%q: want letters, digits, '.', '_' or '-'", t.ID)
 	}
 	switch t.Status {
 	case "":
 		t.Status = StatusPlanned
 	case StatusPlanned, StatusInProgress, StatusDone:
 	default:
-		return nil, nil, bad("status", "%q: want \"planned\", \"in_progress\" or \"done\"", t.Status)
+		bad("status", "%q: want \"planned\", \"in_progress\" or \"done\"", t.Status)
 	}
 	var warns []Warning
-	clean := func(key string, paths []string) ([]string, error) {
+	clean := func(key string, paths []string) []string {
 		out := make([]string, 0, len(paths))
 		seen := map[string]bool{}
 		for _, p := range paths {
 			c, err := CleanPath(p)
 			if err != nil {
-				return nil, &Error{File: name, Line: lineOfValue(data, key, p), Key: key, Msg: err.Error()}
+				errs = append(errs, &Error{File: name, Line: lineOfValue(data, key, p), Key: key, Msg: err.Error()})
+				continue
 			}
 			if seen[c] {
 				continue
@@ -373,25 +475,22 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 				warns = append(warns, Warning{File: name, Line: lineOfValue(data, key, p), Key: key, Msg: fmt.Sprintf("%s is not in the tree", c)})
 			}
 		}
-		return out, nil
+		return out
 	}
-	var err error
-	if t.FilesTouched, err = clean("files_touched", t.FilesTouched); err != nil {
-		return nil, nil, err
-	}
+	t.FilesTouched = clean("files_touched", t.FilesTouched)
+	t.Commands = cleanOnly(name, data, "commands", t.Commands, &errs)
 	for i := range t.Decisions {
 		if t.Decisions[i].Summary == "" {
-			return nil, nil, bad("decisions", "decision %d has no summary", i+1)
+			bad("decisions", "decision %d has no summary", i+1)
 		}
-		if t.Decisions[i].Files, err = clean("decisions.files", t.Decisions[i].Files); err != nil {
-			return nil, nil, err
-		}
+		t.Decisions[i].Files = clean("decisions.files", t.Decisions[i].Files)
 	}
 	seen := map[string]bool{}
 	deps := t.DependsOn[:0:0]
 	for _, d := range t.DependsOn {
 		if d == t.ID {
-			return nil, nil, &Error{File: name, Line: lineOfValue(data, "depends_on", d), Key: "depends_on", Msg: "dependency cycle: " + d + " -> " + d}
+			errs = append(errs, &Error{File: name, Line: lineOfValue(data, "depends_on", d), Key: "depends_on", Msg: "dependency cycle: " + d + " -> " + d})
+			continue
 		}
 		if !seen[d] {
 			seen[d] = true
@@ -401,8 +500,11 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 	t.DependsOn = deps
 	for _, r := range t.Requirements {
 		if !reqIDRE.MatchString(r) {
-			return nil, nil, &Error{File: name, Line: lineOfValue(data, "requirements", r), Key: "requirements", Msg: fmt.Sprintf("%q is not a requirement id (want one like REQ-1)", r)}
+			errs = append(errs, &Error{File: name, Line: lineOfValue(data, "requirements", r), Key: "requirements", Msg: fmt.Sprintf("%q is not a requirement id (want one like REQ-1)", r)})
 		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, &TaskError{File: name, ID: want, Errs: errs}
 	}
 	if t.FilesTouched == nil {
 		t.FilesTouched = []string{}
@@ -417,6 +519,21 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 		t.Requirements = []string{}
 	}
 	return t, warns, nil
+}
+
+// cleanOnly cleans paths that need not be in the tree, adding a problem
+// for each bad one.
+func cleanOnly(name string, data []byte, key string, paths []string, errs *[]*Error) []string {
+	var out []string
+	for _, p := range paths {
+		c, err := CleanPath(p)
+		if err != nil {
+			*errs = append(*errs, &Error{File: name, Line: lineOfValue(data, key, p), Key: key, Msg: err.Error()})
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 var reqIDRE = regexp.MustCompile(`^[A-Z]{1,5}-[0-9]+$`)

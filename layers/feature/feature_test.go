@@ -94,7 +94,7 @@ depends_on = ["t1"]
 	if !reflect.DeepEqual(up, []string{"t2", "t1"}) {
 		t.Errorf("upstream %v", up)
 	}
-	if _, _, err := LoadFeature(fsys, "auth", Options{Exists: exists, Strict: true}); err == nil || !strings.Contains(err.Error(), "new/file.go is not in the tree") {
+	if sf, _, err := LoadFeature(fsys, "auth", Options{Exists: exists, Strict: true}); err != nil || sf.TaskError("t3") == nil || !strings.Contains(sf.TaskError("t3").Error(), "new/file.go is not in the tree") || sf.Task("t1") == nil {
 		t.Errorf("strict: %v", err)
 	}
 	if f.Spec.Requirement("REQ-1") == nil || len(f.Spec.Requirements) != 3 {
@@ -135,15 +135,67 @@ func TestDependencyErrors(t *testing.T) {
 		"tasks/a.toml": "id = \"a\"\ndepends_on = [\"b\"]\n",
 		"tasks/b.toml": "id = \"b\"\ndepends_on = [\"c\"]\n",
 		"tasks/c.toml": "id = \"c\"\ndepends_on = [\"a\"]\n",
+		"tasks/d.toml": "id = \"d\"\ndepends_on = [\"a\"]\n",
 	})
-	_, _, err := LoadFeature(fsys, "auth", Options{})
-	if err == nil || !strings.Contains(err.Error(), "dependency cycle: a -> b -> c -> a") {
-		t.Errorf("cycle: %v", err)
+	f, warns, err := LoadFeature(fsys, "auth", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if te := f.TaskError(id); te == nil || !strings.Contains(te.Error(), "dependency cycle: a -> b -> c -> a") {
+			t.Errorf("cycle %s: %v", id, te)
+		}
+	}
+	if f.Task("d") == nil || len(warns) != 1 || !strings.Contains(warns[0].String(), "task d depends on task a, whose file") {
+		t.Errorf("d: %v %v", f.Tasks, warns)
 	}
 	fsys = taskFS(map[string]string{"tasks/a.toml": "id = \"a\"\ndepends_on = [\"zz\"]\n"})
-	_, _, err = LoadFeature(fsys, "auth", Options{})
-	if err == nil || !strings.Contains(err.Error(), "a.toml:2: key depends_on: task a depends on unknown task \"zz\"") {
-		t.Errorf("unknown: %v", err)
+	f, _, err = LoadFeature(fsys, "auth", Options{})
+	if err != nil || f.TaskError("a") == nil || !strings.Contains(f.TaskError("a").Error(), "a.toml:2: key depends_on: task a depends on unknown task \"zz\"") {
+		t.Errorf("unknown: %v %v", err, f.Broken)
+	}
+}
+
+// One bad task file never blocks the others: each broken task reports
+// every one of its own problems, and the good tasks load.
+func TestBrokenTasksAreIsolated(t *testing.T) {
+	fsys := taskFS(map[string]string{
+		"tasks/1.toml": "id = \"1\"\ntitle = \"one\"\nfiles_touched = [\"a.go\"]\n",
+		"tasks/2.toml": "id = \"2\"\ntitle = \"two\"\ndepends_on = [\"1\", \"4\"]\nfiles_touched = [\"b.go\"]\n",
+		"tasks/3.toml": "id = \"3\"\ntitle = \"three\"\nfiles_touched = [\"c.go\"]\n",
+		"tasks/4.toml": "id = \"4\"\nstatus = \"doing\"\nfiles_touched = [\n  \"../../etc/passwd\",\n  \"/abs\",\n]\nrequirements = [\"nope\"]\n",
+		"tasks/5.toml": "id = \"5\"\ntitle = \n",
+	})
+	f, warns, err := LoadFeature(fsys, "auth", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, x := range f.Tasks {
+		ids = append(ids, x.ID)
+	}
+	if strings.Join(ids, ",") != "1,2,3" {
+		t.Errorf("good tasks %v", ids)
+	}
+	te := f.TaskError("4")
+	if te == nil || len(te.Errs) != 4 {
+		t.Fatalf("task 4: %v", te)
+	}
+	for _, want := range []string{
+		"4.toml:2: key status: \"doing\"",
+		"4.toml:4: key files_touched: path \"../../etc/passwd\" is outside the repository",
+		"4.toml:5: key files_touched: path \"/abs\" is absolute",
+		"4.toml:7: key requirements: \"nope\" is not a requirement id",
+	} {
+		if !strings.Contains(te.Error(), want) {
+			t.Errorf("task 4 misses %q in\n%v", want, te)
+		}
+	}
+	if te := f.TaskError("5"); te == nil || !strings.Contains(te.Error(), "5.toml:2") {
+		t.Errorf("task 5: %v", te)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].String(), "2.toml:3: key depends_on: task 2 depends on task 4") {
+		t.Errorf("warnings %v", warns)
 	}
 }
 
@@ -197,13 +249,23 @@ func FuzzParseTask(f *testing.F) {
 	f.Add([]byte("id = \"t1\"\ntitle = \"x\"\nfiles_touched = [\"a.go\"]\n[[decisions]]\nsummary = \"s\"\n"))
 	f.Add([]byte("id = \"t1\"\nstatus = 3\n"))
 	f.Add([]byte("id = \"t1\"\ndepends_on = [\"t1\"]\n"))
+	f.Add([]byte("id = \"t2\"\nstatus = \"x\"\nfiles_touched = [\"../a\", \"/b\"]\ncommands = [\"../c.md\"]\n"))
+	f.Add([]byte("id = \"t1\"\ncommands = [\".claude/commands/x.md\"]\ncommand_details = true\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, _, err := ParseTask("tasks/t1.toml", data, func(string) bool { return false })
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "tasks/t1.toml") {
-				t.Fatalf("error does not name the file: %v", err)
+			// Every problem, one per line, names the file.
+			for _, l := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(l, "tasks/t1.toml") {
+					t.Fatalf("error line does not name the file: %q", l)
+				}
 			}
 			return
+		}
+		for _, p := range task.Commands {
+			if c, err := CleanPath(p); err != nil || c != p {
+				t.Fatalf("unclean command path %q accepted", p)
+			}
 		}
 		if task.ID != "t1" {
 			t.Fatalf("id %q accepted", task.ID)

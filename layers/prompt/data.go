@@ -33,13 +33,15 @@ type Data struct {
 	Dropped      []ManifestFile // candidates the manifest dropped
 	Beyond       []ManifestFile // dropped ones with no cut in budget.json: too far in the code graph, at most maxBeyond
 	BeyondMore   int            // further such files, listed only in manifest.json
-	Cuts         []Cut
+	Cuts         []Cut  // the most relevant cuts, as many as bookkeepingShare of the budget allows
+	CutsMore     int    // further cuts, listed only in budget.json
 	Budget       Budget // budget.json as read
 	BudgetTokens int    // the total this prompt is measured against
 	CutTokens    int    // tokens saved by all cuts
 	DroppedCount int
 
 	// reviewer
+	DiffBase  string // what the diffs compare, when git-speed chose it (Input.DiffBase)
 	Diffs     []RenderedDiff
 	DiffAdded int
 	DiffRemov int
@@ -55,6 +57,11 @@ type Data struct {
 	Requirements []Requirement
 	Verification Verification
 	Coherence    Coherence
+
+	// developer, reviewer: security rules for the task's files (Input.Rules)
+	Rules Rules
+	// developer: agent command files the task names (Input.Commands)
+	Commands []Command
 
 	// debugger
 	Log            string // the failure log, its tail when long
@@ -74,6 +81,48 @@ type RenderedDiff struct {
 	Text    string
 }
 
+// bookkeepingShare bounds the tokens a prompt spends listing cuts: on a
+// large tree a task can cut thousands of files (a kubelet.go task listed
+// 5,672 cuts in 211k tokens), and budget.json keeps every one of them.
+const bookkeepingShare = 0.05
+
+// relevantCuts keeps the cuts nearest the task (by manifest distance, then
+// manifest order) whose table rows fit in bookkeepingShare of budget, in
+// that order, and says how many more there are.
+func relevantCuts(cuts []Cut, files []ManifestFile, budget int, count func(string) int) ([]Cut, int) {
+	if len(cuts) == 0 {
+		return cuts, 0
+	}
+	if count == nil {
+		count = func(s string) int { return (len(s) + 3) / 4 }
+	}
+	rank := make(map[string]int, len(files))
+	dist := make(map[string]int, len(files))
+	for i, f := range files {
+		if _, ok := rank[f.Path]; !ok {
+			rank[f.Path], dist[f.Path] = i, f.Distance
+		}
+	}
+	order := make([]Cut, len(cuts))
+	copy(order, cuts)
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i].Path, order[j].Path
+		if dist[a] != dist[b] {
+			return dist[a] < dist[b]
+		}
+		return rank[a] < rank[b]
+	})
+	room := int(float64(budget) * bookkeepingShare)
+	used := 0
+	for k, ct := range order {
+		used += count(fmt.Sprintf("| `%s` | %s | %s | %d | %s |\n", ct.Path, ct.From, ct.To, ct.TokensSaved, strings.Join(strings.Fields(ct.Reason), " ")))
+		if budget > 0 && used > room {
+			return order[:k], len(order) - k
+		}
+	}
+	return order, 0
+}
+
 // LogTailLines is how much of a failure log the debugger prompt quotes; the
 // classification's evidence lines are quoted too when they fall before it.
 const LogTailLines = 200
@@ -81,6 +130,9 @@ const LogTailLines = 200
 func newData(stage string, in Input) *Data {
 	d := &Data{Stage: stage, Feature: in.Feature, Tokenizer: in.Tokenizer, BudgetTokens: in.Budget}
 	d.Tasks = sortedTasks(in.Tasks)
+	d.Rules = in.Rules
+	d.Commands = in.Commands
+	d.DiffBase = in.DiffBase
 	d.Requirements = in.Requirements
 	if c := in.Context; c != nil {
 		if d.Feature == "" {
@@ -129,6 +181,7 @@ func newData(stage string, in Input) *Data {
 		for _, ct := range d.Cuts {
 			d.CutTokens += ct.TokensSaved
 		}
+		d.Cuts, d.CutsMore = relevantCuts(d.Cuts, c.Manifest.Files, d.BudgetTokens, in.Counter)
 		d.Budget = c.Budget
 		if d.BudgetTokens == 0 {
 			d.BudgetTokens = c.Budget.Total

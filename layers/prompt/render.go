@@ -53,6 +53,9 @@ type Input struct {
 
 	// reviewer: the task's files between its base and HEAD or the work tree.
 	Diffs []FileDiff
+	// DiffBase, when not "", says what Diffs compare when the caller chose
+	// it (the task named no base): "the merge-base `abc` of HEAD with `main` …".
+	DiffBase string
 
 	// architect: the ranked repo map (markdown), domain clusters and the
 	// spec alignment, structured or already rendered.
@@ -71,6 +74,19 @@ type Input struct {
 
 	// debugger: the agent's failure output.
 	FailureLog string
+
+	// Constraints from outside Layer 2 (see constraints.go).
+	// Rules: developer, reviewer: the security rules for the task's files.
+	Rules Rules
+	// Commands: developer: the agent command files the task names.
+	Commands []Command
+	// Fallback, when not "", says why the context is a fallback (the task
+	// and its files in full): it is stated in the constraints section,
+	// whatever the template, and in the report.
+	Fallback string
+
+	// Agent are sections of the agent's own context (agent.go).
+	Agent []AgentSection
 }
 
 // Output is a rendered prompt and its token report.
@@ -93,6 +109,8 @@ type Report struct {
 	RemainingTokens int             `json:"remaining_tokens"`
 	OverBudget      int             `json:"over_budget,omitempty"` // tokens over, when not within budget
 	Sections        []SectionTokens `json:"sections"`
+	Parts           []PartTokens    `json:"parts,omitempty"`    // parts with a size of their own (rules), inside a section
+	Fallback        string          `json:"fallback,omitempty"` // why the context is a fallback
 }
 
 // SectionTokens is the size of one section of a prompt.
@@ -123,14 +141,22 @@ func Render(stage string, in Input) (*Output, error) {
 
 	out := &Output{Stage: stage, Feature: data.Feature, Task: data.Task.ID, Template: t.Name, Classification: data.Classification}
 	var parts []string
+	bySection := map[string]string{}
 	for _, sec := range Sections {
 		var buf bytes.Buffer
 		if err := t.t.ExecuteTemplate(&buf, sec, data); err != nil {
 			return nil, t.wrap(err)
 		}
+		if sec == "constraints" && in.Fallback != "" {
+			buf.WriteString("\n\n" + fallbackNotice(in.Fallback))
+		}
 		text := tidy(buf.String())
+		bySection[sec] = text
 		parts = append(parts, text)
 		out.Report.Sections = append(out.Report.Sections, SectionTokens{Name: sec, Tokens: in.Counter(text), Lines: strings.Count(text, "\n")})
+		if sec == agentAfter {
+			parts = appendAgent(parts, &out.Report, in)
+		}
 	}
 	var nonEmpty []string
 	for _, p := range parts {
@@ -141,6 +167,8 @@ func Render(stage string, in Input) (*Output, error) {
 	out.Text = strings.Join(nonEmpty, "\n")
 
 	r := &out.Report
+	addParts(r, data, bySection, in.Counter)
+	r.Fallback = in.Fallback
 	r.Tokenizer = in.Tokenizer
 	if r.Tokenizer == "" && in.Context != nil {
 		r.Tokenizer = in.Context.Manifest.Tokenizer

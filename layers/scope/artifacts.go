@@ -50,19 +50,22 @@ type FileEntry struct {
 
 // Budget is budget.json.
 type Budget struct {
-	Feature         string            `json:"feature"`
-	Task            string            `json:"task"`
-	Stage           string            `json:"stage"`
-	Tree            string            `json:"tree"`
-	Total           int               `json:"total"`
-	Dimensions      Dimensions        `json:"dimensions"`
-	Flows           []Flow            `json:"flows"`
-	WithinBudget    bool              `json:"within_budget"`
-	RemainingTokens int               `json:"remaining_tokens"`
-	OverBudget      string            `json:"over_budget,omitempty"`
-	Cuts            []Cut             `json:"cuts"`
-	Inputs          map[string]string `json:"inputs"` // encoding/json sorts map keys
-	Digest          string            `json:"digest"`
+	Feature         string     `json:"feature"`
+	Task            string     `json:"task"`
+	Stage           string     `json:"stage"`
+	Tree            string     `json:"tree"`
+	Total           int        `json:"total"`
+	Dimensions      Dimensions `json:"dimensions"`
+	Flows           []Flow     `json:"flows"`
+	WithinBudget    bool       `json:"within_budget"`
+	RemainingTokens int        `json:"remaining_tokens"`
+	OverBudget      string     `json:"over_budget,omitempty"`
+	// OutsideBudget: tokens of the task's own files given beyond the budget
+	// because they alone exceed code_context (their neighbours still fill it).
+	OutsideBudget int               `json:"outside_budget,omitempty"`
+	Cuts          []Cut             `json:"cuts"`
+	Inputs        map[string]string `json:"inputs"` // encoding/json sorts map keys
+	Digest        string            `json:"digest"`
 }
 
 // Dimensions are the budget's parts. Code's limit includes what flowed to it.

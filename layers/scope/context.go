@@ -104,33 +104,132 @@ func (s *state) fitTask(limit int) int {
 }
 
 // fitSpec fills spec_context with the narrowed requirements, then the
-// paragraphs, in order of relevance, while they fit.
+// paragraphs, in order of relevance. An item that does not fit whole is
+// truncated at a paragraph or sentence boundary to the room left (marked
+// TruncMarker), or dropped when not even its first sentence fits. When the
+// requirements were chosen by keywords (the task cites none and alignment
+// gives none), they get at most half of spec_context and the design
+// paragraphs the rest, as in MAHABHARATHA's spec loader.
 func (s *state) fitSpec(limit int) int {
 	used := 0
+	reqLimit := limit
+	if s.specByKeywords {
+		reqLimit = limit / 2
+	}
 	var items []SpecItem
 	for _, it := range s.spec {
-		n := s.counter.count(specRendering(it))
-		if used+n <= limit {
-			used += n
-			items = append(items, it)
-			continue
+		why := fmt.Sprintf("requirement %s (%s) does not fit spec_context (%d tokens)", it.ID, it.Reason, limit)
+		if s.specByKeywords {
+			why = fmt.Sprintf("requirement %s (%s) does not fit the half of spec_context requirements chosen by keyword may take (%d of %d tokens)", it.ID, it.Reason, reqLimit, limit)
 		}
-		s.cuts = append(s.cuts, Cut{Path: s.specPath() + "#" + it.ID, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec,
-			Reason: fmt.Sprintf("requirement %s (%s) does not fit spec_context (%d tokens)", it.ID, it.Reason, limit)})
+		render := func(text string) string { x := it; x.Text = text; return specRendering(x) }
+		if text, ok := s.fitText(&used, reqLimit, it.Text, render, s.specPath()+"#"+it.ID, why); ok {
+			it.Text = text
+			items = append(items, it)
+		}
 	}
 	var paras []SpecParagraph
 	for _, p := range s.paras {
-		n := s.counter.count(paragraphRendering(p))
-		if used+n <= limit {
-			used += n
+		why := fmt.Sprintf("paragraph (%s) does not fit spec_context (%d tokens)", p.why, limit)
+		render := func(text string) string { x := p; x.Text = text; return paragraphRendering(x) }
+		if text, ok := s.fitText(&used, limit, p.Text, render, fmt.Sprintf("%s:%d", s.specPath(), p.line), why); ok {
+			p.Text = text
 			paras = append(paras, p)
-			continue
 		}
-		s.cuts = append(s.cuts, Cut{Path: fmt.Sprintf("%s:%d", s.specPath(), p.line), From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec,
-			Reason: fmt.Sprintf("paragraph (%s) does not fit spec_context (%d tokens)", p.why, limit)})
 	}
 	s.spec, s.paras = items, paras
 	return used
+}
+
+// fitText fits one spec text, rendered by render, into limit with *used
+// tokens already taken: whole, truncated (a cut to TierTruncated) or not
+// at all (a cut to TierDropped). It returns the text to keep and whether
+// to keep it.
+func (s *state) fitText(used *int, limit int, text string, render func(string) string, cutPath, why string) (string, bool) {
+	n := s.counter.count(render(text))
+	if *used+n <= limit {
+		*used += n
+		return text, true
+	}
+	cut := Cut{Path: cutPath, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimSpec, Reason: why}
+	t, ok := truncateText(text, func(t string) bool { return *used+s.counter.count(render(t)) <= limit })
+	if ok {
+		m := s.counter.count(render(t))
+		*used += m
+		cut.To, cut.TokensSaved = TierTruncated, n-m
+	}
+	s.cuts = append(s.cuts, cut)
+	return t, ok
+}
+
+// TruncMarker ends spec text cut to fit its budget.
+const TruncMarker = "[... truncated for context limits ...]"
+
+// truncateText returns the longest start of text that ends at a paragraph
+// boundary (a blank line) and, with TruncMarker after it, fits; failing
+// that, the longest such start of the first paragraph that ends at a
+// sentence boundary. ok is false when not even one sentence fits.
+func truncateText(text string, fits func(string) bool) (string, bool) {
+	text = strings.TrimSpace(text)
+	paras := splitParagraphs(text)
+	best := ""
+	for i := 1; i < len(paras); i++ {
+		cand := strings.Join(paras[:i], "\n\n") + "\n\n" + TruncMarker
+		if !fits(cand) {
+			break
+		}
+		best = cand
+	}
+	if best != "" {
+		return best, true
+	}
+	if len(paras) == 0 {
+		return "", false
+	}
+	sent := splitSentences(paras[0])
+	for i := 1; i <= len(sent); i++ {
+		if i == len(sent) && len(paras) == 1 {
+			break // the whole text: it did not fit
+		}
+		cand := strings.Join(sent[:i], " ") + " " + TruncMarker
+		if !fits(cand) {
+			break
+		}
+		best = cand
+	}
+	return best, best != ""
+}
+
+// splitParagraphs splits text at blank lines.
+func splitParagraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// splitSentences splits a paragraph after '.', '!' or '?' followed by
+// white space, and at line ends that follow one; the pieces keep their
+// punctuation and have their white space folded.
+func splitSentences(p string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if (c == '.' || c == '!' || c == '?') && i+1 < len(p) && (p[i+1] == ' ' || p[i+1] == '\n' || p[i+1] == '\t') {
+			if t := strings.Join(strings.Fields(p[start:i+1]), " "); t != "" {
+				out = append(out, t)
+			}
+			start = i + 1
+		}
+	}
+	if t := strings.Join(strings.Fields(p[start:]), " "); t != "" {
+		out = append(out, t)
+	}
+	return out
 }
 
 func (s *state) specPath() string {
@@ -203,6 +302,7 @@ func (s *state) narrowSpec() {
 	}
 	kw := s.keywords()
 	if len(s.spec) == 0 && len(kw) > 0 {
+		s.specByKeywords = true
 		texts := make([]string, len(sp.Requirements))
 		for i, r := range sp.Requirements {
 			texts[i] = r.Title + "\n" + r.Text

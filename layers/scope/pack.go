@@ -168,17 +168,18 @@ func (s *state) fitCode(limit int) int {
 			c.estimate()
 		}
 	}
+	// When the task's own files alone exceed code_context they still come
+	// whole, beyond the budget; their neighbours then come as skeletons
+	// within a code_context of their own, so the agent still sees what the
+	// files it changes use and who uses them.
+	outside, room := 0, limit-used
 	if used > limit {
-		s.budget.OverBudget = fmt.Sprintf("the task's own files (distance 0) need %d tokens, more than code_context's %d: nothing else was included", used, limit)
+		s.budget.OverBudget = fmt.Sprintf("the task's own files (distance 0) need %d tokens, more than code_context's %d: they are given in full beyond the budget, their neighbours as skeletons within code_context", used, limit)
+		s.budget.OutsideBudget = used
 		s.warn("over budget: %s", s.budget.OverBudget)
-		for _, c := range others {
-			if c.plan != TierDropped {
-				c.tierWhy = "no room: distance 0 alone exceeds code_context"
-			}
-		}
-		return used
+		s.skelOnly = true
+		outside, room = used, limit
 	}
-	room := limit - used
 
 	// Tests of the task's files come first: they say what the change must
 	// keep true. Each may take up to half of what is left.
@@ -193,7 +194,7 @@ func (s *state) fitCode(limit int) int {
 			ptr = skelPointer(c)
 		}
 		switch {
-		case c.plan == TierFull && c.full <= limit:
+		case c.plan == TierFull && c.full <= limit && !s.skelOnly:
 			c.tier, c.content, c.tokens = TierFull, c.fullText, c.full
 		case !c.noSkel && c.skel+s.counter.count(ptr) <= limit:
 			c.tier, c.pointer = TierSkeleton, ptr
@@ -238,12 +239,12 @@ func (s *state) fitCode(limit int) int {
 			continue
 		}
 		if c.tier != TierDropped {
-			if c.tier == TierSkeleton && c.plan == TierFull {
+			if c.tier == TierSkeleton && c.plan == TierFull && !s.skelOnly {
 				later = append(later, &item{c: c, kind: 'u', value: c.rel * upgradeValue})
 			}
 			continue
 		}
-		if c.plan == TierFull && float64(c.full) <= smallFull*float64(c.skel)+8 {
+		if c.plan == TierFull && float64(c.full) <= smallFull*float64(c.skel)+8 && !s.skelOnly {
 			start = append(start, &item{c: c, kind: 'f', value: c.rel * (1 + upgradeValue)})
 		} else {
 			start = append(start, &item{c: c, kind: 's', value: c.rel})
@@ -343,7 +344,9 @@ func (s *state) fitCode(limit int) int {
 		case 's':
 			c.tier, c.tokens = TierSkeleton, c.skel+ptr
 			room -= c.tokens
-			if c.plan == TierFull {
+			if s.skelOnly {
+				// neighbours of oversized task files stay skeletons
+			} else if c.plan == TierFull {
 				push(&item{c: c, kind: 'u', value: c.rel * upgradeValue})
 			} else if !s.opt.NoExtras {
 				push(&item{c: c, kind: 'u', value: c.rel * upgradeValue * extraValue})
@@ -369,7 +372,7 @@ func (s *state) fitCode(limit int) int {
 			c.content, c.pointer = "", ""
 		}
 	}
-	return limit - room
+	return outside + limit - room
 }
 
 // truncate gives c as the head of its skeleton (or of its text, when it has

@@ -152,10 +152,22 @@ func TestCutRules(t *testing.T) {
 		if m["svc/service.go"].Tier != TierFull {
 			t.Error("distance 0 cut")
 		}
+		// The touched file comes beyond the budget; its neighbours still
+		// come, as skeletons only, within code_context.
+		kept := 0
 		for p, e := range m {
-			if e.Distance > 0 && e.Tier != TierDropped {
-				t.Errorf("%s kept over budget", p)
+			if e.Distance > 0 && e.Tier == TierFull {
+				t.Errorf("%s in full while distance 0 alone is over budget", p)
 			}
+			if e.Distance > 0 && e.Tier != TierDropped {
+				kept++
+			}
+		}
+		if kept == 0 {
+			t.Error("no neighbour delivered beside an over-budget task file")
+		}
+		if r.Budget.OutsideBudget != m["svc/service.go"].Tokens {
+			t.Errorf("outside_budget %d, want the touched file's %d tokens", r.Budget.OutsideBudget, m["svc/service.go"].Tokens)
 		}
 		if len(r.Warnings) == 0 || !strings.Contains(strings.Join(r.Warnings, "\n"), "over budget") {
 			t.Errorf("warnings %q", r.Warnings)

@@ -19,7 +19,12 @@ import (
 //	1: five steps, fill in reverse cut order, exact counts of kept material.
 //	2: a task file's nearest same-language test file elsewhere in the tree
 //	   (tests/test_core.py for src/pkg/_core.py) is a 1-hop test link.
-const Version = 2
+//	3: spec text that does not fit is truncated at a paragraph or sentence
+//	   boundary (marked) rather than dropped, and requirements chosen by
+//	   keyword take at most half of spec_context (MAHABHARATHA's spec loader).
+//	4: task files that alone exceed code_context come beyond the budget
+//	   (outside_budget) and their neighbours as skeletons within it.
+const Version = 4
 
 // Tiers of a file.
 const (
@@ -102,6 +107,9 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 		return nil, errors.New("scope: no feature")
 	}
 	task := f.Task(taskID)
+	if te := f.TaskError(taskID); task == nil && te != nil {
+		return nil, te
+	}
 	if task == nil {
 		var ids []string
 		for _, t := range f.Tasks {
@@ -161,15 +169,16 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 
 // state is one Scope call in progress.
 type state struct {
-	w       World
-	g       *world.Graph
-	f       *feature.Feature
-	task    *feature.Task
-	cfg     config.Config
-	opt     Options
-	stage   string
-	total   int
-	counter *counter
+	skelOnly bool // the task's files alone exceed code_context: neighbours come as skeletons only
+	w        World
+	g        *world.Graph
+	f        *feature.Feature
+	task     *feature.Task
+	cfg      config.Config
+	opt      Options
+	stage    string
+	total    int
+	counter  *counter
 
 	facts    map[string]*world.Facts
 	warnings []string
@@ -186,6 +195,10 @@ type state struct {
 	spec      []SpecItem
 	paras     []SpecParagraph
 	specCost  []int // tokens per spec item then paragraph, parallel to spec+paras
+	// specByKeywords: the task cites no requirement and alignment gives
+	// none, so requirements were chosen by keyword (and get at most half
+	// of spec_context).
+	specByKeywords bool
 
 	budget Budget
 	cuts   []Cut

@@ -52,7 +52,8 @@ type Result struct {
 	Symbols   int      `json:"symbols"`
 	Edges     int      `json:"edges"`
 	UpToDate  bool     `json:"up_to_date"`
-	Base      string   `json:"base,omitempty"` // the indexed tree this run started from
+	Base      string   `json:"base,omitempty"`     // the indexed tree this run started from
+	InPlace   bool     `json:"in_place,omitempty"` // only the edited files were resolved again (see updateInPlace)
 	ElapsedMS int64    `json:"elapsed_ms"`
 	Warnings  []string `json:"warnings,omitempty"`
 }
@@ -147,6 +148,20 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 		phase = time.Now()
 	}
+	if !opt.Force {
+		if base := latestTree(st, tree, digest); base != "" {
+			done, err := updateInPlace(ctx, repo, st, base, tree, digest, cfg, opt, res, warn)
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				lap("in place")
+				res.ElapsedMS = time.Since(start).Milliseconds()
+				return res, nil
+			}
+			lap("in place (not applicable)")
+		}
+	}
 	files, prev, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
 	if err != nil {
 		return nil, err
@@ -188,6 +203,10 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
 	}
 	g := graph.Build(in)
+	layout, err := jsonMarshal(graph.NewGoLayout(in))
+	if err != nil {
+		return nil, err
+	}
 	lap("graph")
 	res.Edges = len(g.Edges)
 	for i := range files {
@@ -218,7 +237,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	mdata, _ := jsonMarshal(m)
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
-	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata})
+	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	tshards, err := termShards(st, files, prev, warn)
 	if err != nil {
 		return nil, err
@@ -364,6 +383,22 @@ func newFile(cls *classifier, p string, mode uint32, blob string, size int64) *f
 	f := &file{rec: mapRecord{FileEntry: e}, mode: mode}
 	f.extract = read // provisional: decided after the content is seen
 	return f
+}
+
+// latestTree is the most recently indexed tree other than tree under the
+// same settings; "" when there is none.
+func latestTree(st *gitstore.Store, tree, digest string) string {
+	trees, err := st.Trees()
+	if err != nil {
+		return ""
+	}
+	latest, seq := "", int64(-1)
+	for _, t := range trees {
+		if t.Digest == digest && t.Tree != tree && t.Seq > seq {
+			latest, seq = t.Tree, t.Seq
+		}
+	}
+	return latest
 }
 
 // previousTree finds the most recently indexed tree under the same settings

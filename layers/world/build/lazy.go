@@ -72,7 +72,7 @@ func (w *World) record(path string) *mapRecord {
 	recs, ok := w.dirRecs[dir]
 	w.mu.Unlock()
 	if !ok {
-		shards, err := w.st.TreeShards(w.tree, w.digest, artifactMap, []string{dir})
+		shards, err := w.st.Shards(w.tree, w.digest, artifactMap, []string{dir})
 		if err != nil {
 			return nil
 		}

@@ -179,7 +179,7 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 		list = append(list, k)
 	}
 	sort.Strings(list)
-	shards, err := w.st.TreeShards(w.tree, w.digest, artifactTerms, list)
+	shards, err := w.st.Shards(w.tree, w.digest, artifactTerms, list)
 	if err != nil {
 		return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
 	}
@@ -213,4 +213,132 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// patchTerms gives the shards of the terms artifact that change when the
+// edited files keep their paths and get new content: the docs shard (their
+// lengths) and the buckets of their old and new terms. ok is false when
+// the patch cannot say the same as a full index would (a file joins or
+// leaves the index, a bucket empties); the caller then indexes the tree.
+func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, eds []*edited) (map[string][]byte, bool) {
+	sh, err := st.Shards(prev, digest, artifactTerms, []string{terms.DocsShard})
+	if err != nil || sh[terms.DocsShard] == nil {
+		return nil, false
+	}
+	docs, err := terms.DecodeDocs(sh[terms.DocsShard])
+	if err != nil {
+		return nil, false
+	}
+	type change struct {
+		doc      uint32
+		old, new []world.Term
+	}
+	var changes []change
+	buckets := map[string]bool{}
+	var blobs gitstore.BlobReader
+	defer func() {
+		if blobs != nil {
+			blobs.Close()
+		}
+	}()
+	for _, ed := range eds {
+		i := sort.Search(len(docs), func(i int) bool { return docs[i].Path >= ed.path })
+		in := i < len(docs) && docs[i].Path == ed.path
+		if in != ed.f.haveTerms {
+			return nil, false
+		}
+		if !in {
+			continue
+		}
+		c := change{doc: uint32(i), new: unpackTerms(ed.f.terms)}
+		if ed.old.Key != "" {
+			got, err := st.Facts([]string{ed.old.Key})
+			if err != nil || got[ed.old.Key] == nil {
+				return nil, false
+			}
+			f, err := decodeFacts(got[ed.old.Key])
+			if err != nil {
+				return nil, false
+			}
+			c.old = f.Terms
+		} else {
+			if blobs == nil {
+				if blobs, err = repo.Blobs(); err != nil {
+					return nil, false
+				}
+			}
+			data, err := blobs.Read(ed.old.Blob, 0)
+			if err != nil {
+				return nil, false
+			}
+			c.old = terms.Of(&world.Facts{Lang: ed.old.Lang}, data)
+		}
+		for _, t := range c.old {
+			buckets[terms.Bucket(t.Text)] = true
+		}
+		for _, t := range c.new {
+			buckets[terms.Bucket(t.Text)] = true
+		}
+		docs[i].Len = terms.Length(c.new)
+		changes = append(changes, c)
+	}
+	keys := make([]string, 0, len(buckets))
+	for b := range buckets {
+		keys = append(keys, b)
+	}
+	sort.Strings(keys)
+	sh, err = st.Shards(prev, digest, artifactTerms, keys)
+	if err != nil {
+		return nil, false
+	}
+	post := map[string]map[string][]terms.Posting{}
+	for _, k := range keys {
+		post[k] = map[string][]terms.Posting{}
+		if b, ok := sh[k]; ok {
+			if post[k], err = terms.DecodeBucket(b, len(docs), nil); err != nil {
+				return nil, false
+			}
+		}
+	}
+	for _, c := range changes {
+		for _, t := range c.old {
+			m := post[terms.Bucket(t.Text)]
+			ps := m[t.Text]
+			j := sort.Search(len(ps), func(j int) bool { return ps[j].Doc >= c.doc })
+			if j < len(ps) && ps[j].Doc == c.doc {
+				ps = append(ps[:j:j], ps[j+1:]...)
+			}
+			if len(ps) == 0 {
+				delete(m, t.Text)
+			} else {
+				m[t.Text] = ps
+			}
+		}
+		for _, t := range c.new {
+			m := post[terms.Bucket(t.Text)]
+			ps := m[t.Text]
+			j := sort.Search(len(ps), func(j int) bool { return ps[j].Doc >= c.doc })
+			ps = append(ps[:j:j], append([]terms.Posting{{Doc: c.doc, Fields: t.Fields, Count: t.Count}}, ps[j:]...)...)
+			m[t.Text] = ps
+		}
+	}
+	out := map[string][]byte{terms.DocsShard: terms.EncodeDocs(docs)}
+	for _, k := range keys {
+		if len(post[k]) == 0 {
+			return nil, false // a shard would go: a whole index drops it
+		}
+		out[k] = terms.EncodeBucket(post[k])
+	}
+	return out, true
+}
+
+// unpackTerms turns a packed vector back into terms.
+func unpackTerms(packed []uint64) []world.Term {
+	termTable.Lock()
+	defer termTable.Unlock()
+	out := make([]world.Term, len(packed))
+	for i, x := range packed {
+		out[i] = world.Term{Text: termTable.strs[x>>32], Fields: uint8(x >> 24), Count: uint32(x & maxPackedCount)}
+	}
+	return out
 }

@@ -296,61 +296,84 @@ func better(p, cur *goPkg) bool {
 // (nested modules; module "std" maps directories to themselves; vendor/
 // directories also answer for the path after "vendor/").
 func (b *builder) goModules(x *goIndex) {
-	mods := map[string]string{} // dir of go.mod → module path
-	for _, f := range b.files {
-		if path.Base(f.Path) != "go.mod" {
-			continue
-		}
-		if mp := modulePath(b.read(f.Path)); mp != "" {
-			mods[path.Dir(f.Path)] = mp
-			x.hasMod = true
-		}
-	}
+	mods := goMods(b.files, b.read)
+	x.hasMod = len(mods) > 0
 	dirs := make([]string, 0, len(x.primary))
 	for d := range x.primary {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
 	for _, d := range dirs {
-		// nearest enclosing module
-		for m := d; ; m = path.Dir(m) {
-			if mp, ok := mods[m]; ok {
-				rel := strings.TrimPrefix(strings.TrimPrefix(d, m), "/")
-				if m == "." {
-					rel = d
-					if d == "." {
-						rel = ""
-					}
-				}
-				ip := mp
-				if mp == "std" {
-					ip = rel
-				} else if rel != "" {
-					ip = mp + "/" + rel
-				}
-				if ip != "" {
-					if _, dup := x.byImport[ip]; !dup {
-						x.byImport[ip] = d
-					}
-				}
-				break
-			}
-			if m == "." || m == "/" {
-				break
+		for _, ip := range goImportPaths(d, mods) {
+			if _, dup := x.byImport[ip]; !dup {
+				x.byImport[ip] = d
 			}
 		}
-		if k := strings.LastIndex("/"+d, "/vendor/"); k >= 0 {
-			v := ("/" + d)[k+len("/vendor/"):]
-			if _, dup := x.byImport[v]; !dup && v != "" {
-				x.byImport[v] = d
-			}
-		}
-		el := strings.Split(d, "/")
-		for k := len(el) - 2; k >= 0; k-- {
-			s := strings.Join(el[k:], "/")
+		for _, s := range goSuffixes(d) {
 			x.suffix[s] = append(x.suffix[s], d)
 		}
 	}
+}
+
+// goMods returns the module path of every go.mod of files that declares
+// one, by the go.mod's folder.
+func goMods(files []world.FileEntry, read func(string) []byte) map[string]string {
+	mods := map[string]string{}
+	for _, f := range files {
+		if path.Base(f.Path) != "go.mod" {
+			continue
+		}
+		if mp := modulePath(read(f.Path)); mp != "" {
+			mods[path.Dir(f.Path)] = mp
+		}
+	}
+	return mods
+}
+
+// goImportPaths returns the import paths folder d answers for: through
+// its nearest enclosing module, and through a vendor/ folder above it.
+func goImportPaths(d string, mods map[string]string) []string {
+	var ips []string
+	for m := d; ; m = path.Dir(m) {
+		if mp, ok := mods[m]; ok {
+			rel := strings.TrimPrefix(strings.TrimPrefix(d, m), "/")
+			if m == "." {
+				rel = d
+				if d == "." {
+					rel = ""
+				}
+			}
+			ip := mp
+			if mp == "std" {
+				ip = rel
+			} else if rel != "" {
+				ip = mp + "/" + rel
+			}
+			if ip != "" {
+				ips = append(ips, ip)
+			}
+			break
+		}
+		if m == "." || m == "/" {
+			break
+		}
+	}
+	if k := strings.LastIndex("/"+d, "/vendor/"); k >= 0 {
+		if v := ("/" + d)[k+len("/vendor/"):]; v != "" {
+			ips = append(ips, v)
+		}
+	}
+	return ips
+}
+
+// goSuffixes returns the trailing path elements (two or more) of folder d.
+func goSuffixes(d string) []string {
+	el := strings.Split(d, "/")
+	out := make([]string, 0, len(el))
+	for k := len(el) - 2; k >= 0; k-- {
+		out = append(out, strings.Join(el[k:], "/"))
+	}
+	return out
 }
 
 // modulePath returns the module path declared by a go.mod file, or "".

@@ -97,9 +97,6 @@ func Encode(paths []string, vecs [][]world.Term) map[string][]byte {
 // EncodeFrom makes the shards of a tree's term index from v.
 func EncodeFrom(v Vectors) map[string][]byte {
 	out := map[string][]byte{}
-	docs := []byte{'D', IndexFormat}
-	docs = binary.AppendUvarint(docs, uint64(v.Len()))
-	prev := ""
 	// Postings of all terms share one array, sized by a first pass.
 	df := map[string]int{}
 	total := 0
@@ -118,25 +115,16 @@ func EncodeFrom(v Vectors) map[string][]byte {
 		at += n
 	}
 	df = nil
-	for i := 0; i < v.Len(); i++ {
-		p := v.Path(i)
-		n := 0
-		for n < len(p) && n < len(prev) && p[n] == prev[n] {
-			n++
-		}
-		docs = binary.AppendUvarint(docs, uint64(n))
-		docs = binary.AppendUvarint(docs, uint64(len(p)-n))
-		docs = append(docs, p[n:]...)
-		var length uint32
+	docs := make([]Doc, v.Len())
+	for i := range docs {
+		docs[i].Path = v.Path(i)
 		for k := 0; k < v.Terms(i); k++ {
 			t, f, c := v.Term(i, k)
-			length += c
+			docs[i].Len += c
 			post[t] = append(post[t], Posting{Doc: uint32(i), Fields: f, Count: c})
 		}
-		docs = binary.AppendUvarint(docs, uint64(length))
-		prev = p
 	}
-	out[DocsShard] = docs
+	out[DocsShard] = EncodeDocs(docs)
 
 	byBucket := map[string][]string{}
 	for t := range post {
@@ -144,27 +132,61 @@ func EncodeFrom(v Vectors) map[string][]byte {
 		byBucket[b] = append(byBucket[b], t)
 	}
 	for b, ts := range byBucket {
-		sort.Strings(ts)
-		buf := []byte{'B', IndexFormat}
-		buf = binary.AppendUvarint(buf, uint64(len(ts)))
-		var block []byte
-		for _, t := range ts {
-			ps := post[t]
-			buf = binary.AppendUvarint(buf, uint64(len(t)))
-			buf = append(buf, t...)
-			buf = binary.AppendUvarint(buf, uint64(len(ps)))
-			block = block[:0]
-			last := uint32(0)
-			for _, p := range ps {
-				block = binary.AppendUvarint(block, uint64(p.Doc-last))
-				last = p.Doc
-				block = append(block, p.Fields)
-				block = binary.AppendUvarint(block, uint64(p.Count))
-			}
-			buf = binary.AppendUvarint(buf, uint64(len(block)))
-			buf = append(buf, block...)
+		out[b] = encodeBucket(ts, post)
+	}
+	return out
+}
+
+// EncodeBucket encodes one bucket shard holding the postings of post
+// (each sorted by doc), as Encode does.
+func EncodeBucket(post map[string][]Posting) []byte {
+	ts := make([]string, 0, len(post))
+	for t := range post {
+		ts = append(ts, t)
+	}
+	return encodeBucket(ts, post)
+}
+
+func encodeBucket(ts []string, post map[string][]Posting) []byte {
+	sort.Strings(ts)
+	buf := []byte{'B', IndexFormat}
+	buf = binary.AppendUvarint(buf, uint64(len(ts)))
+	var block []byte
+	for _, t := range ts {
+		ps := post[t]
+		buf = binary.AppendUvarint(buf, uint64(len(t)))
+		buf = append(buf, t...)
+		buf = binary.AppendUvarint(buf, uint64(len(ps)))
+		block = block[:0]
+		last := uint32(0)
+		for _, p := range ps {
+			block = binary.AppendUvarint(block, uint64(p.Doc-last))
+			last = p.Doc
+			block = append(block, p.Fields)
+			block = binary.AppendUvarint(block, uint64(p.Count))
 		}
-		out[b] = buf
+		buf = binary.AppendUvarint(buf, uint64(len(block)))
+		buf = append(buf, block...)
+	}
+	return buf
+}
+
+// EncodeDocs encodes the docs shard, as Encode does.
+func EncodeDocs(docs []Doc) []byte {
+	out := []byte{'D', IndexFormat}
+	out = binary.AppendUvarint(out, uint64(len(docs)))
+	prev := ""
+	for _, d := range docs {
+		p := d.Path
+		n := 0
+		for n < len(p) && n < len(prev) && p[n] == prev[n] {
+			n++
+		}
+		out = binary.AppendUvarint(out, uint64(n))
+		out = binary.AppendUvarint(out, uint64(len(p)-n))
+		out = append(out, p[n:]...)
+		out = binary.AppendUvarint(out, uint64(d.Len))
+		prev = p
 	}
 	return out
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The live world model on kubernetes (../shared/bench/make-k8s-corpus.sh):
+# what an agent pays after each change.
+#
+#   bench/live.sh CORPUS/kubernetes [RUNS]
+#
+# Medians over RUNS (default 3) of: parse-only (baseline) against a full
+# index with its peak RSS; the one-file and ten-file incremental index of
+# the corpus' follow-up trees, beside the floor of a one-file update (git
+# diff-tree plus reading the changed blob); a --worktree update after
+# editing one file, beside writing the work tree as a tree alone (git add -A
+# on a copy of the index, write-tree); scope of one task touching
+# pkg/kubelet/kubelet.go; map --budget 2000.
+source "$(dirname "$0")/lib.sh"
+k8s=${1:?usage: bench/live.sh CORPUS/kubernetes [RUNS]}
+runs=${2:-3}
+work=$(mktemp -d)
+build_git_speed "$work"
+gs="$work/git-speed"
+cd "$k8s"
+edited=pkg/kubelet/kubelet.go
+restore() { git cat-file blob "k8s-v1.36.0-tree:$edited" > "$edited"; rm -rf "$k8s/.speed-bench"; rm -rf "$work"; }
+trap restore EXIT
+base=k8s-v1.36.0-tree
+# A feature whose one task touches kubelet.go; kept out of the snapshots.
+grep -qx '/.speed-bench/' .git/info/exclude 2>/dev/null || echo '/.speed-bench/' >> .git/info/exclude
+mkdir -p .speed-bench/features/bench/tasks
+printf '# Bench\n\n## Requirements\n\n- REQ-1: the kubelet syncs pods.\n' > .speed-bench/features/bench/spec.md
+printf 'id = "1"\ntitle = "Sync pods faster"\ndescription = "Make the kubelet sync loop cheaper."\nfiles_touched = ["%s"]\nrequirements = ["REQ-1"]\n' "$edited" > .speed-bench/features/bench/tasks/1.toml
+# floor of a one-file update: the diff and the changed blob
+floor() {
+  git diff-tree -r "$base" k8s-onefile-tree >/dev/null
+  git cat-file blob "k8s-onefile-tree:$edited" >/dev/null
+}
+snapshot_only() {
+  local idx; idx=$(mktemp)
+  cp .git/index "$idx"
+  GIT_INDEX_FILE=$idx git add -A
+  GIT_INDEX_FILE=$idx git write-tree >/dev/null
+  rm -f "$idx"
+}
+export base edited
+export -f floor snapshot_only
+for i in $(seq "$runs"); do
+  timed "$work/parse" "$gs" index --parse-only --rev "$base"
+  git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
+  timed "$work/full" "$gs" index --rev "$base"
+  timed "$work/floor" bash -c floor
+  timed "$work/one" "$gs" index --rev k8s-onefile-tree
+  timed "$work/ten" "$gs" index --rev k8s-tenfile-tree
+  "$gs" index -q --rev "$base"
+  echo "// bench edit $i" >> "$edited"
+  timed "$work/snap" bash -c snapshot_only
+  timed "$work/wt" "$gs" index --worktree
+  git cat-file blob "$base:$edited" > "$edited"
+  timed "$work/scope" "$gs" --speed-dir .speed-bench scope bench 1 --rev "$base"
+  timed "$work/map" "$gs" map --budget 2000 --rev "$base"
+done
+med() { cut -d' ' -f1 "$work/$1" | median; }
+ms() { awk -v s="$(med "$1")" 'BEGIN {printf "%d ms", s * 1000}'; }
+rss() { echo "$(( $(cut -d' ' -f2 "$work/$1" | median | cut -d. -f1) / 1024 )) MiB"; }
+runsof() { cut -d' ' -f1 "$work/$1" | tr '\n' ' '; }
+cpu() { cut -d' ' -f3 "$work/$1" | median; }
+echo "kubernetes, medians of $runs runs (seconds per run in brackets)"
+echo "parse-only (baseline)     $(med parse) s, peak RSS $(rss parse)   [$(runsof parse)]"
+echo "full index                $(med full) s, peak RSS $(rss full)   [$(runsof full)]"
+echo "  full / parse-only       $(ratio "$(med full)" "$(med parse)")x wall, $(ratio "$(cpu full)" "$(cpu parse)")x CPU"
+echo "one-file floor (baseline) $(ms floor)   [$(runsof floor)]"
+echo "one-file incremental      $(ms one)   [$(runsof one)]"
+echo "ten-file incremental      $(ms ten)   [$(runsof ten)]"
+echo "work tree as a tree alone $(ms snap)   [$(runsof snap)]"
+echo "one-file --worktree       $(ms wt)   [$(runsof wt)]"
+echo "scope of one task         $(ms scope)   [$(runsof scope)]"
+echo "map --budget 2000         $(ms map)   [$(runsof map)]"

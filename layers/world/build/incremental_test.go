@@ -1,0 +1,131 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/gittest"
+)
+
+// TestIncrementalStoresWhatFullDoes replays a history of edits, indexing
+// each commit from the one before (in place where it can, over the whole
+// tree where it cannot), and requires every stored artifact to be the same
+// bytes as a full index of the same tree in a store that never saw the
+// earlier commits.
+func TestIncrementalStoresWhatFullDoes(t *testing.T) {
+	r := gittest.New(t)
+	for p, c := range map[string]string{
+		"go.mod":          "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":          "package a\n\n// T is a thing.\ntype T struct{ N int }\n\n// M is a method.\nfunc (t *T) M() int { return t.N }\n\nfunc F() *T { return &T{} }\n",
+		"a/a2.go":         "package a\n\nfunc G() int { return F().M() }\n",
+		"b/b.go":          "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.G() }\n",
+		"b/b_test.go":     "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { B() }\n",
+		"main.go":         "package main\n\nimport \"example.com/m/b\"\n\nfunc main() { b.B() }\n",
+		"vendor/x/y/y.go": "package y\n\nfunc Y() {}\n",
+		"py/mod.py":       "def f():\n    return 1\n",
+		"py/use.py":       "from mod import f\n\ndef g():\n    return f()\n",
+		"README.md":       "# m\n",
+	} {
+		r.Write(p, c)
+	}
+	r.Git("add", "-A")
+	r.Commit("init")
+	repo, err := gitstore.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	ctx := context.Background()
+	if _, err := Index(ctx, repo, "HEAD", Options{Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name    string
+		edit    func()
+		inPlace bool
+	}{
+		{"body of a Go file gains a call", func() {
+			r.Write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.G() + a.F().M() }\n")
+		}, true},
+		{"body of a Go file loses its calls", func() {
+			r.Write("main.go", "package main\n\nimport \"example.com/m/b\"\n\nfunc main() { println(\"no calls\") }\n")
+		}, true},
+		{"two Go files in two folders", func() {
+			r.Write("a/a2.go", "package a\n\nfunc G() int { return 2 }\n")
+			r.Write("b/b_test.go", "package b\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/a\"\n)\n\nfunc TestB(t *testing.T) { B(); a.G() }\n")
+		}, false}, // b_test.go gains an import: its interface changes
+		{"a file without facts", func() { r.Write("README.md", "# m\n\nmore\n") }, true},
+		{"a definition is added", func() {
+			r.Write("a/a.go", "package a\n\n// T is a thing.\ntype T struct{ N int }\n\n// M is a method.\nfunc (t *T) M() int { return t.N }\n\nfunc F() *T { return &T{} }\n\nfunc H() {}\n")
+		}, false},
+		{"a Python body", func() { r.Write("py/use.py", "from mod import f\n\ndef g():\n    return f() + 1\n") }, false},
+		{"a file is added", func() { r.Write("a/new.go", "package a\n\nfunc N() { H() }\n") }, false},
+		{"go.mod is edited", func() { r.Write("go.mod", "module example.com/m\n\ngo 1.23\n") }, false},
+		{"a body after the slow paths", func() {
+			r.Write("a/new.go", "package a\n\nfunc N() { H(); G() }\n")
+		}, true},
+	}
+	for _, s := range steps {
+		s.edit()
+		r.Git("add", "-A")
+		r.Commit(s.name)
+		res, err := Index(ctx, repo, "HEAD", Options{Config: cfg})
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if res.InPlace != s.inPlace {
+			t.Errorf("%s: in place %v, want %v", s.name, res.InPlace, s.inPlace)
+		}
+		compareWithFull(t, s.name, r, repo, res.Tree, cfg)
+	}
+}
+
+// compareWithFull indexes tree from scratch in a clone and compares every
+// stored artifact of it with repo's.
+func compareWithFull(t *testing.T, step string, r *gittest.Repo, repo *gitstore.Repo, tree string, cfg config.Config) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "clone")
+	r.Git("clone", "-q", "--no-local", r.Dir, dir)
+	clone, err := gitstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Index(context.Background(), clone, tree, Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Parsed == 0 || res.Base != "" {
+		t.Fatalf("%s: the clone's index was not a full build: %+v", step, res)
+	}
+	digest := treeDigest(&cfg)
+	for _, name := range []string{artifactMap, artifactLinks, artifactMeta, artifactTerms} {
+		inc, err := repo.Store().Tree(tree, digest, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := clone.Store().Tree(tree, digest, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for k := range full {
+			keys = append(keys, k)
+		}
+		for k := range inc {
+			if _, ok := full[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !bytes.Equal(inc[k], full[k]) {
+				t.Errorf("%s: artifact %s, shard %q differs between the incremental and the full index", step, name, k)
+			}
+		}
+	}
+}
