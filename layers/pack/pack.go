@@ -323,18 +323,12 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	for i, p := range paths {
 		lowerPaths[i] = strings.ToLower(p)
 	}
+	pathHitsOf := pathMatches(q.terms, paths, lowerPaths)
 	N := float64(max(len(ix.Docs), 1))
 	idfs := map[string]float64{}
 	for _, t := range q.terms {
 		ps := ix.Postings[t]
-		var pathHits []int
-		if len(t) >= 3 {
-			for i, lp := range lowerPaths {
-				if strings.Contains(lp, t) {
-					pathHits = append(pathHits, i)
-				}
-			}
-		}
+		pathHits := pathHitsOf[t]
 		if len(ps) == 0 && len(pathHits) == 0 {
 			open = append(open, q.word(t))
 			continue
@@ -737,4 +731,35 @@ func commonPrefix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// pathMatches finds, for each term, the paths one of whose folder or file
+// name words (split and stemmed like the index) is the term. A path is
+// tokenized only when it holds the start of some term.
+func pathMatches(qterms, paths, lowerPaths []string) map[string][]int {
+	want := map[string]bool{}
+	var probes []string
+	for _, t := range qterms {
+		want[t] = true
+		probes = append(probes, t[:min(len(t), 4)])
+	}
+	out := map[string][]int{}
+	for i, lp := range lowerPaths {
+		probe := false
+		for _, p := range probes {
+			if strings.Contains(lp, p) {
+				probe = true
+				break
+			}
+		}
+		if !probe {
+			continue
+		}
+		for _, t := range terms.PathTerms(paths[i]) {
+			if want[t] {
+				out[t] = append(out[t], i)
+			}
+		}
+	}
+	return out
 }
