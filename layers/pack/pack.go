@@ -122,6 +122,8 @@ type Item struct {
 	Signature string   `json:"signature,omitempty"`
 	Snippet   string   `json:"snippet"`
 	Truncated bool     `json:"truncated,omitempty"` // the snippet was shortened to fit the budget
+
+	best int // the line that matches best, kept when the snippet is shortened
 }
 
 // Scored is one file's score and the signals behind it, before snippets.
@@ -268,7 +270,7 @@ type Weights struct {
 
 // DefaultWeights are the weights tuned with `git speed eval --pack`.
 func DefaultWeights() Weights {
-	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 3,
+	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
 		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0}
 }
@@ -711,7 +713,8 @@ func siblings(paths []string, byBase map[string][]int, p string) []int {
 	var out []int
 	for _, nm := range names {
 		for _, i := range byBase[nm] {
-			if paths[i] != p {
+			// In the same folder, or one side in a test folder.
+			if o := paths[i]; o != p && (path.Dir(o) == path.Dir(p) || testDir(o) || testDir(p)) {
 				out = append(out, i)
 			}
 		}
@@ -762,4 +765,15 @@ func pathMatches(qterms, paths, lowerPaths []string) map[string][]int {
 		}
 	}
 	return out
+}
+
+// testDir reports whether p lies in a folder of tests.
+func testDir(p string) bool {
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		switch d {
+		case "test", "tests", "__tests__", "spec", "specs", "testing":
+			return true
+		}
+	}
+	return false
 }

@@ -84,31 +84,31 @@ func fit(p *Pack, req Request) {
 			if per := count(last.Snippet) / max(lines, 1); per > 0 && over/per < lines/2 {
 				keep = lines - over/per - 1
 			}
-			last.Snippet = firstLines(last.Snippet, max(keep, 3))
+			last.Snippet, last.LineRange = around(last.Snippet, last.LineRange, last.best, max(keep, 3))
 			last.Truncated = true
-			last.LineRange = shrinkRange(last.LineRange, strings.Count(last.Snippet, "\n"))
 			continue
 		}
 		p.Items = p.Items[:len(p.Items)-1]
 	}
 }
 
-func firstLines(s string, n int) string {
-	i := 0
-	for k := 0; k < n; k++ {
-		j := strings.IndexByte(s[i:], '\n')
-		if j < 0 {
-			return s
-		}
-		i += j + 1
-	}
-	return s[:i]
-}
-
-func shrinkRange(r string, lines int) string {
+// around keeps n lines of a snippet quoting lines r ("from-to"), centred
+// on line best where it can, and returns them with their range.
+func around(snippet, r string, best, n int) (string, string) {
 	var from, to int
-	if _, err := fmt.Sscanf(r, "%d-%d", &from, &to); err != nil || lines <= 0 {
-		return r
+	if _, err := fmt.Sscanf(r, "%d-%d", &from, &to); err != nil {
+		from = 1
 	}
-	return fmt.Sprintf("%d-%d", from, from+lines-1)
+	lines := strings.SplitAfter(snippet, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if n >= len(lines) {
+		return snippet, r
+	}
+	start := 0
+	if best >= from {
+		start = min(max(best-from-n/3, 0), len(lines)-n)
+	}
+	return strings.Join(lines[start:start+n], ""), fmt.Sprintf("%d-%d", from+start, from+start+n-1)
 }

@@ -64,6 +64,7 @@ func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 	}
 	from, to, def := window(lines, best, defs)
 	it.LineRange = fmt.Sprintf("%d-%d", from, to)
+	it.best = best
 	if def != nil && def.Signature != "" {
 		it.Signature = emit(req, s.Path, def.Signature)
 	}
