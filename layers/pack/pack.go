@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -747,6 +748,7 @@ func pathMatches(qterms, paths, lowerPaths []string) map[string][]int {
 		probes = append(probes, t[:min(len(t), 4)])
 	}
 	out := map[string][]int{}
+	memo := map[string][]string{} // folder or file name → its wanted terms
 	for i, lp := range lowerPaths {
 		probe := false
 		for _, p := range probes {
@@ -758,10 +760,31 @@ func pathMatches(qterms, paths, lowerPaths []string) map[string][]int {
 		if !probe {
 			continue
 		}
-		for _, t := range terms.PathTerms(paths[i]) {
-			if want[t] {
-				out[t] = append(out[t], i)
+		var hit []string
+		for rest := paths[i]; rest != ""; {
+			seg := rest
+			if j := strings.IndexByte(rest, '/'); j >= 0 {
+				seg, rest = rest[:j], rest[j+1:]
+			} else {
+				rest = ""
 			}
+			ts, ok := memo[seg]
+			if !ok {
+				for _, t := range terms.PathTerms(seg) {
+					if want[t] {
+						ts = append(ts, t)
+					}
+				}
+				memo[seg] = ts
+			}
+			for _, t := range ts {
+				if !slices.Contains(hit, t) {
+					hit = append(hit, t)
+				}
+			}
+		}
+		for _, t := range hit {
+			out[t] = append(out[t], i)
 		}
 	}
 	return out
