@@ -43,32 +43,15 @@ type World struct {
 }
 
 // Load opens the stored index of tree; ErrNotIndexed when there is none.
+// It reads the whole project map (Open reads it on demand).
 func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
-	st := repo.Store()
-	digest := treeDigest(&cfg)
-	ok, err := st.HasTree(tree, digest)
+	w, err := Open(repo, tree, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, ErrNotIndexed
+	if w.loadMap(); w.mapErr != nil {
+		return nil, w.mapErr
 	}
-	m, err := loadMeta(st, tree, digest)
-	if err != nil {
-		return nil, err
-	}
-	shards, err := st.Tree(tree, digest, artifactMap)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := decodeMapShards(shards)
-	if err != nil {
-		return nil, err
-	}
-	w := &World{repo: repo, st: st, tree: tree, digest: digest, cfg: cfg, recs: recs, meta: m, factCache: map[string]*world.Facts{}}
-	w.g = graphFromRecords(tree, recs, m.Symbols)
-	w.lazy.Do(func() {})
-	w.mapLoaded.Store(true)
 	return w, nil
 }
 
