@@ -172,7 +172,7 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 	docs := w.termDocs
 	w.mu.Unlock()
 	if docs == nil {
-		keys[terms.DocsShard] = true
+		keys[terms.DocsShard], keys[terms.LensShard] = true, true
 	}
 	list := make([]string, 0, len(keys))
 	for k := range keys {
@@ -184,11 +184,7 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 		return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
 	}
 	if docs == nil {
-		b, ok := shards[terms.DocsShard]
-		if !ok {
-			return nil, fmt.Errorf("term index of tree %s has no file list; run git speed index --force", short(w.tree))
-		}
-		if docs, err = terms.DecodeDocs(b); err != nil {
+		if docs, err = terms.DecodeDocs(shards); err != nil {
 			return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
 		}
 		w.mu.Lock()
@@ -197,7 +193,7 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 	}
 	ix := &terms.Index{Docs: docs, Postings: map[string][]terms.Posting{}}
 	for _, k := range list {
-		if k == terms.DocsShard {
+		if k == terms.DocsShard || k == terms.LensShard {
 			continue
 		}
 		b, ok := shards[k]
@@ -221,11 +217,11 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 // the patch cannot say the same as a full index would (a file joins or
 // leaves the index, a bucket empties); the caller then indexes the tree.
 func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, eds []*edited) (map[string][]byte, bool) {
-	sh, err := st.Shards(prev, digest, artifactTerms, []string{terms.DocsShard})
-	if err != nil || sh[terms.DocsShard] == nil {
+	sh, err := st.Shards(prev, digest, artifactTerms, []string{terms.DocsShard, terms.LensShard})
+	if err != nil {
 		return nil, false
 	}
-	docs, err := terms.DecodeDocs(sh[terms.DocsShard])
+	docs, err := terms.DecodeDocs(sh)
 	if err != nil {
 		return nil, false
 	}
@@ -322,7 +318,7 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, ed
 			m[t.Text] = ps
 		}
 	}
-	out := map[string][]byte{terms.DocsShard: terms.EncodeDocs(docs)}
+	out := map[string][]byte{terms.LensShard: terms.EncodeDocs(docs)[terms.LensShard]}
 	for _, k := range keys {
 		if len(post[k]) == 0 {
 			return nil, false // a shard would go: a whole index drops it

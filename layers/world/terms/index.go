@@ -11,21 +11,25 @@ import (
 )
 
 // A tree's term index is stored as shards: DocsShard lists the files (by
-// path, with their lengths), and one shard per term bucket (Bucket) holds
+// path, with their lengths), and one shard per term bucket (Bucket, 4096
+// of them) holds
 // the postings of the terms that hash there. A query reads the docs shard
 // and the buckets of its terms only, never every file's facts. The bytes
 // depend only on the tree's files and their vectors, so a full and an
 // incremental index store the same shards.
 //
 //	docs:   magic 'D', IndexFormat, uvarint n, n × (uvarint shared prefix,
-//	        uvarint suffix length, suffix bytes, uvarint length)
+//	        uvarint suffix length, suffix bytes)
+//	lens:   magic 'L', IndexFormat, uvarint n, n × uvarint length
+//	        (apart from the paths: an edit changes lengths, not paths)
 //	bucket: magic 'B', IndexFormat, uvarint terms, per term (sorted):
 //	        uvarint length, bytes, uvarint postings, uvarint block bytes,
 //	        block of postings (uvarint doc delta, field byte, uvarint count)
 const (
 	IndexFormat = 1
 	DocsShard   = "docs"
-	Buckets     = 256
+	LensShard   = "lens"
+	Buckets     = 4096
 )
 
 var errIndex = errors.New("malformed term index shard")
@@ -50,11 +54,15 @@ type Index struct {
 	Postings map[string][]Posting
 }
 
-// Bucket is the shard key of a term: two hex digits of its FNV-1a hash.
+// Bucket is the shard key of a term: 12 bits of its FNV-1a hash as
+// "h/hh" (16 folders of 256 shards). Many small buckets keep an update of
+// a few files to the postings of their own terms: a file's few hundred
+// terms touch a few hundred small shards, not every posting of the tree.
 func Bucket(t string) string {
 	h := fnv.New32a()
 	h.Write([]byte(t))
-	return fmt.Sprintf("%02x", h.Sum32()%Buckets)
+	v := h.Sum32() % Buckets
+	return fmt.Sprintf("%x/%02x", v>>8, v&0xff)
 }
 
 // Length is a file's length for BM25: the sum of its term counts.
@@ -124,7 +132,9 @@ func EncodeFrom(v Vectors) map[string][]byte {
 			post[t] = append(post[t], Posting{Doc: uint32(i), Fields: f, Count: c})
 		}
 	}
-	out[DocsShard] = EncodeDocs(docs)
+	for k, b := range EncodeDocs(docs) {
+		out[k] = b
+	}
 
 	byBucket := map[string][]string{}
 	for t := range post {
@@ -171,10 +181,12 @@ func encodeBucket(ts []string, post map[string][]Posting) []byte {
 	return buf
 }
 
-// EncodeDocs encodes the docs shard, as Encode does.
-func EncodeDocs(docs []Doc) []byte {
-	out := []byte{'D', IndexFormat}
-	out = binary.AppendUvarint(out, uint64(len(docs)))
+// EncodeDocs encodes the docs and lens shards, as Encode does.
+func EncodeDocs(docs []Doc) map[string][]byte {
+	paths := []byte{'D', IndexFormat}
+	paths = binary.AppendUvarint(paths, uint64(len(docs)))
+	lens := []byte{'L', IndexFormat}
+	lens = binary.AppendUvarint(lens, uint64(len(docs)))
 	prev := ""
 	for _, d := range docs {
 		p := d.Path
@@ -182,13 +194,13 @@ func EncodeDocs(docs []Doc) []byte {
 		for n < len(p) && n < len(prev) && p[n] == prev[n] {
 			n++
 		}
-		out = binary.AppendUvarint(out, uint64(n))
-		out = binary.AppendUvarint(out, uint64(len(p)-n))
-		out = append(out, p[n:]...)
-		out = binary.AppendUvarint(out, uint64(d.Len))
+		paths = binary.AppendUvarint(paths, uint64(n))
+		paths = binary.AppendUvarint(paths, uint64(len(p)-n))
+		paths = append(paths, p[n:]...)
+		lens = binary.AppendUvarint(lens, uint64(d.Len))
 		prev = p
 	}
-	return out
+	return map[string][]byte{DocsShard: paths, LensShard: lens}
 }
 
 type reader struct {
@@ -236,30 +248,37 @@ func header(b []byte, magic byte) (*reader, error) {
 	return &reader{b: b[2:]}, nil
 }
 
-// DecodeDocs reads the docs shard.
-func DecodeDocs(b []byte) ([]Doc, error) {
-	r, err := header(b, 'D')
+// DecodeDocs reads the docs and lens shards.
+func DecodeDocs(shards map[string][]byte) ([]Doc, error) {
+	r, err := header(shards[DocsShard], 'D')
+	if err != nil {
+		return nil, err
+	}
+	l, err := header(shards[LensShard], 'L')
 	if err != nil {
 		return nil, err
 	}
 	n := r.uint()
-	if n > uint64(len(r.b)) {
+	if n > uint64(len(r.b)) || l.uint() != n {
 		return nil, errIndex
 	}
 	docs := make([]Doc, 0, n)
 	prev := ""
-	for i := uint64(0); i < n && r.err == nil; i++ {
+	for i := uint64(0); i < n && r.err == nil && l.err == nil; i++ {
 		shared := r.uint()
 		if shared > uint64(len(prev)) {
 			return nil, errIndex
 		}
 		suffix := r.take(r.uint())
 		p := prev[:shared] + string(suffix)
-		docs = append(docs, Doc{Path: p, Len: uint32(r.uint())})
+		docs = append(docs, Doc{Path: p, Len: uint32(l.uint())})
 		prev = p
 	}
-	if r.err == nil && len(r.b) != 0 {
+	if r.err == nil && (len(r.b) != 0 || len(l.b) != 0) {
 		r.err = errIndex
+	}
+	if r.err == nil {
+		r.err = l.err
 	}
 	return docs, r.err
 }
@@ -314,13 +333,9 @@ func DecodeBucket(b []byte, ndocs int, want func(term string) bool) (map[string]
 // Decode reads a whole term index back into paths and vectors, the
 // inverse of Encode (used to carry unchanged files into a new tree).
 func Decode(shards map[string][]byte) (paths []string, vecs [][]world.Term, err error) {
-	db, ok := shards[DocsShard]
-	if !ok {
-		return nil, nil, fmt.Errorf("term index: no %s shard", DocsShard)
-	}
-	docs, err := DecodeDocs(db)
+	docs, err := DecodeDocs(shards)
 	if err != nil {
-		return nil, nil, fmt.Errorf("term index: %s: %w", DocsShard, err)
+		return nil, nil, fmt.Errorf("term index: files: %w", err)
 	}
 	vecs = make([][]world.Term, len(docs))
 	keys := make([]string, 0, len(shards))
@@ -329,7 +344,7 @@ func Decode(shards map[string][]byte) (paths []string, vecs [][]world.Term, err 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if k == DocsShard {
+		if k == DocsShard || k == LensShard {
 			continue
 		}
 		post, err := DecodeBucket(shards[k], len(docs), nil)

@@ -98,7 +98,7 @@ func TestIndexRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(gp, paths) || !reflect.DeepEqual(gv, vecs) {
 		t.Fatalf("round trip:\n%v %v\n%v %v", gp, gv, paths, vecs)
 	}
-	docs, err := DecodeDocs(shards[DocsShard])
+	docs, err := DecodeDocs(shards)
 	if err != nil || docs[0].Len != 3 || docs[2].Path != "z.py" {
 		t.Fatalf("docs %+v %v", docs, err)
 	}
@@ -107,7 +107,10 @@ func TestIndexRoundTrip(t *testing.T) {
 		t.Fatalf("postings %+v %v", post, err)
 	}
 	for k, b := range shards {
-		if _, _, err := Decode(map[string][]byte{DocsShard: shards[DocsShard], k: b[:len(b)-1]}); err == nil && k != DocsShard {
+		if k == DocsShard || k == LensShard {
+			continue
+		}
+		if _, _, err := Decode(map[string][]byte{DocsShard: shards[DocsShard], LensShard: shards[LensShard], k: b[:len(b)-1]}); err == nil {
 			t.Errorf("truncated bucket %s accepted", k)
 		}
 	}
@@ -126,11 +129,11 @@ func mustDecode(t *testing.T, shards map[string][]byte) ([]string, [][]world.Ter
 // panic or allocate without bound.
 func FuzzDecodeShards(f *testing.F) {
 	shards := Encode([]string{"a/b.go", "a/c.go"}, [][]world.Term{{{Text: "alpha", Fields: 1, Count: 2}}, {{Text: "alpha", Fields: 3, Count: 1}}})
-	f.Add(shards[DocsShard])
-	f.Add(shards[Bucket("alpha")])
-	f.Add([]byte{'B', IndexFormat, 0xff, 0xff, 0xff, 0xff, 0x0f})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		DecodeDocs(b)
+	f.Add(shards[DocsShard], shards[LensShard])
+	f.Add(shards[Bucket("alpha")], []byte{})
+	f.Add([]byte{'B', IndexFormat, 0xff, 0xff, 0xff, 0xff, 0x0f}, []byte{'L', IndexFormat, 1, 1})
+	f.Fuzz(func(t *testing.T, b, lens []byte) {
+		DecodeDocs(map[string][]byte{DocsShard: b, LensShard: lens})
 		DecodeBucket(b, 2, nil)
 	})
 }
