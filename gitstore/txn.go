@@ -22,6 +22,7 @@ type Txn struct {
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
 	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
+	factIDs map[string]plumbing.Hash       // facts already in the object database (WriteBlobs)
 	err     error
 	now     func() time.Time
 }
@@ -62,7 +63,8 @@ func (t *Txn) KeepSource(tree, digest string) {
 // ([a-z0-9], 1 to 128 characters). Shard keys are arbitrary strings (the
 // caller uses folder paths; "" is allowed); each shard is stored as its own
 // blob, so shards equal to ones already stored cost nothing. Putting an
-// artifact again replaces it.
+// artifact again replaces it. The Txn keeps shards as given: the caller
+// must not change the map or its slices afterwards.
 func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	if err := validTreeKey(tree, digest); err != nil {
 		t.fail(err)
@@ -76,11 +78,9 @@ func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	if t.trees[k] == nil {
 		t.trees[k] = map[string]map[string][]byte{}
 	}
-	cp := make(map[string][]byte, len(shards))
-	for key, v := range shards {
-		cp[key] = append([]byte(nil), v...)
-	}
-	t.trees[k][name] = cp
+	// Kept as given, not copied (a large tree's artifacts are tens of
+	// megabytes): the caller must not change shards after the call.
+	t.trees[k][name] = shards
 }
 
 func (t *Txn) fail(err error) {
@@ -98,7 +98,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -114,6 +114,9 @@ func (t *Txn) Commit(message string) error {
 		if err != nil {
 			return fmt.Errorf("store commit: %w", err)
 		}
+		factBlobs[k] = h
+	}
+	for k, h := range t.factIDs {
 		factBlobs[k] = h
 	}
 	artifacts := map[[2]string]map[string]plumbing.Hash{}

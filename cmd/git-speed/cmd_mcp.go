@@ -17,7 +17,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-speed/git-speed/layers/pack"
+	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/build"
+	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
 func cmdMCP() *cli.Command {
@@ -398,6 +400,9 @@ func (s *mcpServer) read(in readIn) (string, error) {
 	p, err := repoRel(in.Path)
 	if err != nil {
 		return "", err
+	}
+	if lang := world.DetectLang(p, nil); terms.SecretValues(lang) {
+		return "", fmt.Errorf("%s: the values of %s files are never shown; the skeleton tool lists its keys", p, lang)
 	}
 	from, to := max(in.From, 1), in.To
 	if to == 0 {

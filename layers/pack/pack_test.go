@@ -54,6 +54,7 @@ func Serve(c *cache.LRU) int {
 `)
 	r.Write("docs/guide.md", "# Operating the server\n\nThe cache evicts entries when full.\n")
 	r.Write("util/strings.go", "package util\n\n// Reverse reverses s.\nfunc Reverse(s string) string { return s }\n")
+	r.Write(".env", "DB_PASSWORD=hunter2\n")
 	r.Commit("one")
 	repo, err := gitstore.Open(r.Dir)
 	if err != nil {
@@ -199,5 +200,25 @@ func TestEvaluate(t *testing.T) {
 	}
 	if rep.Cases != 1 || rep.Skipped != 1 || rep.Pack.At5 != 1 || rep.BM25.At10 <= 0 {
 		t.Errorf("report %+v", rep)
+	}
+}
+
+// Values of .env files never reach a pack: not through the term index, not
+// in a snippet.
+func TestPackKeepsSecretsOut(t *testing.T) {
+	w, _ := world(t)
+	p, err := pack.Build(w, pack.Request{Query: "db password hunter2", Counter: counter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) == 0 || p.Items[0].Path != ".env" {
+		t.Fatalf("items %+v", p.Items)
+	}
+	items, _ := json.Marshal(p.Items)
+	if strings.Contains(string(items), "hunter") || strings.Contains(p.Text(), "DB_PASSWORD=hunter2") {
+		t.Errorf("the secret leaked: %s", items)
+	}
+	if len(p.OpenQuestions) == 0 || p.OpenQuestions[0] != "hunter2" {
+		t.Errorf("the value is searchable: open questions %v", p.OpenQuestions)
 	}
 }

@@ -47,6 +47,10 @@ func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 	if facts != nil {
 		it.Symbols = symbols(facts.Defs, want)
 	}
+	if terms.SecretValues(e.Lang) {
+		it.Evidence = append(it.Evidence, "no snippet: the values of "+e.Lang+" files are never shown")
+		return it, nil
+	}
 	if e.Has(world.FlagBinary) || e.Has(world.FlagTooLarge) || e.Has(world.FlagSubmodule) || e.Has(world.FlagSymlink) {
 		it.Snippet = ""
 		it.Evidence = append(it.Evidence, "no snippet: "+flagReason(&e))

@@ -7,9 +7,10 @@ import "github.com/git-speed/git-speed/layers/world"
 // On a large tree this is several times smaller than JSON and keeps the
 // memory of a full index in bounds.
 //
-//	1: first format.
-//	2: the term vector (Facts.Terms) follows the warning.
-const factsFormat = 2
+//	1: first binary facts.
+//	2: a definition's Returns after its Doc.
+//	3: the term vector (Facts.Terms) follows the warning.
+const factsFormat = 3
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
 	w := newShardWriter()
@@ -26,6 +27,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 		w.str(d.Signature)
 		w.bool(d.Exported)
 		w.str(d.Doc)
+		w.str(d.Returns)
 	}
 	w.imports(f.Imports)
 	w.uint(uint64(len(f.Refs)))
@@ -60,7 +62,7 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 		f.Defs = make([]world.Def, n)
 		for i := range f.Defs {
 			f.Defs[i] = world.Def{Name: r.str(), Kind: r.str(), Qualified: r.str(), Parent: r.str(),
-				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str()}
+				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str(), Returns: r.str()}
 		}
 	}
 	f.Imports = r.imports()

@@ -94,6 +94,11 @@ func (a acc) addWord(tok string, field uint8) {
 // by term. It depends only on them, so it is stored with the blob's facts.
 func Of(f *world.Facts, content []byte) []world.Term {
 	a := acc{}
+	if f != nil && SecretValues(f.Lang) {
+		// Values are never stored: the words are the skeleton's, which
+		// the extractor wrote with every value masked.
+		content = []byte(f.Skeleton)
+	}
 	Words(content, func(tok string) { a.addWord(tok, Content) })
 	if f != nil {
 		for _, d := range f.Defs {
@@ -305,3 +310,8 @@ var stop = func() map[string]bool {
 
 // IsStop reports whether a normalised term is a stop word.
 func IsStop(t string) bool { return stop[t] }
+
+// SecretValues reports whether files of lang hold values that must never
+// be stored or shown (.env files): only their keys are indexed, and packs
+// quote none of their lines.
+func SecretValues(lang string) bool { return lang == "env" }
