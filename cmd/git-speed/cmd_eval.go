@@ -25,6 +25,8 @@ func cmdEval() *cli.Command {
 			&cli.IntFlag{Name: "budget", Value: 32000, Usage: "total tokens per task"},
 			&cli.StringFlag{Name: "stage", Value: "developer", Usage: "stage whose shares apply"},
 			&cli.BoolFlag{Name: "cases", Usage: "include every replayed commit in the JSON report"},
+			&cli.StringFlag{Name: "weights", Usage: "with --pack: signal weights as JSON (fields of pack.Weights), for tuning"},
+			&cli.BoolFlag{Name: "pack", Usage: "evaluate pack instead: request = commit message, target = changed files, recall@5/@10 beside BM25"},
 			jsonFlag, revFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -44,6 +46,9 @@ func cmdEval() *cli.Command {
 			}
 			h := &history{e: e, rev: c.String("rev")}
 			defer h.close()
+			if c.Bool("pack") {
+				return h.evalPack(c.Int("commits"), c.String("weights"), c.Bool("cases"), c.Bool("json"))
+			}
 			rep, err := eval.Run(h, eval.EvalOptions{
 				Commits: c.Int("commits"), Budget: c.Int("budget"), Stage: c.String("stage"),
 				Config: e.cfg, Counter: cnt, Cases: c.Bool("cases"),
