@@ -90,6 +90,47 @@ func (a acc) addWord(tok string, field uint8) {
 	}
 }
 
+// addContent adds a content token as addWord(tok, Content) does and
+// returns the entries it counted, one per count, for the token's repeats.
+func (a acc) addContent(tok string) []*world.Term {
+	parts := Split(tok)
+	if len(parts) == 0 {
+		return nil
+	}
+	field := Content
+	var hits []*world.Term
+	add := func(t string) {
+		// As add: only a term of exactly one counted field is counted, so
+		// the parts of a compound identifier (Content|Ident) are not.
+		if e := a.entry(t, field); e != nil && field == Content {
+			e.Count++
+			hits = append(hits, e)
+		}
+	}
+	if len(parts) > 1 {
+		field |= Ident
+		add(Whole(tok))
+	}
+	for _, p := range parts {
+		add(Stem(p))
+	}
+	return hits
+}
+
+// entry returns t's entry with field set, nil for a term not kept.
+func (a acc) entry(t string, field uint8) *world.Term {
+	if len(t) < MinLen || len(t) > MaxLen || stop[t] || allDigits(t) {
+		return nil
+	}
+	e := a[t]
+	if e == nil {
+		e = &world.Term{Text: t}
+		a[t] = e
+	}
+	e.Fields |= field
+	return e
+}
+
 // Of makes the term vector of a file from its facts and content, sorted
 // by term. It depends only on them, so it is stored with the blob's facts.
 func Of(f *world.Facts, content []byte) []world.Term {
@@ -99,7 +140,20 @@ func Of(f *world.Facts, content []byte) []world.Term {
 		// the extractor wrote with every value masked.
 		content = []byte(f.Skeleton)
 	}
-	Words(content, func(tok string) { a.addWord(tok, Content) })
+	// Content words repeat: each distinct token is split and stemmed
+	// once, and its repeats only count (a map indexed by string(bytes)
+	// does not allocate).
+	seen := map[string][]*world.Term{}
+	wordBytes(content, func(tok []byte) {
+		if hits, ok := seen[string(tok)]; ok {
+			for _, e := range hits {
+				e.Count++
+			}
+			return
+		}
+		t := string(tok)
+		seen[t] = a.addContent(t)
+	})
 	if f != nil {
 		for _, d := range f.Defs {
 			a.addWord(d.Name, Def)
@@ -171,6 +225,11 @@ func forWords(s string, fn func(string)) { Words([]byte(s), fn) }
 // underscores, or of non-ASCII letters, at most 4×MaxLen bytes long
 // (longer runs are not words: hashes, base64, minified code).
 func Words(b []byte, fn func(string)) {
+	wordBytes(b, func(w []byte) { fn(string(w)) })
+}
+
+// wordBytes is Words handing out the bytes of each word.
+func wordBytes(b []byte, fn func([]byte)) {
 	start := -1
 	for i := 0; i <= len(b); i++ {
 		in := i < len(b) && isWordByte(b[i])
@@ -182,7 +241,7 @@ func Words(b []byte, fn func(string)) {
 		}
 		if start >= 0 {
 			if i-start <= 4*MaxLen {
-				fn(string(b[start:i]))
+				fn(b[start:i])
 			}
 			start = -1
 		}
