@@ -201,7 +201,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		return false, err
 	}
 
-	tpatch, ok := patchTerms(repo, st, prev, digest, eds) // terms.go
+	tpatch, ok := patchTerms(repo, st, prev, digest, cfg, eds) // terms.go
 	if !ok {
 		return false, nil
 	}

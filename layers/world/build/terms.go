@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/terms"
 )
@@ -20,13 +21,37 @@ func termVector(facts *world.Facts, data []byte) { facts.Terms = terms.Of(facts,
 
 // plainTerms gives a text file without facts (a language without an
 // extractor, prose, data) a term vector of its words, kept in the tree's
-// term index only: binary, too large and vendored files get none.
+// term index only: binary, too large, vendored and generated files get
+// none (kubernetes has tens of megabytes of generated code no request is
+// answered by).
 func plainTerms(f *file, data []byte) {
-	if f.rec.Has(world.FlagBinary) || f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) ||
+	if f.rec.Has(world.FlagBinary) || f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) || f.rec.Has(world.FlagGenerated) ||
 		f.rec.Has(world.FlagIgnored) || f.rec.Has(world.FlagSymlink) || f.rec.Has(world.FlagSubmodule) {
 		return
 	}
 	setTerms(f, terms.Of(&world.Facts{Lang: f.rec.Lang}, data))
+}
+
+// changedTerms drops from two sorted vectors the terms they share
+// unchanged, whose postings an edit leaves as they are.
+func changedTerms(old, new []world.Term) (o, n []world.Term) {
+	i, j := 0, 0
+	for i < len(old) || j < len(new) {
+		switch {
+		case j == len(new) || (i < len(old) && old[i].Text < new[j].Text):
+			o = append(o, old[i])
+			i++
+		case i == len(old) || new[j].Text < old[i].Text:
+			n = append(n, new[j])
+			j++
+		default:
+			if old[i] != new[j] {
+				o, n = append(o, old[i]), append(n, new[j])
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return o, n
 }
 
 // termTable interns the terms of index runs: a file's vector is held as
@@ -216,7 +241,11 @@ func (w *World) Terms(want []string) (*terms.Index, error) {
 // lengths) and the buckets of their old and new terms. ok is false when
 // the patch cannot say the same as a full index would (a file joins or
 // leaves the index, a bucket empties); the caller then indexes the tree.
-func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, eds []*edited) (map[string][]byte, bool) {
+func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cfg *config.Config, eds []*edited) (map[string][]byte, bool) {
+	red, err := cfg.Redactor()
+	if err != nil {
+		return nil, false
+	}
 	sh, err := st.Shards(prev, digest, artifactTerms, []string{terms.DocsShard, terms.LensShard})
 	if err != nil {
 		return nil, false
@@ -267,15 +296,19 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, ed
 			if err != nil {
 				return nil, false
 			}
-			c.old = terms.Of(&world.Facts{Lang: ed.old.Lang}, data)
+			clean, _ := red.Bytes(ed.path, data) // as plainTerms took them
+			c.old = terms.Of(&world.Facts{Lang: ed.old.Lang}, clean)
 		}
+		// Only the terms whose posting changes move: an edit of a few
+		// lines of a large file touches a few buckets, not thousands.
+		docs[i].Len = terms.Length(c.new)
+		c.old, c.new = changedTerms(c.old, c.new)
 		for _, t := range c.old {
 			buckets[terms.Bucket(t.Text)] = true
 		}
 		for _, t := range c.new {
 			buckets[terms.Bucket(t.Text)] = true
 		}
-		docs[i].Len = terms.Length(c.new)
 		changes = append(changes, c)
 	}
 	keys := make([]string, 0, len(buckets))
