@@ -59,9 +59,12 @@ type mcpServer struct {
 	worktree bool // the plug for work-tree indexing: every call reads the work tree as it is
 	speedDir string
 
-	mu   sync.Mutex
-	w    *build.World
-	tree string
+	mu sync.Mutex
+	// startMu makes session_event's "start a session when none is
+	// current" one step: calls may arrive at once.
+	startMu sync.Mutex
+	w       *build.World
+	tree    string
 }
 
 // Tool inputs: their JSON schemas come from these types.

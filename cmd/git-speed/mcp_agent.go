@@ -170,6 +170,8 @@ func (s *mcpServer) sessionEvent(in sessionEventIn) (string, error) {
 	started := ""
 	id := in.Session
 	if id == "" {
+		s.startMu.Lock()
+		defer s.startMu.Unlock()
 		st, err := s.e.sessionStore()
 		if err != nil {
 			return "", err
