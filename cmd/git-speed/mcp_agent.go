@@ -72,18 +72,23 @@ func (s *mcpServer) addAgentTools(srv *mcp.Server, red func(string) (string, err
 }
 
 // withNotes puts what a command said on stderr (its report, warnings,
-// notices) after its payload.
-func withNotes(out, notes string, err error) (string, error) {
-	switch {
-	case err != nil:
-		return "", err
-	case notes == "":
-		return out, nil
-	case out == "":
-		return notes, nil
+// notices) after its payload, under a line "--- label".
+func withNotes(label string) func(out, notes string, err error) (string, error) {
+	return func(out, notes string, err error) (string, error) {
+		switch {
+		case err != nil:
+			return "", err
+		case notes == "":
+			return out, nil
+		case out != "" && !strings.HasSuffix(out, "\n"):
+			out += "\n"
+		}
+		return out + "--- " + label + "\n" + notes, nil
 	}
-	return out + "\n" + notes, nil
 }
+
+// plainNotes labels a command's stderr lines in a tool's result.
+var plainNotes = withNotes("notes")
 
 func jsonFlagIf(on bool) []string {
 	if on {
@@ -134,7 +139,7 @@ func (s *mcpServer) context(in contextIn) (string, error) {
 	if in.Task == "-" {
 		return "", errors.New("task - (standard input) is not available through the server; give the task text")
 	}
-	return withNotes(s.cliNotes(append(args, "--", in.Task)...))
+	return withNotes("context report")(s.cliNotes(append(args, "--", in.Task)...))
 }
 
 func (s *mcpServer) sessionEvent(in sessionEventIn) (string, error) {
@@ -188,8 +193,8 @@ func (s *mcpServer) sessionEvent(in sessionEventIn) (string, error) {
 		}
 	}
 	args = append(args, sessionFlagIf(id)...)
-	out, notes, err := s.cliNotes(append(args, "--", in.Kind, in.Text)...)
-	return withNotes(out, started+notes, err)
+	out, stderr, err := s.cliNotes(append(args, "--", in.Kind, in.Text)...)
+	return plainNotes(out, started+stderr, err)
 }
 
 func (s *mcpServer) sessionShow(in sessionShowIn) (string, error) {
@@ -198,12 +203,12 @@ func (s *mcpServer) sessionShow(in sessionShowIn) (string, error) {
 	if in.Events != nil {
 		args = append(args, "--events="+strconv.Itoa(*in.Events))
 	}
-	return withNotes(s.cliNotes(args...))
+	return plainNotes(s.cliNotes(args...))
 }
 
 func (s *mcpServer) sessionCompact(in sessionIn) (string, error) {
 	args := append([]string{"session", "compact"}, jsonFlagIf(in.JSON)...)
-	return withNotes(s.cliNotes(append(args, sessionFlagIf(in.Session)...)...))
+	return plainNotes(s.cliNotes(append(args, sessionFlagIf(in.Session)...)...))
 }
 
 func (s *mcpServer) memoryAdd(in memoryAddIn) (string, error) {
@@ -212,7 +217,7 @@ func (s *mcpServer) memoryAdd(in memoryAddIn) (string, error) {
 		args = append(args, "--tag="+t)
 	}
 	args = append(args, sessionFlagIf(in.Session)...)
-	return withNotes(s.cliNotes(append(args, "--", in.Text)...))
+	return plainNotes(s.cliNotes(append(args, "--", in.Text)...))
 }
 
 func (s *mcpServer) memorySearch(in memorySearchIn) (string, error) {
@@ -220,7 +225,7 @@ func (s *mcpServer) memorySearch(in memorySearchIn) (string, error) {
 	if in.Top != 0 {
 		args = append(args, "--top="+strconv.Itoa(in.Top))
 	}
-	return withNotes(s.cliNotes(append(args, "--", in.Query)...))
+	return plainNotes(s.cliNotes(append(args, "--", in.Query)...))
 }
 
 func (s *mcpServer) usage(in usageIn) (string, error) {
@@ -232,5 +237,5 @@ func (s *mcpServer) usage(in usageIn) (string, error) {
 	if in.Total != 0 {
 		args = append(args, "--total="+strconv.Itoa(in.Total))
 	}
-	return withNotes(s.cliNotes(args...))
+	return plainNotes(s.cliNotes(args...))
 }

@@ -120,9 +120,13 @@ func TestMCPAgentTools(t *testing.T) {
 	c.ok("memory_search", map[string]any{"query": "evict the oldest entry", "top": 1}, "EvictOldest must stay O(1)")
 	c.ok("memory_search", map[string]any{"query": "evict", "json": true}, `"method": "bm25"`)
 	c.fails("memory_search", map[string]any{"query": "x", "top": -1}, "--top must be positive")
-	c.fails("memory_add", map[string]any{}, "")
+	c.fails("memory_add", map[string]any{}, `missing properties: ["text"]`)
+	c.fails("memory_add", map[string]any{"text": ""}, "a memory needs some text")
 
-	ctxOut := c.ok("context", map[string]any{"task": "evict the oldest entry by age", "session": id, "budget": 4000}, "within budget: true")
+	ctxOut := c.ok("context", map[string]any{"task": "evict the oldest entry by age", "session": id, "budget": 4000}, "--- context report\n")
+	if !strings.Contains(ctxOut, "within budget: true") {
+		t.Errorf("context report not within budget:\n%s", ctxOut)
+	}
 	for _, want := range []string{"Run go test before every commit.", "EvictOldest must stay O(1)", "TestEvictByAge fails", "cache/lru.go"} {
 		if !strings.Contains(ctxOut, want) {
 			t.Errorf("context lacks %q:\n%s", want, ctxOut)
