@@ -34,6 +34,14 @@ type (
 		Session string   `json:"session,omitempty" jsonschema:"session id (default: the current one; one is started when there is none)"`
 		JSON    bool     `json:"json,omitempty" jsonschema:"return the stored event as JSON"`
 	}
+	sessionStartIn struct {
+		ID    string   `json:"id,omitempty" jsonschema:"the session's id (default: the time, 20261124-004512)"`
+		Task  string   `json:"task,omitempty" jsonschema:"the task the session starts with (a task_started event)"`
+		Files []string `json:"files,omitempty" jsonschema:"repository-relative files of the task"`
+	}
+	jsonIn struct {
+		JSON bool `json:"json,omitempty" jsonschema:"return the list as JSON"`
+	}
 	sessionShowIn struct {
 		Session string `json:"session,omitempty" jsonschema:"session id (default: the current one)"`
 		Events  *int   `json:"events,omitempty" jsonschema:"recent events to show (default agent.window_events)"`
@@ -64,6 +72,8 @@ type (
 func (s *mcpServer) addAgentTools(srv *mcp.Server, red func(string) (string, error)) {
 	add(srv, red, "context", "Assembles a task's context (task, instruction files, session window, similar memories, repo map), each section within its share of the budget, followed by the per-section token report.", s.context)
 	add(srv, red, "session_event", "Appends an event (task_started, file_read, tool_call, edit, test_run, failure, decision, note) to the current session, starting one when there is none; compacts by itself at agent.compact_at of the window.", s.sessionEvent)
+	add(srv, red, "session_start", "Starts a session and makes it the current one; returns its id.", s.sessionStart)
+	add(srv, red, "session_list", "The sessions of this repository, the current one starred, with events, compactions, context tokens and goal.", s.sessionList)
 	add(srv, red, "session_show", "The session window: the rolling summary of compacted events and the last events since.", s.sessionShow)
 	add(srv, red, "session_compact", "Folds the session's events since the last compaction into a new rolling summary (goals, progress, files touched, failures, decisions, preserved tail) and returns it.", s.sessionCompact)
 	add(srv, red, "memory_add", "Stores a note across sessions (redacted first) and returns its id.", s.memoryAdd)
@@ -195,6 +205,25 @@ func (s *mcpServer) sessionEvent(in sessionEventIn) (string, error) {
 	args = append(args, sessionFlagIf(id)...)
 	out, stderr, err := s.cliNotes(append(args, "--", in.Kind, in.Text)...)
 	return plainNotes(out, started+stderr, err)
+}
+
+func (s *mcpServer) sessionStart(in sessionStartIn) (string, error) {
+	args := []string{"session", "start"}
+	if in.ID != "" {
+		args = append(args, "--id="+in.ID)
+	}
+	if in.Task != "" {
+		args = append(args, "--task="+in.Task)
+	}
+	files, err := s.fileFlags(in.Files)
+	if err != nil {
+		return "", err
+	}
+	return plainNotes(s.cliNotes(append(args, files...)...))
+}
+
+func (s *mcpServer) sessionList(in jsonIn) (string, error) {
+	return plainNotes(s.cliNotes(append([]string{"session", "list"}, jsonFlagIf(in.JSON)...)...))
 }
 
 func (s *mcpServer) sessionShow(in sessionShowIn) (string, error) {

@@ -27,7 +27,7 @@ func TestMCPServer(t *testing.T) {
 
 	c := startMCP(t, r)
 	ok, fails := c.ok, c.fails
-	if got := c.toolNames(); got != "context map memory_add memory_search neighbours pack read render scope session_compact session_event session_show skeleton symbols usage" {
+	if got := c.toolNames(); got != "context map memory_add memory_search neighbours pack read render scope session_compact session_event session_list session_show session_start skeleton symbols usage" {
 		t.Errorf("tools: %s", got)
 	}
 
@@ -143,6 +143,14 @@ func TestMCPAgentTools(t *testing.T) {
 	c.ok("usage", map[string]any{"session": id, "json": true}, `"checkpoint": false`)
 	c.ok("usage", map[string]any{"plan_files": 4, "total": 1000}, "budget_for_task: 500 tokens")
 	c.fails("usage", map[string]any{"plan_files": -1}, "--plan-files must be 0 or more")
+
+	// An explicit start makes the new session current; the list stars it.
+	c.ok("session_start", map[string]any{"id": "second", "task": "write the release notes", "files": []string{"go.mod"}}, "second")
+	c.fails("session_start", map[string]any{"id": "second"}, "session second already exists")
+	c.fails("session_start", map[string]any{"id": "../x"}, `session id "../x": use letters`)
+	c.ok("session_list", map[string]any{}, "* second\t1 events")
+	c.ok("session_list", map[string]any{"json": true}, `"id": "`+id+`"`)
+	c.ok("session_event", map[string]any{"kind": "note", "text": "into the second"}, "#2 note: into the second")
 
 	// Whatever went in, no result carries the secret.
 	for _, name := range []string{"session_show", "usage", "session_compact"} {
