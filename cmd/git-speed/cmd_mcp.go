@@ -30,9 +30,8 @@ func cmdMCP() *cli.Command {
 		Description: "Speaks MCP (JSON-RPC over stdin/stdout) with tools pack, scope, render, map, skeleton,\n" +
 			"symbols, neighbours and read, and for the agent's own context the tools context,\n" +
 			"session_start, session_event, session_list, session_show, session_compact, memory_add,\n" +
-			"memory_search and usage.\n" +
-			"Before each call the index follows HEAD (re-indexed incrementally when its tree moves),\n" +
-			"or the work tree as it is with --worktree. A bad call\n" +
+			"memory_search and usage. Before each call the index follows HEAD (re-indexed\n" +
+			"incrementally when its tree moves), or the work tree as it is with --worktree. A bad call\n" +
 			"is a tool error with the same sentence the command line prints; the server keeps serving.\n" +
 			"See docs/mcp.md for a client configuration.",
 		Flags: []cli.Flag{
