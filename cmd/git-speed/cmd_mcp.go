@@ -28,7 +28,9 @@ func cmdMCP() *cli.Command {
 		Usage:     "serve git-speed's tools to an agent over the Model Context Protocol (stdio)",
 		UsageText: "git speed mcp [--worktree]",
 		Description: "Speaks MCP (JSON-RPC over stdin/stdout) with tools pack, scope, render, map, skeleton,\n" +
-			"symbols, neighbours and read. Before each call the index follows HEAD (re-indexed\n" +
+			"symbols, neighbours and read, and for the agent's own context the tools context,\n" +
+			"session_start, session_event, session_list, session_show, session_compact, memory_add,\n" +
+			"memory_search and usage. Before each call the index follows HEAD (re-indexed\n" +
 			"incrementally when its tree moves), or the work tree as it is with --worktree. A bad call\n" +
 			"is a tool error with the same sentence the command line prints; the server keeps serving.\n" +
 			"See docs/mcp.md for a client configuration.",
@@ -57,9 +59,12 @@ type mcpServer struct {
 	worktree bool // the plug for work-tree indexing: every call reads the work tree as it is
 	speedDir string
 
-	mu   sync.Mutex
-	w    *build.World
-	tree string
+	mu sync.Mutex
+	// startMu makes session_event's "start a session when none is
+	// current" one step: calls may arrive at once.
+	startMu sync.Mutex
+	w       *build.World
+	tree    string
 }
 
 // Tool inputs: their JSON schemas come from these types.
@@ -118,6 +123,7 @@ func (s *mcpServer) server() *mcp.Server {
 	add(srv, red, "symbols", "The definitions of a name and the references the code symbol graph resolves to them.", s.symbols)
 	add(srv, red, "neighbours", "A file's neighbours in the code symbol graph: the files it uses and the files that use it, with reference counts.", s.neighbours)
 	add(srv, red, "read", "Lines of a file at the indexed tree (or the work tree), numbered; use it for the line ranges skeletons elide.", s.read)
+	s.addAgentTools(srv, red)
 	return srv
 }
 
@@ -246,6 +252,13 @@ func repoRel(p string) (string, error) {
 // cli runs a git-speed command line in this process, the same code path as
 // the command, and returns its stdout, or its error sentence.
 func (s *mcpServer) cli(args ...string) (string, error) {
+	out, _, err := s.cliNotes(args...)
+	return out, err
+}
+
+// cliNotes is cli that also returns what the command said on stderr
+// (warnings, reports, notices), one line each without the program name.
+func (s *mcpServer) cliNotes(args ...string) (stdout, notes string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	full := []string{"git-speed", "--speed-dir=" + s.speedDir}
@@ -259,9 +272,13 @@ func (s *mcpServer) cli(args ...string) (string, error) {
 		if msg == "" {
 			msg = fmt.Sprintf("%s failed (exit %d)", args[0], code)
 		}
-		return "", errors.New(msg)
+		return "", "", errors.New(msg)
 	}
-	return out.String(), nil
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(errb.String(), "\n") {
+		b.WriteString(strings.TrimPrefix(l, "git-speed: "))
+	}
+	return out.String(), b.String(), nil
 }
 
 func (s *mcpServer) revFlags() []string {
