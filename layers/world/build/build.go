@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -172,10 +171,6 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		res.Base = prev.tree
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	} else if os.Getenv("GOMEMLIMIT") == "" {
-		// A full build of a large tree allocates far more than it keeps:
-		// collect harder near this size rather than let the heap double.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(fullBuildMemory))
 	}
 	res.Files = len(files)
 
@@ -581,10 +576,6 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 	}
 	return fw.flush()
 }
-
-// fullBuildMemory is the Go heap a full build aims to stay under (a soft
-// limit: GOMEMLIMIT overrides it; tree-sitter's own memory is beside it).
-const fullBuildMemory = 224 << 20
 
 // factsBatch is how many bytes of new facts are written to the object
 // database at once while a build goes on: a full build of a large tree
