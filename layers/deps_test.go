@@ -18,6 +18,7 @@ var rules = []struct {
 	{"layers/world", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/graph", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/formats", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/world/cochange", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/align", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/feature", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/scope", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},

@@ -46,6 +46,7 @@ type FileEntry struct {
 	Tokens    int     `json:"tokens"`
 	Reason    string  `json:"reason"`
 	Relevance float64 `json:"relevance"`
+	Signals   []string `json:"signals,omitempty"` // what made it a candidate (Signals)
 }
 
 // Budget is budget.json.
@@ -305,7 +306,7 @@ func (s *state) result() *Result {
 		default:
 			reason += fmt.Sprintf("; %s; delivered %s (a cut in budget.json)", c.planWhy, c.tier)
 		}
-		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel)})
+		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel), Signals: c.signalList()})
 	}
 	sort.SliceStable(m.Files, func(i, j int) bool {
 		if m.Files[i].Distance != m.Files[j].Distance {
@@ -417,6 +418,12 @@ func (s *state) inputs() map[string]string {
 	if len(s.opt.Rank) > 0 {
 		js, _ := json.Marshal(s.opt.Rank)
 		in["rank"] = h(js)
+	}
+	if s.opt.CoChange != nil {
+		in["cochange"] = h([]byte(s.opt.CoChangeID))
+	}
+	if len(s.opt.Off) > 0 {
+		in["signals_off"] = h([]byte(strings.Join(s.opt.Off, ",")))
 	}
 	if s.opt.Align != nil {
 		js, _ := json.Marshal(s.opt.Align)

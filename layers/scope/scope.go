@@ -11,6 +11,7 @@ import (
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/align"
+	"github.com/git-speed/git-speed/layers/world/cochange"
 )
 
 // Version is the version of the scoping rules, part of every digest. Bump
@@ -24,7 +25,11 @@ import (
 //	   keyword take at most half of spec_context (MAHABHARATHA's spec loader).
 //	4: task files that alone exceed code_context come beyond the budget
 //	   (outside_budget) and their neighbours as skeletons within it.
-const Version = 4
+//	5: more signals bring 1-hop candidates: files and identifiers named in
+//	   the task's text and its decisions, co-change history (Options.CoChange),
+//	   shared test files (conftest.py up the tree, Rust tests/ helpers, Java
+//	   src/test mirrors); the manifest lists each file's signals.
+const Version = 5
 
 // Tiers of a file.
 const (
@@ -67,6 +72,34 @@ type Options struct {
 	// of 2-hop files (and of 1-hop files over full_line_limit), most
 	// relevant per token first; the manifest says so.
 	NoExtras bool
+	// CoChange is the history before the task's base, mined; nil turns
+	// the co-change signal off. CoChangeID names it in the inputs digest
+	// (the base commit and the window).
+	CoChange   *cochange.Index
+	CoChangeID string
+	// Off turns signals off by name (SignalGraph …), for measurement.
+	Off []string
+}
+
+// Signals: what can make a file a candidate. The manifest lists, per
+// file, the signals that did.
+const (
+	SignalGraph    = "graph"    // an edge of the symbol graph, either way
+	SignalTests    = "tests"    // a test (or shared test file) of a task file by name, or the file a task test tests
+	SignalNames    = "names"    // its path, basename or a definition is named in the task's text or decisions
+	SignalCoChange = "cochange" // it changed together with a task file in the history before the base
+)
+
+// Signals lists every signal, in manifest order.
+var Signals = []string{SignalGraph, SignalTests, SignalNames, SignalCoChange}
+
+func (o Options) on(signal string) bool {
+	for _, x := range o.Off {
+		if x == signal {
+			return false
+		}
+	}
+	return true
 }
 
 // Fill policies. Both deliver distance 0 in full first and then a skeleton
@@ -135,6 +168,11 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	if opt.Budget > 0 {
 		total = opt.Budget
 	}
+	for _, x := range opt.Off {
+		if !contains(Signals, x) {
+			return nil, fmt.Errorf("scope signal %q: want one of %s", x, strings.Join(Signals, ", "))
+		}
+	}
 	switch opt.Policy {
 	case "", PolicyValue, PolicySeed:
 	default:
@@ -158,8 +196,8 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	if err := s.resolve(); err != nil {
 		return nil, err
 	}
-	s.walk()
 	s.collectDecisions()
+	s.walk()
 	s.narrowSpec()
 	if err := s.balance(); err != nil {
 		return nil, err
@@ -258,4 +296,13 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

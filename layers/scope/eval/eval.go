@@ -48,6 +48,7 @@ import (
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/scope"
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/cochange"
 )
 
 // Commit is one commit of the history, with the paths it changed against
@@ -58,6 +59,13 @@ type Commit struct {
 	Parent  string         `json:"parent"`
 	Changed []string       `json:"changed"`
 	Lines   map[string]int `json:"lines,omitempty"`
+	Message string         `json:"message,omitempty"` // the commit message (the task's title and description with EvalOptions.Messages)
+}
+
+// CoChanges is what a History offers when it can mine co-change history:
+// the history before commit, mined, and a name for it (the digest input).
+type CoChanges interface {
+	CoChangeAt(commit string) (*cochange.Index, string, error)
 }
 
 // History is what eval needs of a repository.
@@ -77,6 +85,40 @@ type EvalOptions struct {
 	MinFiles int            // fewest changed source files a commit needs; 0 means 2
 	MaxFiles int            // most; larger commits (renames, sweeps) are skipped; 0 means 25
 	Cases    bool           // keep the per-commit cases in the report
+	// Ablate adds, for the first policy, one method per signal turned off
+	// ("no-cochange" …) and "graph-only" (every other signal off).
+	Ablate bool
+	// Messages gives the synthetic task the commit's message as title and
+	// description, so the names signal has text to read.
+	Messages bool
+}
+
+// method is one way of scoping a case.
+type method struct {
+	name   string
+	policy string
+	off    []string
+}
+
+func methodsOf(opt EvalOptions) []method {
+	var ms []method
+	for _, p := range opt.Policies {
+		ms = append(ms, method{name: p, policy: p})
+	}
+	if opt.Ablate {
+		p := opt.Policies[0]
+		for _, sg := range scope.Signals {
+			ms = append(ms, method{name: "no-" + sg, policy: p, off: []string{sg}})
+		}
+		var rest []string
+		for _, sg := range scope.Signals {
+			if sg != scope.SignalGraph {
+				rest = append(rest, sg)
+			}
+		}
+		ms = append(ms, method{name: "graph-only", policy: p, off: rest})
+	}
+	return ms
 }
 
 // Outcome names where a truth file ended up.
@@ -94,6 +136,8 @@ var outcomes = []string{Full, Skeleton, Truncated, Dropped, NotCandidate, Absent
 // Tally is how truth files fared under one method.
 type Tally struct {
 	Method     string             `json:"method"`
+	Lang       string             `json:"lang,omitempty"`    // the seed's language, in Report.Languages
+	Signals    map[string]int     `json:"signals,omitempty"` // delivered truth files each signal made candidates
 	Truth      int                `json:"truth"`       // truth files present in the parent tree
 	Outcomes   map[string]int     `json:"outcomes"`    // outcome → truth files
 	Shares     map[string]float64 `json:"shares"`      // outcome → share of Truth (Absent excluded)
@@ -110,6 +154,7 @@ type Tally struct {
 type Case struct {
 	Commit  string                       `json:"commit"`
 	Seed    string                       `json:"seed"`
+	Lang    string                       `json:"lang"`
 	Truth   []string                     `json:"truth"`
 	Results map[string]map[string]string `json:"results"`               // method → truth path → "outcome@distance"
 	Over    map[string]bool              `json:"over_budget,omitempty"` // method → distance 0 alone exceeded the budget
@@ -127,7 +172,8 @@ type Report struct {
 	Stage     string  `json:"stage"`
 	Tokenizer string  `json:"tokenizer"`
 	Cases     int     `json:"cases"`
-	Methods   []Tally `json:"methods"` // policies in the order asked, then "baseline"
+	Methods   []Tally `json:"methods"`   // policies in the order asked, ablations, then "baseline"
+	Languages []Tally `json:"languages"` // the same per language of the seed, by language then method
 	Skipped   []Skip  `json:"skipped"`
 	Detail    []Case  `json:"detail,omitempty"`
 }
@@ -170,11 +216,13 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Budget: opt.Budget, Stage: opt.Stage, Tokenizer: opt.Counter.Name(), Skipped: []Skip{}}
-	methods := append(append([]string(nil), opt.Policies...), Baseline)
-	tallies := map[string]*Tally{}
-	for _, m := range methods {
-		tallies[m] = &Tally{Method: m, Outcomes: map[string]int{}, Shares: map[string]float64{}, Distances: map[string]int{}}
+	var methods []string
+	for _, m := range methodsOf(opt) {
+		methods = append(methods, m.name)
 	}
+	methods = append(methods, Baseline)
+	tallies := map[string]*Tally{}
+	langCases := map[string]int{}
 	for _, c := range commits {
 		cs, skip := replay(h, c, opt, tallies)
 		if skip != "" {
@@ -182,12 +230,12 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 			continue
 		}
 		rep.Cases++
+		langCases[cs.Lang]++
 		if opt.Cases {
 			rep.Detail = append(rep.Detail, *cs)
 		}
 	}
-	for _, m := range methods {
-		t := tallies[m]
+	finish := func(t *Tally, cases int) Tally {
 		if t.Truth > 0 {
 			for _, o := range outcomes {
 				if o != Absent {
@@ -198,12 +246,38 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 			t.FullRecall = round3(float64(t.Outcomes[Full]) / float64(t.Truth))
 			t.Score = round3((float64(t.Outcomes[Full]) + float64(t.Outcomes[Skeleton])/2 + float64(t.Outcomes[Truncated])/4) / float64(t.Truth))
 		}
-		if rep.Cases > 0 {
-			t.AvgTokens = t.Tokens / rep.Cases
+		if cases > 0 {
+			t.AvgTokens = t.Tokens / cases
 		}
-		rep.Methods = append(rep.Methods, *t)
+		return *t
+	}
+	for _, m := range methods {
+		rep.Methods = append(rep.Methods, finish(tallyOf(tallies, m, ""), rep.Cases))
+	}
+	var langs []string
+	for l := range langCases {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	rep.Languages = []Tally{}
+	for _, l := range langs {
+		for _, m := range methods {
+			rep.Languages = append(rep.Languages, finish(tallyOf(tallies, m, l), langCases[l]))
+		}
 	}
 	return rep, nil
+}
+
+// tallyOf is the tally of method m over every case (lang "") or over the
+// cases of one seed language.
+func tallyOf(tallies map[string]*Tally, m, lang string) *Tally {
+	k := m + "\x00" + lang
+	t := tallies[k]
+	if t == nil {
+		t = &Tally{Method: m, Lang: lang, Outcomes: map[string]int{}, Shares: map[string]float64{}, Distances: map[string]int{}, Signals: map[string]int{}}
+		tallies[k] = t
+	}
+	return t
 }
 
 // replay runs one commit through every method; it returns why the commit
@@ -237,48 +311,76 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 			truth = append(truth, p)
 		}
 	}
-	f, id := syntheticFeature(c, seed)
-	cs := &Case{Commit: c.ID, Seed: seed, Truth: truth, Results: map[string]map[string]string{}}
+	f, id := syntheticFeature(c, seed, opt.Messages)
+	lang := string(world.DetectLang(seed, nil))
+	cs := &Case{Commit: c.ID, Seed: seed, Lang: lang, Truth: truth, Results: map[string]map[string]string{}}
+	var co *cochange.Index
+	var coID string
+	if ch, ok := h.(CoChanges); ok {
+		if co, coID, err = ch.CoChangeAt(c.Parent); err != nil {
+			return nil, "co-change history: " + err.Error()
+		}
+	}
 	codeLimit := 0
 	var distances map[string]int
-	for _, pol := range opt.Policies {
-		r, err := scope.Scope(w, f, id, scope.Options{Stage: opt.Stage, Budget: opt.Budget, Config: opt.Config, Counter: opt.Counter, Policy: pol})
+	for k, m := range methodsOf(opt) {
+		r, err := scope.Scope(w, f, id, scope.Options{Stage: opt.Stage, Budget: opt.Budget, Config: opt.Config, Counter: opt.Counter,
+			Policy: m.policy, Off: m.off, CoChange: co, CoChangeID: coID})
 		if err != nil {
 			return nil, "scope: " + err.Error()
 		}
 		codeLimit = r.Budget.Dimensions.Code.Limit
 		entries := map[string]scope.FileEntry{}
-		distances = map[string]int{}
+		dists := map[string]int{}
 		for _, e := range r.Manifest.Files {
 			entries[e.Path] = e
-			distances[e.Path] = e.Distance
+			dists[e.Path] = e.Distance
+		}
+		if k == 0 {
+			distances = dists
 		}
 		res := map[string]string{}
-		t := tallies[pol]
-		for _, p := range truth {
-			out, dist := NotCandidate, "none"
-			if g.Index(p) < 0 {
-				out = Absent
-			} else if e, ok := entries[p]; ok {
-				out, dist = e.Tier, fmt.Sprint(e.Distance)
+		for _, t := range []*Tally{tallyOf(tallies, m.name, ""), tallyOf(tallies, m.name, lang)} {
+			for _, p := range truth {
+				out, dist := NotCandidate, "none"
+				var sigs []string
+				if g.Index(p) < 0 {
+					out = Absent
+				} else if e, ok := entries[p]; ok {
+					out, dist, sigs = e.Tier, fmt.Sprint(e.Distance), e.Signals
+				}
+				record(t, out, dist)
+				if out == Full || out == Skeleton || out == Truncated {
+					for _, sg := range sigs {
+						t.Signals[sg]++
+					}
+				}
+				res[p] = out + "@" + dist
 			}
-			record(t, out, dist)
-			res[p] = out + "@" + dist
+			t.Tokens += r.Budget.Dimensions.Code.Used
+			t.Files += len(r.Material.Files)
 		}
 		if r.Budget.OverBudget != "" {
 			if cs.Over == nil {
 				cs.Over = map[string]bool{}
 			}
-			cs.Over[pol] = true
+			cs.Over[m.name] = true
 		}
-		t.Tokens += r.Budget.Dimensions.Code.Used
-		t.Files += len(r.Material.Files)
-		cs.Results[pol] = res
+		cs.Results[m.name] = res
 	}
 	// The baseline: whole files by distance (then path) while they fit.
 	kept, used, n := baseline(w, distances, opt, codeLimit)
-	t := tallies[Baseline]
 	res := map[string]string{}
+	for _, t := range []*Tally{tallyOf(tallies, Baseline, ""), tallyOf(tallies, Baseline, lang)} {
+		baselineTally(t, g, truth, distances, kept, res)
+		t.Tokens += used
+		t.Files += n
+	}
+	cs.Results[Baseline] = res
+	return cs, ""
+}
+
+func baselineTally(t *Tally, g *world.Graph, truth []string, distances map[string]int, kept map[string]bool, res map[string]string) {
 	for _, p := range truth {
 		out, dist := NotCandidate, "none"
 		if g.Index(p) < 0 {
@@ -293,10 +395,6 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 		record(t, out, dist)
 		res[p] = out + "@" + dist
 	}
-	t.Tokens += used
-	t.Files += n
-	cs.Results[Baseline] = res
-	return cs, ""
 }
 
 func record(t *Tally, out, dist string) {
@@ -359,13 +457,19 @@ func pickSeed(c Commit, srcs []string, g *world.Graph) string {
 	return best
 }
 
-func syntheticFeature(c Commit, seed string) (*feature.Feature, string) {
+func syntheticFeature(c Commit, seed string, messages bool) (*feature.Feature, string) {
 	id := "c" + c.ID
 	if len(id) > 13 {
 		id = id[:13]
 	}
-	raw := fmt.Sprintf("id = %q\ntitle = \"replay %s\"\nfiles_touched = [%q]\nstatus = \"in_progress\"\n", id, c.ID, seed)
-	t := &feature.Task{ID: id, Title: "replay " + c.ID, FilesTouched: []string{seed}, Status: feature.StatusInProgress,
+	title, desc := "replay "+c.ID, ""
+	if messages && strings.TrimSpace(c.Message) != "" {
+		msg := strings.TrimSpace(c.Message)
+		title, desc, _ = strings.Cut(msg, "\n")
+		desc = strings.TrimSpace(desc)
+	}
+	raw := fmt.Sprintf("id = %q\ntitle = %q\ndescription = %q\nfiles_touched = [%q]\nstatus = \"in_progress\"\n", id, title, desc, seed)
+	t := &feature.Task{ID: id, Title: title, Description: desc, FilesTouched: []string{seed}, Status: feature.StatusInProgress,
 		DependsOn: []string{}, Acceptance: []string{}, Requirements: []string{},
 		Path: path.Join(feature.Dir, "eval", "tasks", id+".toml"), Raw: []byte(raw)}
 	return &feature.Feature{Name: "eval", Spec: &feature.Spec{}, Tasks: []*feature.Task{t}}, id
@@ -413,11 +517,25 @@ func (r *Report) JSON() []byte {
 func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "eval: %d commits replayed (%d skipped), budget %d (%s, %s)\n\n", r.Cases, len(r.Skipped), r.Budget, r.Stage, r.Tokenizer)
-	fmt.Fprintf(&b, "%-9s %6s %6s %7s %6s %6s %6s %6s %6s %7s %8s\n", "method", "truth", "score", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens")
+	fmt.Fprintf(&b, "%-11s %6s %6s %7s %6s %6s %6s %6s %6s %7s %8s\n", "method", "truth", "score", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens")
 	for _, t := range r.Methods {
-		fmt.Fprintf(&b, "%-9s %6d %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d\n", t.Method, t.Truth, t.Score, t.Recall,
+		fmt.Fprintf(&b, "%-11s %6d %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d\n", t.Method, t.Truth, t.Score, t.Recall,
 			t.Shares[Full], t.Shares[Skeleton], t.Shares[Truncated], t.Shares[Dropped], t.Shares[NotCandidate],
 			t.Distances["1"], t.Distances["2"], t.AvgTokens)
+	}
+	if len(r.Methods) > 0 && len(r.Methods[0].Signals) > 0 {
+		t := r.Methods[0]
+		fmt.Fprintf(&b, "\ndelivered truth files by signal (%s):", t.Method)
+		for _, sg := range scope.Signals {
+			fmt.Fprintf(&b, " %s %d", sg, t.Signals[sg])
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Languages) > 0 {
+		fmt.Fprintf(&b, "\n%-11s %-11s %6s %6s %7s %6s\n", "language", "method", "truth", "score", "recall", "full")
+		for _, t := range r.Languages {
+			fmt.Fprintf(&b, "%-11s %-11s %6d %6.3f %7.3f %6.3f\n", t.Lang, t.Method, t.Truth, t.Score, t.Recall, t.Shares[Full])
+		}
 	}
 	return b.String()
 }
