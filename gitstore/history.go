@@ -103,3 +103,15 @@ func (r *Repo) ChangeLog(rev string, n int) ([][]string, error) {
 	}
 	return log, nil
 }
+
+// Message is the full message of commit rev.
+func (r *Repo) Message(rev string) (string, error) {
+	if err := validRev(rev); err != nil {
+		return "", err
+	}
+	out, err := r.git(nil, "log", "--no-show-signature", "-1", "--format=%B", rev, "--")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -76,6 +76,9 @@ func TestChangeLog(t *testing.T) {
 	if log, err := r.ChangeLog(c1, 1); err != nil || len(log) != 1 {
 		t.Errorf("ChangeLog(c1, 1) = %q, %v", log, err)
 	}
+	if m, err := r.Message(c1); err != nil || m != "one" {
+		t.Errorf("Message = %q, %v", m, err)
+	}
 	if _, err := r.ChangeLog("--output=/tmp/x", 1); err == nil {
 		t.Error("ChangeLog accepted an option as a revision")
 	}

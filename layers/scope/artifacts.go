@@ -40,12 +40,12 @@ type Manifest struct {
 // FileEntry is one candidate of the manifest. Tokens is what the delivered
 // tier costs (0 when dropped).
 type FileEntry struct {
-	Path      string  `json:"path"`
-	Distance  int     `json:"distance"`
-	Tier      string  `json:"tier"`
-	Tokens    int     `json:"tokens"`
-	Reason    string  `json:"reason"`
-	Relevance float64 `json:"relevance"`
+	Path      string   `json:"path"`
+	Distance  int      `json:"distance"`
+	Tier      string   `json:"tier"`
+	Tokens    int      `json:"tokens"`
+	Reason    string   `json:"reason"`
+	Relevance float64  `json:"relevance"`
 	Signals   []string `json:"signals,omitempty"` // what made it a candidate (Signals)
 }
 
@@ -419,8 +419,8 @@ func (s *state) inputs() map[string]string {
 		js, _ := json.Marshal(s.opt.Rank)
 		in["rank"] = h(js)
 	}
-	if s.opt.CoChange != nil {
-		in["cochange"] = h([]byte(s.opt.CoChangeID))
+	if len(s.coUsed) > 0 {
+		in["cochange"] = h([]byte(strings.Join(s.coUsed, "\n")))
 	}
 	if len(s.opt.Off) > 0 {
 		in["signals_off"] = h([]byte(strings.Join(s.opt.Off, ",")))

@@ -73,10 +73,9 @@ type Options struct {
 	// relevant per token first; the manifest says so.
 	NoExtras bool
 	// CoChange is the history before the task's base, mined; nil turns
-	// the co-change signal off. CoChangeID names it in the inputs digest
-	// (the base commit and the window).
-	CoChange   *cochange.Index
-	CoChangeID string
+	// the co-change signal off. The inputs digest covers the partners it
+	// gave, so new history that changes none of them changes no digest.
+	CoChange *cochange.Index
 	// Off turns signals off by name (SignalGraph …), for measurement.
 	Off []string
 }
@@ -218,6 +217,7 @@ type state struct {
 	total    int
 	counter  *counter
 
+	coUsed   []string // co-change partners taken: "task-file partner commits score"
 	facts    map[string]*world.Facts
 	warnings []string
 	adj      *adjacency

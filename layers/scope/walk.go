@@ -257,6 +257,7 @@ func (s *state) walk() {
 						if pt.Score < coFloor {
 							break
 						}
+						s.coUsed = append(s.coUsed, fmt.Sprintf("%s %s %d %.3f", tp, pt.Path, pt.Commits, pt.Score))
 						if i := g.Index(pt.Path); i >= 0 && g.Files[i].Parsed() {
 							pull(i, coWeight*pt.Score, fmt.Sprintf("changed with %s in %d of its %d commits", tp, pt.Commits, n), sigCoChange)
 						}
@@ -311,6 +312,8 @@ func (s *state) walk() {
 			c.plan, c.planWhy = TierDropped, fmt.Sprintf("%d hops: beyond scope.max_hops (%d)", d, maxHops)
 		case !fe.Parsed():
 			c.plan, c.planWhy = TierDropped, "not readable as text ("+flagNames(fe)+")"
+		case d == 1 && sig[i]&^sigCoChange == 0:
+			c.plan, c.planWhy = TierSkeleton, "1 hop by co-change alone: skeleton"
 		case d == 1 && s.cfg.Scope.FullLineLimit > 0 && fe.Lines > s.cfg.Scope.FullLineLimit:
 			c.plan, c.planWhy = TierSkeleton, fmt.Sprintf("1 hop, %d lines > scope.full_line_limit (%d): skeleton", fe.Lines, s.cfg.Scope.FullLineLimit)
 		case d == 1:

@@ -63,9 +63,9 @@ type Commit struct {
 }
 
 // CoChanges is what a History offers when it can mine co-change history:
-// the history before commit, mined, and a name for it (the digest input).
+// the history up to commit (its parent for a replayed commit), mined.
 type CoChanges interface {
-	CoChangeAt(commit string) (*cochange.Index, string, error)
+	CoChangeAt(commit string) (*cochange.Index, error)
 }
 
 // History is what eval needs of a repository.
@@ -138,16 +138,16 @@ type Tally struct {
 	Method     string             `json:"method"`
 	Lang       string             `json:"lang,omitempty"`    // the seed's language, in Report.Languages
 	Signals    map[string]int     `json:"signals,omitempty"` // delivered truth files each signal made candidates
-	Truth      int                `json:"truth"`       // truth files present in the parent tree
-	Outcomes   map[string]int     `json:"outcomes"`    // outcome → truth files
-	Shares     map[string]float64 `json:"shares"`      // outcome → share of Truth (Absent excluded)
-	Distances  map[string]int     `json:"distances"`   // "0".."3", "none" → truth files
-	Recall     float64            `json:"recall"`      // share of Truth delivered at any tier
-	FullRecall float64            `json:"full_recall"` // share delivered in full
-	Score      float64            `json:"score"`       // (full + skeleton/2 + truncated/4) / Truth
-	Tokens     int                `json:"tokens"`      // code tokens used, summed over cases
-	AvgTokens  int                `json:"avg_tokens"`  // per case
-	Files      int                `json:"files"`       // files delivered, summed
+	Truth      int                `json:"truth"`             // truth files present in the parent tree
+	Outcomes   map[string]int     `json:"outcomes"`          // outcome → truth files
+	Shares     map[string]float64 `json:"shares"`            // outcome → share of Truth (Absent excluded)
+	Distances  map[string]int     `json:"distances"`         // "0".."3", "none" → truth files
+	Recall     float64            `json:"recall"`            // share of Truth delivered at any tier
+	FullRecall float64            `json:"full_recall"`       // share delivered in full
+	Score      float64            `json:"score"`             // (full + skeleton/2 + truncated/4) / Truth
+	Tokens     int                `json:"tokens"`            // code tokens used, summed over cases
+	AvgTokens  int                `json:"avg_tokens"`        // per case
+	Files      int                `json:"files"`             // files delivered, summed
 }
 
 // Case is one replayed commit.
@@ -315,9 +315,8 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 	lang := string(world.DetectLang(seed, nil))
 	cs := &Case{Commit: c.ID, Seed: seed, Lang: lang, Truth: truth, Results: map[string]map[string]string{}}
 	var co *cochange.Index
-	var coID string
 	if ch, ok := h.(CoChanges); ok {
-		if co, coID, err = ch.CoChangeAt(c.Parent); err != nil {
+		if co, err = ch.CoChangeAt(c.Parent); err != nil {
 			return nil, "co-change history: " + err.Error()
 		}
 	}
@@ -325,7 +324,7 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 	var distances map[string]int
 	for k, m := range methodsOf(opt) {
 		r, err := scope.Scope(w, f, id, scope.Options{Stage: opt.Stage, Budget: opt.Budget, Config: opt.Config, Counter: opt.Counter,
-			Policy: m.policy, Off: m.off, CoChange: co, CoChangeID: coID})
+			Policy: m.policy, Off: m.off, CoChange: co})
 		if err != nil {
 			return nil, "scope: " + err.Error()
 		}

@@ -114,12 +114,12 @@ func (h *gitHistory) WorldAt(commit string) (scope.World, error) {
 
 type coHistory struct{ *gitHistory }
 
-func (h coHistory) CoChangeAt(commit string) (*cochange.Index, string, error) {
+func (h coHistory) CoChangeAt(commit string) (*cochange.Index, error) {
 	log, err := h.repo.ChangeLog(commit, cochange.DefaultWindow)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return cochange.Mine(log, cochange.Options{}), commit, nil
+	return cochange.Mine(log, cochange.Options{}), nil
 }
 
 func TestRealRepo(t *testing.T) {
