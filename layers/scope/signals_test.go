@@ -66,13 +66,20 @@ func TestSignalSharedTests(t *testing.T) {
 		{"crate/tests/common/mod.rs", 1, 3},
 		{"src/main/java/org/x/Thing.java", 2, 3},
 		{"src/test/java/org/x/ThingTests.java", 2, 3},
+		{"lib/response.js", 2, 3},
+		{"__tests__/response/body.test.js", 1, 3},
+		{"__tests__/request/body.test.js", 1, 3},
+		{"tests/response.redirect.test.js", 1, 3},
 	}, nil)
-	f := ruleFeature(t, `"pkg/core.py", "crate/src/parse.rs", "src/main/java/org/x/Thing.java"`)
+	f := ruleFeature(t, `"pkg/core.py", "crate/src/parse.rs", "src/main/java/org/x/Thing.java", "lib/response.js"`)
 	_, m := runRule(t, w, f, 1<<20, nil)
-	for _, p := range []string{"pkg/test_core.py", "pkg/conftest.py", "conftest.py", "crate/tests/util.rs", "crate/tests/common/mod.rs", "src/test/java/org/x/ThingTests.java"} {
+	for _, p := range []string{"pkg/test_core.py", "pkg/conftest.py", "conftest.py", "crate/tests/util.rs", "crate/tests/common/mod.rs", "src/test/java/org/x/ThingTests.java", "__tests__/response/body.test.js", "tests/response.redirect.test.js"} {
 		if e, ok := m[p]; !ok || e.Distance != 1 || !reflect.DeepEqual(e.Signals, []string{SignalTests}) {
 			t.Errorf("%s: %+v (in manifest: %v), want 1 hop by tests", p, e, ok)
 		}
+	}
+	if e, ok := m["__tests__/request/body.test.js"]; ok {
+		t.Errorf("__tests__/request/body.test.js is a candidate (%+v): its folder names another file", e)
 	}
 	if e, ok := m["other/conftest.py"]; ok {
 		t.Errorf("other/conftest.py is a candidate (%+v): not up the tree of the test", e)

@@ -67,6 +67,10 @@ type adjacency struct {
 	in     [][]int32          // edge indexes with To == file (who uses the file)
 	tested map[string][]int32 // test files by the subject they test: family + ":" + stem
 	defs   map[string][]int32 // files by the names they define, once asked (definers)
+	// folderTests: test files by the folder they sit in under a test
+	// folder, family + ":" + folder (js:response for __tests__/response/body.test.js),
+	// or by the first part of a dotted name (js:command for tests/command.parse.test.js).
+	folderTests map[string][]int32
 }
 
 var (
@@ -105,10 +109,19 @@ func adjacencyOf(g *world.Graph) *adjacency {
 		a.in[e.To] = append(a.in[e.To], int32(k))
 	}
 	a.tested = map[string][]int32{}
+	a.folderTests = map[string][]int32{}
 	for i := range g.Files {
 		p := g.Files[i].Path
 		if subj := testSubject(p); subj != "" {
 			a.tested[subj] = append(a.tested[subj], int32(i))
+			if f := testFolder(p); f != "" {
+				k := langFamily(path.Ext(p)) + ":" + f
+				a.folderTests[k] = append(a.folderTests[k], int32(i))
+			} else if fam, s, ok := strings.Cut(subj, ":"); ok && strings.Contains(s, ".") {
+				// command.parse.test.js: a test of command.js's parse.
+				k := fam + ":" + s[:strings.IndexByte(s, '.')]
+				a.folderTests[k] = append(a.folderTests[k], int32(i))
+			}
 		}
 	}
 	adjGraph, adjCache = g, a
@@ -125,6 +138,7 @@ const (
 	genDamp      = 0.3 // generated or vendored neighbour
 	maxBeyond    = 50  // files beyond max_hops listed in the manifest
 	nameTests    = 1   // test files elsewhere in the tree named after a task file, nearest first
+	folderTests  = 6   // test files in a test folder named after a task file
 	namedBonus   = 3.0 // file named (or whose definition is named) in the task's text
 	coWeight     = 4.0 // times the co-change score (the share of a task file's changes)
 	coMin        = 2   // fewest commits a co-change partner shares with the task file
@@ -413,6 +427,24 @@ func (s *state) testLinks() []testLink {
 				addIf(s.g.Files[m].Path, "test of "+p)
 			}
 		}
+		// Test files in a test folder named after the file
+		// (__tests__/response/body.test.js for lib/response.js), or
+		// whose dotted name starts with it (tests/command.parse.test.js
+		// for lib/command.js): the most often changed first, when
+		// history is known.
+		if testSubject(p) == "" && len(stem) >= 3 {
+			key := langFamily(ext) + ":" + strings.ToLower(strings.TrimLeft(stem, "_"))
+			ms := append([]int32(nil), s.adj.folderTests[key]...)
+			sort.SliceStable(ms, func(a, b int) bool {
+				return s.opt.CoChange.Changes(s.g.Files[ms[a]].Path) > s.opt.CoChange.Changes(s.g.Files[ms[b]].Path)
+			})
+			for k, m := range ms {
+				if k >= folderTests {
+					break
+				}
+				addIf(s.g.Files[m].Path, "test of "+p+" (in a test folder named after it)")
+			}
+		}
 		// A test file: the file it tests.
 		for _, suf := range []string{"_test", ".test", ".spec", "_spec", "Tests", "Test"} {
 			if strings.HasSuffix(stem, suf) && len(stem) > len(suf) {
@@ -515,6 +547,19 @@ func testSubject(p string) string {
 		return ""
 	}
 	return langFamily(ext) + ":" + subj
+}
+
+// testFolder is the folder a test file sits in below a test folder
+// ("response" for __tests__/response/body.test.js), lower case, or "".
+func testFolder(p string) string {
+	ds := strings.Split(path.Dir(p), "/")
+	for k := 0; k+1 < len(ds); k++ {
+		switch ds[k] {
+		case "test", "tests", "__tests__", "spec":
+			return strings.ToLower(strings.TrimLeft(ds[len(ds)-1], "_"))
+		}
+	}
+	return ""
 }
 
 // sharedPrefix is the number of leading path elements a and b share.
