@@ -412,7 +412,7 @@ func (s *state) inputs() map[string]string {
 	if s.opt.NoExtras {
 		in["no_extras"] = h([]byte("true"))
 	}
-	if s.opt.Policy != "" && s.opt.Policy != PolicySeed {
+	if s.opt.Policy != "" && s.opt.Policy != PolicyValue {
 		in["policy"] = h([]byte(s.opt.Policy))
 	}
 	if len(s.opt.Rank) > 0 {

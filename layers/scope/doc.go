@@ -7,10 +7,20 @@
 //     directions (callees and callers). Distance 0 is delivered in full and
 //     never cut; 1 hop in full (as a skeleton when longer than
 //     scope.full_line_limit lines); 2 hops as skeletons; 3 hops dropped
-//     (listed in the manifest with the reason). Test files of touched files
-//     count as 1 hop: those beside them by the usual naming rules, and the
-//     nearest same-language test file named after them elsewhere in the
-//     tree (tests/test_core.py for src/pkg/_core.py);
+//     (listed in the manifest with the reason). Four signals make
+//     candidates, and the manifest lists per file which did (signals):
+//     graph, the edges above; tests, test files of touched files at 1 hop
+//     (beside them by the usual naming rules, the nearest same-language
+//     test named after them elsewhere in the tree, tests in a test folder
+//     named after them or whose dotted name starts with theirs, conftest.py
+//     up the tree of those tests, a Rust crate's tests/util.rs and
+//     tests/common/mod.rs, Java tests under src/test mirroring src/main);
+//     names, files whose path, basename or a definition the task's title,
+//     description, acceptance or the decisions of it and its upstream tasks
+//     name, at 1 hop; cochange, files that changed in the same commits as a
+//     touched file in the 500 first-parent commits up to the base
+//     (layers/world/cochange: decayed by age, damped for large commits),
+//     at 1 hop, as skeletons when co-change alone brought them;
 //  3. decision collection: decisions of the done tasks the task depends on,
 //     transitively, nearest first;
 //  4. spec narrowing: requirements the task cites and alignment claims

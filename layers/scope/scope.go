@@ -66,7 +66,7 @@ type Options struct {
 	Align     *align.Alignment // nil computes it when the spec has requirements
 	Rank      []float64        // optional global relevance per Graph.Files index (e.g. PageRank)
 	Strict    bool             // a files_touched path absent from the tree is an error
-	Policy    string           // PolicySeed (""), or PolicyValue
+	Policy    string           // PolicyValue (""), or PolicySeed
 	// NoExtras keeps every file at or below its planned tier. By default,
 	// budget left over once everything planned is in gives the full text
 	// of 2-hop files (and of 1-hop files over full_line_limit), most
@@ -105,10 +105,10 @@ func (o Options) on(signal string) bool {
 // (or, for small files, the full text) of every 1-hop file that fits, most
 // valuable per token first. They differ in what comes next:
 //
-//   - PolicySeed, the default, takes the seed's order literally: every
+//   - PolicySeed takes the seed's order literally: every
 //     1-hop full text that fits, then truncated skeletons of the 1-hop files
 //     that did not fit, before any 2-hop skeleton;
-//   - PolicyValue weighs the full text of 1-hop files against the
+//   - PolicyValue, the default, weighs the full text of 1-hop files against the
 //     skeletons of 2-hop files by relevance per token, so many cheap
 //     skeletons can beat the full text of a marginal neighbour.
 //

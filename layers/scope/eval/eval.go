@@ -81,7 +81,7 @@ type EvalOptions struct {
 	Stage    string         // "" means developer
 	Config   config.Config  // zero means config.Default()
 	Counter  tokens.Counter // nil means Config's tokenizer
-	Policies []string       // scope policies to compare; nil means seed and value
+	Policies []string       // scope policies to compare; nil means value (the default) and seed
 	MinFiles int            // fewest changed source files a commit needs; 0 means 2
 	MaxFiles int            // most; larger commits (renames, sweeps) are skipped; 0 means 25
 	Cases    bool           // keep the per-commit cases in the report
@@ -202,7 +202,7 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 		opt.MaxFiles = 25
 	}
 	if len(opt.Policies) == 0 {
-		opt.Policies = []string{scope.PolicySeed, scope.PolicyValue}
+		opt.Policies = []string{scope.PolicyValue, scope.PolicySeed}
 	}
 	if opt.Counter == nil {
 		c, err := tokens.New(opt.Config.Tokens.Tokenizer)
