@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -155,13 +156,13 @@ func codeLike(s string) bool {
 	return false
 }
 
-var defsMu = make(chan struct{}, 1)
+var defsMu sync.Mutex
 
 // definers maps each definition name to the files defining it (from the
 // graph's Links; empty when the world loaded none), built once per graph.
 func (a *adjacency) definers(g *world.Graph) map[string][]int32 {
-	defsMu <- struct{}{}
-	defer func() { <-defsMu }()
+	defsMu.Lock()
+	defer defsMu.Unlock()
 	if a.defs != nil {
 		return a.defs
 	}
