@@ -119,10 +119,6 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 		return nil, &contextError{err}
 	}
 	in := &scopeInputs{w: w, sw: w}
-	if err := w.LoadLinks(); err != nil {
-		w.Close()
-		return nil, &contextError{err}
-	}
 	in.co = e.coChange(o.rev)
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {

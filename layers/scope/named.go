@@ -69,7 +69,7 @@ func (s *state) namedFiles() []named {
 				continue
 			}
 			if defs == nil {
-				defs = adjacencyOf(g).definers(g)
+				defs = s.definers()
 			}
 			if fs := defs[id]; len(fs) > 0 && len(fs) <= maxNameFiles {
 				for _, i := range fs {
@@ -158,9 +158,29 @@ func codeLike(s string) bool {
 
 var defsMu sync.Mutex
 
-// definers maps each definition name to the files defining it (from the
-// graph's Links; empty when the world loaded none), built once per graph.
-func (a *adjacency) definers(g *world.Graph) map[string][]int32 {
+// LinkLoader is a World that reads every file's definitions into
+// Graph().Links on demand (build.World does); the names signal asks for
+// them the first time a task's text names an identifier.
+type LinkLoader interface {
+	LoadLinks() error
+}
+
+// definers maps each definition name to the files defining it, from the
+// graph's Links (loaded through LinkLoader when missing); empty when the
+// world has none.
+func (s *state) definers() map[string][]int32 {
+	g := s.g
+	if g.Links == nil {
+		if ll, ok := s.w.(LinkLoader); ok {
+			if err := ll.LoadLinks(); err != nil {
+				s.warn("names signal: no definitions: %v", err)
+			}
+		}
+		if g.Links == nil {
+			return map[string][]int32{}
+		}
+	}
+	a := adjacencyOf(g)
 	defsMu.Lock()
 	defer defsMu.Unlock()
 	if a.defs != nil {
