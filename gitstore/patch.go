@@ -133,3 +133,49 @@ func (t *Txn) writePatches(artifacts map[[2]string]map[string]plumbing.Hash) err
 	}
 	return nil
 }
+
+// WriteBlobs writes blobs into the object database now, as one pack when
+// there are many, and returns their ids. A large index writes its facts
+// this way in batches as they are made, so that they need not all be held
+// in memory until the store's commit; the objects stay unreferenced (and
+// git's gc may prune them) until a Txn that names them commits.
+func (s *Store) WriteBlobs(blobs [][]byte) ([]string, error) {
+	r := s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beginPending()
+	defer r.endPending()
+	ids := make([]string, len(blobs))
+	hashes := make([]plumbing.Hash, len(blobs))
+	for i, b := range blobs {
+		h, err := r.writeObject(plumbing.BlobObject, b)
+		if err != nil {
+			return nil, err
+		}
+		hashes[i], ids[i] = h, h.String()
+	}
+	if err := r.flushPending(); err != nil {
+		return nil, err
+	}
+	for _, h := range hashes {
+		r.remember(h)
+	}
+	return ids, nil
+}
+
+// PutFactsID adds the facts for key as the blob id, written before with
+// WriteBlobs.
+func (t *Txn) PutFactsID(key, id string) {
+	if err := validFactsKey(key); err != nil {
+		t.fail(err)
+		return
+	}
+	if !isHexID(id) {
+		t.fail(fmt.Errorf("facts %s: %q is not an object id", key, id))
+		return
+	}
+	if t.factIDs == nil {
+		t.factIDs = map[string]plumbing.Hash{}
+	}
+	t.factIDs[key] = plumbing.NewHash(id)
+}

@@ -57,14 +57,13 @@ type TreeInfo struct {
 	Seq       int64     // store generation when last put; higher is newer
 	Added     time.Time // wall-clock time of the last put (informational)
 	Artifacts []string  // artifact names, sorted
-	// Snapshot: the store holds the tree itself (a work-tree snapshot that
-	// no commit reaches; see Txn.KeepSource).
+	// Snapshot: the tree is a work-tree snapshot that no commit reaches
+	// (see Txn.KeepSource).
 	Snapshot bool
 }
 
-// sourceEntry is the entry of a per-tree folder that holds the indexed
-// tree itself.
-const sourceEntry = "source"
+// snapshotEntry marks the per-tree folder of a work-tree snapshot.
+const snapshotEntry = "snapshot"
 
 // GCStats reports what GC kept and dropped.
 type GCStats struct {
@@ -489,7 +488,7 @@ func (s *Store) listTrees(root plumbing.Hash) ([]TreeInfo, []plumbing.Hash, erro
 						return nil, nil, corrupt("read trees/%s/%s/meta: %v", sh.name, d.name, err)
 					}
 					info.Seq, info.Added = parseMeta(data)
-				} else if e.name == sourceEntry && e.mode == ModeTree {
+				} else if e.name == snapshotEntry && e.mode == ModeFile {
 					info.Snapshot = true
 				} else if e.mode == ModeTree {
 					info.Artifacts = append(info.Artifacts, e.name)
@@ -571,7 +570,7 @@ func validTreeKey(tree, digest string) error {
 }
 
 func validArtifactName(name string) error {
-	if name == "" || name == "meta" || name == sourceEntry || len(name) > 100 || name[0] == '.' {
+	if name == "" || name == "meta" || name == snapshotEntry || len(name) > 100 || name[0] == '.' {
 		return fmt.Errorf("artifact name %q: want [a-z0-9._-], not starting with '.', and not \"meta\"", name)
 	}
 	for i := 0; i < len(name); i++ {

@@ -22,6 +22,7 @@ type Txn struct {
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
 	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
+	factIDs map[string]plumbing.Hash       // facts already in the object database (WriteBlobs)
 	err     error
 	now     func() time.Time
 }
@@ -43,10 +44,11 @@ func (t *Txn) PutFacts(key string, data []byte) {
 	t.facts[key] = data
 }
 
-// KeepSource makes the store hold tree itself (its blobs and subtrees)
-// beside its artifacts under digest, so git's gc cannot prune a work-tree
-// snapshot that no commit reaches while its index is stored. Store.GC
-// drops every such tree but the most recent.
+// KeepSource marks tree, indexed under digest, as a work-tree snapshot
+// that no commit reaches, and keeps the tree itself reachable from this
+// work tree's own ref SnapshotRef, so git's gc cannot prune its blobs. The
+// ref is outside refs/speed/, so pushing the store never publishes
+// uncommitted files. Store.GC drops every snapshot's index but the newest.
 func (t *Txn) KeepSource(tree, digest string) {
 	if err := validTreeKey(tree, digest); err != nil {
 		t.fail(err)
@@ -62,7 +64,8 @@ func (t *Txn) KeepSource(tree, digest string) {
 // ([a-z0-9], 1 to 128 characters). Shard keys are arbitrary strings (the
 // caller uses folder paths; "" is allowed); each shard is stored as its own
 // blob, so shards equal to ones already stored cost nothing. Putting an
-// artifact again replaces it.
+// artifact again replaces it. The Txn keeps shards as given: the caller
+// must not change the map or its slices afterwards.
 func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	if err := validTreeKey(tree, digest); err != nil {
 		t.fail(err)
@@ -76,11 +79,9 @@ func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	if t.trees[k] == nil {
 		t.trees[k] = map[string]map[string][]byte{}
 	}
-	cp := make(map[string][]byte, len(shards))
-	for key, v := range shards {
-		cp[key] = append([]byte(nil), v...)
-	}
-	t.trees[k][name] = cp
+	// Kept as given, not copied (a large tree's artifacts are tens of
+	// megabytes): the caller must not change shards after the call.
+	t.trees[k][name] = shards
 }
 
 func (t *Txn) fail(err error) {
@@ -98,7 +99,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -116,6 +117,9 @@ func (t *Txn) Commit(message string) error {
 		}
 		factBlobs[k] = h
 	}
+	for k, h := range t.factIDs {
+		factBlobs[k] = h
+	}
 	artifacts := map[[2]string]map[string]plumbing.Hash{}
 	for k, arts := range t.trees {
 		artifacts[k] = map[string]plumbing.Hash{}
@@ -129,6 +133,13 @@ func (t *Txn) Commit(message string) error {
 	}
 	if err := t.writePatches(artifacts); err != nil {
 		return fmt.Errorf("store commit: %w", err)
+	}
+	for k := range t.sources {
+		// Before the store names it, so that no stored snapshot is ever
+		// left without its blobs.
+		if _, err := r.git(nil, "update-ref", "-m", "git-speed: work-tree snapshot", r.SnapshotRef(), k[0]); err != nil {
+			return fmt.Errorf("store commit: keep snapshot %s: %w", k[0], err)
+		}
 	}
 	if message == "" {
 		message = fmt.Sprintf("git-speed: %d facts, %d trees", len(t.facts), len(t.trees))
@@ -158,7 +169,7 @@ func (t *Txn) Commit(message string) error {
 				e.setTree(h, "trees", shard(k[0]), dir, name)
 			}
 			if t.sources[k] {
-				e.setTree(plumbing.NewHash(k[0]), "trees", shard(k[0]), dir, sourceEntry)
+				e.setBlob(r.mustBlob([]byte("work-tree snapshot\n")), "trees", shard(k[0]), dir, snapshotEntry)
 			}
 		}
 		if r.writeErr != nil {

@@ -108,6 +108,17 @@ func (r *Repo) SnapshotWorktree(opt SnapshotOptions) (*Snapshot, error) {
 	return s, nil
 }
 
+// SnapshotRef is the ref that keeps this work tree's newest indexed
+// snapshot reachable: refs/speed-snapshot/main for the main work tree,
+// refs/speed-snapshot/<name> for a linked one.
+func (r *Repo) SnapshotRef() string {
+	name := "main"
+	if filepath.Clean(r.gitDir) != filepath.Clean(r.commonDir) {
+		name = escapeName(filepath.Base(r.gitDir))
+	}
+	return "refs/speed-snapshot/" + name
+}
+
 // privateIndex copies the index of this work tree to a new file in the
 // git dir (same file system, so git's stat cache stays valid) and returns
 // its path. A repository without an index gets an empty one.

@@ -33,11 +33,11 @@ type Data struct {
 	Dropped      []ManifestFile // candidates the manifest dropped
 	Beyond       []ManifestFile // dropped ones with no cut in budget.json: too far in the code graph, at most maxBeyond
 	BeyondMore   int            // further such files, listed only in manifest.json
-	Cuts         []Cut  // the most relevant cuts, as many as bookkeepingShare of the budget allows
-	CutsMore     int    // further cuts, listed only in budget.json
-	Budget       Budget // budget.json as read
-	BudgetTokens int    // the total this prompt is measured against
-	CutTokens    int    // tokens saved by all cuts
+	Cuts         []Cut          // the most relevant cuts, as many as bookkeepingShare of the budget allows
+	CutsMore     int            // further cuts, listed only in budget.json
+	Budget       Budget         // budget.json as read
+	BudgetTokens int            // the total this prompt is measured against
+	CutTokens    int            // tokens saved by all cuts
 	DroppedCount int
 
 	// reviewer

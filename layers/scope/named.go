@@ -112,17 +112,30 @@ type word struct {
 	quoted bool // inside `backticks`
 }
 
-// words splits text at white space, noting words quoted in backticks.
+// words splits text at white space, noting a word quoted alone in
+// backticks (`parseArgs`, not `git speed status`).
 func words(text string) []word {
 	var out []word
 	quoted := false
 	for _, seg := range strings.Split(text, "`") {
-		for _, f := range strings.Fields(seg) {
-			out = append(out, word{f, quoted})
+		fs := strings.Fields(seg)
+		for _, f := range fs {
+			out = append(out, word{f, quoted && len(fs) == 1})
 		}
 		quoted = !quoted
 	}
 	return out
+}
+
+// codeLangs are the languages whose definitions the names signal
+// matches: code and code-like schemas, not data or prose (a TOML key or a
+// Markdown heading named "status" is no identifier).
+var codeLangs = map[string]bool{
+	world.LangGo: true, world.LangPython: true, world.LangJavaScript: true, world.LangTypeScript: true, world.LangTSX: true,
+	world.LangBash: true, world.LangRust: true, world.LangJava: true, world.LangC: true, world.LangCPP: true,
+	world.LangCSharp: true, world.LangPHP: true, world.LangRuby: true, world.LangPowerShell: true,
+	world.LangGraphQL: true, world.LangProtobuf: true, world.LangPrisma: true, world.LangSQL: true, world.LangHCL: true,
+	world.LangNix: true, world.LangGradle: true, world.LangMATLAB: true, world.LangObjC: true, world.LangGDScript: true,
 }
 
 func hasSourceExt(tok string) bool {
@@ -188,7 +201,7 @@ func (s *state) definers() map[string][]int32 {
 	}
 	a.defs = map[string][]int32{}
 	for i, l := range g.Links {
-		if l == nil {
+		if l == nil || !codeLangs[l.Lang] {
 			continue
 		}
 		last := ""

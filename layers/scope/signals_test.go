@@ -138,3 +138,11 @@ func FuzzNamedFiles(f *testing.F) {
 		}
 	})
 }
+
+func TestWords(t *testing.T) {
+	got := words("run `git speed status` or `parseArgs`, then x.go")
+	want := []word{{"run", false}, {"git", false}, {"speed", false}, {"status", false}, {"or", false}, {"parseArgs", true}, {",", false}, {"then", false}, {"x.go", false}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("words = %v, want %v", got, want)
+	}
+}

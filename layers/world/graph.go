@@ -20,6 +20,7 @@ type LinkDef struct {
 	Kind     string `json:"kind"`
 	Parent   string `json:"parent,omitempty"`
 	Exported bool   `json:"exported,omitempty"`
+	Returns  string `json:"returns,omitempty"` // the type a function returns, as written
 }
 
 // LinkRef is every use of one (Qual, Name, Kind) in a file.
@@ -35,7 +36,7 @@ func (f *Facts) Link() *Link {
 	l := &Link{Lang: f.Lang, Package: f.Package, Imports: f.Imports}
 	seenDef := map[LinkDef]bool{}
 	for _, d := range f.Defs {
-		ld := LinkDef{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Exported: d.Exported}
+		ld := LinkDef{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Exported: d.Exported, Returns: d.Returns}
 		if !seenDef[ld] {
 			seenDef[ld] = true
 			l.Defs = append(l.Defs, ld)

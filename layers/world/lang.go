@@ -27,6 +27,27 @@ const (
 	LangINI        = "ini"
 )
 
+// Languages of the code-like formats read by the formats package (schemas,
+// infrastructure, low level, scripts).
+const (
+	LangGraphQL    = "graphql"
+	LangProtobuf   = "protobuf"
+	LangPrisma     = "prisma"
+	LangSQL        = "sql"
+	LangHCL        = "hcl"
+	LangDockerfile = "dockerfile"
+	LangMakefile   = "makefile"
+	LangCMake      = "cmake"
+	LangNix        = "nix"
+	LangGradle     = "gradle"
+	LangWAT        = "wat"
+	LangAssembly   = "assembly"
+	LangMATLAB     = "matlab"
+	LangObjC       = "objc"
+	LangGDScript   = "gdscript"
+	LangGML        = "gml"
+)
+
 var extLang = map[string]string{
 	".go": LangGo,
 	".py": LangPython, ".pyi": LangPython, ".pyw": LangPython,
@@ -44,23 +65,39 @@ var extLang = map[string]string{
 	".css": LangCSS,
 	".ps1": LangPowerShell, ".psm1": LangPowerShell, ".psd1": LangPowerShell,
 	".ini": LangINI, ".cfg": LangINI,
+	".graphql": LangGraphQL, ".gql": LangGraphQL, ".graphqls": LangGraphQL,
+	".proto": LangProtobuf, ".prisma": LangPrisma, ".sql": LangSQL,
+	".tf": LangHCL, ".tfvars": LangHCL, ".hcl": LangHCL,
+	".dockerfile": LangDockerfile, ".mk": LangMakefile, ".cmake": LangCMake, ".nix": LangNix,
+	".gradle": LangGradle, ".wat": LangWAT, ".wast": LangWAT,
+	".asm": LangAssembly, ".s": LangAssembly, ".S": LangAssembly, ".nasm": LangAssembly,
+	".gd": LangGDScript, ".gml": LangGML,
 	// Named only (no extractor): shown in the project map.
 	".md": "markdown", ".mdx": "markdown", ".json": "json", ".yml": "yaml", ".yaml": "yaml",
-	".toml": "toml", ".sql": "sql", ".html": "html", ".htm": "html", ".proto": "protobuf",
-	".s": "assembly", ".S": "assembly", ".asm": "assembly", ".xml": "xml", ".txt": "text",
-	".mod": "gomod", ".sum": "gosum", ".tf": "hcl", ".kt": "kotlin", ".swift": "swift",
+	".toml": "toml", ".html": "html", ".htm": "html",
+	".xml": "xml", ".txt": "text",
+	".mod": "gomod", ".sum": "gosum", ".kt": "kotlin", ".swift": "swift",
 	".scala": "scala", ".lua": "lua", ".pl": "perl", ".r": "r", ".R": "r", ".dart": "dart",
-	".vue": "vue", ".svelte": "svelte", ".scss": "scss", ".less": "less", ".graphql": "graphql",
-	".dockerfile": "dockerfile", ".mk": "makefile", ".cmake": "cmake", ".bat": "batch",
+	".vue": "vue", ".svelte": "svelte", ".scss": "scss", ".less": "less",
+	".bat":  "batch",
 	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
-	".hs": "haskell", ".clj": "clojure", ".nix": "nix", ".gradle": "gradle",
+	".hs": "haskell", ".clj": "clojure",
+	// Structured formats read by layers/world/formats.
+	".jsonc": "json", ".markdown": "markdown", ".xsd": "xml", ".xsl": "xml", ".xslt": "xml",
+	".csproj": "xml", ".fsproj": "xml", ".vbproj": "xml", ".props": "xml", ".targets": "xml",
+	".plist": "xml", ".xaml": "xml", ".ipynb": "jupyter", ".log": "log", ".pdf": "pdf",
+	".docx": "docx", ".astro": "astro", ".xhtml": "html",
 }
 
 var nameLang = map[string]string{
-	"Makefile": "makefile", "GNUmakefile": "makefile", "makefile": "makefile",
-	"Dockerfile": "dockerfile", "CMakeLists.txt": "cmake", "Rakefile": LangRuby,
+	"Makefile": LangMakefile, "GNUmakefile": LangMakefile, "makefile": LangMakefile,
+	"Dockerfile": LangDockerfile, "Containerfile": LangDockerfile, "CMakeLists.txt": LangCMake, "Rakefile": LangRuby,
 	"Gemfile": LangRuby, ".bashrc": LangBash, ".zshrc": LangBash, ".profile": LangBash,
 	"go.mod": "gomod", "go.sum": "gosum", "go.work": "gomod",
+	"yarn.lock": "lockfile", "Cargo.lock": "lockfile", "Gemfile.lock": "lockfile",
+	"composer.lock": "lockfile", "package-lock.json": "lockfile", "npm-shrinkwrap.json": "lockfile",
+	"poetry.lock": "lockfile", "uv.lock": "lockfile", "pnpm-lock.yaml": "lockfile",
+	".gitlab-ci.yml": "gitlab-ci", ".gitlab-ci.yaml": "gitlab-ci",
 }
 
 var shebangLang = map[string]string{
@@ -70,6 +107,16 @@ var shebangLang = map[string]string{
 	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
 }
 
+// binaryDocs are languages whose files are binary by nature (archives,
+// page descriptions) yet have an extractor that reads them.
+var binaryDocs = map[string]bool{"pdf": true, "docx": true}
+
+// BinaryDoc reports whether lang's files are binary documents read by an
+// extractor: the project map does not flag them binary, their raw bytes
+// count no tokens, and their facts number pages' text lines or paragraphs
+// instead of the file's lines.
+func BinaryDoc(lang string) bool { return binaryDocs[lang] }
+
 // DetectLang names the language of a file from its name, its extension and,
 // for files without either, the shebang line in head (the first bytes of the
 // content; nil when not read). It returns "" when it cannot tell.
@@ -78,13 +125,22 @@ func DetectLang(p string, head []byte) string {
 	if l, ok := nameLang[base]; ok {
 		return l
 	}
-	if strings.HasPrefix(base, "Dockerfile.") {
-		return "dockerfile"
+	if strings.HasPrefix(base, "Dockerfile.") || strings.HasSuffix(base, ".Dockerfile") {
+		return LangDockerfile
+	}
+	if strings.HasSuffix(base, ".gradle.kts") {
+		return LangGradle
 	}
 	if strings.HasPrefix(base, ".env") {
 		return "env"
 	}
 	ext := path.Ext(base)
+	if ext == ".m" {
+		return mLang(head)
+	}
+	if (ext == ".yml" || ext == ".yaml") && strings.Contains("/"+p, "/.github/workflows/") {
+		return "github-actions"
+	}
 	if l, ok := extLang[ext]; ok {
 		return l
 	}
@@ -92,6 +148,24 @@ func DetectLang(p string, head []byte) string {
 		return l
 	}
 	return shebang(head)
+}
+
+// mLang tells MATLAB/Octave from Objective-C for a .m file by its head:
+// preprocessor lines or @interface/@implementation/@protocol mean
+// Objective-C. Without a head it cannot tell ("").
+func mLang(head []byte) string {
+	if head == nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(head), "\n") {
+		l = strings.TrimSpace(l)
+		for _, p := range []string{"#import", "#include", "#define", "#pragma", "@interface", "@implementation", "@protocol", "@class ", "@end"} {
+			if strings.HasPrefix(l, p) {
+				return LangObjC
+			}
+		}
+	}
+	return LangMATLAB
 }
 
 func shebang(head []byte) string {

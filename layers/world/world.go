@@ -90,6 +90,10 @@ type Def struct {
 	Signature string `json:"signature,omitempty"`
 	Exported  bool   `json:"exported,omitempty"`
 	Doc       string `json:"doc,omitempty"` // first line of the doc comment
+	// Returns names the type a function returns when the code says so (a
+	// return annotation, or the class a return statement constructs), as
+	// written: "CliRunner", "models.User". Python only for now.
+	Returns string `json:"returns,omitempty"`
 }
 
 // Import is one import, include, use or require of a file, as written.
@@ -117,6 +121,10 @@ const (
 	RefType   = "type"   // used as a type
 	RefMember = "member" // a field or method selected from a value (x.Name where x is not a package)
 	RefValue  = "value"  // any other use
+	// RefFixture is a parameter of a test function or pytest fixture: pytest
+	// passes it the fixture of that name (same module, then conftest.py
+	// files upwards).
+	RefFixture = "fixture"
 )
 
 // Facts is everything extracted from one blob. It depends only on the

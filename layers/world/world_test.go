@@ -16,16 +16,45 @@ func TestDetectLang(t *testing.T) {
 		{"Makefile", "", "makefile"},
 		{"Dockerfile.prod", "", "dockerfile"},
 		{".env.local", "", "env"},
+		{".github/workflows/ci.yml", "", "github-actions"},
+		{"svc/.gitlab-ci.yml", "", "gitlab-ci"},
+		{"config/app.yml", "", "yaml"},
+		{"web/yarn.lock", "", "lockfile"},
+		{"Cargo.lock", "", "lockfile"},
+		{"package-lock.json", "", "lockfile"},
+		{"nb/Analysis.ipynb", "", "jupyter"},
+		{"logs/app.log", "", "log"},
+		{"docs/spec.pdf", "", "pdf"},
+		{"docs/Spec.docx", "", "docx"},
+		{"src/pages/index.astro", "", "astro"},
 		{"bin/tool", "#!/usr/bin/env python3\nprint(1)\n", LangPython},
 		{"bin/run", "#!/bin/bash -e\n", LangBash},
 		{"bin/x", "#!/usr/bin/env -S node --flag\n", LangJavaScript},
 		{"bin/y", "#!/usr/bin/python3.12\n", LangPython},
 		{"README", "plain text\n", ""},
 		{"data.bin", "", ""},
+		{"scripts/scr_a/scr_a.gml", "", LangGML},
+		{"api/schema.gql", "", LangGraphQL},
+		{"infra/prod.tfvars", "", LangHCL},
+		{"app/build.gradle.kts", "", LangGradle},
+		{"CMakeLists.txt", "", LangCMake},
+		{"web.Dockerfile", "", LangDockerfile},
+		{"boot/start.S", "", LangAssembly},
+		{"player.gd", "", LangGDScript},
+		{"src/analysis.m", "% analysis\nx = 1;\n", LangMATLAB},
+		{"src/View.m", "// view\n#import <UIKit/UIKit.h>\n@implementation View\n", LangObjC},
 	} {
 		if got := DetectLang(tc.path, []byte(tc.head)); got != tc.want {
 			t.Errorf("DetectLang(%q) = %q, want %q", tc.path, got, tc.want)
 		}
+	}
+}
+
+// TestDetectLangMWithoutHead: a .m file is MATLAB or Objective-C, which
+// only its content tells; without it the language is left open.
+func TestDetectLangMWithoutHead(t *testing.T) {
+	if got := DetectLang("a/b.m", nil); got != "" {
+		t.Errorf("DetectLang(b.m, nil) = %q, want \"\"", got)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -68,7 +69,7 @@ func factsKey(blob, lang string, cfg *config.Config) string {
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%ds%de%dc%s", world.FormatVersion, shardFormatMap, extract.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%dl%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, extract.Version, graph.Version, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.
@@ -76,7 +77,8 @@ type file struct {
 	rec     mapRecord
 	mode    uint32
 	link    *world.Link
-	facts   []byte // encoded facts, when parsed in this run
+	facts   []byte // encoded facts, when parsed in this run and not yet written
+	factsID string // blob id of facts parsed in this run and written already (factsWriter)
 	extract bool   // gets facts
 	reused  bool
 	prevOut []outEdge // out edges in the tree this row was reused from
@@ -165,6 +167,10 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		res.Base = prev.tree
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	} else if os.Getenv("GOMEMLIMIT") == "" {
+		// A full build of a large tree allocates far more than it keeps:
+		// collect harder near this size rather than let the heap double.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(fullBuildMemory))
 	}
 	res.Files = len(files)
 
@@ -197,6 +203,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 		return blobs.Read(files[i].rec.Blob, cfg.Index.MaxFileBytes)
 	}
+	in.Warn = warn
 	g := graph.Build(in)
 	layout, err := jsonMarshal(graph.NewGoLayout(in))
 	if err != nil {
@@ -218,10 +225,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	withFacts := 0
 	for i, f := range files {
 		recs[i] = f.rec
-		if f.facts != nil {
-			txn.PutFacts(f.rec.Key, f.facts)
-			f.facts = nil
-		}
+		putFacts(txn, f)
 		if f.link != nil {
 			withFacts++
 			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
@@ -493,6 +497,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	fw := &factsWriter{st: st}
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -537,6 +542,12 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 					fail(err)
 					return
 				}
+				if parsed {
+					if err := fw.add(f); err != nil {
+						fail(err)
+						return
+					}
+				}
 				mu.Lock()
 				switch {
 				case parsed:
@@ -555,7 +566,78 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 		}()
 	}
 	wg.Wait()
-	return firstErr
+	if firstErr != nil {
+		return firstErr
+	}
+	return fw.flush()
+}
+
+// fullBuildMemory is the Go heap a full build aims to stay under (a soft
+// limit: GOMEMLIMIT overrides it; tree-sitter's own memory is beside it).
+const fullBuildMemory = 224 << 20
+
+// factsBatch is how many bytes of new facts are written to the object
+// database at once while a build goes on: a full build of a large tree
+// would otherwise hold all of them until its commit.
+const factsBatch = 8 << 20
+
+// factsWriter writes the facts of parsed files in batches as they come.
+type factsWriter struct {
+	st    *gitstore.Store
+	mu    sync.Mutex
+	batch []*file
+	size  int
+}
+
+func (w *factsWriter) add(f *file) error {
+	w.mu.Lock()
+	w.batch = append(w.batch, f)
+	w.size += len(f.facts)
+	if w.size < factsBatch {
+		w.mu.Unlock()
+		return nil
+	}
+	b := w.batch
+	w.batch, w.size = nil, 0
+	w.mu.Unlock()
+	return w.write(b)
+}
+
+func (w *factsWriter) flush() error {
+	w.mu.Lock()
+	b := w.batch
+	w.batch, w.size = nil, 0
+	w.mu.Unlock()
+	return w.write(b)
+}
+
+func (w *factsWriter) write(b []*file) error {
+	if len(b) == 0 {
+		return nil
+	}
+	blobs := make([][]byte, len(b))
+	for i, f := range b {
+		blobs[i] = f.facts
+	}
+	ids, err := w.st.WriteBlobs(blobs)
+	if err != nil {
+		return fmt.Errorf("write facts: %w", err)
+	}
+	for i, f := range b {
+		f.factsID, f.facts = ids[i], nil
+	}
+	return nil
+}
+
+// putFacts adds f's new facts, written already or not, to txn.
+func putFacts(txn *gitstore.Txn, f *file) {
+	switch {
+	case f.factsID != "":
+		txn.PutFactsID(f.rec.Key, f.factsID)
+	case f.facts != nil:
+		txn.PutFacts(f.rec.Key, f.facts)
+		f.facts = nil
+	}
 }
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.

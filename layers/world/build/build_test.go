@@ -77,6 +77,10 @@ func TestClassifier(t *testing.T) {
 		{"docs/a/b.md", 0o100644, 5, "", "ignored", false},
 		{"web/app.min.js", 0o100644, 5, "", "ignored", false},
 		{"img.png", 0o100644, 8, "\x89PNG\x00\x00\x00\x00", "binary", false},
+		{"manual/spec.pdf", 0o100644, 12, "%PDF-1.4\n\x00\xe2\xe3", "", true},
+		{"manual/spec.docx", 0o100644, 8, "PK\x03\x04\x00\x00\x00\x00", "", true},
+		{"Cargo.lock", 0o100644, 30, "[[package]]\nname = \"a\"\n", "generated", true},
+		{"package-lock.json", 0o100644, 10, "{}\n", "generated", true},
 		{"big.go", 0o100644, 1000, "package big\n", "too_large", false},
 		{"script", 0o100755, 30, "#!/usr/bin/env python3\nprint(1)\n", "", true},
 	} {
@@ -138,7 +142,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Parsed != 4 || res.Files != 6 {
+	if res.Parsed != 5 || res.Files != 6 {
 		t.Fatalf("first index: %+v", res)
 	}
 	r.Write("a/a.go", "package a\n\n// A is used by b.\nfunc A() int { return 1 }\n\n// Z is new.\nfunc Z() int { return A() }\n")

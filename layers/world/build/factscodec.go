@@ -6,7 +6,10 @@ import "github.com/git-speed/git-speed/layers/world"
 // table, then the fields in a fixed order, reference lines delta-encoded.
 // On a large tree this is several times smaller than JSON and keeps the
 // memory of a full index in bounds.
-const factsFormat = 1
+//
+//	1: first binary facts.
+//	2: a definition's Returns after its Doc.
+const factsFormat = 2
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
 	w := newShardWriter()
@@ -23,6 +26,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 		w.str(d.Signature)
 		w.bool(d.Exported)
 		w.str(d.Doc)
+		w.str(d.Returns)
 	}
 	w.imports(f.Imports)
 	w.uint(uint64(len(f.Refs)))
@@ -51,7 +55,7 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 		f.Defs = make([]world.Def, n)
 		for i := range f.Defs {
 			f.Defs[i] = world.Def{Name: r.str(), Kind: r.str(), Qualified: r.str(), Parent: r.str(),
-				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str()}
+				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str(), Returns: r.str()}
 		}
 	}
 	f.Imports = r.imports()

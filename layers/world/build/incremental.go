@@ -144,6 +144,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			continue
 		}
 		if l.Lang != world.LangGo {
+			// A language linked by name alone draws edges only from its
+			// references: a file without any has none (a README, a YAML
+			// file); with some, the names' definers anywhere count.
+			if !graph.HasResolver(l.Lang) && len(l.Refs) == 0 {
+				ed.f.rec.Out = nil
+				continue
+			}
 			return false, nil
 		}
 		if lay == nil {
@@ -197,9 +204,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	lap("encode")
 	txn := st.Begin()
 	for _, f := range files {
-		if f.facts != nil {
-			txn.PutFacts(f.rec.Key, f.facts)
-		}
+		putFacts(txn, f)
 	}
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)

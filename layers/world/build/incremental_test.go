@@ -29,7 +29,8 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		"vendor/x/y/y.go": "package y\n\nfunc Y() {}\n",
 		"py/mod.py":       "def f():\n    return 1\n",
 		"py/use.py":       "from mod import f\n\ndef g():\n    return f()\n",
-		"README.md":       "# m\n",
+		"NOTES.txt":       "m\n",
+		"README.md":       "# m\n\nA module.\n\n## Use\n\nCall B.\n",
 	} {
 		r.Write(p, c)
 	}
@@ -59,7 +60,9 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 			r.Write("a/a2.go", "package a\n\nfunc G() int { return 2 }\n")
 			r.Write("b/b_test.go", "package b\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/a\"\n)\n\nfunc TestB(t *testing.T) { B(); a.G() }\n")
 		}, false}, // b_test.go gains an import: its interface changes
-		{"a file without facts", func() { r.Write("README.md", "# m\n\nmore\n") }, true},
+		{"a file without facts", func() { r.Write("NOTES.txt", "m\n\nmore\n") }, true},
+		{"prose under the same headings", func() { r.Write("README.md", "# m\n\nA small module.\n\n## Use\n\nCall B, then G.\n") }, true},
+		{"a heading is added", func() { r.Write("README.md", "# m\n\nA small module.\n\n## Use\n\nCall B.\n\n## More\n") }, false},
 		{"a definition is added", func() {
 			r.Write("a/a.go", "package a\n\n// T is a thing.\ntype T struct{ N int }\n\n// M is a method.\nfunc (t *T) M() int { return t.N }\n\nfunc F() *T { return &T{} }\n\nfunc H() {}\n")
 		}, false},

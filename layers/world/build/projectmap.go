@@ -79,7 +79,10 @@ func (c *classifier) byContent(e *world.FileEntry, data []byte, extractable func
 	if e.Lang == "" {
 		e.Lang = world.DetectLang(e.Path, head)
 	}
-	if isBinary(head) {
+	// A PDF or DOCX is binary but read by its extractor, within its own
+	// limits on inflated size; its raw bytes count no lines or tokens.
+	doc := world.BinaryDoc(e.Lang) && extractable(e.Lang)
+	if isBinary(head) && !doc {
 		e.Flags = append(e.Flags, world.Flag{Name: world.FlagBinary, Reason: "not text (NUL byte or invalid UTF-8)"})
 		e.Lang = ""
 		e.Tokens = 0
@@ -95,13 +98,17 @@ func (c *classifier) byContent(e *world.FileEntry, data []byte, extractable func
 	}
 	e.Lines = countLines(data)
 	e.Tokens = tokens.Estimate(e.Lang, int64(len(data)))
+	if doc {
+		e.Lines, e.Tokens = 0, 0
+	}
 	if e.Lang == "" || !extractable(e.Lang) {
 		return false
 	}
 	if c.langs != nil && !c.langs[e.Lang] {
 		return false
 	}
-	if e.Has(world.FlagGenerated) && c.cfg.Index.Generated == "skip" {
+	// Lock files are generated, but their extractor is made for them.
+	if e.Has(world.FlagGenerated) && c.cfg.Index.Generated == "skip" && e.Lang != "lockfile" {
 		return false
 	}
 	if e.Has(world.FlagVendored) && c.cfg.Index.Vendored == "skip" {

@@ -22,7 +22,7 @@ import (
 const (
 	shardMagic      = 0xD5
 	shardFormatMap  = 1
-	shardFormatLink = 1
+	shardFormatLink = 2 // 2: a definition's Returns after Exported
 )
 
 var errShard = errors.New("malformed shard")
@@ -216,6 +216,7 @@ func encodeLinkShard(recs []linkRecord) []byte {
 			w.str(d.Kind)
 			w.str(d.Parent)
 			w.bool(d.Exported)
+			w.str(d.Returns)
 		}
 		w.imports(l.Imports)
 		w.uint(uint64(len(l.Refs)))
@@ -239,7 +240,7 @@ func decodeLinkShard(b []byte) ([]linkRecord, error) {
 		if nd := r.count(); nd > 0 {
 			l.Defs = make([]world.LinkDef, nd)
 			for j := range l.Defs {
-				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool()}
+				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool(), Returns: r.str()}
 			}
 		}
 		l.Imports = r.imports()

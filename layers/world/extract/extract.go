@@ -33,7 +33,19 @@ import (
 //	1: first extractors.
 //	2: fields read from the tree cursor: member chains in TypeScript type
 //	   queries (typeof a.b.c) name every member.
-const Version = 2
+//	3: structured formats get facts (layers/world/formats): JSON, YAML,
+//	   TOML, XML, CI workflows, Markdown, HTML, PDF, DOCX, notebooks,
+//	   .env keys, logs, lockfiles and Vue/Svelte/Astro components.
+//	4: code-like formats in the formats package: GraphQL, Protobuf, Prisma,
+//	   SQL, Terraform/HCL, Dockerfile, Makefile, CMake, Nix, Gradle, WAT,
+//	   assembly, MATLAB, GDScript and GML; PowerShell and INI moved there.
+//	5: CommonJS definitions in JavaScript (exports.f =, module.exports =
+//	   {…}, X.prototype.m =, obj.m = function); names a require() binds
+//	   are imports (Names, Alias), not definitions; imported names a JS
+//	   module exports again are re-export imports; parameters of Python
+//	   tests and fixtures are fixture refs; Python functions say what
+//	   they return (Def.Returns).
+const Version = 5
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
@@ -106,17 +118,13 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 // Supported reports whether lang has an extractor.
 func Supported(lang string) bool {
 	_, ok := registry[lang]
-	_, plain := plainRegistry[lang]
-	return ok || plain || formats.Supported(lang)
+	return ok || formats.Supported(lang)
 }
 
 // Languages lists the languages with an extractor, sorted.
 func Languages() []string {
-	out := make([]string, 0, len(registry)+len(plainRegistry))
+	out := make([]string, 0, len(registry))
 	for n := range registry {
-		out = append(out, n)
-	}
-	for n := range plainRegistry {
 		out = append(out, n)
 	}
 	out = append(out, formats.Languages()...)
@@ -141,12 +149,8 @@ func (l *language) parser() *sitter.Parser {
 // fails gives empty facts with a warning and a nil error, so indexing goes
 // on. Only an unsupported language is an error.
 func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
-	// Languages without a grammar we can pin have line-based extractors.
-	if facts, ok := extractPlain(lang, src); ok {
-		return facts, nil
-	}
-	// Structured formats have pure-Go extractors of their own; code they
-	// embed comes back here.
+	// Structured formats and languages without a grammar we can pin have
+	// pure-Go extractors of their own; code they embed comes back here.
 	if facts, ok := formats.Extract(lang, src, formats.Options{Path: opt.Path, Code: embedded(opt)}); ok {
 		return facts, nil
 	}

@@ -16,17 +16,14 @@ import (
 
 // updateMore rewrites the expected sections of testdata/<lang>/*.txtar for
 // the languages of this file's extractors.
-var updateMore = flag.Bool("update-more", false, "rewrite golden sections of testdata/{rust,java,c,cpp,csharp,php,ruby,powershell,ini}")
+var updateMore = flag.Bool("update-more", false, "rewrite golden sections of testdata/{rust,java,c,cpp,csharp,php,ruby}")
 
 // moreLangs are the languages whose goldens this runner checks.
 var moreLangs = []string{world.LangRust, world.LangJava, world.LangC, world.LangCPP, world.LangCSharp,
-	world.LangPHP, world.LangRuby, world.LangPowerShell, world.LangINI}
+	world.LangPHP, world.LangRuby}
 
-// extractMore runs the plain extractor of lang when it has one, else Extract.
+// extractMore runs Extract.
 func extractMore(lang string, src []byte) (*world.Facts, error) {
-	if facts, ok := extractPlain(lang, src); ok {
-		return facts, nil
-	}
 	return Extract(lang, src, Options{})
 }
 
@@ -82,7 +79,7 @@ func checkFacts(t testing.TB, lang string, src []byte, facts *world.Facts) {
 	t.Helper()
 	n := facts.Lines
 	for _, d := range facts.Defs {
-		if d.Start < 1 || d.End < d.Start || d.End > n || d.Name == "" && lang != world.LangINI {
+		if d.Start < 1 || d.End < d.Start || d.End > n || d.Name == "" {
 			t.Fatalf("%s: bad def %+v (lines %d)", lang, d, n)
 		}
 	}

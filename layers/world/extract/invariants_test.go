@@ -91,7 +91,17 @@ func FuzzExtractPython(f *testing.F) {
 		"import os\nfrom . import x as y\n\nclass A(B):\n    \"\"\"Doc.\n\n    more\"\"\"\n    def m(self, a=1):\n        return os.path.join(a)\n",
 		"def f(:\n  pass\n",
 		"@dec\nasync def g(*a, **k) -> int:\n    global z\n    z = [i for i in a]\n",
-		"X = {\n 'a': 1,\n 'b': 2,\n}\n")
+		"X = {\n 'a': 1,\n 'b': 2,\n}\n",
+		"import pytest\n@pytest.fixture(scope='module')\ndef runner(request) -> 'CliRunner':\n    return CliRunner()\n\ndef test_x(runner, tmp_path: Path):\n    runner.invoke()\n")
+}
+
+func FuzzExtractJavaScript(f *testing.F) {
+	fuzzLang(f, world.LangJavaScript,
+		"var res = module.exports = {};\nres.download = function download(p) { return this.send(p); };\nexports = module.exports = res;\n",
+		"const { a, b: c } = require('./x');\nconst d = require('y').z;\nmodule.exports = { a, c, e: function () {}, get f() { return 1; } };\n",
+		"function R() {}\nR.prototype.m = function () {};\nR.prototype = { n() {}, o: () => 1 };\nexports.R = R;\nmodule.exports.V = 1;\n",
+		"import { A } from './a';\nimport * as ns from './n';\nexport { A as B, ns };\nexport default A;\nmodule.exports = require('./lib');\n",
+		"module.exports = require(\n")
 }
 
 func FuzzExtractTypeScript(f *testing.F) {

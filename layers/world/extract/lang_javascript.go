@@ -46,18 +46,28 @@ type jsWalker struct {
 	frames   []map[string]bool
 	in       int
 	exported map[string]bool // names exported by export { a, b as c }
+	// exportAs maps a local name to the names it is exported under
+	// (export {a as b}, exports.b = a, module.exports = {a}); whole is the
+	// name module.exports is set to. Imported names among them are
+	// re-exports.
+	exportAs map[string][]string
+	whole    string
 	// docs holds the doc lines of the children of the bodies being walked,
 	// by start byte, read from their sibling lists (cheaper than asking
 	// tree-sitter for each node's previous sibling).
 	docs map[uint]string
 	// requireAlias is the name a top-level const x = require("m") binds,
-	// while its declarator is walked.
+	// while its declarator is walked; requireNames the names
+	// const {a, b: c} = require("m") or const c = require("m").b binds
+	// ("a", "b as c").
 	requireAlias string
+	requireNames []string
 }
 
 func walkJS(f *file) {
-	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}}
+	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}, exportAs: map[string][]string{}}
 	w.statements(f.root, "", 0, false)
+	w.reexports()
 	if len(w.exported) > 0 {
 		for i := range f.facts.Defs {
 			d := &f.facts.Defs[i]
@@ -135,6 +145,9 @@ func (w *jsWalker) statement(n *sitter.Node, k, prefix string, parentIdx int, ex
 	case "expression_statement":
 		if c := n.NamedChild(0); c != nil && f.kind(c) == "internal_module" {
 			w.namespace(c, outer, prefix, parentIdx, exported)
+			return
+		}
+		if w.commonJS(n.NamedChild(0), outer, prefix, parentIdx) {
 			return
 		}
 		w.uses(n)
@@ -1071,6 +1084,22 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if nm == nil {
 			continue
 		}
+		if val != nil && f.kind(val) == "assignment_expression" && f.kind(nm) == "identifier" {
+			if l := f.field(val, "left"); l != nil && f.textIs(l, "module.exports") {
+				// proto = module.exports = {…}: proto is the module's export.
+				name := f.text(nm)
+				sig := foldSpace(f.textRange(startByte(n), startByte(val))) + " module.exports = …"
+				f.def(world.Def{Name: name, Kind: kind, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
+					Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+				w.commonJS(val, outer, prefix, parentIdx)
+				continue
+			}
+		}
+		if w.requireBinding(nm, val) {
+			w.uses(d)
+			w.requireAlias, w.requireNames = "", nil
+			continue
+		}
 		names := map[string]bool{}
 		w.bindNames(nm, names)
 		var list []string
@@ -1116,13 +1145,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if first != 0 {
 			w.in = first
 		}
-		if val != nil && f.kind(val) == "call_expression" {
-			if fnn := f.field(val, "function"); fnn != nil && f.textIs(fnn, "require") && f.kind(nm) == "identifier" {
-				w.requireAlias = f.text(nm)
-			}
-		}
 		w.uses(d)
-		w.requireAlias = ""
 		if val != nil && fn == nil {
 			w.elideValue(val)
 		}
@@ -1333,6 +1356,10 @@ func (w *jsWalker) dynamicImport(call, args *sitter.Node, kind string) {
 		imp.Alias = w.requireAlias
 		w.ns[imp.Alias] = true
 	}
+	if kind == "require" && w.requireNames != nil {
+		imp.Names = w.requireNames
+	}
+	w.requireAlias, w.requireNames = "", nil
 	f.imp(imp)
 }
 
@@ -1420,6 +1447,11 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 				sp := c.n.NamedChild(i)
 				if name := f.field(sp, "name"); name != nil {
 					w.exported[f.text(name)] = true
+					as := f.text(name)
+					if alias := f.field(sp, "alias"); alias != nil {
+						as = jsString(f.text(alias))
+					}
+					w.exportName(f.text(name), as)
 					w.name(name, world.RefValue)
 				}
 			}
@@ -1435,6 +1467,7 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 				w.class(&c.n, n, prefix, parentIdx, true)
 			case "identifier":
 				w.exported[f.text(&c.n)] = true
+				w.exportName(f.text(&c.n), "default")
 				w.name(&c.n, world.RefValue)
 			default:
 				w.uses(&c.n)
@@ -1456,4 +1489,345 @@ func (w *jsWalker) defaultArrow(fn, outer *sitter.Node, prefix string, parentIdx
 		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
 	w.functionScope(fn, body)
 	w.in = parentIdx
+}
+
+// commonJS handles a top-level assignment that defines an API the CommonJS
+// way: exports.f = …, module.exports.f = …, module.exports = {…} or a
+// class or function, X.prototype.m = …, X.prototype = {…} and
+// obj.m = function …. It reports whether expr was one (and is done).
+func (w *jsWalker) commonJS(expr, outer *sitter.Node, prefix string, parentIdx int) bool {
+	f := w.f
+	if expr == nil || f.kind(expr) != "assignment_expression" {
+		return false
+	}
+	left, right := f.field(expr, "left"), f.field(expr, "right")
+	if left != nil && right != nil && f.textIs(left, "exports") && f.kind(right) == "assignment_expression" {
+		return w.commonJS(right, outer, prefix, parentIdx) // exports = module.exports = …
+	}
+	if left == nil || right == nil || f.kind(left) != "member_expression" {
+		return false
+	}
+	target := f.text(left)
+	if target == "module.exports" {
+		w.exportsValue(right, outer, prefix, parentIdx)
+		return true
+	}
+	obj, prop := f.field(left, "object"), f.field(left, "property")
+	if obj == nil || prop == nil || f.kind(prop) != "property_identifier" {
+		return false
+	}
+	name, owner := f.text(prop), f.text(obj)
+	switch {
+	case owner == "exports" || owner == "module.exports":
+		if f.kind(right) == "identifier" {
+			w.exported[f.text(right)] = true
+			w.exportName(f.text(right), name)
+			if f.textIs(right, name) {
+				w.name(right, world.RefValue)
+				return true
+			}
+		}
+		w.assigned(name, prefix, w.parentOf(prefix), right, outer, parentIdx)
+	case name == "prototype" && f.kind(obj) == "identifier" && f.kind(right) == "object":
+		w.objectMembers(right, prefix+owner+".", owner, parentIdx, outer)
+	case f.kind(obj) == "member_expression" && strings.HasSuffix(owner, ".prototype"):
+		base := f.field(obj, "object")
+		if base == nil || f.kind(base) != "identifier" {
+			return false
+		}
+		w.assigned(name, prefix+f.text(base)+".", f.text(base), right, outer, parentIdx)
+	case f.kind(obj) == "identifier" && !w.bound(owner) && isFunctionValue(f.kind(right)):
+		w.assigned(name, prefix+owner+".", owner, right, outer, parentIdx)
+	default:
+		return false
+	}
+	return true
+}
+
+// isFunctionValue reports whether a node kind is a function written as a
+// value.
+func isFunctionValue(k string) bool {
+	return k == "function_expression" || k == "arrow_function" || k == "generator_function" || k == "function"
+}
+
+// exportsValue handles the value given to module.exports: an object's
+// members, a class or function (its own name, or default), or another
+// assignment (proto = module.exports = {…}).
+func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx int) {
+	f := w.f
+	switch k := f.kind(v); {
+	case k == "object":
+		w.objectMembers(v, prefix, w.parentOf(prefix), parentIdx, outer)
+	case k == "identifier":
+		w.exported[f.text(v)] = true
+		w.whole = f.text(v)
+		w.name(v, world.RefValue)
+	case k == "class":
+		w.class(v, outer, prefix, parentIdx, true)
+	case isFunctionValue(k):
+		name := "default"
+		if nm := f.field(v, "name"); nm != nil {
+			name = f.text(nm)
+		}
+		w.assigned(name, prefix, w.parentOf(prefix), v, outer, parentIdx)
+	case k == "call_expression" && w.requireCall(v) != "":
+		// module.exports = require("./lib/x"): the module hands x on whole.
+		f.imp(world.Import{Path: w.requireCall(v), Alias: "*", Line: line(v), Kind: "reexport"})
+		w.uses(v)
+	case k == "assignment_expression":
+		if l := f.field(v, "left"); l != nil && f.kind(l) == "identifier" {
+			w.exportsValue(f.field(v, "right"), outer, prefix, parentIdx)
+			return
+		}
+		w.uses(v)
+		w.elideBulk(v)
+	default:
+		w.uses(v)
+		w.elideBulk(v)
+	}
+}
+
+// assigned defines name, given value v by an assignment statement outer:
+// a method when parent is set, else an exported function, class or
+// variable.
+func (w *jsWalker) assigned(name, prefix, parent string, v, outer *sitter.Node, parentIdx int) {
+	f := w.f
+	kind := world.KindVar
+	vk := f.kind(v)
+	switch {
+	case isFunctionValue(vk):
+		kind = world.KindFunction
+		if parent != "" {
+			kind = world.KindMethod
+		}
+	case vk == "class":
+		kind = world.KindClass
+	}
+	sig := strings.TrimSuffix(foldSpace(f.text(outer)), ";")
+	var body *sitter.Node
+	if kind == world.KindFunction || kind == world.KindMethod {
+		body = f.field(v, "body")
+		sig = foldSpace(strings.TrimSuffix(strings.TrimSpace(f.textRange(startByte(outer), f.bodyStart(v, body))), "=>"))
+		if vk == "arrow_function" {
+			sig += " =>"
+		}
+	} else if len(sig) > 120 || line(outer) != w.f.endLine(outer) {
+		sig = foldSpace(f.textRange(startByte(outer), startByte(v))) + " …"
+	}
+	w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+	if body != nil {
+		w.functionScope(v, body)
+	} else {
+		w.uses(v)
+		w.elideValue(v)
+	}
+	w.in = parentIdx
+}
+
+// objectMembers defines the members of an object literal given to
+// module.exports or X.prototype: methods, getters, function-valued pairs
+// and values; a shorthand member exports the top-level name it repeats.
+func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parentIdx int, outer *sitter.Node) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	ks := f.kids(obj)
+	w.noteDocs(ks)
+	for i := range ks {
+		c := &ks[i]
+		n := &c.n
+		w.in = parentIdx
+		switch c.kind {
+		case "comment":
+			f.commentAt(ks, i)
+		case "shorthand_property_identifier":
+			w.exported[f.text(n)] = true
+			if parent == "" {
+				w.exportName(f.text(n), f.text(n))
+			}
+			w.name(n, world.RefValue)
+		case "method_definition":
+			nm := f.field(n, "name")
+			if nm == nil {
+				w.uses(n)
+				continue
+			}
+			kind := world.KindFunction
+			if parent != "" {
+				kind = world.KindMethod
+			}
+			body := f.field(n, "body")
+			sig := f.signature(n, body)
+			if strings.HasPrefix(sig, "get ") || strings.HasPrefix(sig, "set ") {
+				kind = world.KindProperty
+			}
+			name := jsString(f.text(nm))
+			w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n)})
+			w.functionScope(n, body)
+		case "pair":
+			key, v := f.field(n, "key"), f.field(n, "value")
+			if key == nil || v == nil || (f.kind(key) != "property_identifier" && f.kind(key) != "string") {
+				w.uses(n)
+				w.elideBulk(n)
+				continue
+			}
+			name := jsString(f.text(key))
+			if f.kind(v) == "identifier" && parent == "" {
+				w.exported[f.text(v)] = true
+				w.exportName(f.text(v), name)
+				if f.textIs(v, name) {
+					w.name(v, world.RefValue)
+					continue
+				}
+			}
+			w.assigned(name, prefix, parent, v, n, parentIdx)
+		default:
+			if c.named {
+				w.uses(n)
+			}
+		}
+	}
+	w.in = parentIdx
+}
+
+// requireBinding reports whether a top-level declarator binds what a
+// require() gives: const x = require("m") (x names the module),
+// const {a, b: c} = require("m") and const c = require("m").b (names
+// imported from it). Such names are imports, not definitions of the file;
+// it sets what dynamicImport records for the call.
+func (w *jsWalker) requireBinding(nm, val *sitter.Node) bool {
+	f := w.f
+	if nm == nil || val == nil {
+		return false
+	}
+	call, member := val, ""
+	if f.kind(val) == "member_expression" {
+		call = f.field(val, "object")
+		p := f.field(val, "property")
+		if call == nil || p == nil || f.kind(p) != "property_identifier" {
+			return false
+		}
+		member = f.text(p)
+	}
+	if call == nil || f.kind(call) != "call_expression" || w.bound("require") {
+		return false
+	}
+	if fn := f.field(call, "function"); fn == nil || !f.textIs(fn, "require") {
+		return false
+	}
+	if args := f.field(call, "arguments"); args == nil || args.NamedChildCount() != 1 || f.kind(args.NamedChild(0)) != "string" {
+		return false
+	}
+	switch f.kind(nm) {
+	case "identifier":
+		local := f.text(nm)
+		if member == "" {
+			w.requireAlias = local
+			return true
+		}
+		if member == local {
+			w.requireNames = []string{member}
+		} else {
+			w.requireNames = []string{member + " as " + local}
+		}
+		w.ns[local] = true
+		return true
+	case "object_pattern":
+		if member != "" {
+			return false
+		}
+		names := []string{}
+		for i := uint(0); i < nm.NamedChildCount(); i++ {
+			c := nm.NamedChild(i)
+			switch f.kind(c) {
+			case "shorthand_property_identifier_pattern":
+				names = append(names, f.text(c))
+			case "pair_pattern":
+				k, v := f.field(c, "key"), f.field(c, "value")
+				if k == nil || v == nil || f.kind(v) != "identifier" {
+					continue
+				}
+				if key := jsString(f.text(k)); key == f.text(v) {
+					names = append(names, key)
+				} else {
+					names = append(names, key+" as "+f.text(v))
+				}
+			}
+		}
+		w.requireNames = names
+		return true
+	}
+	return false
+}
+
+// exportName notes that local name is exported as name.
+func (w *jsWalker) exportName(local, name string) {
+	for _, n := range w.exportAs[local] {
+		if n == name {
+			return
+		}
+	}
+	w.exportAs[local] = append(w.exportAs[local], name)
+}
+
+// reexports records, as re-export imports, the imported names the module
+// exports again: import {a} from "./a"; export {a as b} gives
+// export {a as b} from "./a"; const x = require("./x"); module.exports = x
+// gives export * from "./x".
+func (w *jsWalker) reexports() {
+	f := w.f
+	if len(w.exportAs) == 0 && w.whole == "" {
+		return
+	}
+	imps := f.facts.Imports
+	n := len(imps)
+	for k := 0; k < n; k++ {
+		im := imps[k]
+		if strings.Contains(im.Kind, "reexport") || strings.Contains(im.Kind, "side-effect") {
+			continue
+		}
+		if len(im.Names) == 0 {
+			if im.Alias == "" || im.Alias == "*" {
+				continue
+			}
+			if w.whole == im.Alias {
+				f.imp(world.Import{Path: im.Path, Alias: "*", Line: im.Line, Kind: "reexport"})
+			}
+			for _, as := range w.exportAs[im.Alias] {
+				f.imp(world.Import{Path: im.Path, Alias: as, Line: im.Line, Kind: "reexport"})
+			}
+			continue
+		}
+		for _, name := range im.Names {
+			orig, local := name, name
+			if i := strings.Index(name, " as "); i > 0 {
+				orig, local = name[:i], name[i+4:]
+			} else if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
+				local = im.Alias
+			}
+			for _, as := range w.exportAs[local] {
+				r := world.Import{Path: im.Path, Names: []string{orig}, Line: im.Line, Kind: "reexport"}
+				if as != orig {
+					r.Alias = as
+				}
+				f.imp(r)
+			}
+		}
+	}
+}
+
+// requireCall returns the module a call require("m") names, "" when call
+// is not one.
+func (w *jsWalker) requireCall(call *sitter.Node) string {
+	f := w.f
+	fn, args := f.field(call, "function"), f.field(call, "arguments")
+	if fn == nil || args == nil || !f.textIs(fn, "require") || w.bound("require") || args.NamedChildCount() != 1 {
+		return ""
+	}
+	if a := args.NamedChild(0); f.kind(a) == "string" {
+		return jsString(f.text(a))
+	}
+	return ""
 }

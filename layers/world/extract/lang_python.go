@@ -416,6 +416,9 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 	default:
 		d.Kind = world.KindFunction
 	}
+	if !isClass {
+		d.Returns = w.returns(def, body)
+	}
 	idx := f.def(d)
 	w.in = idx
 	for _, dec := range decos {
@@ -433,9 +436,55 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		}
 		return
 	}
+	if strings.HasPrefix(name, "test") || w.isFixture(decos) {
+		w.fixtureParams(def)
+	}
 	w.function(def, body)
 	if body != nil {
 		w.elideBlock(body)
+	}
+}
+
+// isFixture reports whether a decorator names a fixture (@pytest.fixture,
+// @fixture(scope=…), @pytest_asyncio.fixture).
+func (w *pyWalker) isFixture(decos []*sitter.Node) bool {
+	for _, d := range decos {
+		t := w.f.text(d)
+		if i := strings.IndexByte(t, '('); i >= 0 {
+			t = t[:i]
+		}
+		if strings.Contains(t, "fixture") {
+			return true
+		}
+	}
+	return false
+}
+
+// fixtureParams records the parameters of a test or fixture as fixture
+// refs: pytest fills each with the fixture of that name.
+func (w *pyWalker) fixtureParams(def *sitter.Node) {
+	f := w.f
+	ps := f.field(def, "parameters")
+	if ps == nil {
+		return
+	}
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		var nm *sitter.Node
+		switch f.kind(p) {
+		case "identifier":
+			nm = p
+		case "typed_parameter":
+			if c := p.NamedChild(0); c != nil && f.kind(c) == "identifier" {
+				nm = c
+			}
+		}
+		if nm == nil {
+			continue
+		}
+		if n := f.text(nm); n != "self" && n != "cls" {
+			f.ref(world.Ref{Name: n, Line: line(nm), In: w.in, Kind: world.RefFixture})
+		}
 	}
 }
 
@@ -1048,3 +1097,64 @@ func (w *pyWalker) bindModule(name, path string) {
 		p = p[:i]
 	}
 }
+
+// returns names the type a function returns when the code says so: its
+// return annotation ("-> Client", "-> 'Client'", "-> models.Client"),
+// else the class its first return statement constructs
+// ("return Client(...)"); "" otherwise.
+func (w *pyWalker) returns(def, body *sitter.Node) string {
+	f := w.f
+	if rt := f.field(def, "return_type"); rt != nil {
+		return pyTypeName(f.text(rt))
+	}
+	if body == nil {
+		return ""
+	}
+	found := ""
+	f.walk(body, func(n *sitter.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch f.kind(n) {
+		case "function_definition", "class_definition", "lambda":
+			return false
+		case "return_statement":
+			if v := n.NamedChild(0); v != nil && f.kind(v) == "call" {
+				if fn := f.field(v, "function"); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
+					if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
+						found = t
+					}
+				}
+			}
+			if found == "" {
+				found = "-" // the first return decides
+			}
+			return false
+		}
+		return true
+	})
+	if found == "-" {
+		return ""
+	}
+	return found
+}
+
+// pyTypeName returns a plain dotted type name written in an annotation,
+// quotes stripped; "" for anything else (Optional[X], X | None, …).
+func pyTypeName(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if s == "" {
+		return ""
+	}
+	for _, c := range s {
+		if !(c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return ""
+		}
+	}
+	if s == "None" {
+		return ""
+	}
+	return s
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -152,12 +152,9 @@ func containsLang(l string) bool {
 }
 
 // BenchmarkParseOnlyMore is the tree-sitter-only baseline for
-// BenchmarkExtractMore on the same inputs (plain languages have none).
+// BenchmarkExtractMore on the same inputs.
 func BenchmarkParseOnlyMore(b *testing.B) {
 	for _, lang := range moreLangs {
-		if _, plain := plainRegistry[lang]; plain {
-			continue
-		}
 		var src []byte
 		for _, s := range goldenInputs(b, lang) {
 			if len(s) > len(src) {

@@ -2,56 +2,18 @@ package extract
 
 import (
 	"bytes"
-	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
 // shared.go holds helpers shared by the extractors of lang_rust.go,
-// lang_java.go, lang_cfamily.go, lang_csharp.go, lang_php.go, lang_ruby.go,
-// lang_powershell.go and lang_ini.go: a registry for languages without a
-// tree-sitter grammar (hand-written, line-based extractors), a flow-
-// insensitive local-name set for reference filtering, and small node helpers.
-
-// plainRegistry holds the extractors of languages that have no tree-sitter
-// grammar in go.mod; they read the source line by line.
-var plainRegistry = map[string]func(src []byte, facts *world.Facts){}
-
-// registerPlain adds a hand-written extractor; called from an init.
-func registerPlain(name string, extract func(src []byte, facts *world.Facts)) {
-	if _, dup := plainRegistry[name]; dup {
-		panic("extract: plain language registered twice: " + name)
-	}
-	plainRegistry[name] = extract
-}
-
-// extractPlain runs the hand-written extractor of lang, if there is one, with
-// the same guarantees as Extract: a panic gives empty facts and a warning.
-// ok is false when lang has no plain extractor.
-func extractPlain(lang string, src []byte) (facts *world.Facts, ok bool) {
-	x, ok := plainRegistry[lang]
-	if !ok {
-		return nil, false
-	}
-	facts = &world.Facts{Lang: lang, Lines: countLines(src)}
-	defer func() {
-		if r := recover(); r != nil {
-			facts = &world.Facts{Lang: lang, Lines: countLines(src), Warning: fmt.Sprintf("extractor %s failed: %v; no facts", lang, r)}
-			ok = true
-		}
-	}()
-	x(src, facts)
-	sort.SliceStable(facts.Refs, func(i, j int) bool { return facts.Refs[i].Line < facts.Refs[j].Line })
-	facts.Tokens = tokens.Estimate(lang, int64(len(src)))
-	facts.SkelToks = tokens.Estimate(lang, int64(len(facts.Skeleton)))
-	return facts, true
-}
+// lang_java.go, lang_cfamily.go, lang_csharp.go, lang_php.go and
+// lang_ruby.go: a flow-insensitive local-name set for reference filtering,
+// and small node helpers.
 
 // locals is a stack of name sets: the parameters and local bindings of the
 // functions being walked. It is flow-insensitive: every binding anywhere in

@@ -92,11 +92,35 @@ func Extract(lang string, src []byte, opt Options) (facts *world.Facts, ok bool)
 // finish puts facts in the order every extractor's facts are kept in and
 // fills the token estimates.
 func finish(facts *world.Facts, src []byte) {
-	sort.SliceStable(facts.Defs, func(i, j int) bool { return facts.Defs[i].Start < facts.Defs[j].Start })
+	sortDefs(facts)
 	sort.SliceStable(facts.Imports, func(i, j int) bool { return facts.Imports[i].Line < facts.Imports[j].Line })
 	sort.SliceStable(facts.Refs, func(i, j int) bool { return facts.Refs[i].Line < facts.Refs[j].Line })
 	facts.Tokens = tokens.Estimate(facts.Lang, int64(len(src)))
 	facts.SkelToks = tokens.Estimate(facts.Lang, int64(len(facts.Skeleton)))
+}
+
+// sortDefs orders definitions by first line, keeping references' In
+// pointing at the same definitions.
+func sortDefs(facts *world.Facts) {
+	order := make([]int, len(facts.Defs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return facts.Defs[order[i]].Start < facts.Defs[order[j]].Start })
+	moved := make([]int, len(order)) // old index → new 1-based index
+	defs := make([]world.Def, len(order))
+	for n, o := range order {
+		defs[n] = facts.Defs[o]
+		moved[o] = n + 1
+	}
+	facts.Defs = defs
+	for i := range facts.Refs {
+		if in := facts.Refs[i].In; in > 0 && in <= len(moved) {
+			facts.Refs[i].In = moved[in-1]
+		} else if in != 0 {
+			facts.Refs[i].In = 0
+		}
+	}
 }
 
 func countLines(src []byte) int {

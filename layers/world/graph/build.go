@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"path"
 	"runtime"
 	"sort"
@@ -20,6 +21,10 @@ type Input struct {
 	// go.work, tsconfig.json, jsconfig.json, package.json, Cargo.toml,
 	// composer.json). It may be nil; a failed read counts as absent.
 	Read func(path string) ([]byte, error)
+	// Warn, when set, is told in one sentence about a config file that
+	// resolution could not use (a malformed package.json or tsconfig);
+	// resolution goes on without it. Calls come in file order.
+	Warn func(msg string)
 }
 
 // Fallback limits: a name defined in more than maxFallbackDefs files of a
@@ -337,6 +342,13 @@ func (b *builder) read(p string) []byte {
 	return data
 }
 
+// warnf reports a config file resolution could not use.
+func (b *builder) warnf(format string, args ...any) {
+	if b.in.Warn != nil {
+		b.in.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
 // filesOf calls fn for every file with a Link whose language group is g.
 func (b *builder) filesOf(g string, fn func(i int, l *world.Link)) {
 	for i, l := range b.links {
@@ -373,15 +385,25 @@ func (b *builder) definesTop(i int, name string) bool {
 	return false
 }
 
+// HasResolver reports whether lang has import-aware resolution of its own;
+// files of other languages are linked by their references' names alone
+// (resolveOther), so a file of theirs without references has no edges.
+func HasResolver(lang string) bool {
+	switch group(lang) {
+	case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
+		"c", world.LangPHP, world.LangRuby:
+		return true
+	}
+	return false
+}
+
 // resolveOther links files of languages without a resolver by name only.
 func (b *builder) resolveOther() {
 	for i, l := range b.links {
 		if l == nil {
 			continue
 		}
-		switch group(l.Lang) {
-		case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
-			"c", world.LangPHP, world.LangRuby:
+		if HasResolver(l.Lang) {
 			continue
 		}
 		b.register(i, func(a *acc, i int) {
@@ -412,3 +434,15 @@ func cleanJoin(dir, rel string) string {
 	}
 	return p
 }
+
+// Version is the resolver's version; it is part of every per-tree
+// artifact key, so bumping it makes every tree be resolved again. One line
+// per bump:
+//
+//	1: language resolvers, guarded name fallback.
+//	2: JavaScript/TypeScript packages of the tree by name, barrel export
+//	   tables, import statements as edges, no fallback for names imported
+//	   from outside the tree, no name fallback in JavaScript modules;
+//	   Python import statements as edges, star re-exports, stubs, pytest
+//	   fixtures and the members of what a fixture returns.
+const Version = 2

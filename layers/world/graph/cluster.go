@@ -20,38 +20,86 @@ const clusterIterations = 30
 // set (all when want is nil) are counted; topOnly skips members.
 func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 	out := make([]map[string]int, len(g.Files))
-	refs := make([]map[string]int, len(g.Files)) // built lazily per using file
+	sorted := make([]*world.Link, len(g.Links)) // each link sorted by name, checked once
+	link := func(i int) *world.Link {
+		if sorted[i] == nil && g.Links[i] != nil {
+			l := g.Links[i]
+			if !refsSorted(l.Refs) || !defsSorted(l.Defs) {
+				l = sortedLink(l)
+			}
+			sorted[i] = l
+		}
+		return sorted[i]
+	}
+	// A hub (a core types file) has thousands of users; how its names are
+	// used is told well enough by its heaviest users, and counting them
+	// all made the map of a large tree take a third of a second.
+	users := map[int][]world.Edge{}
 	for _, e := range g.Edges {
 		if e.From >= len(g.Links) || e.To >= len(g.Links) || (want != nil && !want[e.To]) {
 			continue
 		}
-		from, to := g.Links[e.From], g.Links[e.To]
+		users[e.To] = append(users[e.To], e)
+	}
+	var edges []world.Edge
+	for _, es := range users {
+		if len(es) > maxUsers {
+			sort.Slice(es, func(a, b int) bool {
+				if es[a].Refs != es[b].Refs {
+					return es[a].Refs > es[b].Refs
+				}
+				return es[a].From < es[b].From
+			})
+			es = es[:maxUsers]
+		}
+		edges = append(edges, es...)
+	}
+	for _, e := range edges {
+		from, to := link(e.From), link(e.To)
 		if from == nil || to == nil {
 			continue
 		}
-		rm := refs[e.From]
-		if rm == nil {
-			rm = make(map[string]int, len(from.Refs))
-			for _, r := range from.Refs {
-				rm[r.Name] += r.Count
+		// Walk the using file's references (usually the shorter list) and
+		// find each name among the defined ones by binary search.
+		refs, defs := from.Refs, to.Defs
+		for r := 0; r < len(refs); {
+			name, c := refs[r].Name, 0
+			for ; r < len(refs) && refs[r].Name == name; r++ {
+				c += refs[r].Count
 			}
-			refs[e.From] = rm
-		}
-		for k, d := range to.Defs {
-			if (topOnly && d.Parent != "") || (k > 0 && to.Defs[k-1].Name == d.Name) {
+			k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name })
+			defined := false
+			for ; k < len(defs) && defs[k].Name == name; k++ {
+				if !topOnly || defs[k].Parent == "" {
+					defined = true
+					break
+				}
+			}
+			if !defined || c == 0 {
 				continue
 			}
-			if c := rm[d.Name]; c > 0 {
-				m := out[e.To]
-				if m == nil {
-					m = map[string]int{}
-					out[e.To] = m
-				}
-				m[d.Name] += c
+			m := out[e.To]
+			if m == nil {
+				m = map[string]int{}
+				out[e.To] = m
 			}
+			m[name] += c
 		}
 	}
 	return out
+}
+
+// maxUsers bounds the users of a file whose references usedNames counts.
+const maxUsers = 128
+
+// sortedLink returns l with its definitions and references sorted by name.
+func sortedLink(l *world.Link) *world.Link {
+	c := *l
+	c.Defs = append([]world.LinkDef(nil), l.Defs...)
+	sort.SliceStable(c.Defs, func(x, y int) bool { return c.Defs[x].Name < c.Defs[y].Name })
+	c.Refs = append([]world.LinkRef(nil), l.Refs...)
+	sort.SliceStable(c.Refs, func(x, y int) bool { return c.Refs[x].Name < c.Refs[y].Name })
+	return &c
 }
 
 // Clusters finds domain clusters: label propagation on the undirected

@@ -10,7 +10,12 @@ import (
 
 // pyIndex maps dotted module names to files.
 type pyIndex struct {
-	mods map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+	names map[int]string // file → its module name
+	stubs map[int]bool   // modules with a .pyi stub beside them
+	// children maps a package's __init__ file to the modules directly in
+	// it, sorted (a whole-tree structure: adding a module changes it).
+	children map[int][]int
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -35,7 +40,7 @@ func pyModule(p, root string) string {
 }
 
 func (b *builder) resolvePython() {
-	x := &pyIndex{mods: map[string]int{}}
+	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]bool{}}
 	var files []int
 	inits := map[string]bool{} // directories with __init__.py
 	b.filesOf(world.LangPython, func(i int, l *world.Link) {
@@ -79,12 +84,51 @@ func (b *builder) resolvePython() {
 			}
 		}
 	}
+	x.children = map[int][]int{}
+	for _, i := range files {
+		p := b.files[i].Path
+		if isPyPackage(p) || isStub(p) {
+			continue
+		}
+		if pkg := b.lookupPath(path.Dir(p) + "/__init__.py"); pkg >= 0 {
+			x.children[pkg] = append(x.children[pkg], i)
+		}
+	}
+	for m, i := range x.mods {
+		// the shortest name, the one below the most specific root
+		if n, ok := x.names[i]; !ok || len(m) < len(n) || len(m) == len(n) && m < n {
+			x.names[i] = m
+		}
+	}
+	for _, i := range files {
+		if p := b.files[i].Path; isStub(p) {
+			if j := b.lookupPath(strings.TrimSuffix(p, ".pyi") + ".py"); j >= 0 {
+				x.stubs[j] = true
+			}
+		}
+	}
 	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
-		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, depth) }
+		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
+		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
+		s.lastResort = func(q, name string) []int { return b.pyInPackage(x, s, q, name) }
 		for _, im := range l.Imports {
-			b.pyImport(x, i, im, s)
+			b.pyImport(a, x, i, im, s)
+		}
+		if typed := a.pyFixtures(x, i, l); len(typed) > 0 {
+			// Members of fixture parameters are resolved through the type
+			// the fixture returns; the rest goes the usual way.
+			rest := *l
+			rest.Refs = nil
+			for _, r := range l.Refs {
+				if c, ok := typed[r.Qual]; ok && r.Kind == world.RefMember && c >= 0 && a.definesMember(c, r.Name) {
+					a.edge(i, c, r.Count, 1)
+					continue
+				}
+				rest.Refs = append(rest.Refs, r)
+			}
+			l = &rest
 		}
 		a.resolveScoped(i, l, s)
 	}
@@ -141,13 +185,19 @@ func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
 	return -1, false
 }
 
-func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
+// pyImport brings what im imports into s and links the import statement
+// itself: the module it names and every name it imports are uses.
+func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope) {
 	p := im.Path
 	if len(im.Names) == 0 && im.Alias != "*" {
 		// import a.b.c [as d]
 		f, ok := b.pyModFile(x, i, p)
 		if !ok {
+			s.external(im.Alias, qualHead(p))
 			return
+		}
+		if !isPyPackage(b.files[f].Path) {
+			a.edge(i, f, 1, 1)
 		}
 		if im.Alias != "" {
 			s.bind(im.Alias, f)
@@ -162,13 +212,16 @@ func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
 		return
 	}
 	base, okBase := b.pyModFile(x, i, p)
+	if okBase && !isPyPackage(b.files[base].Path) {
+		a.edge(i, base, 1, 1) // the module named in from m import …
+	}
 	if im.Alias == "*" {
 		if okBase {
 			s.glob(base)
 		}
 	}
 	for _, n := range im.Names {
-		n, local := pyName(im, n)
+		n, local := importName(im, n)
 		if n == "*" {
 			if okBase {
 				s.glob(base)
@@ -182,20 +235,26 @@ func (b *builder) pyImport(x *pyIndex, i int, im world.Import, s *scope) {
 		if f, ok := b.pyModFile(x, i, sub); ok {
 			s.bind(local, f)
 			s.name(local, f)
+			if !isPyPackage(b.files[f].Path) {
+				a.edge(i, f, 1, 1)
+			}
 			continue
 		}
-		if okBase {
-			if d := b.definers(s, []int{base}, n); len(d) > 0 {
-				s.name(local, d...)
-			} else {
-				s.name(local, base)
-			}
+		if !okBase {
+			s.external(local)
+			continue
 		}
+		d := b.definers(s, []int{base}, n)
+		if len(d) == 0 {
+			d = []int{base}
+		}
+		s.name(local, d...)
+		a.spread(i, d, 1, 1)
 	}
 }
 
 // pyFollow finds name through the imports of file f (re-exports of an
-// __init__.py and similar), depth levels deep.
+// __init__.py and similar, star imports included), depth levels deep.
 func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if depth <= 0 {
 		return nil
@@ -204,9 +263,36 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if l == nil {
 		return nil
 	}
+	if x.stubs[f] {
+		// A module with a stub is where its names are declared, as far as
+		// an analyser reading the stub can tell, but for submodules.
+		if t, ok := b.pySubmodule(x, f, name); ok {
+			return []int{t}
+		}
+		if b.pyBinds(f, name) {
+			return []int{f}
+		}
+		return nil
+	}
 	for _, im := range l.Imports {
+		if im.Alias == "*" && len(im.Names) == 0 {
+			if strings.HasPrefix(name, "_") {
+				continue // a star import leaves private names out
+			}
+			t, ok := b.pyModFile(x, f, im.Path)
+			if !ok || t == f {
+				continue
+			}
+			if b.definesTop(t, name) {
+				return []int{t}
+			}
+			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+				return r
+			}
+			continue
+		}
 		for _, n := range im.Names {
-			n, local := pyName(im, n)
+			n, local := importName(im, n)
 			if local != name && n != "*" {
 				continue
 			}
@@ -218,13 +304,16 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 				return []int{t}
 			}
 			t, ok := b.pyModFile(x, f, im.Path)
-			if !ok {
+			if !ok || t == f {
 				continue
 			}
-			if b.defines(t, n) || (n == "*" && b.defines(t, name)) {
+			if n == "*" {
+				n = name
+			}
+			if b.definesTop(t, n) {
 				return []int{t}
 			}
-			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+			if r := b.pyFollow(x, t, n, depth-1); len(r) > 0 {
 				return r
 			}
 		}
@@ -232,15 +321,204 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	return nil
 }
 
-// pyName returns the name imported and the local name it binds for one
-// entry of im.Names. The extractor writes "from m import a as b" as its own
-// Import with Names [a] and Alias b; "a as b" inside Names is accepted too.
-func pyName(im world.Import, n string) (orig, local string) {
-	if k := strings.Index(n, " as "); k > 0 {
-		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+// isPyPackage reports whether p is a package's __init__ file: naming a
+// package in an import statement is not a use of its __init__.py.
+func isPyPackage(p string) bool {
+	base := path.Base(p)
+	return base == "__init__.py" || base == "__init__.pyi"
+}
+
+// isStub reports whether p is a type stub (.pyi).
+func isStub(p string) bool { return strings.HasSuffix(p, ".pyi") }
+
+// pyBinds reports whether module f binds name at top level: defines it or
+// imports it by that name.
+func (b *builder) pyBinds(f int, name string) bool {
+	if b.definesTop(f, name) {
+		return true
 	}
-	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
-		return n, im.Alias
+	for _, im := range b.links[f].Imports {
+		for _, n := range im.Names {
+			if _, local := importName(im, n); local == name {
+				return true
+			}
+		}
 	}
-	return n, n
+	return false
+}
+
+// pyDotted resolves a qualifier written a.b (a bound to a module) where
+// a.b is a submodule: name is looked up in that submodule.
+func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
+	head, rest, ok := strings.Cut(q, ".")
+	if !ok {
+		return nil, false
+	}
+	fs := s.alias[head]
+	if len(fs) != 1 {
+		return nil, false
+	}
+	m, ok := x.names[fs[0]]
+	if !ok {
+		return nil, false
+	}
+	t, ok := x.mods[m+"."+rest]
+	if !ok {
+		return nil, false
+	}
+	if d := b.definers(s, []int{t}, name); len(d) > 0 {
+		return d, true
+	}
+	return []int{t}, true
+}
+
+// pySubmodule returns the module file that module f imports as name
+// (from . import name, from .name import … leaves it out).
+func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
+	for _, im := range b.links[f].Imports {
+		for _, n := range im.Names {
+			n, local := importName(im, n)
+			if local != name {
+				continue
+			}
+			sub := im.Path + "." + n
+			if strings.HasSuffix(im.Path, ".") {
+				sub = im.Path + n
+			}
+			if t, ok := b.pyModFile(x, f, sub); ok {
+				return t, true
+			}
+		}
+	}
+	return -1, false
+}
+
+// pyFixtures links the fixture parameters of a test module or conftest.py
+// to the fixture they name: the module's own, else the one in the nearest
+// conftest.py upwards. It returns, per parameter whose fixture says what
+// it returns, the file declaring that class (-1 when not in the tree).
+func (a *acc) pyFixtures(x *pyIndex, i int, l *world.Link) map[string]int {
+	p := a.files[i].Path
+	base := path.Base(p)
+	if !(strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py") {
+		return nil
+	}
+	var typed map[string]int
+	for _, r := range l.Refs {
+		if r.Kind != world.RefFixture {
+			continue
+		}
+		f := -1
+		if a.definesTop(i, r.Name) {
+			f = i
+		} else {
+			for d := path.Dir(p); ; d = path.Dir(d) {
+				c := "conftest.py"
+				if d != "." {
+					c = d + "/conftest.py"
+				}
+				if g := a.lookupPath(c); g >= 0 && g != i && a.definesTop(g, r.Name) {
+					f = g
+					a.edge(i, f, r.Count, 1)
+					break
+				}
+				if d == "." || d == "/" {
+					break
+				}
+			}
+		}
+		if f < 0 {
+			continue
+		}
+		if t := a.pyReturns(f, r.Name); t != "" {
+			if typed == nil {
+				typed = map[string]int{}
+			}
+			typed[r.Name] = a.pyResolveIn(x, f, t)
+		}
+	}
+	return typed
+}
+
+// pyReturns is what top-level function name of file f returns, "" when
+// not known.
+func (b *builder) pyReturns(f int, name string) string {
+	defs := b.links[f].Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if defs[k].Parent == "" && defs[k].Returns != "" {
+			return defs[k].Returns
+		}
+	}
+	return ""
+}
+
+// pyResolveIn finds the file declaring type name t ("X" or "m.X") as
+// module f sees it: its own definition, or what its imports bind; -1
+// when not in the tree.
+func (b *builder) pyResolveIn(x *pyIndex, f int, t string) int {
+	head, rest, dotted := strings.Cut(t, ".")
+	if dotted && strings.Contains(rest, ".") {
+		return -1
+	}
+	if !dotted && b.definesTop(f, t) {
+		return f
+	}
+	for _, im := range b.links[f].Imports {
+		if dotted {
+			// import m [as a], then m.X
+			if len(im.Names) == 0 && (im.Alias == head || im.Alias == "" && im.Path == head) {
+				if m, ok := b.pyModFile(x, f, im.Path); ok {
+					return b.pyDeclaring(x, m, rest)
+				}
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			if local != t {
+				continue
+			}
+			if m, ok := b.pyModFile(x, f, im.Path); ok {
+				return b.pyDeclaring(x, m, orig)
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// pyDeclaring is the file declaring name as module m exports it, -1 when
+// none in the tree does.
+func (b *builder) pyDeclaring(x *pyIndex, m int, name string) int {
+	if b.definesTop(m, name) {
+		return m
+	}
+	if d := b.pyFollow(x, m, name, 4); len(d) > 0 {
+		return d[0]
+	}
+	return -1
+}
+
+// pyInPackage resolves pkg.name, where pkg is an imported package whose
+// __init__ does not bind name: a chain written pkg.sub.name reaches the
+// resolver as (pkg, name), so name is looked for in pkg's own modules and
+// taken when exactly one defines it.
+func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) []int {
+	fs := s.alias[q]
+	if len(fs) != 1 || !isPyPackage(b.files[fs[0]].Path) {
+		return nil
+	}
+	found := -1
+	for _, c := range x.children[fs[0]] {
+		if b.definesTop(c, name) {
+			if found >= 0 {
+				return nil
+			}
+			found = c
+		}
+	}
+	if found < 0 {
+		return nil
+	}
+	return []int{found}
 }

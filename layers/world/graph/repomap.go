@@ -69,7 +69,7 @@ func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Fac
 			// Counted once, for the files the map can show at most.
 			est2 := 0
 			for k, j := range order {
-				if k > 0 && est2 > 4*budget+256 {
+				if k > 0 && est2 > budget+budget/4+64 { // the most the loop below can show
 					for _, r := range order[k:] {
 						want[r] = false
 					}

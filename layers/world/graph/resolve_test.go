@@ -101,10 +101,10 @@ func TestResolvers(t *testing.T) {
 			{path: "pkg/views.py", lang: "python", defs: []string{"render"}, imps: []world.Import{imp(".", "User"), {Path: "pkg.helpers", Alias: "h"}}, refs: []string{"User", "h:slugify"}},
 			{path: "pkg/sub/deep.py", lang: "python", imps: []world.Import{imp("..helpers", "slugify")}, refs: []string{"slugify"}},
 			{path: "app.py", lang: "python", imps: []world.Import{imp("pkg", "views"), imp("os.path")}, refs: []string{"views:render", "os.path:join"}},
-		}, []string{"app.py -> pkg/views.py", "pkg/sub/deep.py -> pkg/helpers.py", "pkg/views.py -> pkg/helpers.py", "pkg/views.py -> pkg/models.py"}},
+		}, []string{"app.py -> pkg/views.py", "pkg/__init__.py -> pkg/models.py", "pkg/sub/deep.py -> pkg/helpers.py", "pkg/views.py -> pkg/helpers.py", "pkg/views.py -> pkg/models.py"}},
 		{"typescript", []fx{
 			{path: "tsconfig.json", content: "{\n // paths\n \"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\"@lib/*\": [\"src/lib/*\"],},},\n}\n"},
-			{path: "src/lib/math/index.ts", lang: "typescript", imps: []world.Import{{Path: "./add", Alias: "*"}}},
+			{path: "src/lib/math/index.ts", lang: "typescript", imps: []world.Import{{Path: "./add", Alias: "*", Kind: "reexport"}}},
 			{path: "src/lib/math/add.ts", lang: "typescript", defs: []string{"add"}},
 			{path: "src/lib/str.ts", lang: "typescript", defs: []string{"pad"}},
 			{path: "src/app.tsx", lang: "tsx", imps: []world.Import{imp("@lib/math", "add"), {Path: "./lib/str", Alias: "S"}, imp("react", "useState")}, refs: []string{"add", "S:pad", "useState"}},

@@ -45,24 +45,7 @@ func TestSampleTree(t *testing.T) {
 		return nil
 	})
 	sort.Strings(paths)
-	in := Input{Tree: "sample", Read: func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }}
-	langs := map[string]int{}
-	for _, p := range paths {
-		src, err := os.ReadFile(filepath.Join(root, p))
-		if err != nil {
-			continue
-		}
-		lang := world.DetectLang(p, src)
-		in.Files = append(in.Files, world.FileEntry{Path: p, Lang: lang})
-		var l *world.Link
-		if lang != "" && extract.Supported(lang) && len(src) < 1<<20 {
-			if f, err := extract.Extract(lang, src, extract.Options{}); err == nil && f != nil {
-				l = f.Link()
-				langs[lang]++
-			}
-		}
-		in.Links = append(in.Links, l)
-	}
+	in, langs := extractTree(root, paths)
 	g := Build(in)
 	t.Logf("%d files (%v), %d edges", len(g.Files), langs, len(g.Edges))
 	for k := 0; k < n && k < len(g.Edges); k++ {
@@ -89,4 +72,29 @@ func TestSampleTree(t *testing.T) {
 func definesName(l *world.Link, name string) bool {
 	k := sort.Search(len(l.Defs), func(k int) bool { return l.Defs[k].Name >= name })
 	return name != "" && k < len(l.Defs) && l.Defs[k].Name == name
+}
+
+// extractTree reads and extracts the files paths (sorted, relative to
+// root) with the real extractors and returns Build's input and the count of
+// files with facts per language.
+func extractTree(root string, paths []string) (Input, map[string]int) {
+	in := Input{Tree: "sample", Read: func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }}
+	langs := map[string]int{}
+	for _, p := range paths {
+		src, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			continue
+		}
+		lang := world.DetectLang(p, src)
+		in.Files = append(in.Files, world.FileEntry{Path: p, Lang: lang})
+		var l *world.Link
+		if lang != "" && extract.Supported(lang) && len(src) < 1<<20 {
+			if f, err := extract.Extract(lang, src, extract.Options{}); err == nil && f != nil {
+				l = f.Link()
+				langs[lang]++
+			}
+		}
+		in.Links = append(in.Links, l)
+	}
+	return in, langs
 }

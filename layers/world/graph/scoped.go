@@ -18,9 +18,18 @@ type scope struct {
 	weak  [][]int          // groups seen at lower confidence (transitive includes)
 	// follow, when set, looks for name through the re-exports of file f.
 	follow func(f int, name string, depth int) []int
+	// extern names what the file imports from outside the tree: such a
+	// name, or a member selected from it, is never linked by name alone.
+	extern map[string]bool
+	// noFallback turns the name fallback off (a module system where every
+	// name from another file is imported).
+	noFallback bool
 	// pkgQual, when set, resolves a qualifier that names a whole package
 	// or namespace (Shop.Models.Order): ok reports that q is one.
 	pkgQual func(q, name string) (files []int, ok bool)
+	// lastResort, when set, is asked about a qualified reference nothing
+	// else resolved.
+	lastResort func(q, name string) []int
 }
 
 func newScope() *scope {
@@ -86,17 +95,41 @@ func (b *builder) definers(s *scope, fs []int, name string) []int {
 // scope, then by the guarded name fallback.
 func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 	for _, r := range l.Refs {
+		if r.Kind == world.RefFixture {
+			continue // resolved by the Python resolver, never by name alone
+		}
 		if a.resolveRef(i, s, r) {
 			continue
+		}
+		if s.extern[r.Name] && r.Qual == "" || r.Qual != "" && s.extern[qualHead(r.Qual)] {
+			continue
+		}
+		if s.lastResort != nil && r.Qual != "" && !selfQuals[r.Qual] {
+			if d := s.lastResort(r.Qual, r.Name); len(d) > 0 {
+				a.spread(i, d, r.Count, 1)
+				continue
+			}
 		}
 		if r.Kind == world.RefMember || (r.Qual != "" && !selfQuals[r.Qual]) {
 			a.scopedMember(i, s, r)
 			continue
 		}
-		if a.definesTop(i, r.Name) {
+		if s.noFallback || a.definesTop(i, r.Name) {
 			continue // the file's own definition
 		}
 		a.fallback(i, r)
+	}
+}
+
+// external records that the file binds names to a module outside the tree.
+func (s *scope) external(names ...string) {
+	if s.extern == nil {
+		s.extern = map[string]bool{}
+	}
+	for _, n := range names {
+		if n != "" && n != "*" {
+			s.extern[n] = true
+		}
 	}
 }
 
@@ -193,4 +226,18 @@ func (b *builder) definesMember(i int, name string) bool {
 		}
 	}
 	return false
+}
+
+// importName returns the name one entry of im.Names takes from its module
+// and the local name it binds: "a as b" inside Names, or a single name
+// with Alias (from m import a as b, import {a as b}, import X from: default
+// as X, export {a as b} from).
+func importName(im world.Import, n string) (orig, local string) {
+	if k := strings.Index(n, " as "); k > 0 {
+		return strings.TrimSpace(n[:k]), strings.TrimSpace(n[k+4:])
+	}
+	if len(im.Names) == 1 && im.Alias != "" && im.Alias != "*" {
+		return n, im.Alias
+	}
+	return n, n
 }

@@ -1,9 +1,10 @@
-package extract
+package formats
 
 import (
 	"bytes"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -19,7 +20,7 @@ import (
 // (Verb-Noun calls, [Type]::Member, $var.Method()).
 
 func init() {
-	registerPlain(world.LangPowerShell, extractPowerShell)
+	Register(world.LangPowerShell, func(src []byte, _ Options, facts *world.Facts) { extractPowerShell(src, facts) })
 }
 
 // psScan is a PowerShell source with comments and strings blanked.
@@ -132,31 +133,7 @@ func newPSScan(src []byte) *psScan {
 			s.lineStart = append(s.lineStart, i+1)
 		}
 	}
-	// Match brackets once, so nested or unclosed bodies cost nothing more.
-	s.pair = make([]int32, len(src))
-	var stack []int
-	for i, b := range s.code {
-		s.pair[i] = -1
-		switch b {
-		case '{', '(', '[':
-			stack = append(stack, i)
-		case '}', ')', ']':
-			want := byte('{')
-			if b == ')' {
-				want = '('
-			} else if b == ']' {
-				want = '['
-			}
-			// pop to the nearest opener of the same kind; skipped ones stay unmatched
-			for k := len(stack) - 1; k >= 0; k-- {
-				if s.code[stack[k]] == want {
-					s.pair[stack[k]], s.pair[i] = int32(i), int32(stack[k])
-					stack = stack[:k]
-					break
-				}
-			}
-		}
-	}
+	s.pair = pairBrackets(s.code)
 	s.cmtLine = make([]bool, len(s.lineStart)+2)
 	for _, c := range s.cmts {
 		for l := s.lineOf(c[0]); l <= s.lineOf(c[1]) && l < len(s.cmtLine); l++ {
@@ -258,7 +235,7 @@ type psDef struct {
 
 func extractPowerShell(src []byte, facts *world.Facts) {
 	s := newPSScan(src)
-	sk := &file{src: src, lang: &language{name: world.LangPowerShell, comment: "#"}, facts: facts}
+	sk := &skel{src: src}
 	var defs []psDef
 	add := func(d world.Def, start, end int) int {
 		facts.Defs = append(facts.Defs, d)
@@ -289,7 +266,7 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 		if s.nextCode(from) < 0 || s.nextCode(from) >= close {
 			return
 		}
-		if s.lineOf(open) == s.lineOf(close) && close-open <= maxInit {
+		if s.lineOf(open) == s.lineOf(close) && close-open <= maxValue {
 			return // a short one-line body says as much as a marker
 		}
 		last := close - 1
@@ -297,7 +274,7 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 			last--
 		}
 		a, b := s.lineOf(s.nextCode(from)), s.lineOf(last)
-		sk.elide(uint(from), uint(close), "\n"+indent+"    # … lines "+itoa(a)+"-"+itoa(b)+"\n"+indent)
+		sk.elide(from, close, "\n"+indent+"    # … lines "+strconv.Itoa(a)+"-"+strconv.Itoa(b)+"\n"+indent)
 	}
 	indentOf := func(off int) string {
 		ls := s.lineStart[s.lineOf(off)-1]
@@ -318,12 +295,12 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 		if close > 0 {
 			end = close + 1
 		}
-		sig := foldSpace(string(s.code[m[2]:m[5]]))
+		sig := oneLine(string(s.code[m[2]:m[5]]))
 		if open > 0 {
-			sig = foldSpace(string(src[m[2]:open]))
+			sig = oneLine(string(src[m[2]:open]))
 			if pe := s.paramEnd(open, close); pe > open+1 {
 				p := s.nextCode(open + 1)
-				sig += " " + foldSpace(psStripComments(s, p, pe))
+				sig += " " + oneLine(psStripComments(s, p, pe))
 			}
 		}
 		d := world.Def{Name: name, Qualified: name, Kind: world.KindFunction, Start: s.lineOf(m[0] + len(indentOf(m[0]))), End: s.lineOf(end - 1),
@@ -353,13 +330,13 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 			kind = world.KindInterface
 		}
 		d := world.Def{Name: name, Qualified: name, Kind: kind, Start: s.lineOf(m[0] + len(indentOf(m[0]))), End: s.lineOf(end - 1), Exported: true,
-			Signature: foldSpace(string(s.code[m[2]:m[1]])), Doc: psDoc(s, m[0], open, close)}
+			Signature: oneLine(string(s.code[m[2]:m[1]])), Doc: psDoc(s, m[0], open, close)}
 		ci := add(d, m[0], end)
 		classEnd = end
 		if m[8] >= 0 {
 			for _, b := range strings.Split(string(src[m[8]:m[9]]), ",") {
 				if b = strings.TrimSpace(b); b != "" {
-					facts.Refs = append(facts.Refs, world.Ref{Name: lastSegment(b, "."), Qual: strings.TrimSuffix(strings.TrimSuffix(b, lastSegment(b, ".")), "."),
+					facts.Refs = append(facts.Refs, world.Ref{Name: afterLast(b, "."), Qual: strings.TrimSuffix(strings.TrimSuffix(b, afterLast(b, ".")), "."),
 						Line: s.lineOf(m[8]), In: ci + 1, Kind: world.RefType})
 				}
 			}
@@ -403,9 +380,9 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 					if mc > 0 {
 						mend = mc + 1
 					}
-					sig := foldSpace(lineCode[mm[0]:])
+					sig := oneLine(lineCode[mm[0]:])
 					if mo > 0 && mo < lineEnd {
-						sig = foldSpace(string(src[ls+mm[0] : mo]))
+						sig = oneLine(string(src[ls+mm[0] : mo]))
 					}
 					md := world.Def{Name: mname, Qualified: name + "." + mname, Parent: name, Kind: world.KindMethod,
 						Start: s.lineOf(ls), End: s.lineOf(mend - 1), Exported: !strings.Contains(strings.ToLower(lineCode[mm[2]:mm[3]]), "hidden"),
@@ -422,7 +399,7 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 					}
 					pd := world.Def{Name: pname, Qualified: name + "." + pname, Parent: name, Kind: world.KindProperty,
 						Start: s.lineOf(ls), End: s.lineOf(ls), Exported: !strings.Contains(strings.ToLower(lineCode[pm[2]:pm[3]]), "hidden"),
-						Signature: foldSpace(sig)}
+						Signature: oneLine(sig)}
 					add(pd, ls, lineEnd)
 				}
 			}
@@ -448,7 +425,11 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 	for _, m := range psDotRe.FindAllSubmatchIndex(s.code, -1) {
 		// the path may be a string (blanked in code): read it from src
 		// the path may be a string (blanked in code): read it from src
-		rest := strings.TrimLeft(strings.TrimLeft(string(src[m[0]:m[1]]), " \t")[1:], " \t") + string(src[m[1]:])
+		tail := src[m[1]:]
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[:i]
+		}
+		rest := strings.TrimLeft(strings.TrimLeft(string(src[m[0]:m[1]]), " \t")[1:], " \t") + string(tail)
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			rest = rest[:i]
 		}
@@ -490,19 +471,19 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 	}
 	for _, m := range psTypeRe.FindAllSubmatchIndex(s.code, -1) {
 		typ := string(src[m[2]:m[3]])
-		if statics[m[0]] || psBuiltinTypes[strings.ToLower(typ)] || psBuiltinTypes[strings.ToLower(lastSegment(typ, "."))] {
+		if statics[m[0]] || psBuiltinTypes[strings.ToLower(typ)] || psBuiltinTypes[strings.ToLower(afterLast(typ, "."))] {
 			continue
 		}
 		if i := s.nextCode(m[1]); i >= 0 && s.code[i] == '(' && m[1] == i { // attribute such as [Parameter(...)]
 			continue
 		}
-		facts.Refs = append(facts.Refs, world.Ref{Name: lastSegment(typ, "."), Qual: strings.TrimSuffix(strings.TrimSuffix(typ, lastSegment(typ, ".")), "."),
+		facts.Refs = append(facts.Refs, world.Ref{Name: afterLast(typ, "."), Qual: strings.TrimSuffix(strings.TrimSuffix(typ, afterLast(typ, ".")), "."),
 			Line: s.lineOf(m[0]), In: in(m[0]), Kind: world.RefType})
 	}
 	for _, m := range psMemberRe.FindAllSubmatchIndex(s.code, -1) {
 		facts.Refs = append(facts.Refs, world.Ref{Name: string(src[m[4]:m[5]]), Qual: string(src[m[2]:m[3]]), Line: s.lineOf(m[0]), In: in(m[0]), Kind: world.RefMember})
 	}
-	finishMore(facts)
+	tidy(facts)
 	psExports(s, facts)
 	if s.broken {
 		facts.Partial = true
@@ -525,12 +506,12 @@ func extractPowerShell(src []byte, facts *world.Facts) {
 			if e < len(src) {
 				e++
 			}
-			sk.elide(uint(st), uint(e), "")
+			sk.elide(st, e, "")
 			continue
 		}
-		sk.elide(uint(c[0]), uint(c[1]), "")
+		sk.elide(c[0], c[1], "")
 	}
-	facts.Skeleton = sk.skeleton()
+	facts.Skeleton = sk.String()
 }
 
 // psStripComments returns src[a:b] with comments removed (strings kept).
@@ -616,7 +597,7 @@ func psHelp(c string) string {
 		}
 		return ""
 	}
-	return docLine(c)
+	return firstDocLine(c)
 }
 
 func psLineIsOnly(s *psScan, a, b int) bool {

@@ -1,4 +1,4 @@
-package extract
+package formats
 
 import (
 	"regexp"
@@ -13,7 +13,7 @@ import (
 // keys with short values; values of keys that look secret are written ***.
 
 func init() {
-	registerPlain(world.LangINI, extractINI)
+	Register(world.LangINI, func(src []byte, _ Options, facts *world.Facts) { extractINI(src, facts) })
 }
 
 // iniSecret matches key names whose values must never reach a prompt.
@@ -26,7 +26,7 @@ func iniValue(key, value string) string {
 		return ""
 	case iniSecret.MatchString(key):
 		return "***"
-	case len(value) > maxInit:
+	case len(value) > maxValue:
 		return "…"
 	}
 	return value
@@ -62,7 +62,7 @@ func extractINI(src []byte, facts *world.Facts) {
 			docLine = ln
 			continue
 		}
-		if inValue && iniIndent(l) > keyIndent {
+		if inValue && iniIndent(l) > keyIndent && len(facts.Defs) > 0 {
 			lastContent = ln
 			facts.Defs[len(facts.Defs)-1].End = ln
 			continue // continuation: elided with its key
@@ -104,7 +104,7 @@ func extractINI(src []byte, facts *world.Facts) {
 			sig = key + " = " + iniValue(key, value)
 			sig = strings.TrimSpace(sig)
 		}
-		facts.Defs = append(facts.Defs, world.Def{Name: key, Qualified: qualify(section, key), Parent: section, Kind: world.KindKey,
+		facts.Defs = append(facts.Defs, world.Def{Name: key, Qualified: joinQual(section, key), Parent: section, Kind: world.KindKey,
 			Start: ln, End: ln, Signature: sig, Doc: d})
 		sk.WriteString(sig + "\n")
 	}

@@ -1,0 +1,216 @@
+package formats
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Markdown (.md, .mdx) is read by a structured line scanner (CommonMark's
+// block rules for what matters here): ATX and setext headings H1–H4 are
+// definitions spanning their section, qualified by the headings above them
+// ("Install > From source"); fenced code and front matter are skipped.
+// Links and images to files of the repository (relative targets) and MDX
+// imports are imports.
+
+func init() {
+	Register("markdown", extractMarkdown)
+}
+
+var (
+	mdATX     = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	mdFence   = regexp.MustCompile("^ {0,3}(```+|~~~+)")
+	mdSetext  = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+	mdLink    = regexp.MustCompile(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
+	mdRefDef  = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
+	mdxImport = regexp.MustCompile(`^import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
+)
+
+var mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
+
+// mdHeading is one heading while sections are being closed.
+type mdHeading struct {
+	level int
+	def   int // index in facts.Defs
+}
+
+func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
+	lines := strings.Split(string(src), "\n")
+	var stack []mdHeading
+	var chain []string
+	lastContent := 0
+	closeTo := func(level, before int) {
+		for len(stack) > 0 && stack[len(stack)-1].level >= level {
+			d := &facts.Defs[stack[len(stack)-1].def]
+			d.End = max(d.Start, before)
+			stack = stack[:len(stack)-1]
+			chain = chain[:len(chain)-1]
+		}
+	}
+	addHeading := func(level, line int, text string) {
+		closeTo(level, lastContent)
+		if level > 4 || text == "" {
+			return
+		}
+		parent := strings.Join(chain, " > ")
+		q := text
+		if parent != "" {
+			q = parent + " > " + text
+		}
+		facts.Defs = append(facts.Defs, world.Def{Name: text, Qualified: q, Parent: parent, Kind: "heading",
+			Start: line, End: line, Signature: strings.Repeat("#", level) + " " + text})
+		stack = append(stack, mdHeading{level: level, def: len(facts.Defs) - 1})
+		chain = append(chain, text)
+	}
+	fence := ""
+	prevPara := false // the previous line is paragraph text (a setext candidate)
+	paraBefore := 0   // the last content line before that paragraph line
+	start := 0
+	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
+		for i := 1; i < len(lines); i++ {
+			if t := strings.TrimSpace(lines[i]); t == "---" || t == "..." {
+				start = i + 1
+				break
+			}
+		}
+	}
+	for i := start; i < len(lines); i++ {
+		ln := i + 1
+		l := strings.TrimRight(lines[i], "\r")
+		t := strings.TrimSpace(l)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				fence = ""
+			}
+			lastContent = ln
+			continue
+		}
+		lead := strings.TrimLeft(l, " ")
+		first := byte(0)
+		if lead != "" {
+			first = lead[0]
+		}
+		if m := mdMatch(first == '`' || first == '~', mdFence, l); m != nil {
+			fence = m[1]
+			prevPara = false
+			lastContent = ln
+			continue
+		}
+		if t == "" {
+			prevPara = false
+			continue
+		}
+		if m := mdMatch(first == '#', mdATX, l); m != nil {
+			addHeading(len(m[1]), ln, mdText(m[2]))
+			prevPara = false
+			lastContent = ln
+			continue
+		}
+		if prevPara {
+			if m := mdMatch(first == '=' || first == '-', mdSetext, l); m != nil {
+				level := 1
+				if m[1][0] == '-' {
+					level = 2
+				}
+				// The paragraph line above is the heading.
+				lastContent = paraBefore
+				addHeading(level, ln-1, mdText(strings.TrimSpace(lines[i-1])))
+				if level <= 4 && len(facts.Defs) > 0 && facts.Defs[len(facts.Defs)-1].Start == ln-1 {
+					facts.Defs[len(facts.Defs)-1].End = ln
+				}
+				prevPara = false
+				lastContent = ln
+				continue
+			}
+		}
+		prevPara = !strings.HasPrefix(l, "    ") && !mdBlockStart(lead)
+		paraBefore = lastContent
+		lastContent = ln
+		if m := mdMatch(first == 'i', mdxImport, l); m != nil {
+			facts.Imports = append(facts.Imports, world.Import{Path: m[1], Line: ln, Kind: "import"})
+			continue
+		}
+		if !strings.Contains(l, "](") && first != '[' {
+			continue
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(l, -1) {
+			if p := localTarget(m[2]); p != "" {
+				kind := "link"
+				if m[1] == "!" {
+					kind = "image"
+				}
+				facts.Imports = append(facts.Imports, world.Import{Path: p, Line: ln, Kind: kind})
+			}
+		}
+		if m := mdRefDef.FindStringSubmatch(l); m != nil {
+			if p := localTarget(m[1]); p != "" {
+				facts.Imports = append(facts.Imports, world.Import{Path: p, Line: ln, Kind: "link"})
+			}
+		}
+	}
+	closeTo(1, lastContent)
+	var sk strings.Builder
+	for i, d := range facts.Defs {
+		if i >= maxSkelLines {
+			break
+		}
+		sk.WriteString(d.Signature)
+		sk.WriteString(lineMark(d.Start, d.End))
+		sk.WriteByte('\n')
+	}
+	facts.Skeleton = sk.String()
+}
+
+// mdMatch runs re on l only when the cheap test ok passed.
+func mdMatch(ok bool, re *regexp.Regexp, l string) []string {
+	if !ok {
+		return nil
+	}
+	return re.FindStringSubmatch(l)
+}
+
+// mdBlockStart reports whether a line (without its indent) starts a list
+// item, quote, heading, table row or HTML block rather than paragraph text.
+func mdBlockStart(lead string) bool {
+	if lead == "" {
+		return false
+	}
+	switch lead[0] {
+	case '-', '*', '+', '>', '#', '|', '<':
+		return true
+	}
+	i := 0
+	for i < len(lead) && lead[i] >= '0' && lead[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < len(lead) && (lead[i] == '.' || lead[i] == ')')
+}
+
+// mdText is a heading's text without emphasis markers and link syntax.
+func mdText(s string) string {
+	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
+		if i := strings.IndexByte(m, ']'); i > 0 {
+			return strings.TrimLeft(m[:i], "![")
+		}
+		return m
+	})
+	s = mdEmphasis.Replace(s)
+	return strings.TrimSpace(s)
+}
+
+// localTarget is a link target that names a file of the repository (no
+// scheme, not a bare anchor), without its #fragment or ?query; "" for
+// anything else.
+func localTarget(t string) string {
+	if t == "" || t[0] == '#' || strings.Contains(t, "://") || strings.HasPrefix(t, "//") {
+		return ""
+	}
+	if i := strings.IndexByte(t, ':'); i > 0 && !strings.ContainsAny(t[:i], "/.") {
+		return "" // mailto:, data:, tel:, javascript:
+	}
+	if i := strings.IndexAny(t, "#?"); i >= 0 {
+		t = t[:i]
+	}
+	return t
+}
