@@ -120,15 +120,15 @@ func (o Options) on(signal string) bool {
 // score (full + skeleton/2 + truncated/4):
 //
 //	                     seed            value
-//	scope v4 (graph)     0.706 / 0.586   0.738 / 0.581
-//	scope v5 (signals)   0.736 / 0.596   0.789 / 0.612
+//	scope v4 (graph)     0.710 / 0.590   0.739 / 0.578
+//	scope v5 (signals)   0.762 / 0.611   0.782 / 0.603
 //
-// Value is the default since v5: with the co-change and test signals
-// bringing more 1-hop files, giving all of them skeletons before the
-// full text of any pays (ky 0.871 against 0.618, hyperfine and fd equal
-// or better). Seed has the lower recall in every language; its score is
-// higher on Go (0.691 against 0.639) and by less than 0.005 on Java,
-// Python and Rust, since it gives fewer files in full text.
+// Value is the default since v5, for recall: with the co-change and test
+// signals bringing more 1-hop files, skeletons of all of them before the
+// full text of any deliver more of the files a change touches (ky 0.900
+// against 0.829, fd 0.941 against 0.912); seed has the lower recall in
+// every language but CommonJS (0.575 against 0.570) and the higher score
+// on Go (0.686 against 0.639) and Python, as it gives more files in full.
 const (
 	PolicyValue = "value"
 	PolicySeed  = "seed"
