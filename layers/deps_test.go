@@ -19,6 +19,9 @@ var rules = []struct {
 	{"layers/world/graph", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/formats", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/cochange", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
+	{"layers/world/terms", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/graph", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// pack reads an indexed tree through its Source interface: no git, no cgo, no build.
+	{"layers/pack", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/align", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/feature", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/scope", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
@@ -33,6 +36,8 @@ var rules = []struct {
 	{"internal/config", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"internal/tokens", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"internal/hooks", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// The redaction layer is a leaf every layer may use: pure Go, no git, no cgo.
+	{"internal/redact", []string{mod + "layers/", mod + "gitstore", mod + "internal/config", "github.com/tree-sitter/", "github.com/go-git/"}},
 }
 
 func TestLayering(t *testing.T) {

@@ -7,12 +7,14 @@
 //	layers/world/extract  tree-sitter extractors (the only cgo): defs, imports, refs, skeletons
 //	layers/world/formats  pure-Go extractors of structured formats (data, docs, infra, schemas, lockfiles …)
 //	layers/world/graph    the code symbol graph: per-language resolution, clusters, PageRank, repo map
+//	layers/world/terms    term vectors of files (split identifiers, fields) and the per-tree inverted term index
 //	layers/world/align    spec alignment: requirements to the files and symbols that carry them
 //	layers/world/cochange co-change history: files that changed together before a base, decayed and damped; pure
 //	layers/world/build    the Layer 1 pipeline over git: incremental, cached per blob in refs/speed
 //	layers/feature        a feature's spec.md and task files, strictly loaded
 //	layers/scope          Layer 2: the five steps, budget dimensions, manifest/budget/material
 //	layers/scope/eval     replays history through Layer 2 and measures what it reaches
+//	layers/pack           context packs: files scored against a free-text request, snippets, evidence rendering
 //	layers/prompt         Layer 3: stage prompts from templates/, failure classification
 //	layers/rules          security rules: the embedded library, .speed/rules, filtering by file kind, summaries to a budget
 //	layers/split          long agent command files split into core and details, and loaded back

@@ -68,6 +68,11 @@ func cmdContext() *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Instruction files, session events and memories are read
+			// outside the index: the result goes through the redaction layer.
+			if err := e.redactAll(res); err != nil {
+				return err
+			}
 			warnAll(e, res.Warnings)
 			if c.Bool("json") {
 				return printJSON(e.stdout, res)

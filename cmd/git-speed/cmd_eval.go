@@ -32,6 +32,8 @@ func cmdEval() *cli.Command {
 			&cli.BoolFlag{Name: "cases", Usage: "include every replayed commit in the JSON report"},
 			&cli.BoolFlag{Name: "ablate", Usage: "also scope with each signal turned off, and with the graph alone"},
 			&cli.BoolFlag{Name: "messages", Usage: "the commit message is the task's title and description"},
+			&cli.StringFlag{Name: "weights", Usage: "with --pack: signal weights as JSON (fields of pack.Weights), for tuning"},
+			&cli.BoolFlag{Name: "pack", Usage: "evaluate pack instead: request = commit message, target = changed files, recall@5/@10 beside BM25"},
 			jsonFlag, revFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -51,6 +53,9 @@ func cmdEval() *cli.Command {
 			}
 			h := &history{e: e, rev: c.String("rev")}
 			defer h.close()
+			if c.Bool("pack") {
+				return h.evalPack(c.Int("commits"), c.String("weights"), c.Bool("cases"), c.Bool("json"))
+			}
 			rep, err := eval.Run(h, eval.EvalOptions{
 				Commits: c.Int("commits"), Budget: c.Int("budget"), Stage: c.String("stage"),
 				Config: e.cfg, Counter: cnt, Cases: c.Bool("cases"), Ablate: c.Bool("ablate"), Messages: c.Bool("messages"),

@@ -35,7 +35,12 @@ func cmdMemory() *cli.Command {
 					if err != nil {
 						return err
 					}
-					m, err := s.Add(c.Args().First(), c.StringSlice("tag"), c.String("session"))
+					// Memories store no secret.
+					text, err := e.redact("", c.Args().First())
+					if err != nil {
+						return err
+					}
+					m, err := s.Add(text, c.StringSlice("tag"), c.String("session"))
 					if err != nil {
 						return err
 					}
@@ -67,6 +72,9 @@ func cmdMemory() *cli.Command {
 					if err != nil {
 						return err
 					}
+					if err := e.redactAll(&hits); err != nil {
+						return err
+					}
 					if c.Bool("json") {
 						if hits == nil {
 							hits = []memory.Hit{}
@@ -94,6 +102,9 @@ func cmdMemory() *cli.Command {
 					}
 					ms, warns, err := s.List()
 					if err != nil {
+						return err
+					}
+					if err := e.redactAll(&ms); err != nil {
 						return err
 					}
 					warnAll(e, warns)

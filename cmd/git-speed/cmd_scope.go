@@ -138,7 +138,10 @@ func cmdRender() *cli.Command {
 				if err != nil {
 					return usagef("--log: %v", err)
 				}
-				o.logText = string(b)
+				// The log goes through the redaction layer like every input.
+				if o.logText, err = e.redact(f, string(b)); err != nil {
+					return err
+				}
 			}
 			res, out, err := e.renderStage(stage, featureName, task, o)
 			if err != nil {
@@ -228,7 +231,11 @@ func cmdClassify() *cli.Command {
 			if err != nil {
 				return err
 			}
-			cl := ctx.Classify(string(logData))
+			logText, err := e.redact(c.String("log"), string(logData))
+			if err != nil {
+				return err
+			}
+			cl := ctx.Classify(logText)
 			if c.Bool("json") {
 				return printJSON(e.stdout, cl)
 			}

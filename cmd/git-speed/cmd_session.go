@@ -93,6 +93,14 @@ func cmdSession() *cli.Command {
 					if err != nil {
 						return err
 					}
+					// The session log stores no secret: an event's text and
+					// content go through the redaction layer first.
+					if text, err = e.redact("", text); err != nil {
+						return err
+					}
+					if content, err = e.redact("", content); err != nil {
+						return err
+					}
 					res, err := s.Append(id, session.Event{Kind: kind, Text: text, Paths: paths, Status: status}, content)
 					if err != nil {
 						return err
@@ -127,6 +135,9 @@ func cmdSession() *cli.Command {
 						fmt.Fprintf(e.stderr, "git-speed: session %s has no events to compact\n", id)
 						return nil
 					}
+					if err := e.redactAll(ev); err != nil {
+						return err
+					}
 					if c.Bool("json") {
 						return printJSON(e.stdout, ev)
 					}
@@ -158,6 +169,9 @@ func cmdSession() *cli.Command {
 					}
 					warnAll(e, l.Warnings)
 					w := l.Window(n)
+					if err := e.redactAll(&w); err != nil {
+						return err
+					}
 					if c.Bool("json") {
 						return printJSON(e.stdout, w)
 					}
@@ -183,6 +197,9 @@ func cmdSession() *cli.Command {
 					warnAll(e, warns)
 					if list == nil {
 						list = []session.Info{}
+					}
+					if err := e.redactAll(&list); err != nil {
+						return err
 					}
 					if c.Bool("json") {
 						return printJSON(e.stdout, list)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/extract"
 )
@@ -16,11 +17,12 @@ func cmdVersion() *cli.Command {
 		Usage: "print git-speed's version and its format versions",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			v := map[string]any{"version": versionString(), "format": world.FormatVersion, "extractor": extract.Version, "go": runtime.Version(), "languages": extract.Languages()}
+			v := map[string]any{"version": versionString(), "format": world.FormatVersion, "extractor": extract.Version, "go": runtime.Version(), "languages": extract.Languages(),
+				"redact_rules": redact.RulesVersion, "redact_digest": redact.Default().Digest()}
 			if c.Bool("json") {
 				return printJSON(c.App.Writer, v)
 			}
-			_, err := fmt.Fprintf(c.App.Writer, "git-speed %s (format %d, extractor %d, %s)\n", versionString(), world.FormatVersion, extract.Version, runtime.Version())
+			_, err := fmt.Fprintf(c.App.Writer, "git-speed %s (format %d, extractor %d, redaction rules %d, %s)\n", versionString(), world.FormatVersion, extract.Version, redact.RulesVersion, runtime.Version())
 			return err
 		},
 	}

@@ -13,6 +13,8 @@ func commands() []*cli.Command {
 		cmdGraph(),
 		cmdSymbols(),
 		cmdAlign(),
+		cmdPack(),
+		cmdMCP(),
 		cmdScope(),
 		cmdRender(),
 		cmdSession(),

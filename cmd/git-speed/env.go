@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/redact"
 )
 
 // env is what every command that works on a repository starts from.
@@ -85,6 +87,60 @@ func (e *env) warnf(format string, args ...any) {
 }
 
 // printJSON writes v as indented JSON on stdout.
+// redact passes text (the content of file p, "" when none) through the
+// redaction layer speed.toml configures.
+func (e *env) redact(p, text string) (string, error) {
+	r, err := e.cfg.Redactor()
+	if err != nil {
+		return "", err
+	}
+	out, _ := r.Text(p, text)
+	return out, nil
+}
+
+// redactAll passes every string reachable from v (a pointer) through the
+// redaction layer in place: results assembled from texts read outside the
+// index (instruction files, session events, memories) before they print.
+func (e *env) redactAll(v any) error {
+	r, err := e.cfg.Redactor()
+	if err != nil {
+		return err
+	}
+	redactValue(r, reflect.ValueOf(v))
+	return nil
+}
+
+func redactValue(r *redact.Redactor, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			redactValue(r, v.Elem())
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				redactValue(r, v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			redactValue(r, v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			x := reflect.New(v.Type().Elem()).Elem()
+			x.Set(v.MapIndex(k))
+			redactValue(r, x)
+			v.SetMapIndex(k, x)
+		}
+	case reflect.String:
+		if v.CanSet() {
+			out, _ := r.Text("", v.String())
+			v.SetString(out)
+		}
+	}
+}
+
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

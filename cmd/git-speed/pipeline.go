@@ -55,7 +55,41 @@ func (e *env) loadFeature(name string, w *build.World, strict bool) (*feature.Fe
 			e.warnf("%s (task %s is left out)", x, b.ID)
 		}
 	}
+	if err := e.redactFeature(f); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// redactFeature passes the texts of f's spec and tasks through the
+// redaction layer, so no command's output (scope, render, align) shows a
+// secret written in them. The raw bytes kept for digests stay as read.
+func (e *env) redactFeature(f *feature.Feature) error {
+	r, err := e.cfg.Redactor()
+	if err != nil {
+		return err
+	}
+	clean := func(s *string) { *s, _ = r.Text("", *s) }
+	for i := range f.Spec.Requirements {
+		clean(&f.Spec.Requirements[i].Title)
+		clean(&f.Spec.Requirements[i].Text)
+	}
+	for i := range f.Spec.Paragraphs {
+		clean(&f.Spec.Paragraphs[i].Heading)
+		clean(&f.Spec.Paragraphs[i].Text)
+	}
+	for _, t := range f.Tasks {
+		clean(&t.Title)
+		clean(&t.Description)
+		for i := range t.Acceptance {
+			clean(&t.Acceptance[i])
+		}
+		for i := range t.Decisions {
+			clean(&t.Decisions[i].Summary)
+			clean(&t.Decisions[i].Detail)
+		}
+	}
+	return nil
 }
 
 // scopeOptions gathers what a scope of task T needs besides the world.
@@ -317,7 +351,12 @@ func (e *env) renderOnce(in *scopeInputs, stage, featureName, task string, total
 		return nil, nil, err
 	}
 	cnt := in.cnt
+	red, err := e.cfg.Redactor()
+	if err != nil {
+		return nil, nil, err
+	}
 	pin := prompt.Input{
+		Redact:  red,
 		Context: ctx, Feature: featureName, Counter: cnt.Count, Tokenizer: cnt.Name(), Budget: total,
 		TemplateDir:   filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "templates"))),
 		TemplateLabel: path.Join(e.speedDir, "templates"),
@@ -440,13 +479,20 @@ func (e *env) taskDiffs(t *feature.Task, o renderOptions) ([]prompt.FileDiff, er
 		return nil, err
 	}
 	defer blobs.Close()
+	// Both sides are redacted before they are diffed: a changed line of a
+	// private key block is a secret even without its BEGIN line.
+	red, err := e.cfg.Redactor()
+	if err != nil {
+		return nil, err
+	}
 	read := func(tree, p string) (string, bool, error) {
 		id, ok, err := e.repo.BlobAt(tree, p)
 		if err != nil || !ok {
 			return "", ok, err
 		}
 		b, err := blobs.Read(id, 0)
-		return string(b), true, err
+		text, _ := red.Text(p, string(b))
+		return text, true, err
 	}
 	var diffs []prompt.FileDiff
 	for _, p := range t.FilesTouched {
@@ -459,7 +505,8 @@ func (e *env) taskDiffs(t *feature.Task, o renderOptions) ([]prompt.FileDiff, er
 		if o.worktree {
 			b, err := os.ReadFile(filepath.Join(e.top, filepath.FromSlash(p)))
 			if err == nil {
-				cur, hasNew = string(b), true
+				cur, _ = red.Text(p, string(b))
+				hasNew = true
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return nil, err
 			}

@@ -12,10 +12,13 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/zeebo/blake3"
+
+	"github.com/git-speed/git-speed/internal/redact"
 )
 
 // FileName is the name of the config file at the top of the work tree.
@@ -35,6 +38,21 @@ type Config struct {
 	Hooks  Hooks  `toml:"hooks"`
 	Store  Store  `toml:"store"`
 	Agent  Agent  `toml:"agent"` // the agent's own context (agent.go)
+	Redact Redact `toml:"redact"`
+}
+
+// Redact configures the redaction of secrets (package redact): patterns
+// added to the built-in rules and paths never redacted.
+type Redact struct {
+	Patterns []RedactPattern `toml:"patterns"` // extra rules
+	Allow    []string        `toml:"allow"`    // globs of paths never redacted (fixtures of fake keys)
+}
+
+// RedactPattern is one extra redaction rule: what matches Regex (its first
+// capture group when it has one) shows as ***REDACTED(Name)***.
+type RedactPattern struct {
+	Name  string `toml:"name"`
+	Regex string `toml:"regex"`
 }
 
 // Index configures Layer 1 (the project map and per-file facts).
@@ -122,12 +140,13 @@ func Default() Config {
 			Reviewer: 24000, Coherence: 24000, Debugger: 32000,
 			Shares: Shares{CodeContext: 0.60, TaskContext: 0.15, SpecContext: 0.15, Reserve: 0.10},
 		},
-		Scope: Scope{MaxHops: 2, FullLineLimit: 2000, FlowUnused: true, FallbackToFull: true},
-		Rules: Rules{Enabled: true, Share: 0.30},
-		Map:   Map{Budget: 4096},
-		Hooks: Hooks{Timeout: Duration(20 * time.Second)},
-		Store: Store{Keep: 5},
-		Agent: defaultAgent(),
+		Scope:  Scope{MaxHops: 2, FullLineLimit: 2000, FlowUnused: true, FallbackToFull: true},
+		Rules:  Rules{Enabled: true, Share: 0.30},
+		Map:    Map{Budget: 4096},
+		Hooks:  Hooks{Timeout: Duration(20 * time.Second)},
+		Store:  Store{Keep: 5},
+		Agent:  defaultAgent(),
+		Redact: Redact{Patterns: []RedactPattern{}, Allow: []string{}},
 	}
 }
 
@@ -208,6 +227,17 @@ func Parse(name string, data []byte) (Config, error) {
 		err.File = name
 		err.Line = lineOf(data, err.Key)
 		return Config{}, err
+	}
+	if _, err := c.Redactor(); err != nil {
+		var pe *redact.PatternError
+		if errors.As(err, &pe) {
+			key := fmt.Sprintf("redact.patterns[%d].%s", pe.Index, pe.Field)
+			if pe.Field == "allow" {
+				key = "redact.allow"
+			}
+			return Config{}, &Error{File: name, Line: redactLine(data, pe), Key: key, Msg: pe.Msg}
+		}
+		return Config{}, &Error{File: name, Key: "redact", Msg: err.Error()}
 	}
 	return c, nil
 }
@@ -305,6 +335,71 @@ func lineOf(data []byte, key string) int {
 	return 0
 }
 
+// Redactor returns the redaction layer speed.toml configures: the
+// built-in rules, [redact] patterns and allow-list.
+func (c *Config) Redactor() (*redact.Redactor, error) {
+	if len(c.Redact.Patterns) == 0 && len(c.Redact.Allow) == 0 {
+		return redact.Default(), nil
+	}
+	key := fmt.Sprintf("%q\x00%q", c.Redact.Patterns, c.Redact.Allow)
+	if r, ok := redactors.Load(key); ok {
+		return r.(*redact.Redactor), nil
+	}
+	ps := make([]redact.Pattern, len(c.Redact.Patterns))
+	for i, p := range c.Redact.Patterns {
+		ps[i] = redact.Pattern{Name: p.Name, Regex: p.Regex}
+	}
+	r, err := redact.New(ps, c.Redact.Allow)
+	if err != nil {
+		return nil, err
+	}
+	redactors.Store(key, r)
+	return r, nil
+}
+
+// redactors caches Redactor by its settings: facts keys ask for its digest
+// once per file.
+var redactors sync.Map
+
+// redactLine finds the line of the pattern or glob pe names: the
+// Index-th name or regex key under [redact] / [[redact.patterns]], or the
+// allow key.
+func redactLine(data []byte, pe *redact.PatternError) int {
+	in, seen := false, -1
+	for i, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			in = strings.HasPrefix(strings.Trim(t, "[] "), "redact")
+			continue
+		}
+		if !in {
+			continue
+		}
+		if pe.Field == "allow" {
+			if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == "allow" {
+				return i + 1
+			}
+			continue
+		}
+		// Count the field's keys, inline tables included.
+		for rest := t; ; {
+			j := strings.Index(rest, pe.Field)
+			if j < 0 {
+				break
+			}
+			after := strings.TrimLeft(rest[j+len(pe.Field):], " \t")
+			if strings.HasPrefix(after, "=") && (j == 0 || strings.ContainsRune("{, \t", rune(rest[j-1]))) {
+				seen++
+				if seen == pe.Index {
+					return i + 1
+				}
+			}
+			rest = rest[j+len(pe.Field):]
+		}
+	}
+	return 0
+}
+
 // Duration is a time.Duration written as a string such as "10s" in TOML.
 type Duration time.Duration
 
@@ -330,6 +425,12 @@ func (d Duration) D() time.Duration { return time.Duration(d) }
 func (c *Config) FactsDigest() string {
 	h := blake3.New()
 	fmt.Fprintf(h, "facts-v1\x00")
+	// Facts store redacted text: other rules give other facts.
+	if r, err := c.Redactor(); err == nil {
+		fmt.Fprintf(h, "redact\x00%s\x00", r.Digest())
+	} else {
+		fmt.Fprintf(h, "redact-error\x00%s\x00", err)
+	}
 	return fmt.Sprintf("%x", h.Sum(nil))[:16]
 }
 
@@ -342,5 +443,9 @@ func (c *Config) TreeDigest() string {
 	langs := append([]string(nil), c.Index.Languages...)
 	sort.Strings(langs)
 	fmt.Fprintf(h, "tree-v1\x00%d\x00%q\x00%s\x00%s\x00%q\x00", c.Index.MaxFileBytes, ig, c.Index.Generated, c.Index.Vendored, langs)
+	// A tree's map names the facts keys of its files, so settings that
+	// change facts (redaction rules) make it another index: a tree indexed
+	// under older rules never serves their facts.
+	fmt.Fprintf(h, "facts\x00%s\x00", c.FactsDigest())
 	return fmt.Sprintf("%x", h.Sum(nil))[:16]
 }

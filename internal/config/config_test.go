@@ -26,7 +26,7 @@ func TestExampleIsStrictAndDefault(t *testing.T) {
 	for _, key := range []string{"max_file_bytes", "ignore", "generated", "vendored", "languages", "parse_timeout", "workers",
 		"tokenizer", "architect", "verifier", "developer", "reviewer", "coherence", "debugger",
 		"code_context", "task_context", "spec_context", "reserve", "max_hops", "full_line_limit", "flow_unused",
-		"budget", "timeout", "keep"} {
+		"budget", "timeout", "keep", "allow"} {
 		if !strings.Contains(string(data), "\n"+key+" =") && !strings.Contains(string(data), "\n# "+key+" =") {
 			t.Errorf("speed.toml.example does not document %s", key)
 		}
@@ -42,6 +42,11 @@ func TestErrorsNameKeyAndLine(t *testing.T) {
 		{"[index]\nparse_timeout = \"soon\"\n", "speed.toml:2"},
 		{"[index\n", "speed.toml:1"},
 		{"[scope]\nmax_hops = \"two\"\n", "speed.toml:2"},
+		{"[redact]\nallow = []\n\n[[redact.patterns]]\nname = \"a\"\nregex = \"x\"\n\n[[redact.patterns]]\nname = \"b\"\nregex = \"(\"\n", "speed.toml:10: key redact.patterns[1].regex: bad regex"},
+		{"[redact]\npatterns = [{name = \"Bad\", regex = \"x\"}]\n", "speed.toml:2: key redact.patterns[0].name: name \"Bad\""},
+		{"[[redact.patterns]]\nname = \"github-pat\"\nregex = \"x\"\n", "speed.toml:2: key redact.patterns[0].name: name \"github-pat\" is already a rule"},
+		{"[redact]\nallow = [\"[a\"]\n", "speed.toml:2: key redact.allow: bad glob"},
+		{"[redact]\nallowed = []\n", "speed.toml:2: key redact.allowed: unknown key"},
 	} {
 		_, err := Parse("speed.toml", []byte(tc.in))
 		var ce *Error
@@ -72,4 +77,23 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error does not name the file: %v", err)
 		}
 	})
+}
+
+// Redaction settings are part of the facts digest: facts hold redacted text.
+func TestRedactInFactsDigest(t *testing.T) {
+	c, err := Parse("speed.toml", []byte("[[redact.patterns]]\nname = \"emp\"\nregex = 'EMP-[0-9]+'\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	if c.FactsDigest() == d.FactsDigest() {
+		t.Errorf("an extra pattern leaves the facts digest unchanged")
+	}
+	r, err := c.Redactor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Text("a.txt", "id EMP-42"); got != "id ***REDACTED(emp)***" {
+		t.Errorf("extra pattern not applied: %q", got)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"text/template"
 	"text/template/parse"
 
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/templates"
 )
 
@@ -87,6 +88,11 @@ type Input struct {
 
 	// Agent are sections of the agent's own context (agent.go).
 	Agent []AgentSection
+
+	// Redact is the redaction layer every section goes through (the
+	// material is redacted already; a failure log, a diff, a map or a
+	// task's text may not be); nil means redact.Default().
+	Redact *redact.Redactor
 }
 
 // Output is a rendered prompt and its token report.
@@ -140,6 +146,17 @@ func Render(stage string, in Input) (*Output, error) {
 	data := newData(stage, in)
 
 	out := &Output{Stage: stage, Feature: data.Feature, Task: data.Task.ID, Template: t.Name, Classification: data.Classification}
+	red := in.Redact
+	if red == nil {
+		red = redact.Default()
+	}
+	// The agent's sections come from files outside the index.
+	agent := make([]AgentSection, len(in.Agent))
+	for i, a := range in.Agent {
+		a.Text, _ = red.Text("", a.Text)
+		agent[i] = a
+	}
+	in.Agent = agent
 	var parts []string
 	bySection := map[string]string{}
 	for _, sec := range Sections {
@@ -150,7 +167,7 @@ func Render(stage string, in Input) (*Output, error) {
 		if sec == "constraints" && in.Fallback != "" {
 			buf.WriteString("\n\n" + fallbackNotice(in.Fallback))
 		}
-		text := tidy(buf.String())
+		text, _ := red.Text("", tidy(buf.String()))
 		bySection[sec] = text
 		parts = append(parts, text)
 		out.Report.Sections = append(out.Report.Sections, SectionTokens{Name: sec, Tokens: in.Counter(text), Lines: strings.Count(text, "\n")})

@@ -13,6 +13,8 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/git-speed/git-speed/internal/redact"
+
 	"github.com/git-speed/git-speed/layers/feature"
 )
 
@@ -67,6 +69,13 @@ type Budget struct {
 	Cuts          []Cut             `json:"cuts"`
 	Inputs        map[string]string `json:"inputs"` // encoding/json sorts map keys
 	Digest        string            `json:"digest"`
+	Redactions    Redactions        `json:"redactions"`
+}
+
+// Redactions counts the secrets material.json shows as ***REDACTED(rule)***.
+type Redactions struct {
+	Count  int            `json:"count"`
+	ByRule map[string]int `json:"by_rule"` // encoding/json sorts map keys
 }
 
 // Dimensions are the budget's parts. Code's limit includes what flowed to it.
@@ -375,7 +384,42 @@ func (s *state) result() *Result {
 		}
 		mat.Files = append(mat.Files, f)
 	}
+	r.Budget.Redactions = s.redactMaterial(mat)
 	return r
+}
+
+// redactMaterial passes every text of mat through the redaction layer
+// (file texts were redacted when read; task and spec texts are redacted
+// here) and counts the redactions it holds.
+func (s *state) redactMaterial(mat *Material) Redactions {
+	counts := redact.Counts{}
+	clean := func(p string, text *string) {
+		*text, _ = s.red.Text(p, *text)
+		counts.Add(redact.CountMarks(*text))
+	}
+	t := &mat.Task
+	clean("", &t.Title)
+	clean("", &t.Description)
+	t.Acceptance = append([]string{}, t.Acceptance...) // the feature's own slice stays as loaded
+	for i := range t.Acceptance {
+		clean("", &t.Acceptance[i])
+	}
+	for i := range mat.Decisions {
+		clean("", &mat.Decisions[i].Summary)
+		clean("", &mat.Decisions[i].Detail)
+	}
+	for i := range mat.Spec {
+		clean("", &mat.Spec[i].Title)
+		clean("", &mat.Spec[i].Text)
+	}
+	for i := range mat.SpecParagraphs {
+		clean("", &mat.SpecParagraphs[i].Heading)
+		clean("", &mat.SpecParagraphs[i].Text)
+	}
+	for i := range mat.Files {
+		clean(mat.Files[i].Path, &mat.Files[i].Content)
+	}
+	return Redactions{Count: counts.Total(), ByRule: counts}
 }
 
 func (s *state) defCount(p string) int {

@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"path"
 	"sort"
 	"strings"
 )
@@ -117,7 +116,10 @@ func (s *state) readText(c *cand) (string, byte) {
 			s.warn("%s: %v", c.path, err)
 			b = nil
 		}
-		c.fullText, c.kind = redact(c.path, string(b))
+		// World.Content redacts; a second pass costs little and keeps
+		// secrets out whatever World gives.
+		c.fullText, _ = s.red.Text(c.path, string(b))
+		c.kind = 'f'
 		c.read = true
 	}
 	return c.fullText, c.kind
@@ -481,24 +483,4 @@ func skelPointer(c *cand) string {
 		return fmt.Sprintf("skeleton: bodies elided; read %s (%d lines) for them", c.path, lines)
 	}
 	return fmt.Sprintf("skeleton: bodies elided; read %s for them", c.path)
-}
-
-// redact blanks the values of .env-style files, so secrets never reach a
-// prompt; kind is the cache form of the result.
-func redact(p, text string) (string, byte) {
-	b := path.Base(p)
-	if !(b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env")) {
-		return text, 'f'
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if k, _, ok := strings.Cut(l, "="); ok {
-			lines[i] = k + "=<redacted>"
-		}
-	}
-	return strings.Join(lines, "\n"), 'r'
 }

@@ -273,16 +273,6 @@ func TestMapSkeleton(t *testing.T) {
 	}
 }
 
-func TestRedact(t *testing.T) {
-	got, _ := redact("deploy/.env", "# comment\nAPI_KEY=abc\n\nDB = x\n")
-	if got != "# comment\nAPI_KEY=<redacted>\n\nDB =<redacted>\n" {
-		t.Errorf("redact %q", got)
-	}
-	if got, _ := redact("a.go", "x=1"); got != "x=1" {
-		t.Errorf("redacted a.go")
-	}
-}
-
 func TestOddInputs(t *testing.T) {
 	w := smallWorld()
 	// A binary file and a .env file among the task's files.
@@ -306,10 +296,13 @@ func TestOddInputs(t *testing.T) {
 				t.Errorf("binary delivered: %+v", mf)
 			}
 		case "deploy/.env":
-			if strings.Contains(mf.Content, "hunter2") || !strings.Contains(mf.Content, "API_KEY=<redacted>") {
+			if strings.Contains(mf.Content, "hunter2") || !strings.Contains(mf.Content, "API_KEY=***REDACTED(env-value)***") {
 				t.Errorf("secret delivered: %q", mf.Content)
 			}
 		}
+	}
+	if rd := r.Budget.Redactions; rd.Count != 2 || rd.ByRule["env-value"] != 2 {
+		t.Errorf("budget.json redactions %+v, want 2 env-value", rd)
 	}
 	// No files at all.
 	f = ruleFeature(t, "")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
@@ -25,11 +26,13 @@ import (
 //	   keyword take at most half of spec_context (MAHABHARATHA's spec loader).
 //	4: task files that alone exceed code_context come beyond the budget
 //	   (outside_budget) and their neighbours as skeletons within it.
-//	5: more signals bring 1-hop candidates: files and identifiers named in
+//	5: material goes through the one redaction layer (internal/redact)
+//	   rather than a .env-only pass; budget.json counts the redactions.
+//	6: more signals bring 1-hop candidates: files and identifiers named in
 //	   the task's text and its decisions, co-change history (Options.CoChange),
 //	   shared test files (conftest.py up the tree, Rust tests/ helpers, Java
 //	   src/test mirrors); the manifest lists each file's signals.
-const Version = 5
+const Version = 6
 
 // Tiers of a file.
 const (
@@ -197,8 +200,12 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	if g == nil {
 		return nil, errors.New("scope: the world has no graph")
 	}
+	red, err := cfg.Redactor()
+	if err != nil {
+		return nil, err
+	}
 	s := &state{
-		w: w, g: g, f: f, task: task, cfg: cfg, opt: opt, stage: stage, total: total,
+		w: w, g: g, f: f, task: task, cfg: cfg, opt: opt, stage: stage, total: total, red: red,
 		counter: newCounter(counter),
 		facts:   map[string]*world.Facts{},
 	}
@@ -222,6 +229,7 @@ type state struct {
 	f        *feature.Feature
 	task     *feature.Task
 	cfg      config.Config
+	red      *redact.Redactor
 	opt      Options
 	stage    string
 	total    int

@@ -48,6 +48,19 @@ const (
 	LangGML        = "gml"
 )
 
+// Languages read with the tree-sitter grammars of issue 12 (their
+// extensions were named in the map before they had extractors).
+const (
+	LangKotlin  = "kotlin"
+	LangSwift   = "swift"
+	LangLua     = "lua"
+	LangScala   = "scala"
+	LangZig     = "zig"
+	LangDart    = "dart"
+	LangHaskell = "haskell"
+	LangElixir  = "elixir"
+)
+
 var extLang = map[string]string{
 	".go": LangGo,
 	".py": LangPython, ".pyi": LangPython, ".pyw": LangPython,
@@ -64,7 +77,7 @@ var extLang = map[string]string{
 	".rb":  LangRuby, ".rake": LangRuby, ".gemspec": LangRuby,
 	".css": LangCSS,
 	".ps1": LangPowerShell, ".psm1": LangPowerShell, ".psd1": LangPowerShell,
-	".ini": LangINI, ".cfg": LangINI,
+	".ini": LangINI, ".cfg": LangINI, ".env": "env",
 	".graphql": LangGraphQL, ".gql": LangGraphQL, ".graphqls": LangGraphQL,
 	".proto": LangProtobuf, ".prisma": LangPrisma, ".sql": LangSQL,
 	".tf": LangHCL, ".tfvars": LangHCL, ".hcl": LangHCL,
@@ -87,6 +100,8 @@ var extLang = map[string]string{
 	".csproj": "xml", ".fsproj": "xml", ".vbproj": "xml", ".props": "xml", ".targets": "xml",
 	".plist": "xml", ".xaml": "xml", ".ipynb": "jupyter", ".log": "log", ".pdf": "pdf",
 	".docx": "docx", ".astro": "astro", ".xhtml": "html",
+	// Languages read with the tree-sitter grammars added for issue 12.
+	".kts": LangKotlin, ".sc": LangScala,
 }
 
 var nameLang = map[string]string{
@@ -105,6 +120,7 @@ var shebangLang = map[string]string{
 	"python": LangPython, "python2": LangPython, "python3": LangPython,
 	"node": LangJavaScript, "nodejs": LangJavaScript, "deno": LangTypeScript, "ts-node": LangTypeScript,
 	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
+	"lua": LangLua, "elixir": LangElixir, "runghc": LangHaskell, "runhaskell": LangHaskell,
 }
 
 // binaryDocs are languages whose files are binary by nature (archives,

@@ -5,7 +5,8 @@ package world
 // stored artifact changes; stored data of another version is rebuilt.
 //
 //	1: first format: project map, facts, link summaries, CSG shards.
-const FormatVersion = 1
+//	2: facts carry a term vector; trees carry a "terms" inverted index.
+const FormatVersion = 2
 
 // Flag names used in FileEntry.Flags.
 const (
@@ -142,4 +143,14 @@ type Facts struct {
 	SkelToks int      `json:"skeleton_tokens"` // estimated tokens of Skeleton
 	Partial  bool     `json:"partial,omitempty"`
 	Warning  string   `json:"warning,omitempty"` // why facts are partial or missing
+	// Terms is the file's term vector (package terms), sorted by Text.
+	Terms []Term `json:"terms,omitempty"`
+}
+
+// Term is one normalised word of a file: where it occurs (a bit set of
+// terms.Content, terms.Ident, terms.Def …) and how often in the text.
+type Term struct {
+	Text   string `json:"t"`
+	Fields uint8  `json:"f"`
+	Count  uint32 `json:"n,omitempty"`
 }

@@ -16,6 +16,7 @@ func TestDetectLang(t *testing.T) {
 		{"Makefile", "", "makefile"},
 		{"Dockerfile.prod", "", "dockerfile"},
 		{".env.local", "", "env"},
+		{"deploy/prod.env", "", "env"},
 		{".github/workflows/ci.yml", "", "github-actions"},
 		{"svc/.gitlab-ci.yml", "", "gitlab-ci"},
 		{"config/app.yml", "", "yaml"},

@@ -26,7 +26,7 @@ func (w *World) Alignment(f *feature.Feature, warn func(string)) (*align.Alignme
 	if err := w.LoadLinks(); err != nil {
 		return nil, err
 	}
-	a := align.Align(w.g, w.Facts, f)
+	a := align.Align(w.Graph(), w.Facts, f)
 	data, err := json.Marshal(a)
 	if err != nil {
 		return nil, err

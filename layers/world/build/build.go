@@ -82,12 +82,17 @@ type file struct {
 	extract bool   // gets facts
 	reused  bool
 	prevOut []outEdge // out edges in the tree this row was reused from
+
+	// term vector, when known in this run (terms.go)
+	terms     []uint64 // packed by termTable
+	haveTerms bool
 }
 
 // previous is the indexed tree an incremental run starts from: its rows
 // and the encoded shards, which folders without changes reuse as they are.
 type previous struct {
 	tree       string
+	digest     string
 	files      map[string]*file
 	mapShards  map[string][]byte
 	linkShards map[string][]byte
@@ -237,6 +242,11 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
+	tshards, err := termShards(st, files, prev, warn)
+	if err != nil {
+		return nil, err
+	}
+	txn.PutTree(tree, digest, artifactTerms, tshards)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
 	}
@@ -445,7 +455,7 @@ func loadPrevious(st *gitstore.Store, tree, digest string) (*previous, error) {
 	if lerr != nil {
 		return nil, lerr
 	}
-	p := &previous{tree: tree, files: make(map[string]*file, len(recs)), mapShards: mshards, linkShards: lshards}
+	p := &previous{tree: tree, digest: digest, files: make(map[string]*file, len(recs)), mapShards: mshards, linkShards: lshards}
 	for _, r := range recs {
 		out := r.Out
 		r.Out = nil
@@ -664,7 +674,14 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		}
 	}
 	f.extract = cls.byContent(&f.rec.FileEntry, data, extract.Supported)
+	red, err := cfg.Redactor()
+	if err != nil {
+		return false, false, err
+	}
 	if !f.extract {
+		// Terms are stored: they are taken from the redacted text.
+		clean, _ := red.Bytes(f.rec.Path, data)
+		plainTerms(f, clean)
 		return false, false, nil
 	}
 	f.rec.Key = factsKey(f.rec.Blob, f.rec.Lang, cfg)
@@ -675,12 +692,13 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 				facts, err := decodeFacts(b)
 				if err == nil {
 					f.link = facts.Link()
+					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
 			}
 		}
 	}
-	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path})
+	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path, Redact: red})
 	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
@@ -689,6 +707,9 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
 		mu.Unlock()
 	}
+	clean, _ := red.Bytes(f.rec.Path, data)
+	termVector(facts, clean)
+	setTerms(f, facts.Terms)
 	if f.facts, err = encodeFacts(facts); err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}

@@ -109,7 +109,7 @@ func artifacts(t *testing.T, repo *gitstore.Repo, tree string, cfg config.Config
 	t.Helper()
 	out := map[string][]byte{}
 	digest := treeDigest(&cfg)
-	for _, name := range []string{artifactMap, artifactLinks, artifactMeta} {
+	for _, name := range []string{artifactMap, artifactLinks, artifactMeta, artifactTerms} {
 		shards, err := repo.Store().Tree(tree, digest, name)
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +206,8 @@ func TestFactsRoundTrip(t *testing.T) {
 		Defs:     []world.Def{{Name: "F", Kind: "function", Qualified: "F", Start: 3, End: 9, Signature: "func F()", Exported: true, Doc: "F does."}},
 		Imports:  []world.Import{{Path: "fmt", Line: 2}, {Path: "x/y", Alias: "z", Names: []string{"a"}, Line: 3, Kind: "k"}},
 		Refs:     []world.Ref{{Name: "Println", Qual: "fmt", Line: 5, In: 1, Kind: "call"}, {Name: "G", Line: 4}, {Name: "H", Line: 40}},
-		Skeleton: "package p\n", Lines: 40, Tokens: 100, SkelToks: 10, Partial: true, Warning: "w"}
+		Skeleton: "package p\n", Lines: 40, Tokens: 100, SkelToks: 10, Partial: true, Warning: "w",
+		Terms: []world.Term{{Text: "fmt", Fields: 33, Count: 2}, {Text: "println", Fields: 1, Count: 1}}}
 	b, err := encodeFacts(f)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,8 @@ import "github.com/git-speed/git-speed/layers/world"
 //
 //	1: first binary facts.
 //	2: a definition's Returns after its Doc.
-const factsFormat = 2
+//	3: the term vector (Facts.Terms) follows the warning.
+const factsFormat = 3
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
 	w := newShardWriter()
@@ -45,6 +46,12 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 	w.uint(uint64(f.SkelToks))
 	w.bool(f.Partial)
 	w.str(f.Warning)
+	w.uint(uint64(len(f.Terms)))
+	for _, t := range f.Terms {
+		w.str(t.Text)
+		w.body = append(w.body, t.Fields)
+		w.uint(uint64(t.Count))
+	}
 	return w.bytes(factsFormat), nil
 }
 
@@ -77,6 +84,12 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 	f.SkelToks = int(r.uint())
 	f.Partial = r.bool()
 	f.Warning = r.str()
+	if n := r.count(); n > 0 {
+		f.Terms = make([]world.Term, n)
+		for i := range f.Terms {
+			f.Terms[i] = world.Term{Text: r.str(), Fields: r.byte(), Count: uint32(r.uint())}
+		}
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errShard
 	}

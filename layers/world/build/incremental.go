@@ -201,6 +201,11 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		return false, err
 	}
 
+	tpatch, ok := patchTerms(repo, st, prev, digest, eds) // terms.go
+	if !ok {
+		return false, nil
+	}
+
 	lap("encode")
 	txn := st.Begin()
 	for _, f := range files {
@@ -208,6 +213,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)
+	txn.PatchTree(tree, digest, artifactTerms, prev, digest, tpatch)
 	txn.PutTree(tree, digest, artifactMeta, summary)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)

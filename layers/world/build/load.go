@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
 // ErrNotIndexed is returned by Load for a tree without a stored index.
@@ -22,6 +25,7 @@ type World struct {
 	tree   string
 	digest string
 	cfg    config.Config
+	red    *redact.Redactor
 	g      *world.Graph
 	recs   []mapRecord
 	meta   *meta
@@ -30,33 +34,26 @@ type World struct {
 	links     map[string]*world.Link
 	factCache map[string]*world.Facts
 	blobs     gitstore.BlobReader
+	termDocs  []terms.Doc // the term index's files, read once (terms.go)
+
+	// An opened (not loaded) World reads the map one folder at a time
+	// until something needs the whole graph (lazy.go).
+	lazy      sync.Once
+	mapLoaded atomic.Bool
+	mapErr    error
+	dirRecs   map[string][]mapRecord
 }
 
 // Load opens the stored index of tree; ErrNotIndexed when there is none.
+// It reads the whole project map (Open reads it on demand).
 func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
-	st := repo.Store()
-	digest := treeDigest(&cfg)
-	ok, err := st.HasTree(tree, digest)
+	w, err := Open(repo, tree, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, ErrNotIndexed
+	if w.loadMap(); w.mapErr != nil {
+		return nil, w.mapErr
 	}
-	m, err := loadMeta(st, tree, digest)
-	if err != nil {
-		return nil, err
-	}
-	shards, err := st.Tree(tree, digest, artifactMap)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := decodeMapShards(shards)
-	if err != nil {
-		return nil, err
-	}
-	w := &World{repo: repo, st: st, tree: tree, digest: digest, cfg: cfg, recs: recs, meta: m, factCache: map[string]*world.Facts{}}
-	w.g = graphFromRecords(tree, recs, m.Symbols)
 	return w, nil
 }
 
@@ -64,10 +61,11 @@ func Load(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
 func (w *World) Tree() string { return w.tree }
 
 // Graph is the tree's CSG. Its Links are filled by LoadLinks.
-func (w *World) Graph() *world.Graph { return w.g }
+func (w *World) Graph() *world.Graph { w.loadMap(); return w.g }
 
 // LoadLinks reads every file's resolution summary into Graph().Links.
 func (w *World) LoadLinks() error {
+	w.loadMap()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.links != nil {
@@ -91,20 +89,20 @@ func (w *World) LoadLinks() error {
 
 // Entry returns the project map row of path.
 func (w *World) Entry(path string) (*world.FileEntry, bool) {
-	i := w.g.Index(path)
-	if i < 0 {
+	r := w.record(path)
+	if r == nil {
 		return nil, false
 	}
-	return &w.g.Files[i], true
+	return &r.FileEntry, true
 }
 
 // Facts returns the facts of path; nil and no error for a file without.
 func (w *World) Facts(path string) (*world.Facts, error) {
-	i := w.g.Index(path)
-	if i < 0 {
+	r := w.record(path)
+	if r == nil {
 		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
 	}
-	key := w.recs[i].Key
+	key := r.Key
 	if key == "" {
 		return nil, nil
 	}
@@ -132,10 +130,22 @@ func (w *World) Facts(path string) (*world.Facts, error) {
 	return f, nil
 }
 
-// Content returns the bytes of path at the tree.
+// Content returns the bytes of path at the tree, redacted: secrets show as
+// ***REDACTED(rule)*** (package redact), so scope material and prompts
+// never carry them.
 func (w *World) Content(path string) ([]byte, error) {
-	i := w.g.Index(path)
-	if i < 0 {
+	b, err := w.rawContent(path)
+	if err != nil {
+		return nil, err
+	}
+	b, _ = w.red.Bytes(path, b)
+	return b, nil
+}
+
+// rawContent returns the bytes of path at the tree as stored.
+func (w *World) rawContent(path string) ([]byte, error) {
+	r := w.record(path)
+	if r == nil {
 		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
 	}
 	w.mu.Lock()
@@ -147,7 +157,7 @@ func (w *World) Content(path string) ([]byte, error) {
 		}
 		w.blobs = b
 	}
-	return w.blobs.Read(w.g.Files[i].Blob, 0)
+	return w.blobs.Read(r.Blob, 0)
 }
 
 // Close releases the blob reader.

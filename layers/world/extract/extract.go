@@ -23,6 +23,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/git-speed/git-speed/internal/redact"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/formats"
 )
@@ -45,7 +46,9 @@ import (
 //	   module exports again are re-export imports; parameters of Python
 //	   tests and fixtures are fixture refs; Python functions say what
 //	   they return (Def.Returns).
-const Version = 5
+//	6: Kotlin, Swift, Lua, Scala, Zig, Dart, Haskell and Elixir read with
+//	   tree-sitter grammars (they had no facts before).
+const Version = 6
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
@@ -56,6 +59,9 @@ type Options struct {
 	Timeout time.Duration
 	// Path is the file's path in the tree, for formats known by name.
 	Path string
+	// Redact is the redaction layer the source goes through before any
+	// fact is taken from it; nil means redact.Default().
+	Redact *redact.Redactor
 }
 
 // embedded extracts code found inside a structured format (a notebook's
@@ -65,7 +71,7 @@ func embedded(opt Options) func(lang string, src []byte) *world.Facts {
 		if _, ok := registry[lang]; !ok {
 			return nil
 		}
-		f, err := Extract(lang, src, Options{Timeout: opt.Timeout})
+		f, err := extract(lang, src, Options{Timeout: opt.Timeout})
 		if err != nil {
 			return nil
 		}
@@ -148,7 +154,21 @@ func (l *language) parser() *sitter.Parser {
 // partial facts (Facts.Partial with a warning); a parse that times out or
 // fails gives empty facts with a warning and a nil error, so indexing goes
 // on. Only an unsupported language is an error.
+//
+// Facts never hold a secret: src is redacted (opt.Redact) before it is
+// read, and a redaction keeps the line structure, so line numbers are
+// those of the file.
 func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
+	r := opt.Redact
+	if r == nil {
+		r = redact.Default()
+	}
+	src, _ = r.Bytes(opt.Path, src)
+	return extract(lang, src, opt)
+}
+
+// extract is Extract on source already redacted.
+func extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
 	// Structured formats and languages without a grammar we can pin have
 	// pure-Go extractors of their own; code they embed comes back here.
 	if facts, ok := formats.Extract(lang, src, formats.Options{Path: opt.Path, Code: embedded(opt)}); ok {

@@ -45,6 +45,14 @@ func TestDump(t *testing.T) {
 		world.LangPython:     "import os\n\nclass A(B):\n    def m(self, x):\n        return [y for y in x if y]\n",
 		world.LangPHP:        "<?php\nnamespace N;\nuse A\\B;\nclass C extends B { public function f($x) { return g($x) + 1; } }\n",
 		world.LangJavaScript: "import a from './a'\nexport function f(x) {\n  return a(x, () => { x++ })\n}\nconst y = {",
+		world.LangLua:        "local m = require('m')\nfunction M.f(a) return m.g(a) end\n",
+		world.LangKotlin:     "package p\nclass A(val b: Int) { fun f(x: Int) = x + b }\n",
+		world.LangSwift:      "import F\nstruct S { var a: Int; func f() -> Int { a } }\n",
+		world.LangScala:      "package p\nobject O:\n  def f(x: Int): Int =\n    x + 1\n",
+		world.LangZig:        "const std = @import(\"std\");\npub fn f(a: u8) u8 { return a; }\n",
+		world.LangDart:       "import 'a.dart';\nclass C { int f(int x) => x.abs(); }\n",
+		world.LangHaskell:    "module M where\nf :: Int -> Int\nf x = x + 1\n",
+		world.LangElixir:     "defmodule M do\n  def f(x), do: x + 1\nend\n",
 	}
 	for lang, src := range cases {
 		l := registry[lang]

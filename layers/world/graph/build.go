@@ -101,6 +101,11 @@ func Build(in Input) *world.Graph {
 	b.resolveC()
 	b.resolvePHP()
 	b.resolveRuby()
+	b.resolveLua()
+	b.resolveZig()
+	b.resolveDart()
+	b.resolveElixir()
+	b.resolveHaskell()
 	b.resolveOther()
 	g := &world.Graph{Tree: in.Tree, Files: in.Files, Links: b.links}
 	for _, l := range b.links {
@@ -391,7 +396,8 @@ func (b *builder) definesTop(i int, name string) bool {
 func HasResolver(lang string) bool {
 	switch group(lang) {
 	case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
-		"c", world.LangPHP, world.LangRuby:
+		"c", world.LangPHP, world.LangRuby, world.LangKotlin, world.LangScala, world.LangLua, world.LangZig,
+		world.LangDart, world.LangElixir, world.LangHaskell:
 		return true
 	}
 	return false

@@ -59,25 +59,25 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 		if from == nil || to == nil {
 			continue
 		}
-		// Walk the using file's references (usually the shorter list) and
-		// find each name among the defined ones by binary search.
+		// Walk the shorter of the two lists, both sorted by name, and find
+		// each name in the other by binary search.
 		refs, defs := from.Refs, to.Defs
-		for r := 0; r < len(refs); {
-			name, c := refs[r].Name, 0
-			for ; r < len(refs) && refs[r].Name == name; r++ {
-				c += refs[r].Count
+		count := func(name string) int {
+			c := 0
+			for k := sort.Search(len(refs), func(k int) bool { return refs[k].Name >= name }); k < len(refs) && refs[k].Name == name; k++ {
+				c += refs[k].Count
 			}
-			k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name })
-			defined := false
-			for ; k < len(defs) && defs[k].Name == name; k++ {
+			return c
+		}
+		defined := func(name string) bool {
+			for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
 				if !topOnly || defs[k].Parent == "" {
-					defined = true
-					break
+					return true
 				}
 			}
-			if !defined || c == 0 {
-				continue
-			}
+			return false
+		}
+		note := func(name string, c int) {
 			m := out[e.To]
 			if m == nil {
 				m = map[string]int{}
@@ -85,12 +85,32 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 			}
 			m[name] += c
 		}
+		if len(defs) < len(refs) {
+			for k, d := range defs {
+				if k > 0 && defs[k-1].Name == d.Name {
+					continue
+				}
+				if c := count(d.Name); c > 0 && defined(d.Name) {
+					note(d.Name, c)
+				}
+			}
+			continue
+		}
+		for r := 0; r < len(refs); {
+			name, c := refs[r].Name, 0
+			for ; r < len(refs) && refs[r].Name == name; r++ {
+				c += refs[r].Count
+			}
+			if c > 0 && defined(name) {
+				note(name, c)
+			}
+		}
 	}
 	return out
 }
 
 // maxUsers bounds the users of a file whose references usedNames counts.
-const maxUsers = 128
+const maxUsers = 64
 
 // sortedLink returns l with its definitions and references sorted by name.
 func sortedLink(l *world.Link) *world.Link {

@@ -2,23 +2,32 @@ package graph
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// resolveJVM resolves Java and C#: a file sees its own package or
-// namespace (and, in C#, the enclosing namespaces), single-type imports,
-// wildcard imports and static imports; C# using directives open a
-// namespace.
+// resolveJVM resolves Java, Kotlin and Scala together (they share
+// packages), and C#: a file sees its own package or namespace (and, in C#,
+// the enclosing namespaces), single-type imports, wildcard imports, Scala's
+// import selectors (a.b.{C, D}) and static imports; C# using directives
+// open a namespace.
 func (b *builder) resolveJVM() {
-	for _, lang := range []string{world.LangJava, world.LangCSharp} {
+	for _, langs := range [][]string{{world.LangJava, world.LangKotlin, world.LangScala}, {world.LangCSharp}} {
+		lang := langs[0]
 		pkgs := map[string][]int{} // package or namespace → files
 		var files []int
-		b.filesOf(lang, func(i int, l *world.Link) {
-			files = append(files, i)
-			pkgs[l.Package] = append(pkgs[l.Package], i)
-		})
+		for _, lg := range langs {
+			b.filesOf(lg, func(i int, l *world.Link) {
+				files = append(files, i)
+				pkgs[l.Package] = append(pkgs[l.Package], i)
+			})
+		}
+		for p := range pkgs {
+			sort.Ints(pkgs[p])
+		}
+		sort.Ints(files)
 		// typeFiles finds the files of package pkg defining type name (or
 		// named after it).
 		typeFiles := func(pkg, name string) []int {
@@ -50,6 +59,16 @@ func (b *builder) resolveJVM() {
 			for _, im := range l.Imports {
 				p := im.Path
 				switch {
+				case len(im.Names) > 0: // Scala: import a.b.{C, D}
+					for _, n := range im.Names {
+						if fs := typeFiles(p, n); len(fs) > 0 {
+							s.name(n, fs...)
+							s.bind(n, fs...)
+						}
+					}
+					if im.Alias == "*" {
+						s.glob(pkgs[p]...)
+					}
 				case im.Alias == "*":
 					s.glob(pkgs[p]...)
 				case lang == world.LangCSharp && im.Kind != "static" && im.Alias == "" && len(pkgs[p]) > 0:

@@ -11,7 +11,8 @@ import (
 )
 
 // fx is one file of a hand-written fixture. defs are "Name" or
-// "Name/Parent" (a member); refs are "Name", "qual:Name" or "~qual:Name"
+// "Name/Parent" (a member), with "#kind" after either to set the kind;
+// refs are "Name", "qual:Name" or "~qual:Name"
 // (a member reference).
 type fx struct {
 	path, lang, pkg string
@@ -34,10 +35,14 @@ func fixture(files []fx) Input {
 		}
 		facts := &world.Facts{Lang: f.lang, Package: f.pkg, Imports: f.imps}
 		for k, d := range f.defs {
+			d, kindSet, _ := strings.Cut(d, "#")
 			name, parent, _ := strings.Cut(d, "/")
 			kind := world.KindFunction
 			if parent != "" {
 				kind = world.KindMethod
+			}
+			if kindSet != "" {
+				kind = kindSet
 			}
 			facts.Defs = append(facts.Defs, world.Def{Name: name, Kind: kind, Parent: parent, Exported: name[:1] == strings.ToUpper(name[:1]), Start: k + 1, Signature: "func " + name + "()"})
 		}
@@ -141,6 +146,39 @@ func TestResolvers(t *testing.T) {
 			{path: "lib/app.rb", lang: "ruby", imps: []world.Import{{Path: "app/user", Kind: "require_relative"}}, refs: []string{"User"}},
 			{path: "test/user_test.rb", lang: "ruby", imps: []world.Import{{Path: "app/user"}}, refs: []string{"User"}},
 		}, []string{"lib/app.rb -> lib/app/user.rb", "test/user_test.rb -> lib/app/user.rb"}},
+		{"jvm", []fx{
+			{path: "src/main/java/a/Store.java", lang: "java", pkg: "a", defs: []string{"Store"}},
+			{path: "src/main/kotlin/b/Repo.kt", lang: "kotlin", pkg: "b", imps: []world.Import{imp("a.Store")}, defs: []string{"Repo", "load"}, refs: []string{"Store"}},
+			{path: "src/main/kotlin/b/Use.kt", lang: "kotlin", pkg: "b", refs: []string{"Repo", "load"}},
+			{path: "src/main/scala/c/Cache.scala", lang: "scala", pkg: "c", imps: []world.Import{imp("b", "Repo"), {Path: "a.Store", Alias: "S"}}, refs: []string{"Repo", "S"}},
+		}, []string{"src/main/kotlin/b/Repo.kt -> src/main/java/a/Store.java", "src/main/kotlin/b/Use.kt -> src/main/kotlin/b/Repo.kt",
+			"src/main/scala/c/Cache.scala -> src/main/java/a/Store.java", "src/main/scala/c/Cache.scala -> src/main/kotlin/b/Repo.kt"}},
+		{"lua", []fx{
+			{path: "lua/app/util.lua", lang: "lua", defs: []string{"log/M"}},
+			{path: "app/models/init.lua", lang: "lua", defs: []string{"empty/Item"}},
+			{path: "main.lua", lang: "lua", imps: []world.Import{{Path: "app.util", Alias: "util"}, {Path: "app.models", Alias: "Item"}}, refs: []string{"util:log", "Item:empty"}},
+		}, []string{"main.lua -> app/models/init.lua", "main.lua -> lua/app/util.lua"}},
+		{"zig", []fx{
+			{path: "src/util.zig", lang: "zig", defs: []string{"nextCapacity"}},
+			{path: "src/list.zig", lang: "zig", imps: []world.Import{{Path: "std", Alias: "std"}, {Path: "util.zig", Alias: "util"}}, refs: []string{"util:nextCapacity", "std:mem"}},
+		}, []string{"src/list.zig -> src/util.zig"}},
+		{"dart", []fx{
+			{path: "pkgs/shop/lib/src/item.dart", lang: "dart", defs: []string{"Item", "Price"}},
+			{path: "pkgs/shop/lib/cart.dart", lang: "dart", imps: []world.Import{{Path: "src/item.dart", Names: []string{"Item"}}}, defs: []string{"Cart"}, refs: []string{"Item"}},
+			{path: "app/main.dart", lang: "dart", imps: []world.Import{{Path: "package:shop/cart.dart", Alias: "shop"}, {Path: "dart:async"}}, refs: []string{"shop:Cart"}},
+		}, []string{"app/main.dart -> pkgs/shop/lib/cart.dart", "pkgs/shop/lib/cart.dart -> pkgs/shop/lib/src/item.dart"}},
+		{"elixir", []fx{
+			{path: "lib/my_app/repo.ex", lang: "elixir", defs: []string{"Repo/MyApp#module", "all/MyApp.Repo"}},
+			{path: "lib/my_app/queue.ex", lang: "elixir", defs: []string{"Queue/MyApp#module", "push/MyApp.Queue"}},
+			{path: "lib/my_app/worker.ex", lang: "elixir", imps: []world.Import{{Path: "MyApp.Repo", Alias: "Repo", Kind: "alias"}, {Path: "MyApp.Queue", Alias: "Q", Kind: "alias"}},
+				refs: []string{"Repo:all", "Q:push"}},
+			{path: "test/queue_test.exs", lang: "elixir", refs: []string{"MyApp.Queue:push"}},
+		}, []string{"lib/my_app/worker.ex -> lib/my_app/queue.ex", "lib/my_app/worker.ex -> lib/my_app/repo.ex", "test/queue_test.exs -> lib/my_app/queue.ex"}},
+		{"haskell", []fx{
+			{path: "src/Data/Queue.hs", lang: "haskell", pkg: "Data.Queue", defs: []string{"push", "pop"}},
+			{path: "src/Main.hs", lang: "haskell", pkg: "Main", imps: []world.Import{{Path: "Data.Queue", Alias: "Q", Kind: "qualified"}}, refs: []string{"Q:push"}},
+			{path: "test/Spec.hs", lang: "haskell", pkg: "Main", imps: []world.Import{{Path: "Data.Queue", Names: []string{"pop"}}}, refs: []string{"pop"}},
+		}, []string{"src/Main.hs -> src/Data/Queue.hs", "test/Spec.hs -> src/Data/Queue.hs"}},
 		{"fallback", []fx{
 			{path: "a.lua", lang: "lua", defs: []string{"frobnicate", "get"}},
 			{path: "b.lua", lang: "lua", defs: []string{"frobnicate"}},

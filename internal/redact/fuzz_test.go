@@ -1,0 +1,83 @@
+package redact
+
+import (
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/git-speed/git-speed/internal/redact/redacttest"
+)
+
+// FuzzRedact: no panic; redacting twice gives what redacting once gives;
+// lines are kept; a planted secret set off by a separator never survives.
+func FuzzRedact(f *testing.F) {
+	files, secrets := redacttest.Corpus()
+	for p, s := range files {
+		f.Add(p, s, uint8(0), uint8(0))
+	}
+	f.Add(".env", "A=\"x\ny\"\nB='", uint8(3), uint8(1))
+	f.Add("x.yaml", "password: -----BEGIN PRIVATE KEY-----\\n", uint8(5), uint8(2))
+	f.Add("a.go", "***REDACTED(x)*** password=\"", uint8(7), uint8(3))
+	seps := []string{" ", "\n", "\"", "'", "=", ": ", "(", "\t", ",", "`"}
+	f.Fuzz(func(t *testing.T, p, text string, which, sep uint8) {
+		r := Default()
+		once, _ := r.Text(p, text)
+		twice, _ := r.Text(p, once)
+		if once != twice {
+			t.Fatalf("not idempotent:\n%q\n%q\n%q", text, once, twice)
+		}
+		if strings.Count(once, "\n") != strings.Count(text, "\n") {
+			t.Fatalf("lines changed: %q → %q", text, once)
+		}
+		s := secrets[int(which)%len(secrets)]
+		if !plantable(s) {
+			return
+		}
+		sp := seps[int(sep)%len(seps)]
+		ctx := plantContext(s)
+		if ctx != "" {
+			// An assignment's value is set off by blanks or quotes.
+			sp = []string{" ", "\"", "'", "\t"}[int(sep)%4]
+			switch s.Kind {
+			case "bearer-token":
+				sp = " "
+			case "azure-storage-key":
+				sp = "="
+			}
+		}
+		if ctx != "" && (sp == " " || sp == "\t") && s.Kind != "bearer-token" &&
+			!configExt[path.Ext(p)] && !IsEnvFile(p) && !tokenLike(s.Value) {
+			return // in code an unquoted value is an expression, by design
+		}
+		planted := text + "\n" + ctx + sp + s.Value + sp + "\n" + text
+		out, _ := r.Text(p, planted)
+		if strings.Contains(out, s.Needle) && !r.Allowed(p) && !strings.Contains(text, s.Needle) {
+			t.Fatalf("%s survived in %q:\n%q", s.Kind, planted, out)
+		}
+	})
+}
+
+// plantable tells the secrets that stand alone: those found only by their
+// key or file need their context, given by plantContext.
+func plantable(s redacttest.Secret) bool {
+	return s.Kind != "env-value" && s.Kind != "env-value-staging" && s.Kind != "env-value-prod" &&
+		s.Kind != "env-database-url" && !strings.HasPrefix(s.Kind, "private-key") && s.Kind != "gcp-service-account-key"
+}
+
+func plantContext(s redacttest.Secret) string {
+	switch s.Kind {
+	case "aws-secret-access-key":
+		return "aws_secret_access_key ="
+	case "password-assignment", "password-yaml", "password-ini", "password-notebook":
+		return "password ="
+	case "secret-assignment":
+		return "secret_key ="
+	case "heroku-api-key":
+		return "heroku_api_key ="
+	case "bearer-token":
+		return "Authorization: Bearer"
+	case "azure-storage-key":
+		return "DefaultEndpointsProtocol=https;AccountName=x;AccountKey"
+	}
+	return ""
+}

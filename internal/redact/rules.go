@@ -1,0 +1,270 @@
+package redact
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// RulesVersion is the version of the built-in rule set; it is part of
+// every Digest, so a change here makes stored facts be remade. One line
+// per bump:
+//
+//	1: 42 token rules, .env values, private key blocks, secrets and
+//	   passwords in assignments, connection strings with a password.
+const RulesVersion = 1
+
+// Rule names found by code rather than by a table row.
+const (
+	ruleEnv        = "env-value"
+	rulePrivateKey = "private-key"
+	ruleAWSSecret  = "aws-secret-access-key"
+	rulePassword   = "password-assignment"
+	ruleSecret     = "secret-assignment"
+)
+
+// keyedNames are the rules of assignments (key = value), by vendor first.
+var keyedNames = []string{ruleAWSSecret, "heroku-api-key", "twilio-auth-token", "mailgun-api-key", rulePassword, ruleSecret}
+
+// tokenRule is a secret with a shape of its own. The pattern runs only on
+// lines holding one of keywords (case-sensitive); its first capture group,
+// when it has one, is the secret, else the whole match. A match whose
+// secret has less Shannon entropy than minEntropy, or holds one of the
+// skip words, is not a secret.
+type tokenRule struct {
+	name       string
+	keywords   []string
+	re         *regexp.Regexp
+	minEntropy float64
+	skip       []string
+	// check, when set, vets a secret the pattern found; match is the whole
+	// text the pattern matched.
+	check func(secret, match string) bool
+}
+
+// The token shapes below are written from the issuers' published formats
+// (prefixes, alphabets and lengths); where a shape is plain hex or base64,
+// an entropy floor keeps runs like 0000… and words out.
+var (
+	builtinOnce  sync.Once
+	builtinRules []tokenRule
+)
+
+func builtin() []tokenRule {
+	builtinOnce.Do(func() {
+		t := func(name string, keywords []string, re string, minEntropy float64, skip ...string) {
+			builtinRules = append(builtinRules, tokenRule{name: name, keywords: keywords, re: regexp.MustCompile(re), minEntropy: minEntropy, skip: skip})
+		}
+		kw := func(k ...string) []string { return k }
+		last := func() *tokenRule { return &builtinRules[len(builtinRules)-1] }
+		// Cloud providers.
+		t("aws-access-key-id", kw("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), `\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`, 3.0, "EXAMPLE")
+		t("google-api-key", kw("AIza"), `\b(AIza[0-9A-Za-z_\-]{35})(?:[^0-9A-Za-z_\-]|$)`, 3.0)
+		t("gcp-oauth-client-secret", kw("GOCSPX-"), `\b(GOCSPX-[0-9A-Za-z_\-]{28})`, 3.0)
+		t("azure-storage-key", kw("AccountKey="), `AccountKey=([A-Za-z0-9+/]{86}==)`, 4.0)
+		t("azure-ad-client-secret", kw("Q~"), `(?:^|[^0-9A-Za-z_~.\-])([0-9A-Za-z_~.\-]{3}[0-9]Q~[0-9A-Za-z_~.\-]{31,34})(?:[^0-9A-Za-z_~.\-]|$)`, 3.5)
+		t("alibaba-access-key-id", kw("LTAI"), `\b(LTAI[0-9A-Za-z]{20})\b`, 3.0)
+		t("digitalocean-token", kw("_v1_"), `\b(do[opr]_v1_[0-9a-f]{64})\b`, 3.0)
+		t("hashicorp-vault-token", kw("hvs.", "hvb."), `\b(hv[sb]\.[0-9A-Za-z_\-]{24,})`, 3.5)
+		t("terraform-cloud-token", kw(".atlasv1."), `\b([0-9A-Za-z]{14}\.atlasv1\.[0-9A-Za-z_=\-]{60,})`, 3.5)
+		t("databricks-token", kw("dapi"), `\b(dapi[0-9a-f]{32}(?:-[0-9])?)\b`, 3.0)
+		// Source hosting and package registries.
+		t("github-pat", kw("ghp_"), `\b(ghp_[0-9A-Za-z]{36})\b`, 3.0)
+		t("github-fine-grained-pat", kw("github_pat_"), `\b(github_pat_[0-9A-Za-z_]{82})\b`, 3.0)
+		t("github-oauth", kw("gho_"), `\b(gho_[0-9A-Za-z]{36})\b`, 3.0)
+		t("github-app-token", kw("ghu_", "ghs_"), `\b((?:ghu|ghs)_[0-9A-Za-z]{36})\b`, 3.0)
+		t("github-refresh-token", kw("ghr_"), `\b(ghr_[0-9A-Za-z]{36,76})\b`, 3.0)
+		t("gitlab-pat", kw("glpat-"), `\b(glpat-[0-9A-Za-z_\-]{20,})`, 3.0)
+		t("gitlab-token", kw("gldt-", "glrt-", "glptt-", "glcbt-", "glft-", "glimt-", "glsoat-", "gloas-", "GR1348941"),
+			`\b((?:gldt|glrt|glptt|glcbt|glft|glimt|glsoat|gloas)-[0-9A-Za-z_\-]{20,}|GR1348941[0-9A-Za-z_\-]{20,})`, 3.0)
+		t("npm-token", kw("npm_"), `\b(npm_[0-9A-Za-z]{36})\b`, 3.0)
+		t("pypi-token", kw("pypi-AgE"), `\b(pypi-AgE[0-9A-Za-z_\-]{50,})`, 3.5)
+		t("huggingface-token", kw("hf_"), `\b(hf_[0-9A-Za-z]{34,40})\b`, 3.5)
+		// Messaging, payments and mail.
+		t("slack-token", kw("xox"), `\b(xox[abposre]-[0-9A-Za-z\-]{10,})`, 3.0)
+		t("slack-app-token", kw("xapp-"), `\b(xapp-[0-9]-[0-9A-Z]+-[0-9]+-[0-9a-z]+)`, 3.0)
+		t("slack-webhook", kw("hooks.slack.com"), `(https?://hooks\.slack\.com/(?:services|workflows|triggers)/[0-9A-Za-z+/_\-]{20,})`, 0)
+		t("discord-webhook", kw("discord"), `(https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[0-9A-Za-z_\-]{60,})`, 0)
+		t("telegram-bot-token", kw(":AA"), `(?:^|[^0-9])([0-9]{8,10}:AA[0-9A-Za-z_\-]{33})(?:[^0-9A-Za-z_\-]|$)`, 3.0)
+		t("stripe-key", kw("k_live_", "k_test_"), `\b((?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,})\b`, 3.0)
+		t("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[0-9A-Za-z+/=]{32,})`, 3.0)
+		t("square-token", kw("sq0atp-", "sq0csp-"), `\b(sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,43})`, 3.0)
+		t("shopify-token", kw("shpat_", "shpca_", "shppa_", "shpss_"), `\b(shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32})\b`, 3.0)
+		t("twilio-api-key", kw("SK"), `\b(SK[0-9a-fA-F]{32})\b`, 3.2)
+		t("sendgrid-api-key", kw("SG."), `\b(SG\.[0-9A-Za-z_\-]{22}\.[0-9A-Za-z_\-]{43})`, 3.0)
+		t("mailgun-api-key", kw("key-"), `\b(key-[0-9a-f]{32})\b`, 3.2)
+		t("mailchimp-api-key", kw("-us"), `\b([0-9a-f]{32}-us[0-9]{1,2})\b`, 3.2)
+		t("postman-api-key", kw("PMAK-"), `\b(PMAK-[0-9a-f]{24}-[0-9a-f]{34})\b`, 3.0)
+		t("linear-api-key", kw("lin_api_"), `\b(lin_api_[0-9A-Za-z]{40})\b`, 3.0)
+		// AI providers.
+		t("openai-api-key", kw("T3BlbkFJ"), `\b(sk-(?:proj-|svcacct-|admin-)?[0-9A-Za-z_\-]{20,}T3BlbkFJ[0-9A-Za-z_\-]{20,})`, 3.0)
+		t("anthropic-api-key", kw("sk-ant-"), `\b(sk-ant-(?:api|admin)[0-9]{2}-[0-9A-Za-z_\-]{80,})`, 3.0)
+		// Shapes any issuer uses.
+		t("age-secret-key", kw("AGE-SECRET-KEY-1"), `(AGE-SECRET-KEY-1[0-9A-Z]{58})`, 3.0)
+		t("jwt", kw("eyJ"), `\b(eyJ[0-9A-Za-z_\-]{10,}\.eyJ[0-9A-Za-z_\-]{10,}\.[0-9A-Za-z_\-]*)`, 3.0)
+		t("bearer-token", kw("Bearer ", "bearer ", "BEARER "), `(?:[Bb]earer|BEARER) +([0-9A-Za-z._~+/\-]{20,}=*)`, 3.5)
+		t("basic-auth", kw("Basic ", "basic "), `[Bb]asic +([0-9A-Za-z+/]{8,}={0,2})`, 0)
+		last().check = func(b64, _ string) bool { return basicCredential(b64) }
+		t("connection-string", kw("://"), `\b[A-Za-z][0-9A-Za-z+.\-]{1,30}://[^\s:@/'"<>{}$]{1,128}:([^\s@/'"<>]{4,256})@[0-9A-Za-z\[][0-9A-Za-z.\-]*`, 0)
+		last().check = func(pw, m string) bool {
+			return !placeholderPassword(pw) && !exampleHost(m[strings.LastIndexByte(m, '@')+1:])
+		}
+	})
+	return builtinRules
+}
+
+// trigger is a keyword and what it starts: a token rule (its index), or
+// the search for an assignment (rule -1, matched without regard to case).
+type trigger struct {
+	kw   string
+	rule int
+}
+
+var (
+	triggersOnce sync.Once
+	// triggers holds, by first byte, the keywords starting with it: one
+	// pass over a text finds every keyword of every rule. pairs marks the
+	// first two bytes of some keyword (any case for assignments), so most
+	// bytes cost one table look-up.
+	triggers [256][]trigger
+	pairs    [1 << 16]bool
+)
+
+func triggerTable() *[256][]trigger {
+	triggersOnce.Do(func() {
+		for i, r := range builtin() {
+			for _, k := range r.keywords {
+				triggers[k[0]] = append(triggers[k[0]], trigger{k, i})
+				pairs[uint16(k[0])<<8|uint16(k[1])] = true
+			}
+		}
+		for _, k := range keyedKeywords {
+			up := func(c byte) byte { return c - 'a' + 'A' }
+			triggers[k[0]] = append(triggers[k[0]], trigger{k, -1})
+			triggers[up(k[0])] = append(triggers[up(k[0])], trigger{k, -1})
+			for _, a := range []byte{k[0], up(k[0])} {
+				for _, b := range []byte{k[1], up(k[1])} {
+					pairs[uint16(a)<<8|uint16(b)] = true
+				}
+			}
+		}
+	})
+	return &triggers
+}
+
+// find returns where the keywords occur: per token rule, and for
+// assignments.
+func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
+	tab := triggerTable()
+	byRule = make([][]int, nrules)
+	t := s.text
+	for i := 0; i+1 < len(t); i++ {
+		if !pairs[uint16(t[i])<<8|uint16(t[i+1])] {
+			continue
+		}
+		for _, tr := range tab[t[i]] {
+			if tr.rule >= 0 {
+				if strings.HasPrefix(t[i:], tr.kw) {
+					byRule[tr.rule] = append(byRule[tr.rule], i)
+				}
+			} else if len(t)-i >= len(tr.kw) && strings.EqualFold(t[i:i+len(tr.kw)], tr.kw) {
+				keyed = append(keyed, i)
+			}
+		}
+	}
+	return byRule, keyed
+}
+
+// rules runs the token rules, each on the lines holding its keywords.
+func (s *scan) rules(rs []tokenRule, at [][]int) {
+	for i := range rs {
+		lastHi := -1
+		for _, pos := range at[i] {
+			// A keyword well inside the last window read was matched
+			// there (tokens are shorter than the margin).
+			if pos < lastHi-512 {
+				continue
+			}
+			lo, hi := s.lineAt(pos)
+			lastHi = hi
+			s.match(&rs[i], lo, hi)
+		}
+	}
+}
+
+func (s *scan) match(r *tokenRule, lo, hi int) {
+	line := s.text[lo:hi]
+	for _, m := range r.re.FindAllStringSubmatchIndex(line, -1) {
+		a, b := m[0], m[1]
+		if len(m) >= 4 && m[2] >= 0 {
+			a, b = m[2], m[3]
+		}
+		secret := line[a:b]
+		if r.minEntropy > 0 && entropy(secret) < r.minEntropy {
+			continue
+		}
+		skipped := false
+		for _, w := range r.skip {
+			if strings.Contains(secret, w) {
+				skipped = true
+				break
+			}
+		}
+		if !skipped && (r.check == nil || r.check(secret, line[m[0]:m[1]])) {
+			s.add(lo+a, lo+b, r.name, 0)
+		}
+	}
+}
+
+// basicCredential reports whether b64 is the base64 of user:password with
+// a password that is not a well-known example.
+func basicCredential(b64 string) bool {
+	dec, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(b64, "="))
+		if err != nil {
+			return false
+		}
+	}
+	user, pw, ok := strings.Cut(string(dec), ":")
+	if !ok || user == "" {
+		return false
+	}
+	for i := 0; i < len(dec); i++ {
+		if dec[i] < ' ' || dec[i] > '~' {
+			return false
+		}
+	}
+	return !placeholderPassword(pw)
+}
+
+// exampleHost reports whether host is reserved for documentation
+// (RFC 2606: example.com, .org, .net and the .example domain).
+func exampleHost(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, d := range []string{"example.com", "example.org", "example.net", "example"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
+// examplePasswords are the passwords of documentation and tests.
+var examplePasswords = []string{"pass", "secret", "sesame", "changeme", "example", "xxx", "***", "${", "{{", "%s", "%v", "<", "..."}
+
+// placeholderPassword reports whether pw is an example password or too
+// short to be one.
+func placeholderPassword(pw string) bool {
+	if len(pw) < 4 {
+		return true
+	}
+	low := strings.ToLower(pw)
+	for _, p := range examplePasswords {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,224 @@
+package pack_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/gittest"
+	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/pack"
+	"github.com/git-speed/git-speed/layers/world/build"
+)
+
+// world indexes a small real repository and loads it.
+func world(t *testing.T) (*build.World, *gittest.Repo) {
+	t.Helper()
+	r := gittest.New(t)
+	r.Write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	r.Write("cache/lru.go", `package cache
+
+import "container/list"
+
+// LRU is a fixed-size cache.
+type LRU struct {
+	ll  *list.List
+	max int
+}
+
+// EvictOldest drops the least recently used entry.
+func (c *LRU) EvictOldest() {
+	e := c.ll.Back()
+	if e != nil {
+		c.ll.Remove(e)
+	}
+}
+
+// Len is the number of entries.
+func (c *LRU) Len() int { return c.ll.Len() }
+`)
+	r.Write("cache/lru_test.go", "package cache\n\nimport \"testing\"\n\nfunc TestEvict(t *testing.T) { (&LRU{}).Len() }\n")
+	r.Write("server/http.go", `package server
+
+import "example.com/m/cache"
+
+// Serve answers requests from the cache.
+func Serve(c *cache.LRU) int {
+	c.EvictOldest()
+	return c.Len()
+}
+`)
+	r.Write("docs/guide.md", "# Operating the server\n\nThe cache evicts entries when full.\n")
+	r.Write("util/strings.go", "package util\n\n// Reverse reverses s.\nfunc Reverse(s string) string { return s }\n")
+	r.Write(".env", "DB_PASSWORD=hunter2\n")
+	r.Commit("one")
+	repo, err := gitstore.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	res, err := build.Index(context.Background(), repo, "HEAD", build.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := build.Load(repo, res.Tree, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w, r
+}
+
+func counter(t *testing.T) tokens.Counter {
+	c, err := tokens.New(config.Default().Tokens.Tokenizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestPackFindsTheDefinition(t *testing.T) {
+	w, _ := world(t)
+	req := pack.Request{Query: "how is the oldest cache entry evicted?", Counter: counter(t)}
+	p, err := pack.Build(w, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) == 0 || p.Items[0].Path != "cache/lru.go" {
+		t.Fatalf("items %+v", p.Items)
+	}
+	it := p.Items[0]
+	if !strings.HasPrefix(it.Reason, "defines") || it.LineRange != "11-17" || !strings.Contains(it.Snippet, "func (c *LRU) EvictOldest()") ||
+		!strings.HasPrefix(it.Signature, "func (c *LRU) EvictOldest()") {
+		t.Errorf("first item %+v", it)
+	}
+	found := map[string]bool{}
+	for _, it := range p.Items {
+		found[it.Path] = true
+	}
+	for _, want := range []string{"cache/lru_test.go", "server/http.go", "docs/guide.md"} {
+		if !found[want] {
+			t.Errorf("%s missing from the pack", want)
+		}
+	}
+	if found["util/strings.go"] {
+		t.Error("an unrelated file is in the pack")
+	}
+	text := p.Text()
+	if !strings.Contains(text, "not instructions") || !strings.Contains(text, "cache/lru.go:11-17") {
+		t.Errorf("text rendering:\n%s", text)
+	}
+	if p.Tokens != counter(t).Count(text) || p.Tokens > pack.DefaultBudget {
+		t.Errorf("tokens %d", p.Tokens)
+	}
+	// Same inputs, same bytes.
+	again, err := pack.Build(w, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(p)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) {
+		t.Error("two packs of the same request differ")
+	}
+}
+
+func TestPackSignals(t *testing.T) {
+	w, _ := world(t)
+	p, err := pack.Build(w, pack.Request{Query: "reverse a string, see util/strings.go and frobnicate", Counter: counter(t),
+		Tags: []string{"docs/guide.md"}, Status: []pack.Status{{Path: "server/http.go", Code: " M"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Items[0].Path != "docs/guide.md" || p.Items[0].Reason != "tagged by the request" {
+		t.Errorf("tagged file not first: %+v", p.Items[0])
+	}
+	if p.Items[1].Path != "util/strings.go" {
+		t.Errorf("mentioned file not second: %+v", p.Items[1])
+	}
+	if len(p.OpenQuestions) != 1 || p.OpenQuestions[0] != "frobnicate" {
+		t.Errorf("open questions %v", p.OpenQuestions)
+	}
+	dirty := false
+	for _, it := range p.Items {
+		if it.Path == "server/http.go" && strings.Contains(strings.Join(it.Evidence, ";"), "git status: M") {
+			dirty = true
+		}
+	}
+	if !dirty {
+		t.Errorf("dirty file not boosted: %+v", p.Items)
+	}
+}
+
+func TestPackBudget(t *testing.T) {
+	w, _ := world(t)
+	cnt := counter(t)
+	for _, budget := range []int{120, 200, 400} {
+		p, err := pack.Build(w, pack.Request{Query: "cache entry evict server", Counter: cnt, Budget: budget})
+		if err != nil {
+			t.Fatalf("budget %d: %v", budget, err)
+		}
+		if n := cnt.Count(p.Text()); n > budget || n != p.Tokens {
+			t.Errorf("budget %d: %d tokens (pack says %d)", budget, n, p.Tokens)
+		}
+	}
+	_, err := pack.Build(w, pack.Request{Query: "cache", Counter: cnt, Budget: 10})
+	if !errors.Is(err, pack.ErrBadRequest) {
+		t.Errorf("budget 10: %v", err)
+	}
+}
+
+func TestPackBadRequests(t *testing.T) {
+	w, _ := world(t)
+	for name, req := range map[string]pack.Request{
+		"empty":      {Query: "  \n"},
+		"stop words": {Query: "the of and is it"},
+		"huge":       {Query: strings.Repeat("cache ", 1<<20/6)},
+		"binary":     {Query: "cache\x00\xff\xfe"},
+		"gone tag":   {Query: "cache", Tags: []string{"cache/deleted.go"}},
+	} {
+		req.Counter = counter(t)
+		_, err := pack.Build(w, req)
+		if !errors.Is(err, pack.ErrBadRequest) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	w, _ := world(t)
+	rep, err := pack.Evaluate([]pack.Case{
+		{Commit: "c1", Message: "evict the oldest entry of the cache", Target: []string{"cache/lru.go", "server/http.go"}, Src: w},
+		{Commit: "c2", Message: "Merge", Target: nil, Src: w},
+	}, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != 1 || rep.Skipped != 1 || rep.Pack.At5 != 1 || rep.BM25.At10 <= 0 {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+// Values of .env files never reach a pack: not through the term index, not
+// in a snippet.
+func TestPackKeepsSecretsOut(t *testing.T) {
+	w, _ := world(t)
+	p, err := pack.Build(w, pack.Request{Query: "db password hunter2", Counter: counter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) == 0 || p.Items[0].Path != ".env" {
+		t.Fatalf("items %+v", p.Items)
+	}
+	items, _ := json.Marshal(p.Items)
+	if strings.Contains(string(items), "hunter") || strings.Contains(p.Text(), "DB_PASSWORD=hunter2") {
+		t.Errorf("the secret leaked: %s", items)
+	}
+	if len(p.OpenQuestions) == 0 || p.OpenQuestions[0] != "hunter2" {
+		t.Errorf("the value is searchable: open questions %v", p.OpenQuestions)
+	}
+}

@@ -1,0 +1,340 @@
+package build
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
+)
+
+// artifactTerms is a tree's inverted term index (package terms): a docs
+// shard and one shard per term bucket, read by pack a few buckets at a
+// time.
+const artifactTerms = "terms"
+
+// termVector gives f its term vector at extraction time.
+func termVector(facts *world.Facts, data []byte) { facts.Terms = terms.Of(facts, data) }
+
+// plainTerms gives a text file without facts (a language without an
+// extractor, prose, data) a term vector of its words, kept in the tree's
+// term index only: binary, too large and vendored files get none.
+func plainTerms(f *file, data []byte) {
+	if f.rec.Has(world.FlagBinary) || f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) ||
+		f.rec.Has(world.FlagIgnored) || f.rec.Has(world.FlagSymlink) || f.rec.Has(world.FlagSubmodule) {
+		return
+	}
+	setTerms(f, terms.Of(&world.Facts{Lang: f.rec.Lang}, data))
+}
+
+// termTable interns the terms of index runs: a file's vector is held as
+// packed ids (id<<32 | fields<<24 | count) until the term index is
+// encoded, several times smaller than strings on a large tree.
+var termTable = struct {
+	sync.Mutex
+	ids  map[string]uint32
+	strs []string
+}{ids: map[string]uint32{}}
+
+const maxPackedCount = 1<<24 - 1
+
+func setTerms(f *file, vec []world.Term) {
+	out := make([]uint64, len(vec))
+	termTable.Lock()
+	for i, t := range vec {
+		id, ok := termTable.ids[t.Text]
+		if !ok {
+			id = uint32(len(termTable.strs))
+			termTable.ids[t.Text] = id
+			termTable.strs = append(termTable.strs, t.Text)
+		}
+		out[i] = uint64(id)<<32 | uint64(t.Fields)<<24 | uint64(min(t.Count, maxPackedCount))
+	}
+	termTable.Unlock()
+	f.terms, f.haveTerms = out, true
+}
+
+// packedVectors gives the term index encoder the rows' packed vectors.
+type packedVectors struct {
+	files []*file
+	strs  []string
+}
+
+func (v packedVectors) Len() int          { return len(v.files) }
+func (v packedVectors) Path(i int) string { return v.files[i].rec.Path }
+func (v packedVectors) Terms(i int) int   { return len(v.files[i].terms) }
+func (v packedVectors) Term(i, k int) (string, uint8, uint32) {
+	x := v.files[i].terms[k]
+	return v.strs[x>>32], uint8(x >> 24), uint32(x & maxPackedCount)
+}
+
+func (r *shardReader) byte() byte {
+	if r.err != nil || len(r.b) == 0 {
+		r.err = errShard
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// termShards encodes the terms artifact of a tree: every file with facts
+// or plain text, and its vector. Vectors of rows carried over from the previous tree come
+// from that tree's artifact (or, failing that, from their stored facts),
+// so the bytes equal those of a full index of the same tree.
+func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(string)) (map[string][]byte, error) {
+	var old map[string][]world.Term
+	need := false
+	for _, f := range files {
+		if f.reused {
+			need = true
+			break
+		}
+	}
+	if need && prev != nil {
+		shards, err := st.Tree(prev.tree, treeDigestOf(prev), artifactTerms)
+		if err == nil {
+			paths, vecs, derr := terms.Decode(shards)
+			if derr == nil {
+				old = make(map[string][]world.Term, len(paths))
+				// (decoded vectors are packed as they are taken)
+				for i, p := range paths {
+					old[p] = vecs[i]
+				}
+			} else {
+				warn(fmt.Sprintf("term index of tree %s is unreadable (%v); reading the files' facts instead", short(prev.tree), derr))
+			}
+		}
+	}
+	var missing []*file
+	for _, f := range files {
+		if f.haveTerms || !f.reused {
+			continue
+		}
+		if v, ok := old[f.rec.Path]; ok {
+			setTerms(f, v)
+		} else if f.link != nil {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		keys := make([]string, len(missing))
+		for i, f := range missing {
+			keys[i] = f.rec.Key
+		}
+		stored, err := st.Facts(keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range missing {
+			b, ok := stored[f.rec.Key]
+			if !ok {
+				return nil, fmt.Errorf("%s: facts %s missing from the store; run git speed index --force", f.rec.Path, short(f.rec.Key))
+			}
+			facts, err := decodeFacts(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s: stored facts are corrupt (%v); run git speed index --force", f.rec.Path, err)
+			}
+			setTerms(f, facts.Terms)
+		}
+	}
+	var rows []*file
+	for _, f := range files {
+		if f.haveTerms {
+			rows = append(rows, f)
+		}
+	}
+	termTable.Lock()
+	strs := termTable.strs
+	termTable.Unlock()
+	out := terms.EncodeFrom(packedVectors{files: rows, strs: strs})
+	for _, f := range rows {
+		f.terms = nil
+	}
+	return out, nil
+}
+
+// treeDigestOf is the digest the previous tree was indexed under: the
+// same as this run's, since only such trees are reused.
+func treeDigestOf(p *previous) string { return p.digest }
+
+// Terms reads the docs of the tree's term index and the postings of want.
+func (w *World) Terms(want []string) (*terms.Index, error) {
+	keys := map[string]bool{}
+	wanted := map[string]bool{}
+	for _, t := range want {
+		keys[terms.Bucket(t)] = true
+		wanted[t] = true
+	}
+	w.mu.Lock()
+	docs := w.termDocs
+	w.mu.Unlock()
+	if docs == nil {
+		keys[terms.DocsShard], keys[terms.LensShard] = true, true
+	}
+	list := make([]string, 0, len(keys))
+	for k := range keys {
+		list = append(list, k)
+	}
+	sort.Strings(list)
+	shards, err := w.st.Shards(w.tree, w.digest, artifactTerms, list)
+	if err != nil {
+		return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
+	}
+	if docs == nil {
+		if docs, err = terms.DecodeDocs(shards); err != nil {
+			return nil, fmt.Errorf("term index of tree %s: %w; run git speed index --force", short(w.tree), err)
+		}
+		w.mu.Lock()
+		w.termDocs = docs
+		w.mu.Unlock()
+	}
+	ix := &terms.Index{Docs: docs, Postings: map[string][]terms.Posting{}}
+	for _, k := range list {
+		if k == terms.DocsShard || k == terms.LensShard {
+			continue
+		}
+		b, ok := shards[k]
+		if !ok {
+			continue // no term of the tree falls in this bucket
+		}
+		post, err := terms.DecodeBucket(b, len(docs), func(t string) bool { return wanted[t] })
+		if err != nil {
+			return nil, fmt.Errorf("term index of tree %s, bucket %s: %w; run git speed index --force", short(w.tree), k, err)
+		}
+		for t, ps := range post {
+			ix.Postings[t] = ps
+		}
+	}
+	return ix, nil
+}
+
+// patchTerms gives the shards of the terms artifact that change when the
+// edited files keep their paths and get new content: the docs shard (their
+// lengths) and the buckets of their old and new terms. ok is false when
+// the patch cannot say the same as a full index would (a file joins or
+// leaves the index, a bucket empties); the caller then indexes the tree.
+func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, eds []*edited) (map[string][]byte, bool) {
+	sh, err := st.Shards(prev, digest, artifactTerms, []string{terms.DocsShard, terms.LensShard})
+	if err != nil {
+		return nil, false
+	}
+	docs, err := terms.DecodeDocs(sh)
+	if err != nil {
+		return nil, false
+	}
+	type change struct {
+		doc      uint32
+		old, new []world.Term
+	}
+	var changes []change
+	buckets := map[string]bool{}
+	var blobs gitstore.BlobReader
+	defer func() {
+		if blobs != nil {
+			blobs.Close()
+		}
+	}()
+	for _, ed := range eds {
+		i := sort.Search(len(docs), func(i int) bool { return docs[i].Path >= ed.path })
+		in := i < len(docs) && docs[i].Path == ed.path
+		if in != ed.f.haveTerms {
+			return nil, false
+		}
+		if !in {
+			continue
+		}
+		c := change{doc: uint32(i), new: unpackTerms(ed.f.terms)}
+		if ed.old.Key != "" {
+			got, err := st.Facts([]string{ed.old.Key})
+			if err != nil || got[ed.old.Key] == nil {
+				return nil, false
+			}
+			f, err := decodeFacts(got[ed.old.Key])
+			if err != nil {
+				return nil, false
+			}
+			c.old = f.Terms
+		} else {
+			if blobs == nil {
+				if blobs, err = repo.Blobs(); err != nil {
+					return nil, false
+				}
+			}
+			data, err := blobs.Read(ed.old.Blob, 0)
+			if err != nil {
+				return nil, false
+			}
+			c.old = terms.Of(&world.Facts{Lang: ed.old.Lang}, data)
+		}
+		for _, t := range c.old {
+			buckets[terms.Bucket(t.Text)] = true
+		}
+		for _, t := range c.new {
+			buckets[terms.Bucket(t.Text)] = true
+		}
+		docs[i].Len = terms.Length(c.new)
+		changes = append(changes, c)
+	}
+	keys := make([]string, 0, len(buckets))
+	for b := range buckets {
+		keys = append(keys, b)
+	}
+	sort.Strings(keys)
+	sh, err = st.Shards(prev, digest, artifactTerms, keys)
+	if err != nil {
+		return nil, false
+	}
+	post := map[string]map[string][]terms.Posting{}
+	for _, k := range keys {
+		post[k] = map[string][]terms.Posting{}
+		if b, ok := sh[k]; ok {
+			if post[k], err = terms.DecodeBucket(b, len(docs), nil); err != nil {
+				return nil, false
+			}
+		}
+	}
+	for _, c := range changes {
+		for _, t := range c.old {
+			m := post[terms.Bucket(t.Text)]
+			ps := m[t.Text]
+			j := sort.Search(len(ps), func(j int) bool { return ps[j].Doc >= c.doc })
+			if j < len(ps) && ps[j].Doc == c.doc {
+				ps = append(ps[:j:j], ps[j+1:]...)
+			}
+			if len(ps) == 0 {
+				delete(m, t.Text)
+			} else {
+				m[t.Text] = ps
+			}
+		}
+		for _, t := range c.new {
+			m := post[terms.Bucket(t.Text)]
+			ps := m[t.Text]
+			j := sort.Search(len(ps), func(j int) bool { return ps[j].Doc >= c.doc })
+			ps = append(ps[:j:j], append([]terms.Posting{{Doc: c.doc, Fields: t.Fields, Count: t.Count}}, ps[j:]...)...)
+			m[t.Text] = ps
+		}
+	}
+	out := map[string][]byte{terms.LensShard: terms.EncodeDocs(docs)[terms.LensShard]}
+	for _, k := range keys {
+		if len(post[k]) == 0 {
+			return nil, false // a shard would go: a whole index drops it
+		}
+		out[k] = terms.EncodeBucket(post[k])
+	}
+	return out, true
+}
+
+// unpackTerms turns a packed vector back into terms.
+func unpackTerms(packed []uint64) []world.Term {
+	termTable.Lock()
+	defer termTable.Unlock()
+	out := make([]world.Term, len(packed))
+	for i, x := range packed {
+		out[i] = world.Term{Text: termTable.strs[x>>32], Fields: uint8(x >> 24), Count: uint32(x & maxPackedCount)}
+	}
+	return out
+}

@@ -1,0 +1,376 @@
+// Package terms owns git-speed's lexical vocabulary: it turns a file (its
+// facts and content) into a compact term vector, a query into terms, and
+// stores a tree's vectors as an inverted index sharded by term hash. The
+// same normalisation (identifier splitting, lower case, a light stemmer)
+// runs on both sides, so a query word meets the identifiers, definitions,
+// doc lines, headings, imports and prose words of the files. It is pure Go
+// and knows nothing of git: layers/world/build stores what it makes and
+// layers/pack scores against it.
+//
+// Term vectors are stored: any change to what Of returns for the same
+// input (the stemmer, the stop words, the limits) must bump
+// world.FormatVersion so stored vectors are rebuilt.
+package terms
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Field bits of a world.Term: where in a file the term occurs.
+const (
+	Content uint8 = 1 << iota // a word of the text (prose, comments, strings, code)
+	Ident                     // a compound identifier of the text, whole or one of its parts
+	Def                       // the name of a definition, whole or one of its parts
+	DocLine                   // a word of a definition's doc line
+	Heading                   // a word of a Markdown heading
+	Import                    // a part of an import path or an imported name
+	Path                      // a part of the file's path (never stored: blobs have no path)
+)
+
+// Limits of a vector: a term is 2 to MaxLen bytes long, and a file keeps
+// its MaxTerms most frequent terms (the named fields always win).
+const (
+	MinLen   = 2
+	MaxLen   = 40
+	MaxTerms = 3000
+)
+
+// FieldNames names the field bits in order, for evidence strings.
+var FieldNames = []string{"content", "identifier", "definition", "doc", "heading", "import", "path"}
+
+// Names lists the names of the bits set in fields.
+func Names(fields uint8) []string {
+	var out []string
+	for i, n := range FieldNames {
+		if fields&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// acc accumulates a vector.
+type acc map[string]*world.Term
+
+func (a acc) add(t string, field uint8, n uint32) {
+	if len(t) < MinLen || len(t) > MaxLen || stop[t] || allDigits(t) {
+		return
+	}
+	e := a[t]
+	if e == nil {
+		e = &world.Term{Text: t}
+		a[t] = e
+	}
+	e.Fields |= field
+	if field == Content || field == Ident {
+		e.Count += n
+	}
+}
+
+// addWord adds one raw token (an identifier or a word) under field: its
+// stemmed lower-case parts, and for a compound identifier the whole of it
+// too, marked as an identifier.
+func (a acc) addWord(tok string, field uint8) {
+	parts := Split(tok)
+	if len(parts) == 0 {
+		return
+	}
+	extra := uint8(0)
+	if len(parts) > 1 {
+		if field == Content {
+			extra = Ident
+		}
+		a.add(Whole(tok), field|extra, 1)
+	}
+	for _, p := range parts {
+		a.add(Stem(p), field|extra, 1)
+	}
+}
+
+// addContent adds a content token as addWord(tok, Content) does and
+// returns the entries it counted, one per count, for the token's repeats.
+func (a acc) addContent(tok string) []*world.Term {
+	parts := Split(tok)
+	if len(parts) == 0 {
+		return nil
+	}
+	field := Content
+	var hits []*world.Term
+	add := func(t string) {
+		// As add: only a term of exactly one counted field is counted, so
+		// the parts of a compound identifier (Content|Ident) are not.
+		if e := a.entry(t, field); e != nil && field == Content {
+			e.Count++
+			hits = append(hits, e)
+		}
+	}
+	if len(parts) > 1 {
+		field |= Ident
+		add(Whole(tok))
+	}
+	for _, p := range parts {
+		add(Stem(p))
+	}
+	return hits
+}
+
+// entry returns t's entry with field set, nil for a term not kept.
+func (a acc) entry(t string, field uint8) *world.Term {
+	if len(t) < MinLen || len(t) > MaxLen || stop[t] || allDigits(t) {
+		return nil
+	}
+	e := a[t]
+	if e == nil {
+		e = &world.Term{Text: t}
+		a[t] = e
+	}
+	e.Fields |= field
+	return e
+}
+
+// Of makes the term vector of a file from its facts and content, sorted
+// by term. It depends only on them, so it is stored with the blob's facts.
+func Of(f *world.Facts, content []byte) []world.Term {
+	a := acc{}
+	if f != nil && SecretValues(f.Lang) {
+		// Values are never stored: the words are the skeleton's, which
+		// the extractor wrote with every value masked.
+		content = []byte(f.Skeleton)
+	}
+	// Content words repeat: each distinct token is split and stemmed
+	// once, and its repeats only count (a map indexed by string(bytes)
+	// does not allocate).
+	seen := map[string][]*world.Term{}
+	wordBytes(content, func(tok []byte) {
+		if hits, ok := seen[string(tok)]; ok {
+			for _, e := range hits {
+				e.Count++
+			}
+			return
+		}
+		t := string(tok)
+		seen[t] = a.addContent(t)
+	})
+	if f != nil {
+		for _, d := range f.Defs {
+			a.addWord(d.Name, Def)
+			if d.Doc != "" {
+				forWords(d.Doc, func(w string) { a.addWord(w, DocLine) })
+			}
+		}
+		for _, im := range f.Imports {
+			forWords(im.Path, func(w string) { a.addWord(w, Import) })
+			for _, n := range im.Names {
+				a.addWord(n, Import)
+			}
+		}
+		if f.Lang == "markdown" {
+			for _, h := range headings(content) {
+				forWords(h, func(w string) { a.addWord(w, Heading) })
+			}
+		}
+	}
+	out := make([]world.Term, 0, len(a))
+	for _, t := range a {
+		out = append(out, *t)
+	}
+	if len(out) > MaxTerms {
+		// Keep the terms of named fields first, then the most frequent.
+		sort.Slice(out, func(i, j int) bool {
+			ni, nj := out[i].Fields&^(Content|Ident) != 0, out[j].Fields&^(Content|Ident) != 0
+			if ni != nj {
+				return ni
+			}
+			if out[i].Count != out[j].Count {
+				return out[i].Count > out[j].Count
+			}
+			return out[i].Text < out[j].Text
+		})
+		out = out[:MaxTerms]
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+// PathTerms are the terms of a path's folders and file name, stemmed.
+func PathTerms(p string) []string {
+	a := acc{}
+	forWords(p, func(w string) { a.addWord(w, Path) })
+	out := make([]string, 0, len(a))
+	for t := range a {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// headings returns the text of the Markdown ATX headings of content.
+func headings(content []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(content), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, strings.TrimLeft(line, "# "))
+		}
+	}
+	return out
+}
+
+// forWords calls fn for every run of letters, digits and underscores of s.
+func forWords(s string, fn func(string)) { Words([]byte(s), fn) }
+
+// Words calls fn for every token of b: a run of ASCII letters, digits and
+// underscores, or of non-ASCII letters, at most 4×MaxLen bytes long
+// (longer runs are not words: hashes, base64, minified code).
+func Words(b []byte, fn func(string)) {
+	wordBytes(b, func(w []byte) { fn(string(w)) })
+}
+
+// wordBytes is Words handing out the bytes of each word.
+func wordBytes(b []byte, fn func([]byte)) {
+	start := -1
+	for i := 0; i <= len(b); i++ {
+		in := i < len(b) && isWordByte(b[i])
+		if in {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if i-start <= 4*MaxLen {
+				fn(b[start:i])
+			}
+			start = -1
+		}
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+// Whole is the lower-case form of a whole identifier, separators dropped:
+// "parse_HTTP_request" and "ParseHTTPRequest" are both "parsehttprequest".
+func Whole(tok string) string {
+	var b strings.Builder
+	b.Grow(len(tok))
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		case c == '_':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Split splits an identifier into lower-case parts at underscores, at
+// camelCase humps, at the end of an acronym and between letters and
+// digits: "parseHTTPRequest_v2" → parse, http, request, v, 2.
+func Split(tok string) []string {
+	var out []string
+	start := 0
+	emit := func(end int) {
+		if end > start {
+			out = append(out, strings.ToLower(tok[start:end]))
+		}
+		start = end
+	}
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c == '_' {
+			emit(i)
+			start = i + 1
+			continue
+		}
+		if i == start {
+			continue
+		}
+		p := tok[i-1]
+		switch {
+		case isUpper(c) && isLower(p):
+			emit(i)
+		case isUpper(c) && isUpper(p) && i+1 < len(tok) && isLower(tok[i+1]):
+			emit(i)
+		case isDigit(c) != isDigit(p) && c < 0x80 && p < 0x80:
+			emit(i)
+		}
+	}
+	emit(len(tok))
+	return out
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Stem strips one common English inflection, then a final e and a doubled
+// final consonant, so "caching", "cached", "caches" and "cache" meet at
+// "cach" and "running" at "run". It only needs to be consistent: both
+// sides of a match go through it.
+func Stem(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	for _, suf := range []string{"ing", "ed", "er", "ly"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	if len(w) > 3 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// stop lists words too common in prose and code to tell files apart.
+var stop = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be but by for from has have if in into is it its
+		no not of on or so such that the their then there these they this to was were will with
+		we you i me my our can could should would may might must do does did done been being
+		when where which who what why how all any some each other more most also only than too very
+		just via per see let var const func fn def return
+		if else elif for while break continue case switch default try catch except finally
+		true false nil null none self this import package from public private protected static
+		void int string bool str err ok`) {
+		m[Stem(w)] = true
+		m[w] = true
+	}
+	return m
+}()
+
+// IsStop reports whether a normalised term is a stop word.
+func IsStop(t string) bool { return stop[t] }
+
+// SecretValues reports whether files of lang hold values that must never
+// be stored or shown (.env files): only their keys are indexed, and packs
+// quote none of their lines.
+func SecretValues(lang string) bool { return lang == "env" }

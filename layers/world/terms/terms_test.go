@@ -1,0 +1,156 @@
+package terms
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+func TestSplit(t *testing.T) {
+	for in, want := range map[string][]string{
+		"parseHTTPRequest_v2": {"parse", "http", "request", "v", "2"},
+		"snake_case_name":     {"snake", "case", "name"},
+		"URL":                 {"url"},
+		"__init__":            {"init"},
+		"x":                   {"x"},
+	} {
+		if got := Split(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Split(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestStemMeets(t *testing.T) {
+	for _, group := range [][]string{
+		{"cache", "caches", "cached", "caching"},
+		{"handler", "handle", "handling", "handles"},
+		{"run", "running", "runs"},
+		{"entry", "entries"},
+		{"recent", "recently"},
+	} {
+		want := Stem(group[0])
+		for _, w := range group[1:] {
+			if Stem(w) != want {
+				t.Errorf("Stem(%q) = %q, Stem(%q) = %q", w, Stem(w), group[0], want)
+			}
+		}
+	}
+}
+
+func TestOf(t *testing.T) {
+	facts := &world.Facts{Lang: "go",
+		Defs:    []world.Def{{Name: "EvictOldest", Doc: "EvictOldest drops the oldest entry."}},
+		Imports: []world.Import{{Path: "container/list"}}}
+	src := []byte("package lru\n\nimport \"container/list\"\n\n// EvictOldest drops the oldest entry.\nfunc EvictOldest() { evictOldest(); list.New() }\n")
+	vec := Of(facts, src)
+	got := map[string]uint8{}
+	for i, tm := range vec {
+		got[tm.Text] = tm.Fields
+		if i > 0 && vec[i-1].Text >= tm.Text {
+			t.Fatalf("vector not sorted: %q before %q", vec[i-1].Text, tm.Text)
+		}
+	}
+	if got["evictoldest"] != Content|Ident|Def|DocLine {
+		t.Errorf("evictoldest fields %v", Names(got["evictoldest"]))
+	}
+	if got[Stem("oldest")]&(Def|DocLine|Content) != Def|DocLine|Content {
+		t.Errorf("oldest fields %v", Names(got[Stem("oldest")]))
+	}
+	if got[Stem("container")]&Import == 0 || got["list"]&Import == 0 {
+		t.Errorf("import fields: %v %v", Names(got[Stem("container")]), Names(got["list"]))
+	}
+	if _, ok := got["the"]; ok {
+		t.Error("stop word kept")
+	}
+	md := Of(&world.Facts{Lang: "markdown"}, []byte("# Install guide\n\ntext\n"))
+	for _, tm := range md {
+		if tm.Text == "install" && tm.Fields&Heading == 0 {
+			t.Errorf("heading not marked: %v", Names(tm.Fields))
+		}
+	}
+}
+
+func TestOfCapsTerms(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 2*MaxTerms; i++ {
+		b.WriteString("w")
+		for n := i; n > 0; n /= 26 {
+			b.WriteByte(byte('a' + n%26))
+		}
+		b.WriteString("x ")
+	}
+	if n := len(Of(nil, []byte(b.String()))); n != MaxTerms {
+		t.Errorf("%d terms, want the cap %d", n, MaxTerms)
+	}
+}
+
+func TestIndexRoundTrip(t *testing.T) {
+	paths := []string{"a/b.go", "a/c.go", "z.py"}
+	vecs := [][]world.Term{
+		{{Text: "alpha", Fields: Content, Count: 3}, {Text: "beta", Fields: Def}},
+		nil,
+		{{Text: "alpha", Fields: Content | Ident, Count: 1}},
+	}
+	shards := Encode(paths, vecs)
+	gp, gv := mustDecode(t, shards)
+	if !reflect.DeepEqual(gp, paths) || !reflect.DeepEqual(gv, vecs) {
+		t.Fatalf("round trip:\n%v %v\n%v %v", gp, gv, paths, vecs)
+	}
+	docs, err := DecodeDocs(shards)
+	if err != nil || docs[0].Len != 3 || docs[2].Path != "z.py" {
+		t.Fatalf("docs %+v %v", docs, err)
+	}
+	post, err := DecodeBucket(shards[Bucket("alpha")], len(docs), func(s string) bool { return s == "alpha" })
+	if err != nil || len(post["alpha"]) != 2 || post["alpha"][1].Doc != 2 {
+		t.Fatalf("postings %+v %v", post, err)
+	}
+	for k, b := range shards {
+		if k == DocsShard || k == LensShard {
+			continue
+		}
+		if _, _, err := Decode(map[string][]byte{DocsShard: shards[DocsShard], LensShard: shards[LensShard], k: b[:len(b)-1]}); err == nil {
+			t.Errorf("truncated bucket %s accepted", k)
+		}
+	}
+}
+
+func mustDecode(t *testing.T, shards map[string][]byte) ([]string, [][]world.Term) {
+	t.Helper()
+	p, v, err := Decode(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, v
+}
+
+// The shard decoders read stored bytes: they must refuse damage, never
+// panic or allocate without bound.
+func FuzzDecodeShards(f *testing.F) {
+	shards := Encode([]string{"a/b.go", "a/c.go"}, [][]world.Term{{{Text: "alpha", Fields: 1, Count: 2}}, {{Text: "alpha", Fields: 3, Count: 1}}})
+	f.Add(shards[DocsShard], shards[LensShard])
+	f.Add(shards[Bucket("alpha")], []byte{})
+	f.Add([]byte{'B', IndexFormat, 0xff, 0xff, 0xff, 0xff, 0x0f}, []byte{'L', IndexFormat, 1, 1})
+	f.Fuzz(func(t *testing.T, b, lens []byte) {
+		DecodeDocs(map[string][]byte{DocsShard: b, LensShard: lens})
+		DecodeBucket(b, 2, nil)
+	})
+}
+
+// Of reads any file's bytes.
+func FuzzOf(f *testing.F) {
+	f.Add([]byte("func parseHTTPRequest_v2() { return x }"), "go")
+	f.Add([]byte("# Heading\n\xff\xfe bad utf8 \x00"), "markdown")
+	f.Fuzz(func(t *testing.T, b []byte, lang string) {
+		vec := Of(&world.Facts{Lang: lang, Defs: []world.Def{{Name: string(b)}}}, b)
+		if len(vec) > MaxTerms {
+			t.Fatalf("%d terms", len(vec))
+		}
+		for _, tm := range vec {
+			if len(tm.Text) < MinLen || len(tm.Text) > MaxLen {
+				t.Fatalf("term %q out of bounds", tm.Text)
+			}
+		}
+	})
+}
