@@ -50,9 +50,9 @@
 //
 // Measured (git speed eval, 32k tokens, 16 repositories, 1,041 truth
 // files; recall / score, see Options.Policy for the policy comparison;
-// v4 is scope version 4 with its default policy, seed, on the same graph):
+// v5 is scope version 5 with its default policy, seed, on the same graph):
 //
-//	language     truth  v4 (seed policy)  v5 (value)     v5 without: graph  tests  cochange
+//	language     truth  v5 (seed policy)  v6 (value)     v6 without: graph  tests  cochange
 //	Go              97  0.835 / 0.686     0.866 / 0.639  0.351  0.876  0.866
 //	Python         185  0.616 / 0.470     0.616 / 0.419  0.341  0.654  0.627
 //	TypeScript     279  0.871 / 0.754     0.932 / 0.738  0.376  0.932  0.935
@@ -62,7 +62,7 @@
 //	all           1041  0.710 / 0.590     0.782 / 0.603  0.375  0.778  0.758
 //
 // (JavaScript seeds of the CommonJS repositories; 4 further truth files of
-// ES-module JavaScript are in "all".) The graph alone, with the v5 fill,
+// ES-module JavaScript are in "all".) The graph alone, with the v6 fill,
 // reaches 0.738. Co-change carries CommonJS, Rust and Go; the test signal
 // carries CommonJS (koa's __tests__/response/*.test.js) and Rust
 // (tests/util.rs) and, on Python and Java, trades recall for score: it

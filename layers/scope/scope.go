@@ -123,10 +123,10 @@ func (o Options) on(signal string) bool {
 // score (full + skeleton/2 + truncated/4):
 //
 //	                     seed            value
-//	scope v4 (graph)     0.710 / 0.590   0.739 / 0.578
-//	scope v5 (signals)   0.762 / 0.611   0.782 / 0.603
+//	scope v5 (graph)     0.710 / 0.590   0.739 / 0.578
+//	scope v6 (signals)   0.762 / 0.611   0.782 / 0.603
 //
-// Value is the default since v5, for recall: with the co-change and test
+// Value is the default since v6, for recall: with the co-change and test
 // signals bringing more 1-hop files, skeletons of all of them before the
 // full text of any deliver more of the files a change touches (ky 0.900
 // against 0.829, fd 0.941 against 0.912); seed has the lower recall in

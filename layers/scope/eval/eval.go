@@ -17,10 +17,10 @@
 // Score is (full + skeleton/2 + truncated/4) over the truth files present
 // in the parent tree; recall is the share delivered at any tier. At 32k
 // tokens (developer stage, o200k), 60 recent commits (150 for the smaller
-// repositories), scope v4 with its default policy (seed) against v5 with
+// repositories), scope v5 with its default policy (seed) against v6 with
 // its default (value) and every signal (co-change over 500 commits):
 //
-//	repository    language   cases truth  v4 recall/score  v5 recall/score
+//	repository    language   cases truth  v5 recall/score  v6 recall/score
 //	bubbletea     go            21    36  0.750 / 0.569    0.778 / 0.500
 //	lipgloss      go            31    61  0.885 / 0.754    0.918 / 0.721
 //	click         python        35    69  0.609 / 0.435    0.609 / 0.406
