@@ -72,3 +72,46 @@ func (r *Repo) ChangedLines(a, b string) ([]LineChange, error) {
 	}
 	return changes, nil
 }
+
+// ChangeLog lists the paths each of up to n commits reachable from rev
+// along first parents changed, newest first (rev itself included). A merge
+// counts as one change against its first parent, so a merged branch is one
+// unit; renames are a delete and an add. The same rev gives the same list.
+func (r *Repo) ChangeLog(rev string, n int) ([][]string, error) {
+	if err := validRev(rev); err != nil {
+		return nil, err
+	}
+	out, err := r.git(nil, "log", "--no-show-signature", "--first-parent", "--diff-merges=first-parent", "--no-renames",
+		"--name-only", "-z", "--format=%x01%H", "-n", strconv.Itoa(n), rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	var log [][]string
+	for _, rec := range strings.Split(string(out), "\x01") {
+		if rec == "" {
+			continue
+		}
+		// The commit id, then each path (the first after a newline).
+		fields := strings.Split(rec, "\x00")
+		var files []string
+		for _, f := range fields[1:] {
+			if f = strings.TrimLeft(f, "\n"); f != "" {
+				files = append(files, f)
+			}
+		}
+		log = append(log, files)
+	}
+	return log, nil
+}
+
+// Message is the full message of commit rev.
+func (r *Repo) Message(rev string) (string, error) {
+	if err := validRev(rev); err != nil {
+		return "", err
+	}
+	out, err := r.git(nil, "log", "--no-show-signature", "-1", "--format=%B", rev, "--")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

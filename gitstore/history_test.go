@@ -53,3 +53,33 @@ func TestBlobAtLogChangedLines(t *testing.T) {
 		t.Error("ChangedLines accepted an option as a revision")
 	}
 }
+
+func TestChangeLog(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("a.go", "package a\n")
+	g.Write("dir/b.go", "package b\n")
+	c1 := g.Commit("one")
+	g.Write("a.go", "package a // x\n")
+	g.Commit("two")
+	g.Git("checkout", "-q", "-b", "side")
+	g.Write("dir/b.go", "package b // y\n")
+	g.Write("dir/c d.go", "package b\n")
+	g.Commit("side")
+	g.Git("checkout", "-q", "-")
+	g.Git("merge", "-q", "--no-ff", "-m", "merge", "side")
+	r := open(t, g.Dir)
+	log, err := r.ChangeLog("HEAD", 10)
+	want := [][]string{{"dir/b.go", "dir/c d.go"}, {"a.go"}, {"a.go", "dir/b.go"}}
+	if err != nil || !reflect.DeepEqual(log, want) {
+		t.Errorf("ChangeLog = %q, %v; want %q", log, err, want)
+	}
+	if log, err := r.ChangeLog(c1, 1); err != nil || len(log) != 1 {
+		t.Errorf("ChangeLog(c1, 1) = %q, %v", log, err)
+	}
+	if m, err := r.Message(c1); err != nil || m != "one" {
+		t.Errorf("Message = %q, %v", m, err)
+	}
+	if _, err := r.ChangeLog("--output=/tmp/x", 1); err == nil {
+		t.Error("ChangeLog accepted an option as a revision")
+	}
+}

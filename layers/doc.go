@@ -9,6 +9,7 @@
 //	layers/world/graph    the code symbol graph: per-language resolution, clusters, PageRank, repo map
 //	layers/world/terms    term vectors of files (split identifiers, fields) and the per-tree inverted term index
 //	layers/world/align    spec alignment: requirements to the files and symbols that carry them
+//	layers/world/cochange co-change history: files that changed together before a base, decayed and damped; pure
 //	layers/world/build    the Layer 1 pipeline over git: incremental, cached per blob in refs/speed
 //	layers/feature        a feature's spec.md and task files, strictly loaded
 //	layers/scope          Layer 2: the five steps, budget dimensions, manifest/budget/material

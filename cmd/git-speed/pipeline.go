@@ -16,6 +16,7 @@ import (
 	"github.com/git-speed/git-speed/layers/scope"
 	"github.com/git-speed/git-speed/layers/world/align"
 	"github.com/git-speed/git-speed/layers/world/build"
+	"github.com/git-speed/git-speed/layers/world/cochange"
 	"github.com/git-speed/git-speed/layers/world/graph"
 )
 
@@ -125,6 +126,9 @@ type scopeInputs struct {
 	// fallback, when not "", says why the inputs are a fallback's.
 	fallback string
 	rules    *prompt.Rules // the task's security rules, once summarised
+	// co is the co-change history before the base (nil when there is
+	// none: no commit yet, a fallback).
+	co *cochange.Index
 }
 
 // close releases the world, if any.
@@ -149,6 +153,7 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 		return nil, &contextError{err}
 	}
 	in := &scopeInputs{w: w, sw: w}
+	in.co = e.coChange(o.rev)
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
 			if in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) }); err != nil {
@@ -165,6 +170,24 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	return in, nil
 }
 
+// coChange mines the first-parent history before rev's commit (HEAD's
+// for the work tree) over cochange.DefaultWindow commits. A repository
+// without commits has no history: nil.
+func (e *env) coChange(rev string) *cochange.Index {
+	if rev == worktreeRev || rev == "" {
+		rev = "HEAD"
+	}
+	commit, _, err := e.repo.Resolve(rev)
+	if err != nil {
+		return nil
+	}
+	log, err := e.repo.ChangeLog(commit, cochange.DefaultWindow)
+	if err != nil {
+		return nil
+	}
+	return cochange.Mine(log, cochange.Options{})
+}
+
 // scopeTask runs Layer 2 for one task, printing its warnings to stderr.
 func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Result, error) {
 	if o.stage == "" {
@@ -176,6 +199,7 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 	}
 	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
+		CoChange: in.co,
 	})
 	if err != nil {
 		return nil, &contextError{err}

@@ -42,12 +42,13 @@ type Manifest struct {
 // FileEntry is one candidate of the manifest. Tokens is what the delivered
 // tier costs (0 when dropped).
 type FileEntry struct {
-	Path      string  `json:"path"`
-	Distance  int     `json:"distance"`
-	Tier      string  `json:"tier"`
-	Tokens    int     `json:"tokens"`
-	Reason    string  `json:"reason"`
-	Relevance float64 `json:"relevance"`
+	Path      string   `json:"path"`
+	Distance  int      `json:"distance"`
+	Tier      string   `json:"tier"`
+	Tokens    int      `json:"tokens"`
+	Reason    string   `json:"reason"`
+	Relevance float64  `json:"relevance"`
+	Signals   []string `json:"signals,omitempty"` // what made it a candidate (Signals)
 }
 
 // Budget is budget.json.
@@ -314,7 +315,7 @@ func (s *state) result() *Result {
 		default:
 			reason += fmt.Sprintf("; %s; delivered %s (a cut in budget.json)", c.planWhy, c.tier)
 		}
-		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel)})
+		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel), Signals: c.signalList()})
 	}
 	sort.SliceStable(m.Files, func(i, j int) bool {
 		if m.Files[i].Distance != m.Files[j].Distance {
@@ -455,12 +456,18 @@ func (s *state) inputs() map[string]string {
 	if s.opt.NoExtras {
 		in["no_extras"] = h([]byte("true"))
 	}
-	if s.opt.Policy != "" && s.opt.Policy != PolicySeed {
+	if s.opt.Policy != "" && s.opt.Policy != PolicyValue {
 		in["policy"] = h([]byte(s.opt.Policy))
 	}
 	if len(s.opt.Rank) > 0 {
 		js, _ := json.Marshal(s.opt.Rank)
 		in["rank"] = h(js)
+	}
+	if len(s.coUsed) > 0 {
+		in["cochange"] = h([]byte(strings.Join(s.coUsed, "\n")))
+	}
+	if len(s.opt.Off) > 0 {
+		in["signals_off"] = h([]byte(strings.Join(s.opt.Off, ",")))
 	}
 	if s.opt.Align != nil {
 		js, _ := json.Marshal(s.opt.Align)

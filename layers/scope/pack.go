@@ -213,7 +213,7 @@ func (s *state) fitCode(limit int) int {
 	// The fill, most valuable per token first.
 	h := &itemHeap{}
 	seq := 0
-	seedOrder := s.opt.Policy != PolicyValue
+	seedOrder := s.opt.Policy == PolicySeed
 	phaseOf := func(it *item) int {
 		switch {
 		case it.kind == 'u' && it.c.plan != TierFull:

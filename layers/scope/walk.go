@@ -39,7 +39,26 @@ type cand struct {
 	pointer  string
 	tokens   int // tokens delivered
 	isTestOf string
-	extra    bool // delivered full beyond its plan, from budget left over
+	extra    bool  // delivered full beyond its plan, from budget left over
+	signals  uint8 // bit k set: Signals[k] made it a candidate
+}
+
+const (
+	sigGraph uint8 = 1 << iota
+	sigTests
+	sigNames
+	sigCoChange
+)
+
+// signalList names the signals of c, in Signals order.
+func (c *cand) signalList() []string {
+	var out []string
+	for k, name := range Signals {
+		if c.signals&(1<<k) != 0 {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // adjacency is the graph's edges per file, both ways.
@@ -47,6 +66,11 @@ type adjacency struct {
 	out    [][]int32          // edge indexes with From == file (what the file uses)
 	in     [][]int32          // edge indexes with To == file (who uses the file)
 	tested map[string][]int32 // test files by the subject they test: family + ":" + stem
+	defs   map[string][]int32 // files by the names they define, once asked (definers)
+	// folderTests: test files by the folder they sit in under a test
+	// folder, family + ":" + folder (js:response for __tests__/response/body.test.js),
+	// or by the first part of a dotted name (js:command for tests/command.parse.test.js).
+	folderTests map[string][]int32
 }
 
 var (
@@ -85,10 +109,19 @@ func adjacencyOf(g *world.Graph) *adjacency {
 		a.in[e.To] = append(a.in[e.To], int32(k))
 	}
 	a.tested = map[string][]int32{}
+	a.folderTests = map[string][]int32{}
 	for i := range g.Files {
 		p := g.Files[i].Path
 		if subj := testSubject(p); subj != "" {
 			a.tested[subj] = append(a.tested[subj], int32(i))
+			if f := testFolder(p); f != "" {
+				k := langFamily(path.Ext(p)) + ":" + f
+				a.folderTests[k] = append(a.folderTests[k], int32(i))
+			} else if fam, s, ok := strings.Cut(subj, ":"); ok && strings.Contains(s, ".") {
+				// command.parse.test.js: a test of command.js's parse.
+				k := fam + ":" + s[:strings.IndexByte(s, '.')]
+				a.folderTests[k] = append(a.folderTests[k], int32(i))
+			}
 		}
 	}
 	adjGraph, adjCache = g, a
@@ -105,6 +138,12 @@ const (
 	genDamp      = 0.3 // generated or vendored neighbour
 	maxBeyond    = 50  // files beyond max_hops listed in the manifest
 	nameTests    = 1   // test files elsewhere in the tree named after a task file, nearest first
+	folderTests  = 6   // test files in a test folder named after a task file
+	namedBonus   = 3.0 // file named (or whose definition is named) in the task's text
+	coWeight     = 4.0 // times the co-change score (the share of a task file's changes)
+	coMin        = 2   // fewest commits a co-change partner shares with the task file
+	coMax        = 12  // co-change partners per task file
+	coFloor      = 0.1 // lowest co-change score that makes a candidate
 )
 
 func edgeWeight(e world.Edge) float64 {
@@ -136,7 +175,12 @@ func (s *state) walk() {
 		rel[i] = 1
 		d0dirs[path.Dir(g.Files[i].Path)] = true
 	}
-	testOf := s.testLinks()
+	sig := map[int]uint8{}
+	var testOf []testLink
+	if s.opt.on(SignalTests) {
+		testOf = s.testLinks()
+	}
+	useGraph := s.opt.on(SignalGraph)
 	tests := map[int]string{} // test files of the task's files → the file they test
 	frontier := append([]int(nil), s.touched...)
 	for d := 1; d <= maxHops+1 && len(frontier) > 0; d++ {
@@ -155,6 +199,7 @@ func (s *state) walk() {
 			}
 			c := rel[u] * w / damp
 			rel[v] += c
+			sig[v] |= sigGraph
 			if c > best[v] {
 				best[v] = c
 				up := g.Files[u].Path
@@ -167,6 +212,9 @@ func (s *state) walk() {
 		}
 		sort.Ints(frontier)
 		for _, u := range frontier {
+			if !useGraph {
+				break
+			}
 			for _, k := range adj.out[u] {
 				e := g.Edges[k]
 				contrib(u, e.To, edgeWeight(e)*calleeWeight, "callee of")
@@ -186,11 +234,49 @@ func (s *state) walk() {
 					next = append(next, tl.file)
 				}
 				rel[tl.file] += testBonus
+				sig[tl.file] |= sigTests
 				why[tl.file] = tl.why
 				if strings.HasPrefix(tl.why, "test of ") {
 					tests[tl.file] = strings.TrimPrefix(tl.why, "test of ")
 				}
 				best[tl.file] = math.Inf(1)
+			}
+			// Files the task's text names, and co-change partners, come
+			// at 1 hop.
+			pull := func(i int, bonus float64, reason string, bit uint8) {
+				if dv, ok := dist[i]; ok && dv == 0 {
+					return
+				}
+				if _, ok := dist[i]; !ok {
+					dist[i] = 1
+					next = append(next, i)
+				}
+				rel[i] += bonus
+				sig[i] |= bit
+				if bonus > best[i] {
+					best[i] = bonus
+					why[i] = reason
+				}
+			}
+			if s.opt.on(SignalNames) {
+				for _, nm := range s.namedFiles() {
+					pull(nm.file, namedBonus, "named in the task ("+nm.name+")", sigNames)
+				}
+			}
+			if s.opt.on(SignalCoChange) && s.opt.CoChange != nil {
+				for _, t := range s.touched {
+					tp := g.Files[t].Path
+					n := s.opt.CoChange.Changes(tp)
+					for _, pt := range s.opt.CoChange.Partners(tp, coMin, coMax) {
+						if pt.Score < coFloor {
+							break
+						}
+						s.coUsed = append(s.coUsed, fmt.Sprintf("%s %s %d %.3f", tp, pt.Path, pt.Commits, pt.Score))
+						if i := g.Index(pt.Path); i >= 0 && g.Files[i].Parsed() {
+							pull(i, coWeight*pt.Score, fmt.Sprintf("changed with %s in %d of its %d commits", tp, pt.Commits, n), sigCoChange)
+						}
+					}
+				}
 			}
 		}
 		frontier = next
@@ -234,12 +320,14 @@ func (s *state) walk() {
 			continue
 		}
 		fe := &g.Files[i]
-		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], why: why[i], isTestOf: tests[i]}
+		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], why: why[i], isTestOf: tests[i], signals: sig[i]}
 		switch {
 		case d > maxHops:
 			c.plan, c.planWhy = TierDropped, fmt.Sprintf("%d hops: beyond scope.max_hops (%d)", d, maxHops)
 		case !fe.Parsed():
 			c.plan, c.planWhy = TierDropped, "not readable as text ("+flagNames(fe)+")"
+		case d == 1 && sig[i]&^sigCoChange == 0:
+			c.plan, c.planWhy = TierSkeleton, "1 hop by co-change alone: skeleton"
 		case d == 1 && s.cfg.Scope.FullLineLimit > 0 && fe.Lines > s.cfg.Scope.FullLineLimit:
 			c.plan, c.planWhy = TierSkeleton, fmt.Sprintf("1 hop, %d lines > scope.full_line_limit (%d): skeleton", fe.Lines, s.cfg.Scope.FullLineLimit)
 		case d == 1:
@@ -297,6 +385,9 @@ type testLink struct {
 func (s *state) testLinks() []testLink {
 	var out []testLink
 	seen := map[int]bool{}
+	for _, i := range s.touched {
+		seen[i] = true
+	}
 	addIf := func(p, why string) {
 		if i := s.g.Index(p); i >= 0 && !seen[i] {
 			seen[i] = true
@@ -313,6 +404,8 @@ func (s *state) testLinks() []testLink {
 			dir + "test_" + stem + ext, dir + stem + "_spec" + ext, dir + stem + "Test" + ext, dir + stem + "Tests" + ext,
 			dir + "tests/test_" + stem + ext, dir + "__tests__/" + stem + ".test" + ext,
 			strings.Replace(dir, "src/main/", "src/test/", 1) + stem + "Test" + ext,
+			strings.Replace(dir, "src/main/", "src/test/", 1) + stem + "Tests" + ext,
+			strings.Replace(dir, "src/main/", "src/test/", 1) + "Test" + stem + ext,
 			strings.Replace(dir, "/src/", "/tests/", 1) + "test_" + stem + ext,
 		} {
 			if tp != p {
@@ -334,6 +427,24 @@ func (s *state) testLinks() []testLink {
 				addIf(s.g.Files[m].Path, "test of "+p)
 			}
 		}
+		// Test files in a test folder named after the file
+		// (__tests__/response/body.test.js for lib/response.js), or
+		// whose dotted name starts with it (tests/command.parse.test.js
+		// for lib/command.js): the most often changed first, when
+		// history is known.
+		if testSubject(p) == "" && len(stem) >= 3 {
+			key := langFamily(ext) + ":" + strings.ToLower(strings.TrimLeft(stem, "_"))
+			ms := append([]int32(nil), s.adj.folderTests[key]...)
+			sort.SliceStable(ms, func(a, b int) bool {
+				return s.opt.CoChange.Changes(s.g.Files[ms[a]].Path) > s.opt.CoChange.Changes(s.g.Files[ms[b]].Path)
+			})
+			for k, m := range ms {
+				if k >= folderTests {
+					break
+				}
+				addIf(s.g.Files[m].Path, "test of "+p+" (in a test folder named after it)")
+			}
+		}
 		// A test file: the file it tests.
 		for _, suf := range []string{"_test", ".test", ".spec", "_spec", "Tests", "Test"} {
 			if strings.HasSuffix(stem, suf) && len(stem) > len(suf) {
@@ -342,6 +453,47 @@ func (s *state) testLinks() []testLink {
 		}
 		if strings.HasPrefix(stem, "test_") {
 			addIf(dir+strings.TrimPrefix(stem, "test_")+ext, p+" tests it")
+		}
+		// Rust: the crate's shared integration-test helpers.
+		if ext == ".rs" {
+			root := ""
+			if k := strings.LastIndex(p, "src/"); k >= 0 && (k == 0 || p[k-1] == '/') {
+				root = p[:k]
+			} else if k := strings.LastIndex(p, "tests/"); k >= 0 && (k == 0 || p[k-1] == '/') {
+				root = p[:k]
+			} else {
+				continue
+			}
+			for _, h := range []string{"tests/util.rs", "tests/utils.rs", "tests/common.rs", "tests/common/mod.rs", "tests/util/mod.rs", "tests/support/mod.rs"} {
+				if root+h != p {
+					addIf(root+h, "shared test file of "+p)
+				}
+			}
+		}
+	}
+	// Python: conftest.py up the tree of every test found so far (and of
+	// a task file that is a test).
+	var pyTests []string
+	for _, i := range s.touched {
+		if p := s.g.Files[i].Path; strings.HasSuffix(p, ".py") && testSubject(p) != "" {
+			pyTests = append(pyTests, p)
+		}
+	}
+	for _, tl := range out {
+		if p := s.g.Files[tl.file].Path; strings.HasSuffix(p, ".py") && testSubject(p) != "" {
+			pyTests = append(pyTests, p)
+		}
+	}
+	for _, p := range pyTests {
+		for d := path.Dir(p); ; d = path.Dir(d) {
+			cf := "conftest.py"
+			if d != "." && d != "/" {
+				cf = d + "/conftest.py"
+			}
+			addIf(cf, "shared test file of "+p)
+			if d == "." || d == "/" {
+				break
+			}
 		}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].file < out[b].file })
@@ -395,6 +547,19 @@ func testSubject(p string) string {
 		return ""
 	}
 	return langFamily(ext) + ":" + subj
+}
+
+// testFolder is the folder a test file sits in below a test folder
+// ("response" for __tests__/response/body.test.js), lower case, or "".
+func testFolder(p string) string {
+	ds := strings.Split(path.Dir(p), "/")
+	for k := 0; k+1 < len(ds); k++ {
+		switch ds[k] {
+		case "test", "tests", "__tests__", "spec":
+			return strings.ToLower(strings.TrimLeft(ds[len(ds)-1], "_"))
+		}
+	}
+	return ""
 }
 
 // sharedPrefix is the number of leading path elements a and b share.

@@ -27,6 +27,7 @@ import (
 	"github.com/git-speed/git-speed/layers/scope"
 	"github.com/git-speed/git-speed/layers/scope/eval"
 	"github.com/git-speed/git-speed/layers/world/build"
+	"github.com/git-speed/git-speed/layers/world/cochange"
 )
 
 var (
@@ -35,6 +36,9 @@ var (
 	budget   = flag.Int("budget", 32000, "tokens per task")
 	out      = flag.String("out", "", "write the JSON report here")
 	cases    = flag.Bool("cases", false, "keep per-commit cases in the JSON report")
+	ablate   = flag.Bool("ablate", false, "add one method per signal turned off")
+	messages = flag.Bool("messages", false, "commit messages as the tasks' text")
+	noCo     = flag.Bool("nocochange", false, "no co-change history")
 )
 
 type gitHistory struct {
@@ -56,6 +60,12 @@ func (h *gitHistory) git(args ...string) []byte {
 
 func (h *gitHistory) Commits(n int) ([]eval.Commit, error) {
 	raw := h.git("log", "--first-parent", "--no-merges", "-n", strconv.Itoa(n), "--format=@%H %P", "--numstat", "--no-renames")
+	msgs := map[string]string{}
+	for _, rec := range strings.Split(string(h.git("log", "--first-parent", "--no-merges", "-n", strconv.Itoa(n), "--format=%H%n%B%x00")), "\x00") {
+		if id, msg, ok := strings.Cut(strings.TrimLeft(rec, "\n"), "\n"); ok {
+			msgs[id] = msg
+		}
+	}
 	var out []eval.Commit
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -63,7 +73,7 @@ func (h *gitHistory) Commits(n int) ([]eval.Commit, error) {
 		l := sc.Text()
 		if strings.HasPrefix(l, "@") {
 			f := strings.Fields(l[1:])
-			c := eval.Commit{ID: f[0], Lines: map[string]int{}}
+			c := eval.Commit{ID: f[0], Lines: map[string]int{}, Message: msgs[f[0]]}
 			if len(f) > 1 {
 				c.Parent = f[1]
 			}
@@ -95,8 +105,21 @@ func (h *gitHistory) WorldAt(commit string) (scope.World, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := w.LoadLinks(); err != nil {
+		return nil, err
+	}
 	h.worlds[commit] = w
 	return w, nil
+}
+
+type coHistory struct{ *gitHistory }
+
+func (h coHistory) CoChangeAt(commit string) (*cochange.Index, error) {
+	log, err := h.repo.ChangeLog(commit, cochange.DefaultWindow)
+	if err != nil {
+		return nil, err
+	}
+	return cochange.Mine(log, cochange.Options{}), nil
 }
 
 func TestRealRepo(t *testing.T) {
@@ -112,7 +135,11 @@ func TestRealRepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &gitHistory{t: t, dir: clone, repo: repo, cfg: config.Default(), worlds: map[string]scope.World{}}
-	rep, err := eval.Run(h, eval.EvalOptions{Commits: *nCommits, Budget: *budget, Cases: *cases})
+	var hist eval.History = h
+	if !*noCo {
+		hist = coHistory{h}
+	}
+	rep, err := eval.Run(hist, eval.EvalOptions{Commits: *nCommits, Budget: *budget, Cases: *cases, Ablate: *ablate, Messages: *messages})
 	if err != nil {
 		t.Fatal(err)
 	}
