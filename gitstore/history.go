@@ -115,3 +115,53 @@ func (r *Repo) Message(rev string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// FirstParents lists up to n commits reachable from rev along first
+// parents, newest first (rev itself included).
+func (r *Repo) FirstParents(rev string, n int) ([]string, error) {
+	if err := validRev(rev); err != nil {
+		return nil, err
+	}
+	out, err := r.git(nil, "rev-list", "--first-parent", "-n", strconv.Itoa(n), rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// ChangeLists returns the paths each of commits changed, as ChangeLog
+// lists them (a merge against its first parent, renames as a delete and
+// an add), in one git process.
+func (r *Repo) ChangeLists(commits []string) (map[string][]string, error) {
+	out := make(map[string][]string, len(commits))
+	if len(commits) == 0 {
+		return out, nil
+	}
+	var in strings.Builder
+	for _, c := range commits {
+		if !isHexID(c) {
+			return nil, fmt.Errorf("change list: %q is not a commit id", c)
+		}
+		in.WriteString(c + "\n")
+	}
+	data, err := r.git([]byte(in.String()), "log", "--no-show-signature", "--no-walk=unsorted", "--diff-merges=first-parent", "--no-renames",
+		"--name-only", "-z", "--format=%x01%H", "--stdin", "--")
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range strings.Split(string(data), "\x01") {
+		if rec == "" {
+			continue
+		}
+		fields := strings.Split(rec, "\x00")
+		id := strings.TrimSpace(fields[0])
+		files := []string{}
+		for _, f := range fields[1:] {
+			if f = strings.TrimLeft(f, "\n"); f != "" {
+				files = append(files, f)
+			}
+		}
+		out[id] = files
+	}
+	return out, nil
+}

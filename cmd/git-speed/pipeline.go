@@ -171,7 +171,8 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 }
 
 // coChange mines the first-parent history before rev's commit (HEAD's
-// for the work tree) over cochange.DefaultWindow commits. A repository
+// for the work tree) over cochange.DefaultWindow commits, each commit's
+// change list read from the store when it was seen before. A repository
 // without commits has no history: nil.
 func (e *env) coChange(rev string) *cochange.Index {
 	if rev == worktreeRev || rev == "" {
@@ -181,7 +182,7 @@ func (e *env) coChange(rev string) *cochange.Index {
 	if err != nil {
 		return nil
 	}
-	log, err := e.repo.ChangeLog(commit, cochange.DefaultWindow)
+	log, err := build.ChangeLog(e.repo, commit, cochange.DefaultWindow)
 	if err != nil {
 		return nil
 	}
