@@ -671,8 +671,10 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 	}
 	if !f.extract {
 		// Terms are stored: they are taken from the redacted text.
-		clean, _ := red.Bytes(f.rec.Path, data)
-		plainTerms(f, clean)
+		if wantsPlainTerms(f) {
+			clean, _ := red.Bytes(f.rec.Path, data)
+			plainTerms(f, clean)
+		}
 		return false, false, nil
 	}
 	f.rec.Key = factsKey(f.rec.Blob, f.rec.Lang, cfg)
@@ -689,7 +691,9 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			}
 		}
 	}
-	facts, err := extract.Extract(f.rec.Lang, data, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path, Redact: red})
+	// Facts and terms are both taken from the redacted text, redacted once.
+	clean, _ := red.Bytes(f.rec.Path, data)
+	facts, err := extract.Extract(f.rec.Lang, clean, extract.Options{Timeout: cfg.Index.ParseTimeout.D(), Path: f.rec.Path, Redact: red, Redacted: true})
 	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
@@ -698,7 +702,6 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
 		mu.Unlock()
 	}
-	clean, _ := red.Bytes(f.rec.Path, data)
 	termVector(facts, clean)
 	setTerms(f, facts.Terms)
 	if f.facts, err = encodeFacts(facts); err != nil {

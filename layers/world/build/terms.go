@@ -25,11 +25,16 @@ func termVector(facts *world.Facts, data []byte) { facts.Terms = terms.Of(facts,
 // none (kubernetes has tens of megabytes of generated code no request is
 // answered by).
 func plainTerms(f *file, data []byte) {
-	if f.rec.Has(world.FlagBinary) || f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) || f.rec.Has(world.FlagGenerated) ||
-		f.rec.Has(world.FlagIgnored) || f.rec.Has(world.FlagSymlink) || f.rec.Has(world.FlagSubmodule) {
+	if !wantsPlainTerms(f) {
 		return
 	}
 	setTerms(f, terms.Of(&world.Facts{Lang: f.rec.Lang}, data))
+}
+
+// wantsPlainTerms reports whether plainTerms gives f a vector.
+func wantsPlainTerms(f *file) bool {
+	return !(f.rec.Has(world.FlagBinary) || f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) || f.rec.Has(world.FlagGenerated) ||
+		f.rec.Has(world.FlagIgnored) || f.rec.Has(world.FlagSymlink) || f.rec.Has(world.FlagSubmodule))
 }
 
 // changedTerms drops from two sorted vectors the terms they share

@@ -62,6 +62,9 @@ type Options struct {
 	// Redact is the redaction layer the source goes through before any
 	// fact is taken from it; nil means redact.Default().
 	Redact *redact.Redactor
+	// Redacted says src went through Redact already (the caller needs the
+	// redacted text too): it is not scanned again.
+	Redacted bool
 }
 
 // embedded extracts code found inside a structured format (a notebook's
@@ -159,11 +162,13 @@ func (l *language) parser() *sitter.Parser {
 // read, and a redaction keeps the line structure, so line numbers are
 // those of the file.
 func Extract(lang string, src []byte, opt Options) (facts *world.Facts, err error) {
-	r := opt.Redact
-	if r == nil {
-		r = redact.Default()
+	if !opt.Redacted {
+		r := opt.Redact
+		if r == nil {
+			r = redact.Default()
+		}
+		src, _ = r.Bytes(opt.Path, src)
 	}
-	src, _ = r.Bytes(opt.Path, src)
 	return extract(lang, src, opt)
 }
 
