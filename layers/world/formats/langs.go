@@ -492,14 +492,16 @@ func blankLines(m *masked, a, b int) {
 // ---- R ----
 
 var (
-	rFuncRe   = regexp.MustCompile(`^([A-Za-z.][\w.]*|` + "`[^`]+`" + `)\s*(?:<<?-|=)\s*function\b`)
-	rClassRe  = regexp.MustCompile(`^([A-Za-z.][\w.]*)\s*(?:<<?-|=)\s*(?:R6::|methods::)?(R6Class|setRefClass)\s*\(`)
-	rMethodRe = regexp.MustCompile(`^([A-Za-z.][\w.]*)\s*=\s*function\b`)
-	rS4Re     = regexp.MustCompile(`^(setClass|setGeneric|setMethod)\s*\(\s*["']([^"']+)["'](?:\s*,\s*(?:signature\s*\(\s*)?["']([^"']+)["'])?`)
-	rImportRe = regexp.MustCompile(`\b(library|require|requireNamespace|loadNamespace|source|sys\.source)\s*\(\s*(?:package\s*=\s*)?(?:["']([^"'\n]+)["']|([A-Za-z.][\w.]*))`)
-	rCallRe   = regexp.MustCompile(`(?:^|[^\w.$@])(?:([A-Za-z.][\w.]*):::?)?([A-Za-z.][\w.]*)\s*\(`)
-	rNewRe    = regexp.MustCompile(`()\b([A-Za-z.][\w.]*)\$new\s*\(`)
-	rStop     = stopSet(`if for while repeat function return c list length paste paste0 print cat stop warning message is.null
+	rFuncRe    = regexp.MustCompile(`^([A-Za-z.][\w.]*|` + "`[^`]+`" + `)\s*(?:<<?-|=)\s*function\b`)
+	rClassRe   = regexp.MustCompile(`^([A-Za-z.][\w.]*)\s*(?:<<?-|=)\s*(?:R6::|methods::)?(R6Class|setRefClass)\s*\(`)
+	rMethodRe  = regexp.MustCompile(`^([A-Za-z.][\w.]*)\s*=\s*function\b`)
+	rS4Re      = regexp.MustCompile(`^(setClass|setGeneric|setMethod)\s*\(\s*["']([^"']+)["'](?:\s*,\s*(?:signature\s*\(\s*)?["']([^"']+)["'])?`)
+	rImportRe  = regexp.MustCompile(`\b(library|require|requireNamespace|loadNamespace|source|sys\.source)\s*\(\s*(?:package\s*=\s*)?(?:["']([^"'\n]+)["']|([A-Za-z.][\w.]*))`)
+	rCallRe    = regexp.MustCompile(`(?:^|[^\w.$@])(?:([A-Za-z.][\w.]*):::?)?([A-Za-z.][\w.]*)\s*\(`)
+	rPrivRe    = regexp.MustCompile(`\bprivate\s*=\s*list\s*\(`)
+	rInheritRe = regexp.MustCompile(`\b(?:inherit|contains)\s*=\s*(?:["'])?([A-Za-z.][\w.]*)`)
+	rNewRe     = regexp.MustCompile(`()\b([A-Za-z.][\w.]*)\$new\s*\(`)
+	rStop      = stopSet(`if for while repeat function return c list length paste paste0 print cat stop warning message is.null
 		invisible library require requireNamespace source switch vapply sapply lapply seq_along seq_len names nrow ncol
 		data.frame matrix vector character numeric integer logical sum mean max min rep which any all identical inherits
 		tryCatch on.exit match.arg missing setClass setGeneric setMethod setRefClass R6Class new structure class unlist`)
@@ -557,11 +559,11 @@ func extractR(src []byte, _ Options, facts *world.Facts) {
 				End: m.li.lineOf(end), Exported: true, Signature: sig, Doc: rDoc(m, l)})
 			c := class{name: mm[1], close: end, privA: -1, privB: -1}
 			body := string(m.code[open:end])
-			if i := regexp.MustCompile(`\bprivate\s*=\s*list\s*\(`).FindStringIndex(body); i != nil {
+			if i := rPrivRe.FindStringIndex(body); i != nil {
 				c.privA = open + i[1] - 1
 				c.privB = m.close(c.privA)
 			}
-			if i := regexp.MustCompile(`\b(?:inherit|contains)\s*=\s*(?:["'])?([A-Za-z.][\w.]*)`).FindStringSubmatchIndex(string(src[open:end])); i != nil {
+			if i := rInheritRe.FindStringSubmatchIndex(string(src[open:end])); i != nil {
 				facts.Refs = append(facts.Refs, world.Ref{Name: string(src[open+i[2] : open+i[3]]), Line: m.li.lineOf(open + i[2]),
 					In: len(facts.Defs), Kind: world.RefType})
 			}
