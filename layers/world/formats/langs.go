@@ -113,13 +113,17 @@ func (m *masked) semiAfter(i int) int {
 	return -1
 }
 
-// partialIfBroken marks facts partial when the mask met an unterminated
-// string or comment.
-func partialIfBroken(m *masked, facts *world.Facts) {
+// endScan marks facts partial when the mask met an unterminated string
+// or comment, leaves comments out of the skeleton but the first line of
+// a definition's doc comment, and tidies the facts.
+func endScan(m *masked, sk *skel, facts *world.Facts) {
 	if m.broken > 0 && facts.Warning == "" {
 		facts.Partial = true
 		facts.Warning = "unterminated string or comment at line " + itoa(m.broken) + "; facts are partial"
 	}
+	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
+	facts.Skeleton = sk.String()
+	tidy(facts)
 }
 
 var quotedRe = regexp.MustCompile(`["']([^"'\n]+)["']`)
@@ -243,10 +247,7 @@ func extractSolidity(src []byte, _ Options, facts *world.Facts) {
 	in := innermost(facts, n)
 	scanRefs(facts, m, in, solCallRe, world.RefCall, solStop)
 	scanRefs(facts, m, in, solMemRe, world.RefMember, solStop)
-	partialIfBroken(m, facts)
-	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
-	facts.Skeleton = sk.String()
-	tidy(facts)
+	endScan(m, sk, facts)
 }
 
 // stripComments returns src[a:b] with its comments left out.
@@ -458,10 +459,7 @@ func extractPerl(src []byte, _ Options, facts *world.Facts) {
 	mm := &masked{src: m.src, code: m.code[:m.li.end(n)], li: newLines(src[:m.li.end(n)])}
 	scanRefs(facts, mm, in, plCallRe, world.RefCall, plStop)
 	scanRefs(facts, mm, in, plMethRe, world.RefMember, plStop)
-	partialIfBroken(m, facts)
-	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
-	facts.Skeleton = sk.String()
-	tidy(facts)
+	endScan(m, sk, facts)
 }
 
 // blankLines turns lines a..b into a comment of the masked source.
@@ -643,10 +641,7 @@ func extractR(src []byte, _ Options, facts *world.Facts) {
 	in := innermost(facts, n)
 	scanRefs(facts, m, in, rCallRe, world.RefCall, rStop)
 	scanRefs(facts, m, in, rNewRe, world.RefType, nil)
-	partialIfBroken(m, facts)
-	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
-	facts.Skeleton = sk.String()
-	tidy(facts)
+	endScan(m, sk, facts)
 }
 
 // rDoc is the comment above line l, roxygen's #' leader left out.
@@ -816,10 +811,7 @@ func extractErlang(src []byte, _ Options, facts *world.Facts) {
 		}
 	}
 	facts.Refs = keep
-	partialIfBroken(m, facts)
-	m.dropComments(sk, docStarts(facts, func(d *world.Def) bool { return d.Doc != "" }))
-	facts.Skeleton = sk.String()
-	tidy(facts)
+	endScan(m, sk, facts)
 }
 
 // joinErl names a function mod:name/arity.
@@ -1085,10 +1077,7 @@ func extractClojure(src []byte, _ Options, facts *world.Facts) {
 		}
 	}
 	facts.Refs = keep
-	partialIfBroken(m, facts)
-	m.dropComments(sk, nil)
-	facts.Skeleton = sk.String()
-	tidy(facts)
+	endScan(m, sk, facts)
 }
 
 // linesWord names a line range: "line 4" or "lines 4-9".
