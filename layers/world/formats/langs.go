@@ -774,7 +774,7 @@ func extractErlang(src []byte, _ Options, facts *world.Facts) {
 			arity := erlArity(m, open)
 			key := name + "/" + itoa(arity)
 			head := m.li.end(l)
-			if c := m.close(open); c > 0 {
+			if c := m.close(open); c > 0 && c < e {
 				if a := strings.Index(string(m.code[c:e]), "->"); a >= 0 {
 					head = c + a
 				}
@@ -806,7 +806,9 @@ func extractErlang(src []byte, _ Options, facts *world.Facts) {
 	scanRefs(facts, m, in, erlMacroRe, world.RefValue, stopSet("MODULE LINE FILE MODULE_STRING FUNCTION_NAME FUNCTION_ARITY"))
 	keep := facts.Refs[:0]
 	for _, r := range facts.Refs {
-		if r.In != 0 { // uses in attributes (-spec, -type) are not calls
+		// Uses in attributes (-spec, -type) are not calls, nor is the head
+		// of a function's later clause.
+		if r.In != 0 && !(r.Qual == "" && r.Name == facts.Defs[r.In-1].Name && strings.HasPrefix(m.lineCode(r.Line), r.Name+"(")) {
 			keep = append(keep, r)
 		}
 	}
