@@ -94,6 +94,7 @@ func FuzzLangs(f *testing.F) {
 		"-export([f/", "(ns a (:require [", "(defn f [x] (", "(defprotocol P (m", "\\(", "(defrecord R [a] P (m [t]"} {
 		f.Add(uint8(i), []byte(s))
 	}
+	f.Add(uint8(3), []byte("f(a].\nb) -> x.\n")) // the head's ")" after the form's end: once a slice panic
 	f.Add(uint8(3), []byte("\xff\xfe\x00binary\x00\x01\x02{{{{(((([[[["))
 	f.Add(uint8(4), []byte(strings.Repeat("(", 5000)+strings.Repeat("{", 5000)))
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
