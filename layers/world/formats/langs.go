@@ -53,8 +53,9 @@ func innermost(facts *world.Facts, n int) []int {
 
 // scanRefs adds a reference of kind for every match of re in the masked
 // code: group 1 is a qualifier (may be empty), group 2 the name. Names in
-// stop and a definition's own name on its first line are left out.
-func scanRefs(facts *world.Facts, m *masked, in []int, re *regexp.Regexp, kind string, stop map[string]bool) {
+// stop and a definition's own name on its first line are left out. Lines
+// without need (a text every match holds) are not searched.
+func scanRefs(facts *world.Facts, m *masked, in []int, re *regexp.Regexp, need, kind string, stop map[string]bool) {
 	starts := map[int]map[string]bool{}
 	for _, d := range facts.Defs {
 		if starts[d.Start] == nil {
@@ -65,7 +66,7 @@ func scanRefs(facts *world.Facts, m *masked, in []int, re *regexp.Regexp, kind s
 	n := m.li.count()
 	for l := 1; l <= n; l++ {
 		code := string(m.code[m.li.start(l):m.li.end(l)])
-		if strings.TrimSpace(code) == "" {
+		if !strings.Contains(code, need) {
 			continue
 		}
 		for _, mm := range re.FindAllStringSubmatch(code, -1) {
@@ -245,8 +246,8 @@ func extractSolidity(src []byte, _ Options, facts *world.Facts) {
 		}
 	}
 	in := innermost(facts, n)
-	scanRefs(facts, m, in, solCallRe, world.RefCall, solStop)
-	scanRefs(facts, m, in, solMemRe, world.RefMember, solStop)
+	scanRefs(facts, m, in, solCallRe, "(", world.RefCall, solStop)
+	scanRefs(facts, m, in, solMemRe, ".", world.RefMember, solStop)
 	endScan(m, sk, facts)
 }
 
@@ -457,8 +458,8 @@ func extractPerl(src []byte, _ Options, facts *world.Facts) {
 	}
 	in := innermost(facts, n)
 	mm := &masked{src: m.src, code: m.code[:m.li.end(n)], li: newLines(src[:m.li.end(n)])}
-	scanRefs(facts, mm, in, plCallRe, world.RefCall, plStop)
-	scanRefs(facts, mm, in, plMethRe, world.RefMember, plStop)
+	scanRefs(facts, mm, in, plCallRe, "(", world.RefCall, plStop)
+	scanRefs(facts, mm, in, plMethRe, "->", world.RefMember, plStop)
 	endScan(m, sk, facts)
 }
 
@@ -639,8 +640,8 @@ func extractR(src []byte, _ Options, facts *world.Facts) {
 		skip = end
 	}
 	in := innermost(facts, n)
-	scanRefs(facts, m, in, rCallRe, world.RefCall, rStop)
-	scanRefs(facts, m, in, rNewRe, world.RefType, nil)
+	scanRefs(facts, m, in, rCallRe, "(", world.RefCall, rStop)
+	scanRefs(facts, m, in, rNewRe, "$new", world.RefType, nil)
 	endScan(m, sk, facts)
 }
 
@@ -801,9 +802,9 @@ func extractErlang(src []byte, _ Options, facts *world.Facts) {
 		d.Exported = exportAll || exports[afterLast(d.Qualified, ":")]
 	}
 	in := innermost(facts, n)
-	scanRefs(facts, m, in, erlCallRe, world.RefCall, erlStop)
-	scanRefs(facts, m, in, erlRecRe, world.RefType, nil)
-	scanRefs(facts, m, in, erlMacroRe, world.RefValue, stopSet("MODULE LINE FILE MODULE_STRING FUNCTION_NAME FUNCTION_ARITY"))
+	scanRefs(facts, m, in, erlCallRe, "(", world.RefCall, erlStop)
+	scanRefs(facts, m, in, erlRecRe, "#", world.RefType, nil)
+	scanRefs(facts, m, in, erlMacroRe, "?", world.RefValue, stopSet("MODULE LINE FILE MODULE_STRING FUNCTION_NAME FUNCTION_ARITY"))
 	keep := facts.Refs[:0]
 	for _, r := range facts.Refs {
 		// Uses in attributes (-spec, -type) are not calls, nor is the head
@@ -1071,7 +1072,7 @@ func extractClojure(src []byte, _ Options, facts *world.Facts) {
 		i = close
 	}
 	in := innermost(facts, n)
-	scanRefs(facts, m, in, cljCallRe, world.RefCall, cljStop)
+	scanRefs(facts, m, in, cljCallRe, "(", world.RefCall, cljStop)
 	keep := facts.Refs[:0]
 	for _, r := range facts.Refs {
 		if r.In != 0 || r.Line > nsEnd { // the ns form's libspecs are imports
