@@ -61,6 +61,15 @@ const (
 	LangElixir  = "elixir"
 )
 
+// Languages read by structured scanners in layers/world/formats (langs.go).
+const (
+	LangSolidity = "solidity"
+	LangPerl     = "perl"
+	LangR        = "r"
+	LangErlang   = "erlang"
+	LangClojure  = "clojure"
+)
+
 var extLang = map[string]string{
 	".go": LangGo,
 	".py": LangPython, ".pyi": LangPython, ".pyw": LangPython,
@@ -90,11 +99,11 @@ var extLang = map[string]string{
 	".toml": "toml", ".html": "html", ".htm": "html",
 	".xml": "xml", ".txt": "text",
 	".mod": "gomod", ".sum": "gosum", ".kt": "kotlin", ".swift": "swift",
-	".scala": "scala", ".lua": "lua", ".pl": "perl", ".r": "r", ".R": "r", ".dart": "dart",
+	".scala": "scala", ".lua": "lua", ".pl": LangPerl, ".pm": LangPerl, ".r": LangR, ".R": LangR, ".dart": "dart",
 	".vue": "vue", ".svelte": "svelte", ".scss": "scss", ".less": "less",
 	".bat":  "batch",
-	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
-	".hs": "haskell", ".clj": "clojure",
+	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": LangErlang, ".hrl": LangErlang,
+	".hs": "haskell", ".clj": LangClojure, ".cljs": LangClojure, ".cljc": LangClojure, ".sol": LangSolidity,
 	// Structured formats read by layers/world/formats.
 	".jsonc": "json", ".markdown": "markdown", ".xsd": "xml", ".xsl": "xml", ".xslt": "xml",
 	".csproj": "xml", ".fsproj": "xml", ".vbproj": "xml", ".props": "xml", ".targets": "xml",
@@ -119,7 +128,7 @@ var shebangLang = map[string]string{
 	"sh": LangBash, "bash": LangBash, "zsh": LangBash, "dash": LangBash, "ksh": LangBash,
 	"python": LangPython, "python2": LangPython, "python3": LangPython,
 	"node": LangJavaScript, "nodejs": LangJavaScript, "deno": LangTypeScript, "ts-node": LangTypeScript,
-	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": "perl",
+	"ruby": LangRuby, "php": LangPHP, "pwsh": LangPowerShell, "perl": LangPerl, "Rscript": LangR, "escript": LangErlang,
 	"lua": LangLua, "elixir": LangElixir, "runghc": LangHaskell, "runhaskell": LangHaskell,
 }
 

@@ -48,7 +48,10 @@ import (
 //	   they return (Def.Returns).
 //	6: Kotlin, Swift, Lua, Scala, Zig, Dart, Haskell and Elixir read with
 //	   tree-sitter grammars (they had no facts before).
-const Version = 6
+//	7: Solidity, Perl, R, Erlang and Clojure read by structured scanners
+//	   in the formats package (they had no facts before); .sol, .pm,
+//	   .hrl, .cljs and .cljc files get a language.
+const Version = 7
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

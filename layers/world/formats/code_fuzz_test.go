@@ -1,7 +1,9 @@
 package formats
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -75,4 +77,38 @@ func FuzzMATLAB(f *testing.F) {
 
 func FuzzGDScript(f *testing.F) {
 	fuzzLang(f, world.LangGDScript, "func f(:\n", "enum {", "class A:\n\tfunc", "\"\"\"never", "var x := ")
+}
+
+// FuzzLangs covers the scanners of langs.go: Solidity, Perl, R, Erlang and
+// Clojure, each fed its goldens, the others' inputs and junk.
+func FuzzLangs(f *testing.F) {
+	langs := []string{world.LangSolidity, world.LangPerl, world.LangR, world.LangErlang, world.LangClojure}
+	for _, l := range langs {
+		for _, s := range goldenInputsOf(f, l) {
+			f.Add(uint8(0), s)
+			f.Add(uint8(len(s)), s[:len(s)/2])
+		}
+	}
+	for i, s := range []string{"contract A is {", "function f(", "struct S { uint a", "enum E {", "import {", "sub f {", "package A {\nsub",
+		"=pod\n", "__END__", "f <- function(", "X <- R6Class(\"X\", public = list(a = function(", "-module(", "f(X) -> $", "-record(r, {",
+		"-export([f/", "(ns a (:require [", "(defn f [x] (", "(defprotocol P (m", "\\(", "(defrecord R [a] P (m [t]"} {
+		f.Add(uint8(i), []byte(s))
+	}
+	f.Add(uint8(3), []byte("f(a].\nb) -> x.\n")) // the head's ")" after the form's end: once a slice panic
+	f.Add(uint8(3), []byte("\xff\xfe\x00binary\x00\x01\x02{{{{(((([[[["))
+	f.Add(uint8(4), []byte(strings.Repeat("(", 5000)+strings.Repeat("{", 5000)))
+	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
+		lang := langs[int(which)%len(langs)]
+		facts, ok := Extract(lang, src, Options{Path: "x"})
+		if !ok {
+			t.Fatal("no extractor")
+		}
+		if strings.HasPrefix(facts.Warning, "extractor ") {
+			t.Fatalf("%s: panic: %s", lang, facts.Warning)
+		}
+		checkCodeFacts(t, lang, facts)
+		if utf8.Valid(src) && !utf8.ValidString(facts.Skeleton) {
+			t.Fatalf("%s: skeleton of valid UTF-8 is not valid UTF-8", lang)
+		}
+	})
 }

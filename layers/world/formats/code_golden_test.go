@@ -25,7 +25,7 @@ var updateCode = flag.Bool("update-code", false, "rewrite the golden sections of
 // TestGoldenCode checks.
 var codeLangs = []string{world.LangGraphQL, world.LangProtobuf, world.LangPrisma, world.LangSQL, world.LangHCL, world.LangDockerfile, world.LangMakefile,
 	world.LangCMake, world.LangNix, world.LangGradle, world.LangWAT, world.LangAssembly, world.LangMATLAB, world.LangGDScript, world.LangGML,
-	world.LangPowerShell, world.LangINI}
+	world.LangPowerShell, world.LangINI, world.LangSolidity, world.LangPerl, world.LangR, world.LangErlang, world.LangClojure}
 
 var goldenSecs = []string{"@meta", "@defs", "@imports", "@refs", "@skeleton"}
 
