@@ -256,6 +256,7 @@ type Weights struct {
 	Import    float64
 	Path      float64 // the term is part of the file's path
 	Coverage  float64 // bonus per extra distinct query term matched
+	CoverMax  int     // at most this many extra terms earn the coverage bonus (0: no limit), so a long request does not favour long files
 	Tag       float64
 	Mention   float64
 	Dirty     float64
@@ -401,6 +402,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	if len(q.terms) > 1 {
 		for i := range lex {
 			if k := len(matched[i]); k > 1 {
+				if w.CoverMax > 0 {
+					k = min(k, w.CoverMax+1)
+				}
 				lex[i] *= 1 + w.Coverage*float64(k-1)
 			}
 		}
