@@ -12,7 +12,9 @@ import (
 // evalPack replays the n most recent first-parent commits as pack
 // requests: the message is the request, the changed files that existed in
 // the parent are the target, the parent's tree (indexed incrementally) is
-// the world and the commits before it are the history.
+// the world and the commits before it are the history. Beside them it
+// replays up to n problem statements (pack.Statement) found among the
+// statementDepth·n most recent commits.
 func (h *history) evalPack(n int, weights string, perCase, asJSON bool) error {
 	var w *pack.Weights
 	if weights != "" {
@@ -24,13 +26,20 @@ func (h *history) evalPack(n int, weights string, perCase, asJSON bool) error {
 		}
 		w = &dw
 	}
-	log, err := h.e.repo.RecentChanges(h.rev, n+defaultHistory)
+	// Problem statements are rarer than messages: look further back for
+	// them, up to n.
+	log, err := h.e.repo.RecentChanges(h.rev, statementDepth*n+defaultHistory)
 	if err != nil {
 		return err
 	}
-	var cases []pack.Case
-	for i := 0; i < n && i < len(log); i++ {
+	var cases, stmts []pack.Case
+	for i := 0; i < statementDepth*n && i < len(log); i++ {
 		l := log[i]
+		stmt, isStmt := pack.Statement(l.Message)
+		isStmt = isStmt && len(stmts) < n
+		if i >= n && !isStmt {
+			continue
+		}
 		parents, err := h.e.repo.FirstParentLog(l.Commit, 2)
 		if err != nil || len(parents) < 2 || len(parents[0].Parents) == 0 {
 			continue
@@ -58,10 +67,20 @@ func (h *history) evalPack(n int, weights string, perCase, asJSON bool) error {
 		for _, o := range log[i+1 : min(len(log), i+1+defaultHistory)] {
 			past = append(past, pack.Commit{ID: o.Commit, Message: o.Message, Paths: o.Paths})
 		}
-		cases = append(cases, pack.Case{Commit: l.Commit, Message: request(l.Message), Target: target, Src: w, History: past})
+		c := pack.Case{Commit: l.Commit, Message: request(l.Message), Target: target, Src: w, History: past}
+		if i < n {
+			cases = append(cases, c)
+		}
+		if isStmt {
+			c.Message = stmt
+			stmts = append(stmts, c)
+		}
 	}
 	rep, err := pack.Evaluate(cases, w, perCase)
 	if err != nil {
+		return err
+	}
+	if rep.Statements, err = pack.Evaluate(stmts, w, perCase); err != nil {
 		return err
 	}
 	if asJSON {
@@ -70,6 +89,10 @@ func (h *history) evalPack(n int, weights string, perCase, asJSON bool) error {
 	_, err = fmt.Fprint(h.e.stdout, rep.Text())
 	return err
 }
+
+// statementDepth bounds how far back eval --pack looks for problem
+// statements, in multiples of --commits.
+const statementDepth = 10
 
 // request is a commit message as a request: without the subject of a
 // merge commit ("Merge pull request #12 from a/b", "Merge branch …"),

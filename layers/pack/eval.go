@@ -30,6 +30,9 @@ type EvalReport struct {
 	Skipped    int        `json:"skipped"` // commits without a usable message or target
 	PerCase    []CaseEval `json:"per_case,omitempty"`
 	Baseline   string     `json:"baseline"`
+	// Statements is the same evaluation with issue-style problem
+	// statements (Statement) as requests, when the caller made any.
+	Statements *EvalReport `json:"statements,omitempty"`
 }
 
 // Recall is the mean share of a case's target files found in the top k
@@ -142,12 +145,20 @@ func recall(ranked []Scored, target []string, k int) float64 {
 // Text is the report for a person.
 func (r *EvalReport) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pack eval: %d commits replayed (%d skipped)\n", r.Cases, r.Skipped)
-	fmt.Fprintf(&b, "%-6s %9s %9s\n", "", "recall@5", "recall@10")
-	fmt.Fprintf(&b, "%-6s %9.3f %9.3f\n", "pack", r.Pack.At5, r.Pack.At10)
-	fmt.Fprintf(&b, "%-6s %9.3f %9.3f\n", "bm25", r.BM25.At5, r.BM25.At10)
-	fmt.Fprintf(&b, "capped (hits / min(k, target files)): pack %.3f %.3f, bm25 %.3f %.3f\n",
-		r.PackCapped.At5, r.PackCapped.At10, r.BM25Capped.At5, r.BM25Capped.At10)
+	fmt.Fprintf(&b, "pack eval, request = commit message: %d commits replayed (%d skipped)\n", r.Cases, r.Skipped)
+	r.table(&b)
+	if s := r.Statements; s != nil {
+		fmt.Fprintf(&b, "pack eval, request = problem statement (prose body of the message, without its subject): %d commits (%d skipped)\n", s.Cases, s.Skipped)
+		s.table(&b)
+	}
 	fmt.Fprintf(&b, "baseline: %s\n", r.Baseline)
 	return b.String()
+}
+
+func (r *EvalReport) table(b *strings.Builder) {
+	fmt.Fprintf(b, "%-6s %9s %9s\n", "", "recall@5", "recall@10")
+	fmt.Fprintf(b, "%-6s %9.3f %9.3f\n", "pack", r.Pack.At5, r.Pack.At10)
+	fmt.Fprintf(b, "%-6s %9.3f %9.3f\n", "bm25", r.BM25.At5, r.BM25.At10)
+	fmt.Fprintf(b, "capped (hits / min(k, target files)): pack %.3f %.3f, bm25 %.3f %.3f\n",
+		r.PackCapped.At5, r.PackCapped.At10, r.BM25Capped.At5, r.BM25Capped.At10)
 }

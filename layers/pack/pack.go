@@ -256,6 +256,7 @@ type Weights struct {
 	Import    float64
 	Path      float64 // the term is part of the file's path
 	Coverage  float64 // bonus per extra distinct query term matched
+	CoverMax  int     // at most this many extra terms earn the coverage bonus (0: no limit), so a long request does not favour long files
 	Tag       float64
 	Mention   float64
 	Dirty     float64
@@ -267,13 +268,20 @@ type Weights struct {
 	Churn     float64 // files that recent commits change often (changelogs, central files)
 	Sibling   float64 // a file's test and the file a test tests, of the best hits
 	CoChange  float64 // files that recent commits changed together with the best hits
+	Stem      float64 // the term is a word of the file's own name, not only of its folders
+	WholeDef  float64 // a compound identifier of the request (readConfig, read_config) names a definition of the file
+	Recent    float64 // files the last few commits changed, the latest most
 }
+
+// recentCommits is how many of the latest commits the Recent signal reads.
+const recentCommits = 10
 
 // DefaultWeights are the weights tuned with `git speed eval --pack`.
 func DefaultWeights() Weights {
 	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
-		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0}
+		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0,
+		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -329,6 +337,11 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	pathHitsOf := pathMatches(q.terms, paths, lowerPaths)
 	N := float64(max(len(ix.Docs), 1))
 	idfs := map[string]float64{}
+	whole := map[string]bool{}
+	for _, t := range q.wholes {
+		whole[t] = true
+	}
+	stems := map[string][]string{} // file name → its path terms
 	for _, t := range q.terms {
 		ps := ix.Postings[t]
 		pathHits := pathHitsOf[t]
@@ -355,6 +368,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			}
 			if p.Fields&terms.Def != 0 {
 				s += w.Def
+				if whole[t] {
+					s += w.WholeDef
+				}
 			}
 			if p.Fields&terms.DocLine != 0 {
 				s += w.Doc
@@ -370,12 +386,26 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 		for _, i := range pathHits {
 			lex[i] += idf * w.Path
+			if w.Stem > 0 {
+				b := path.Base(paths[i])
+				ts, ok := stems[b]
+				if !ok {
+					ts = terms.PathTerms(b)
+					stems[b] = ts
+				}
+				if slices.Contains(ts, t) {
+					lex[i] += idf * w.Stem
+				}
+			}
 			note(i, t, terms.Path)
 		}
 	}
 	if len(q.terms) > 1 {
 		for i := range lex {
 			if k := len(matched[i]); k > 1 {
+				if w.CoverMax > 0 {
+					k = min(k, w.CoverMax+1)
+				}
 				lex[i] *= 1 + w.Coverage*float64(k-1)
 			}
 		}
@@ -512,6 +542,21 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		for i, k := range freq {
 			if k >= 3 {
 				give(i, w.Churn*top*float64(k)/float64(most), "often changed", fmt.Sprintf("history: changed by %d of the last %d commits", k, len(req.History)))
+			}
+		}
+	}
+
+	// Recent: the files of the last recentCommits commits, the latest
+	// most; work goes on where it went on yesterday.
+	if w.Recent > 0 {
+		for k, c := range req.History[:min(len(req.History), recentCommits)] {
+			if len(c.Paths) == 0 || len(c.Paths) > w.HistFiles {
+				continue
+			}
+			for _, p := range c.Paths {
+				if i := index(p); i >= 0 && lex[i] > 0 {
+					give(i, w.Recent*top/float64(k+1)/math.Sqrt(float64(len(c.Paths))), "changed recently", "history: changed by "+short(c.ID)[:min(7, len(c.ID))])
+				}
 			}
 		}
 	}

@@ -222,3 +222,26 @@ func TestPackKeepsSecretsOut(t *testing.T) {
 		t.Errorf("the value is searchable: open questions %v", p.OpenQuestions)
 	}
 }
+
+// A file the latest commits changed rises, and says why; a file no recent
+// commit touched does not get the signal.
+func TestRecentSignal(t *testing.T) {
+	w, _ := world(t)
+	hist := []pack.Commit{{ID: "abcdef1234567890", Message: "docs: reword", Paths: []string{"docs/guide.md"}}}
+	p, err := pack.Build(w, pack.Request{Query: "cache evicts entries", History: hist, Counter: counter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, it := range p.Items {
+		ev := strings.Join(it.Evidence, "; ")
+		if it.Path == "docs/guide.md" {
+			found = strings.Contains(ev, "history: changed by abcdef1")
+		} else if strings.Contains(ev, "changed by abcdef1") {
+			t.Errorf("%s has the recent signal: %s", it.Path, ev)
+		}
+	}
+	if !found {
+		t.Errorf("docs/guide.md lacks the recent signal: %+v", p.Items)
+	}
+}
