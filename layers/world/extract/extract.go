@@ -48,7 +48,13 @@ import (
 //	   they return (Def.Returns).
 //	6: Kotlin, Swift, Lua, Scala, Zig, Dart, Haskell and Elixir read with
 //	   tree-sitter grammars (they had no facts before).
-const Version = 6
+//	7: Python member refs whose receiver's type the code says carry it in
+//	   their qualifier ("self:Client", "self.pool:Pool()", "c:Conn",
+//	   "v:make()"): self and cls in methods, self attributes assigned or
+//	   annotated in the class, annotated parameters, locals and
+//	   module-level variables assigned a call; a class's Returns lists its
+//	   bases.
+const Version = 7
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
