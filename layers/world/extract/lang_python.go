@@ -702,6 +702,11 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	}
 	if f.kind(obj) != "identifier" {
 		w.uses(obj)
+		if w.isSuper(obj) && len(chain) > 0 {
+			// super().m: m as the bases of the enclosing class declare it
+			f.ref(world.Ref{Name: f.text(chain[0]), Qual: "super:" + w.cls.qual + "^", Line: line(chain[0]), In: w.in, Kind: world.RefMember})
+			chain = chain[1:]
+		}
 		for _, a := range chain {
 			f.ref(world.Ref{Name: f.text(a), Line: line(a), In: w.in, Kind: world.RefMember})
 		}
@@ -1387,4 +1392,15 @@ func (w *pyWalker) bases(sc *sitter.Node) string {
 		}
 	}
 	return strings.Join(out, ",")
+}
+
+// isSuper reports whether n is a call super() (or super(C, self)) in a
+// method of the class being walked.
+func (w *pyWalker) isSuper(n *sitter.Node) bool {
+	f := w.f
+	if w.cls == nil || f.kind(n) != "call" {
+		return false
+	}
+	fn := f.field(n, "function")
+	return fn != nil && f.kind(fn) == "identifier" && f.textIs(fn, "super")
 }

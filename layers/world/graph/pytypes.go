@@ -24,12 +24,25 @@ const maxPyBases = 12
 // goes the usual way with the receiver as written.
 func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
 	_, hint, _ := strings.Cut(r.Qual, ":")
+	hint, up := strings.CutSuffix(hint, "^")
 	f, cls, ok := a.pyTypeOf(x, i, hint)
 	if !ok {
 		return false
 	}
-	if d := a.pyMember(x, f, cls, r.Name, maxPyBases); d >= 0 {
-		a.edge(i, d, r.Count, 1)
+	if !up {
+		if d := a.pyMember(x, f, cls, r.Name, maxPyBases); d >= 0 {
+			a.edge(i, d, r.Count, 1)
+		}
+		return true
+	}
+	for _, base := range a.pyBases(f, cls) {
+		// super().m: the first base declaring m, in order
+		if g, n, ok := a.pyBaseAt(x, f, cls, base); ok {
+			if d := a.pyMember(x, g, n, r.Name, maxPyBases); d >= 0 {
+				a.edge(i, d, r.Count, 1)
+				break
+			}
+		}
 	}
 	// A class of the tree that neither declares the member nor inherits
 	// it from the tree: set at run time or from a base outside; no edge.
@@ -155,11 +168,7 @@ func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
 		}
 	}
 	for _, base := range b.pyBases(f, cls) {
-		g, n, ok := b.pyClassAt(x, f, base)
-		if !ok && strings.Contains(cls, ".") {
-			// a base named from inside an enclosing class's scope
-			g, n, ok = b.pyClassAt(x, f, cls[:strings.LastIndexByte(cls, '.')]+"."+base)
-		}
+		g, n, ok := b.pyBaseAt(x, f, cls, base)
 		if !ok {
 			continue
 		}
@@ -168,4 +177,14 @@ func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
 		}
 	}
 	return -1
+}
+
+// pyBaseAt finds base class base of class cls of file f.
+func (b *builder) pyBaseAt(x *pyIndex, f int, cls, base string) (int, string, bool) {
+	g, n, ok := b.pyClassAt(x, f, base)
+	if !ok && strings.Contains(cls, ".") {
+		// a base named from inside an enclosing class's scope
+		g, n, ok = b.pyClassAt(x, f, cls[:strings.LastIndexByte(cls, '.')]+"."+base)
+	}
+	return g, n, ok
 }
