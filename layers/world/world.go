@@ -94,7 +94,8 @@ type Def struct {
 	// Returns names the type a function returns when the code says so (a
 	// return annotation, or the class a return statement constructs), as
 	// written: "CliRunner", "models.User". Python only for now. For a
-	// Python class it lists the base classes, comma-separated.
+	// class it lists the base classes, comma-separated (Python), or the
+	// class it extends (TypeScript, JavaScript).
 	Returns string `json:"returns,omitempty"`
 }
 
@@ -114,7 +115,8 @@ type Ref struct {
 	Qual string `json:"qual,omitempty"` // what qualifies it as written: "fmt" in fmt.Println, "self", "this", "os.path"
 	// In Python a member whose receiver's type the code says has Qual
 	// "receiver:T" (an instance of T) or "receiver:T()" (what calling T
-	// gives): "self:Client", "self.pool:Pool()", "c:Conn".
+	// gives): "self:Client", "self.pool:Pool()", "c:Conn"; in TypeScript
+	// and JavaScript "this:Client", "a:Foo" for an instance of class Foo.
 	Line int    `json:"line"`
 	In   int    `json:"in,omitempty"` // 1-based index into Facts.Defs of the enclosing definition; 0 at top level
 	Kind string `json:"kind,omitempty"`

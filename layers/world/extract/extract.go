@@ -53,7 +53,9 @@ import (
 //	   "v:make()"): self and cls in methods, self attributes assigned or
 //	   annotated in the class, annotated parameters, locals and
 //	   module-level variables assigned a call; a class's Returns lists its
-//	   bases.
+//	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
+//	   for const a = new Foo() or a: Foo); a class's Returns names what it
+//	   extends.
 const Version = 7
 
 // ErrNoParser is returned for a language without an extractor.

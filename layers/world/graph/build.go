@@ -453,5 +453,6 @@ func cleanJoin(dir, rel string) string {
 //	   fixtures and the members of what a fixture returns.
 //	3: Python members reached through a type: typed receivers resolve in
 //	   their class and up its bases across files, a class of the tree that
-//	   has no such member links nowhere.
+//	   has no such member links nowhere. TypeScript and JavaScript
+//	   members of class instances likewise, up what classes extend.
 const Version = 3
