@@ -734,16 +734,23 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	if h := w.typeOf(root); h != "" && len(chain) > 0 {
 		// A receiver whose type the code says: the resolver looks the
 		// member up in that class and its bases ("v:T" qualifiers).
+		path := root
 		for k, a := range chain {
 			q := root
 			switch {
 			case k == 0:
-				q = root + ":" + h
-			case k == 1 && w.isSelf(root):
-				if t := w.cls.attrs[f.text(chain[0])]; t != "" {
-					q = root + "." + f.text(chain[0]) + ":" + t
-				}
+			case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
+				h = w.cls.attrs[f.text(chain[0])]
+			case k <= 3:
+				// what the previous member is declared to hold or return
+				h += "#" + f.text(chain[k-1])
+			default:
+				h = ""
 			}
+			if h != "" {
+				q = path + ":" + h
+			}
+			path += "." + f.text(a)
 			f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 		}
 		return

@@ -52,6 +52,28 @@ func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
 // pyTypeOf finds the class a hint names as file i sees it: its file and
 // its qualified name there.
 func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
+	hint, members, _ := strings.Cut(hint, "#")
+	f, cls, ok := b.pyTypeOf1(x, i, hint)
+	if !ok || members == "" {
+		return f, cls, ok
+	}
+	// T#a#b: the type member a of T is declared to hold or return, then
+	// member b of that.
+	for _, m := range strings.Split(members, "#") {
+		g, ret := b.pyMemberDef(x, f, cls, m, maxPyBases)
+		if g < 0 || ret == "" {
+			return -1, "", false
+		}
+		f, cls, ok = b.pyClassAt(x, g, ret)
+		if !ok || b.pyDefKind(f, cls) != world.KindClass {
+			return -1, "", false
+		}
+	}
+	return f, cls, true
+}
+
+// pyTypeOf1 is pyTypeOf for a hint without members.
+func (b *builder) pyTypeOf1(x *pyIndex, i int, hint string) (int, string, bool) {
 	name, call := strings.CutSuffix(hint, "()")
 	f, n, ok := b.pyClassAt(x, i, name)
 	if !ok {
@@ -187,4 +209,19 @@ func (b *builder) pyBaseAt(x *pyIndex, f int, cls, base string) (int, string, bo
 		g, n, ok = b.pyClassAt(x, f, cls[:strings.LastIndexByte(cls, '.')]+"."+base)
 	}
 	return g, n, ok
+}
+
+// pyMemberDef finds member name of class cls of file f as pyMember does
+// and returns its file and the type it is declared to return.
+func (b *builder) pyMemberDef(x *pyIndex, f int, cls, name string, depth int) (int, string) {
+	g := b.pyMember(x, f, cls, name, depth)
+	if g < 0 {
+		return -1, ""
+	}
+	for _, d := range b.links[g].Defs {
+		if d.Name == name && d.Parent != "" && d.Returns != "" && d.Kind != world.KindClass {
+			return g, d.Returns
+		}
+	}
+	return g, ""
 }
