@@ -64,12 +64,20 @@ func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
 		if g < 0 || ret == "" {
 			return -1, "", false
 		}
-		f, cls, ok = b.pyClassAt(x, g, ret)
-		if !ok || b.pyDefKind(f, cls) != world.KindClass {
+		if f, cls, ok = b.pyClassNamed(x, g, ret); !ok {
 			return -1, "", false
 		}
 	}
 	return f, cls, true
+}
+
+// pyClassNamed is pyClassAt when what name designates is a class.
+func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, bool) {
+	g, n, ok := b.pyClassAt(x, f, name)
+	if !ok || b.pyDefKind(g, n) != world.KindClass {
+		return -1, "", false
+	}
+	return g, n, true
 }
 
 // pyTypeOf1 is pyTypeOf for a hint without members.
@@ -88,11 +96,7 @@ func (b *builder) pyTypeOf1(x *pyIndex, i int, hint string) (int, string, bool) 
 	if ret == "" {
 		return -1, "", false
 	}
-	f, n, ok = b.pyClassAt(x, f, ret)
-	if !ok || b.pyDefKind(f, n) != world.KindClass {
-		return -1, "", false
-	}
-	return f, n, true
+	return b.pyClassNamed(x, f, ret)
 }
 
 // pyClassAt finds what name ("X", "Outer.X" or "m.X") designates in file
