@@ -93,7 +93,9 @@ type Def struct {
 	Doc       string `json:"doc,omitempty"` // first line of the doc comment
 	// Returns names the type a function returns when the code says so (a
 	// return annotation, or the class a return statement constructs), as
-	// written: "CliRunner", "models.User". Python only for now.
+	// written: "CliRunner", "models.User". Python only for now. For a
+	// class it lists the base classes, comma-separated (Python), or the
+	// class it extends (TypeScript, JavaScript).
 	Returns string `json:"returns,omitempty"`
 }
 
@@ -111,6 +113,10 @@ type Import struct {
 type Ref struct {
 	Name string `json:"name"`           // the identifier used
 	Qual string `json:"qual,omitempty"` // what qualifies it as written: "fmt" in fmt.Println, "self", "this", "os.path"
+	// In Python a member whose receiver's type the code says has Qual
+	// "receiver:T" (an instance of T) or "receiver:T()" (what calling T
+	// gives): "self:Client", "self.pool:Pool()", "c:Conn"; in TypeScript
+	// and JavaScript "this:Client", "a:Foo" for an instance of class Foo.
 	Line int    `json:"line"`
 	In   int    `json:"in,omitempty"` // 1-based index into Facts.Defs of the enclosing definition; 0 at top level
 	Kind string `json:"kind,omitempty"`

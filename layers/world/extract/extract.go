@@ -51,6 +51,14 @@ import (
 //	7: Solidity, Perl, R, Erlang and Clojure read by structured scanners
 //	   in the formats package (they had no facts before); .sol, .pm,
 //	   .hrl, .cljs and .cljc files get a language.
+//	8: Python member refs whose receiver's type the code says carry it in
+//	   their qualifier ("self:Client", "self.pool:Pool()", "c:Conn",
+//	   "v:make()"): self and cls in methods, self attributes assigned or
+//	   annotated in the class, annotated parameters, locals and
+//	   module-level variables assigned a call; a class's Returns lists its
+//	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
+//	   for const a = new Foo() or a: Foo); a class's Returns names what it
+//	   extends.
 const Version = 7
 
 // ErrNoParser is returned for a language without an extractor.

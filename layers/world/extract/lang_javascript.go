@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -41,8 +42,14 @@ IterableIterator AsyncIterable AsyncIterableIterator ThisType Uppercase Lowercas
 Uncapitalize PropertyKey PropertyDescriptor TemplateStringsArray NoInfer`)
 
 type jsWalker struct {
-	f        *file
-	ns       map[string]bool // namespace imports: import * as ns
+	f  *file
+	ns map[string]bool // namespace imports: import * as ns
+	// cls is the class whose members are being walked ("this" is one of
+	// its instances); "" elsewhere.
+	cls string
+	// vtypes are the classes locals were constructed as or annotated
+	// with (const a = new Foo(), a: Foo), with the frame binding them.
+	vtypes   map[string]jsVarType
 	frames   []map[string]bool
 	in       int
 	exported map[string]bool // names exported by export { a, b as c }
@@ -62,6 +69,12 @@ type jsWalker struct {
 	// ("a", "b as c").
 	requireAlias string
 	requireNames []string
+}
+
+// jsVarType is the class a variable holds and the frame that binds it.
+type jsVarType struct {
+	class string
+	frame map[string]bool
 }
 
 func walkJS(f *file) {
@@ -251,6 +264,9 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 			}
 			if t := f.field(p, "type"); t != nil {
 				w.types(t)
+				if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" {
+					w.setType(f.text(nm), jsTypeName(f, t), locals)
+				}
 			}
 			if v := f.field(p, "value"); v != nil {
 				w.uses(v)
@@ -409,11 +425,16 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 	default:
 		w.uses(obj)
 	}
-	for _, a := range chain {
+	hint := w.typeOf(obj, root)
+	for k, a := range chain {
 		if f.kind(a) == "private_property_identifier" {
 			continue
 		}
-		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+		q := root
+		if k == 0 && hint != "" {
+			q = root + ":" + hint // the member is looked up in that class
+		}
+		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 
@@ -498,6 +519,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 	case "variable_declarator":
 		if t := f.field(n, "type"); t != nil {
 			w.types(t)
+		}
+		if nm := f.field(n, "name"); nm != nil && f.kind(nm) == "identifier" && len(w.frames) > 0 {
+			w.setType(f.text(nm), w.declType(n), w.frames[len(w.frames)-1])
 		}
 		if nm := f.field(n, "name"); nm != nil && f.kind(nm) != "identifier" {
 			w.bind(nm, map[string]bool{}) // defaults inside patterns
@@ -748,7 +772,7 @@ func (w *jsWalker) class(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	f.release(m)
 	idx := f.def(world.Def{Name: name, Kind: world.KindClass, Qualified: qual, Parent: w.parentOf(prefix),
 		Start: line(outer), End: w.f.endLine(outer), Signature: foldSpace(f.textRange(sigStart, sigEnd)),
-		Exported: exported, Doc: w.docOf(outer)})
+		Exported: exported, Doc: w.docOf(outer), Returns: w.extends(n)})
 	w.in = idx
 	locals := map[string]bool{}
 	if tp := f.field(n, "type_parameters"); tp != nil {
@@ -757,7 +781,13 @@ func (w *jsWalker) class(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	w.frames = append(w.frames, locals)
 	w.classRefs(n)
 	if body != nil {
+		outerCls := w.cls
+		w.cls = ""
+		if prefix == "" {
+			w.cls = name // a top-level class: what resolution can look up
+		}
 		w.classMembers(body, qual, idx)
+		w.cls = outerCls
 	}
 	w.frames = w.frames[:len(w.frames)-1]
 	w.in = parentIdx
@@ -817,7 +847,10 @@ func (w *jsWalker) classRefs(n *sitter.Node) {
 			})
 		case "class_body":
 			if f.kind(n) == "class" {
+				outerCls := w.cls
+				w.cls = "" // an anonymous class
 				w.classMembersRefs(&c.n)
+				w.cls = outerCls
 			}
 		}
 	}
@@ -1830,4 +1863,102 @@ func (w *jsWalker) requireCall(call *sitter.Node) string {
 		return jsString(f.text(a))
 	}
 	return ""
+}
+
+// setType records that local name of frame holds an instance of class
+// ("" forgets what it held).
+func (w *jsWalker) setType(name, class string, frame map[string]bool) {
+	if class == "" {
+		if w.vtypes != nil {
+			delete(w.vtypes, name)
+		}
+		return
+	}
+	if w.vtypes == nil {
+		w.vtypes = map[string]jsVarType{}
+	}
+	w.vtypes[name] = jsVarType{class: class, frame: frame}
+}
+
+// declType is the class a declarator's variable holds: its annotation
+// (a: Foo), else the class its value constructs (new Foo(…)).
+func (w *jsWalker) declType(n *sitter.Node) string {
+	f := w.f
+	if t := f.field(n, "type"); t != nil {
+		return jsTypeName(f, t)
+	}
+	v := f.field(n, "value")
+	if v == nil || f.kind(v) != "new_expression" {
+		return ""
+	}
+	if c := f.field(v, "constructor"); c != nil && f.kind(c) == "identifier" {
+		return f.text(c)
+	}
+	return ""
+}
+
+// jsTypeName is the class a type annotation names when it is a plain
+// identifier (": Foo"), "" otherwise.
+func jsTypeName(f *file, t *sitter.Node) string {
+	if f.kind(t) == "type_annotation" && t.NamedChildCount() == 1 {
+		t = t.NamedChild(0)
+	}
+	if f.kind(t) == "type_identifier" {
+		return f.text(t)
+	}
+	return ""
+}
+
+// typeOf is the class receiver root is an instance of where it is used:
+// the enclosing class for this, the class a local was constructed as or
+// annotated with while the frame that bound it is the one in scope.
+func (w *jsWalker) typeOf(obj *sitter.Node, root string) string {
+	if root == "this" {
+		return w.cls
+	}
+	if root == "" || w.f.kind(obj) != "identifier" {
+		return ""
+	}
+	vt, ok := w.vtypes[root]
+	if !ok {
+		return ""
+	}
+	for i := len(w.frames) - 1; i >= 0; i-- {
+		if w.frames[i][root] {
+			if reflect.ValueOf(w.frames[i]).UnsafePointer() == reflect.ValueOf(vt.frame).UnsafePointer() {
+				return vt.class
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// extends is the class a class declaration extends when written as a
+// plain name, "" otherwise.
+func (w *jsWalker) extends(n *sitter.Node) string {
+	f := w.f
+	out := ""
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		h := n.NamedChild(i)
+		if f.kind(h) != "class_heritage" {
+			continue
+		}
+		f.walk(h, func(c *sitter.Node) bool {
+			switch f.kind(c) {
+			case "extends_clause":
+				if v := f.field(c, "value"); v != nil && f.kind(v) == "identifier" {
+					out = f.text(v)
+				}
+				return false
+			case "identifier":
+				out = f.text(c)
+				return false
+			case "implements_clause", "member_expression", "call_expression":
+				return false
+			}
+			return true
+		})
+	}
+	return out
 }

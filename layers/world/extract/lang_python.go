@@ -56,6 +56,21 @@ type pyWalker struct {
 	frames  []*pyFrame
 	in      int
 	all     map[string]bool // names listed in __all__; nil without one
+	// cls is the class whose method body is being walked (self and cls
+	// name its instances), nil elsewhere.
+	cls *pyClass
+	// ptypes, while parameters are read, receives their annotated types.
+	ptypes map[string]string
+	// modTypes are the types of module-level variables assigned a call
+	// or annotated (see pyFrame.types).
+	modTypes map[string]string
+}
+
+// pyClass is a class being walked: its qualified name and the types of
+// the attributes its methods assign on self.
+type pyClass struct {
+	qual  string
+	attrs map[string]string // attribute → type hint (see pyFrame.types)
 }
 
 // pyFrame is a function (or lambda, or comprehension) scope being walked.
@@ -66,6 +81,11 @@ type pyFrame struct {
 	locals  map[string]bool
 	globals map[string]bool
 	pending []int // indices into Facts.Refs
+	// types are what locals hold when the code says so, as a type hint
+	// for members selected from them: "T" for an annotation (an instance
+	// of T), "T()" for the result of calling T (an instance of class T,
+	// or what function T returns). "" when assignments disagree.
+	types map[string]string
 }
 
 func walkPython(f *file) {
@@ -418,6 +438,8 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 	}
 	if !isClass {
 		d.Returns = w.returns(def, body)
+	} else if sc := f.field(def, "superclasses"); sc != nil {
+		d.Returns = w.bases(sc)
 	}
 	idx := f.def(d)
 	w.in = idx
@@ -432,14 +454,22 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 			w.superclasses(sc)
 		}
 		if body != nil {
+			outerCls := w.cls
+			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body)}
 			w.block(body, qual, idx, false)
+			w.cls = outerCls
 		}
 		return
 	}
 	if strings.HasPrefix(name, "test") || w.isFixture(decos) {
 		w.fixtureParams(def)
 	}
+	outerCls := w.cls
+	if parent == "" || w.cls == nil || w.cls.qual != parent {
+		w.cls = nil // self means nothing in a plain function
+	}
 	w.function(def, body)
+	w.cls = outerCls
 	if body != nil {
 		w.elideBlock(body)
 	}
@@ -514,8 +544,11 @@ func (w *pyWalker) function(def, body *sitter.Node) {
 	f := w.f
 	params := f.field(def, "parameters")
 	locals := map[string]bool{}
+	types := map[string]string{}
 	if params != nil {
+		w.ptypes = types
 		w.params(params, locals)
+		w.ptypes = nil
 	}
 	if rt := f.field(def, "return_type"); rt != nil {
 		w.typeUses(rt)
@@ -532,6 +565,7 @@ func (w *pyWalker) function(def, body *sitter.Node) {
 		return
 	}
 	w.push(locals)
+	w.frames[len(w.frames)-1].types = types
 	w.uses(body)
 	w.pop()
 }
@@ -559,6 +593,9 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 			}
 			if t := f.field(p, "type"); t != nil {
 				w.typeUses(t)
+				if nm := p.NamedChild(0); nm != nil && f.kind(nm) == "identifier" && c.kind == "typed_parameter" {
+					w.paramType(f.text(nm), t)
+				}
 			}
 		case "default_parameter", "typed_default_parameter":
 			if nm := f.field(p, "name"); nm != nil {
@@ -566,6 +603,9 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 			}
 			if t := f.field(p, "type"); t != nil {
 				w.typeUses(t)
+				if nm := f.field(p, "name"); nm != nil && f.kind(nm) == "identifier" {
+					w.paramType(f.text(nm), t)
+				}
 			}
 			if v := f.field(p, "value"); v != nil {
 				w.uses(v)
@@ -662,6 +702,11 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	}
 	if f.kind(obj) != "identifier" {
 		w.uses(obj)
+		if w.isSuper(obj) && len(chain) > 0 {
+			// super().m: m as the bases of the enclosing class declare it
+			f.ref(world.Ref{Name: f.text(chain[0]), Qual: "super:" + w.cls.qual + "^", Line: line(chain[0]), In: w.in, Kind: world.RefMember})
+			chain = chain[1:]
+		}
 		for _, a := range chain {
 			f.ref(world.Ref{Name: f.text(a), Line: line(a), In: w.in, Kind: world.RefMember})
 		}
@@ -686,6 +731,30 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 		return
 	}
 	w.name(obj, world.RefValue)
+	if h := w.typeOf(root); h != "" && len(chain) > 0 {
+		// A receiver whose type the code says: the resolver looks the
+		// member up in that class and its bases ("v:T" qualifiers).
+		path := root
+		for k, a := range chain {
+			q := root
+			switch {
+			case k == 0:
+			case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
+				h = w.cls.attrs[f.text(chain[0])]
+			case k <= 3:
+				// what the previous member is declared to hold or return
+				h += "#" + f.text(chain[k-1])
+			default:
+				h = ""
+			}
+			if h != "" {
+				q = path + ":" + h
+			}
+			path += "." + f.text(a)
+			f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
+		}
+		return
+	}
 	if w.names[root] && !w.bound(root) && len(chain) > 0 {
 		// x.Y where x came from "from m import x": x may be a module or a
 		// class; either way Y is qualified by the imported name.
@@ -799,6 +868,13 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		}
 		if l := f.field(n, "left"); l != nil {
 			w.bindTargets(l)
+			if k == "assignment" && f.kind(l) == "identifier" && len(w.frames) > 0 {
+				fr := w.frames[len(w.frames)-1]
+				if fr.types == nil {
+					fr.types = map[string]string{}
+				}
+				fr.types[f.text(l)] = w.hintOf(n) // the latest assignment decides
+			}
 		}
 		return
 	case "for_statement":
@@ -921,7 +997,10 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 			w.superclasses(sc)
 		}
 		if body != nil {
+			outer := w.cls
+			w.cls = nil // a class of a function body: not a definition the resolver sees
 			w.uses(body)
+			w.cls = outer
 		}
 		return
 	}
@@ -958,6 +1037,12 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 	sig := foldSpace(f.text(a))
 	if right != nil && (len(sig) > 120 || line(right) != w.f.endLine(right)) {
 		sig = foldSpace(f.textRange(startByte(a), startByte(right))) + " …"
+	}
+	if parent == "" && len(w.frames) == 0 && left != nil && f.kind(left) == "identifier" {
+		if w.modTypes == nil {
+			w.modTypes = map[string]string{}
+		}
+		w.modTypes[f.text(left)] = w.hintOf(a)
 	}
 	first := 0
 	for _, name := range names {
@@ -1158,3 +1243,171 @@ func pyTypeName(s string) string {
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// paramType records the annotated type of parameter name.
+func (w *pyWalker) paramType(name string, t *sitter.Node) {
+	if w.ptypes == nil || name == "self" || name == "cls" {
+		return
+	}
+	if h := pyTypeName(pyUnwrapOptional(w.f.text(t))); h != "" {
+		w.ptypes[name] = h
+	}
+}
+
+// pyUnwrapOptional turns "Optional[T]", "T | None" and "None | T" into T.
+func pyUnwrapOptional(s string) string {
+	s = strings.TrimSpace(s)
+	if in, ok := strings.CutPrefix(s, "Optional["); ok && strings.HasSuffix(in, "]") {
+		return strings.TrimSuffix(in, "]")
+	}
+	if a, b, ok := strings.Cut(s, "|"); ok && !strings.Contains(b, "|") {
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+		if b == "None" {
+			return a
+		}
+		if a == "None" {
+			return b
+		}
+	}
+	return s
+}
+
+// hintOf is the type hint an assignment gives its target: the annotated
+// type ("T"), or the callee of a call it assigns ("T()"); "" otherwise.
+func (w *pyWalker) hintOf(a *sitter.Node) string {
+	f := w.f
+	if t := f.field(a, "type"); t != nil {
+		return pyTypeName(pyUnwrapOptional(f.text(t)))
+	}
+	r := f.field(a, "right")
+	if r == nil || f.kind(r) != "call" {
+		return ""
+	}
+	fn := f.field(r, "function")
+	if fn == nil || f.kind(fn) != "identifier" && f.kind(fn) != "attribute" {
+		return ""
+	}
+	if t := pyTypeName(f.text(fn)); t != "" {
+		return t + "()"
+	}
+	return ""
+}
+
+// isSelf reports whether root is self or cls in a method of the class
+// being walked.
+func (w *pyWalker) isSelf(root string) bool {
+	return w.cls != nil && (root == "self" || root == "cls") && w.bound(root)
+}
+
+// typeOf is the type hint of receiver root where it is used: the class
+// for self and cls in its methods, what a local was last assigned or is
+// annotated with, else what a module-level variable was assigned.
+func (w *pyWalker) typeOf(root string) string {
+	if w.isSelf(root) {
+		return w.cls.qual
+	}
+	for i := len(w.frames) - 1; i >= 0; i-- {
+		if fr := w.frames[i]; fr.locals[root] {
+			return fr.types[root]
+		}
+	}
+	if w.modules[root] || w.names[root] {
+		return ""
+	}
+	return w.modTypes[root]
+}
+
+// selfAttrs collects the types of a class's attributes: class-level
+// annotated or assigned fields, and self.x assignments in its methods.
+// Attributes assigned different types get none.
+func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
+	f := w.f
+	attrs := map[string]string{}
+	set := func(name, h string) {
+		if old, ok := attrs[name]; ok && old != h {
+			h = ""
+		}
+		attrs[name] = h
+	}
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		st := body.NamedChild(i)
+		if f.kind(st) == "decorated_definition" {
+			st = f.field(st, "definition")
+			if st == nil {
+				continue
+			}
+		}
+		switch f.kind(st) {
+		case "expression_statement":
+			if a := st.NamedChild(0); a != nil && f.kind(a) == "assignment" {
+				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
+					set(f.text(l), w.hintOf(a))
+				}
+			}
+		case "function_definition":
+			fb := f.field(st, "body")
+			if fb == nil {
+				continue
+			}
+			f.walk(fb, func(n *sitter.Node) bool {
+				switch f.kind(n) {
+				case "function_definition", "class_definition", "lambda":
+					return false
+				case "assignment":
+					l := f.field(n, "left")
+					if l == nil || f.kind(l) != "attribute" {
+						return true
+					}
+					o, at := f.field(l, "object"), f.field(l, "attribute")
+					if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
+						set(f.text(at), w.hintOf(n))
+					}
+				}
+				return true
+			})
+		}
+	}
+	for k, v := range attrs {
+		if v == "" {
+			delete(attrs, k)
+		}
+	}
+	return attrs
+}
+
+// bases lists the base classes of a class as written, comma-separated
+// (keyword arguments such as metaclass= left out); "" when none is a
+// plain dotted name.
+func (w *pyWalker) bases(sc *sitter.Node) string {
+	f := w.f
+	var out []string
+	for i := uint(0); i < sc.NamedChildCount(); i++ {
+		c := sc.NamedChild(i)
+		k := f.kind(c)
+		if k == "subscript" { // Generic[T], Base[int]
+			c = f.field(c, "value")
+			if c == nil {
+				continue
+			}
+			k = f.kind(c)
+		}
+		if k != "identifier" && k != "attribute" {
+			continue
+		}
+		if t := pyTypeName(f.text(c)); t != "" && t != "object" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// isSuper reports whether n is a call super() (or super(C, self)) in a
+// method of the class being walked.
+func (w *pyWalker) isSuper(n *sitter.Node) bool {
+	f := w.f
+	if w.cls == nil || f.kind(n) != "call" {
+		return false
+	}
+	fn := f.field(n, "function")
+	return fn != nil && f.kind(fn) == "identifier" && f.textIs(fn, "super")
+}

@@ -451,4 +451,8 @@ func cleanJoin(dir, rel string) string {
 //	   from outside the tree, no name fallback in JavaScript modules;
 //	   Python import statements as edges, star re-exports, stubs, pytest
 //	   fixtures and the members of what a fixture returns.
-const Version = 2
+//	3: Python members reached through a type: typed receivers resolve in
+//	   their class and up its bases across files, a class of the tree that
+//	   has no such member links nowhere. TypeScript and JavaScript
+//	   members of class instances likewise, up what classes extend.
+const Version = 3

@@ -259,6 +259,20 @@ func (b *builder) resolveJS() {
 		// In a module every name from another file is imported: no
 		// guessing by name.
 		s.noFallback = len(l.Imports) > 0
+		if hasTyped(l) {
+			rest := *l
+			rest.Refs = nil
+			for _, r := range l.Refs {
+				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
+					if r.Kind == world.RefMember && a.jsTyped(x, s, i, r) {
+						continue
+					}
+					r.Qual = r.Qual[:k]
+				}
+				rest.Refs = append(rest.Refs, r)
+			}
+			l = &rest
+		}
 		a.resolveScoped(i, l, s)
 	}
 	for _, i := range files {

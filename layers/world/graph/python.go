@@ -130,6 +130,20 @@ func (b *builder) resolvePython() {
 			}
 			l = &rest
 		}
+		if hasTyped(l) {
+			rest := *l
+			rest.Refs = nil
+			for _, r := range l.Refs {
+				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
+					if r.Kind == world.RefMember && a.pyTyped(x, i, r) {
+						continue
+					}
+					r.Qual = qualHead(r.Qual[:k])
+				}
+				rest.Refs = append(rest.Refs, r)
+			}
+			l = &rest
+		}
 		a.resolveScoped(i, l, s)
 	}
 	for _, i := range files {
@@ -445,7 +459,7 @@ func (a *acc) pyFixtures(x *pyIndex, i int, l *world.Link) map[string]int {
 func (b *builder) pyReturns(f int, name string) string {
 	defs := b.links[f].Defs
 	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if defs[k].Parent == "" && defs[k].Returns != "" {
+		if defs[k].Parent == "" && defs[k].Returns != "" && defs[k].Kind != world.KindClass {
 			return defs[k].Returns
 		}
 	}
@@ -521,4 +535,15 @@ func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) []int {
 		return nil
 	}
 	return []int{found}
+}
+
+// hasTyped reports whether some reference of l carries a type hint in its
+// qualifier ("v:T").
+func hasTyped(l *world.Link) bool {
+	for _, r := range l.Refs {
+		if strings.IndexByte(r.Qual, ':') >= 0 {
+			return true
+		}
+	}
+	return false
 }

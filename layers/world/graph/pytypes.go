@@ -1,0 +1,231 @@
+package graph
+
+import (
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Python members reached through a type. The extractor writes the
+// qualifier of a member whose receiver's type the code says as
+// "receiver:hint" (self:Client, self.pool:Pool(), c:Conn, v:make()):
+// "T" is an instance of class T, "T()" what calling T gives (an instance
+// of class T, or what function T is declared to return). The member is
+// looked up in that class, then up its bases across files. Only other
+// files' definitions (with their Parent and Returns) and imports are
+// read, never their references, so a file's resolution changes only when
+// what it can see declared changes.
+
+// maxPyBases bounds a walk up a class hierarchy (and ends cycles).
+const maxPyBases = 12
+
+// pyTyped resolves a member ref whose qualifier carries a type hint.
+// It reports false when the hint names nothing in the tree; the ref then
+// goes the usual way with the receiver as written.
+func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
+	_, hint, _ := strings.Cut(r.Qual, ":")
+	hint, up := strings.CutSuffix(hint, "^")
+	f, cls, ok := a.pyTypeOf(x, i, hint)
+	if !ok {
+		return false
+	}
+	if !up {
+		if d := a.pyMember(x, f, cls, r.Name, maxPyBases); d >= 0 {
+			a.edge(i, d, r.Count, 1)
+		}
+		return true
+	}
+	for _, base := range a.pyBases(f, cls) {
+		// super().m: the first base declaring m, in order
+		if g, n, ok := a.pyBaseAt(x, f, cls, base); ok {
+			if d := a.pyMember(x, g, n, r.Name, maxPyBases); d >= 0 {
+				a.edge(i, d, r.Count, 1)
+				break
+			}
+		}
+	}
+	// A class of the tree that neither declares the member nor inherits
+	// it from the tree: set at run time or from a base outside; no edge.
+	return true
+}
+
+// pyTypeOf finds the class a hint names as file i sees it: its file and
+// its qualified name there.
+func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
+	hint, members, _ := strings.Cut(hint, "#")
+	f, cls, ok := b.pyTypeOf1(x, i, hint)
+	if !ok || members == "" {
+		return f, cls, ok
+	}
+	// T#a#b: the type member a of T is declared to hold or return, then
+	// member b of that.
+	for _, m := range strings.Split(members, "#") {
+		g, ret := b.pyMemberDef(x, f, cls, m, maxPyBases)
+		if g < 0 || ret == "" {
+			return -1, "", false
+		}
+		if f, cls, ok = b.pyClassNamed(x, g, ret); !ok {
+			return -1, "", false
+		}
+	}
+	return f, cls, true
+}
+
+// pyClassNamed is pyClassAt when what name designates is a class.
+func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, bool) {
+	g, n, ok := b.pyClassAt(x, f, name)
+	if !ok || b.pyDefKind(g, n) != world.KindClass {
+		return -1, "", false
+	}
+	return g, n, true
+}
+
+// pyTypeOf1 is pyTypeOf for a hint without members.
+func (b *builder) pyTypeOf1(x *pyIndex, i int, hint string) (int, string, bool) {
+	name, call := strings.CutSuffix(hint, "()")
+	f, n, ok := b.pyClassAt(x, i, name)
+	if !ok {
+		return -1, "", false
+	}
+	if k := b.pyDefKind(f, n); k == world.KindClass {
+		return f, n, true
+	} else if !call || k != world.KindFunction || strings.Contains(n, ".") {
+		return -1, "", false
+	}
+	ret := b.pyReturns(f, n)
+	if ret == "" {
+		return -1, "", false
+	}
+	return b.pyClassNamed(x, f, ret)
+}
+
+// pyClassAt finds what name ("X", "Outer.X" or "m.X") designates in file
+// f: a definition of f by qualified name, else what its imports bind.
+func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) {
+	if b.pyDefKind(f, name) != "" {
+		return f, name, true
+	}
+	head, rest, dotted := strings.Cut(name, ".")
+	if dotted && strings.Contains(rest, ".") {
+		return -1, "", false
+	}
+	for _, im := range b.links[f].Imports {
+		if dotted && len(im.Names) == 0 && (im.Alias == head || im.Alias == "" && im.Path == head) {
+			// import m [as a], then m.X
+			if m, ok := b.pyModFile(x, f, im.Path); ok {
+				if d := b.pyDeclaring(x, m, rest); d >= 0 {
+					return d, rest, true
+				}
+			}
+			return -1, "", false
+		}
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			switch {
+			case !dotted && local == name:
+				if m, ok := b.pyModFile(x, f, im.Path); ok {
+					if d := b.pyDeclaring(x, m, orig); d >= 0 {
+						return d, orig, true
+					}
+				}
+				return -1, "", false
+			case dotted && local == head:
+				// from pkg import m, then m.X: m a submodule, or a class
+				sub := im.Path + "." + orig
+				if strings.HasSuffix(im.Path, ".") {
+					sub = im.Path + orig
+				}
+				if m, ok := b.pyModFile(x, f, sub); ok {
+					if d := b.pyDeclaring(x, m, rest); d >= 0 {
+						return d, rest, true
+					}
+				}
+				return -1, "", false
+			}
+		}
+	}
+	return -1, "", false
+}
+
+// pyDefKind is the kind of the definition qualified name q in file f
+// ("Outer.X" is X with parent Outer), "" when f has none.
+func (b *builder) pyDefKind(f int, q string) string {
+	l := b.links[f]
+	if l == nil {
+		return ""
+	}
+	parent, name := "", q
+	if k := strings.LastIndexByte(q, '.'); k >= 0 {
+		parent, name = q[:k], q[k+1:]
+	}
+	kind := ""
+	for _, d := range l.Defs {
+		if d.Name == name && d.Parent == parent && (kind == "" || d.Kind == world.KindClass) {
+			kind = d.Kind
+		}
+	}
+	return kind
+}
+
+// pyBases are the base classes class q of file f is declared with.
+func (b *builder) pyBases(f int, q string) []string {
+	parent, name := "", q
+	if k := strings.LastIndexByte(q, '.'); k >= 0 {
+		parent, name = q[:k], q[k+1:]
+	}
+	for _, d := range b.links[f].Defs {
+		if d.Name == name && d.Parent == parent && d.Kind == world.KindClass && d.Returns != "" {
+			return strings.Split(d.Returns, ",")
+		}
+	}
+	return nil
+}
+
+// pyMember finds the file declaring member name of class cls of file f,
+// walking up its bases (depth levels at most); -1 when none in the tree
+// does.
+func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
+	if depth <= 0 {
+		return -1
+	}
+	for _, d := range b.links[f].Defs {
+		if d.Name == name && d.Parent == cls {
+			return f
+		}
+	}
+	for _, base := range b.pyBases(f, cls) {
+		g, n, ok := b.pyBaseAt(x, f, cls, base)
+		if !ok {
+			continue
+		}
+		if d := b.pyMember(x, g, n, name, depth-1); d >= 0 {
+			return d
+		}
+	}
+	return -1
+}
+
+// pyBaseAt finds base class base of class cls of file f.
+func (b *builder) pyBaseAt(x *pyIndex, f int, cls, base string) (int, string, bool) {
+	g, n, ok := b.pyClassAt(x, f, base)
+	if !ok && strings.Contains(cls, ".") {
+		// a base named from inside an enclosing class's scope
+		g, n, ok = b.pyClassAt(x, f, cls[:strings.LastIndexByte(cls, '.')]+"."+base)
+	}
+	return g, n, ok
+}
+
+// pyMemberDef finds member name of class cls of file f as pyMember does
+// and returns its file and the type it is declared to return.
+func (b *builder) pyMemberDef(x *pyIndex, f int, cls, name string, depth int) (int, string) {
+	g := b.pyMember(x, f, cls, name, depth)
+	if g < 0 {
+		return -1, ""
+	}
+	for _, d := range b.links[g].Defs {
+		if d.Name == name && d.Parent != "" && d.Returns != "" && d.Kind != world.KindClass {
+			return g, d.Returns
+		}
+	}
+	return g, ""
+}
