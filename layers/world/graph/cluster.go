@@ -110,7 +110,7 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 }
 
 // maxUsers bounds the users of a file whose references usedNames counts.
-const maxUsers = 64
+const maxUsers = 32
 
 // sortedLink returns l with its definitions and references sorted by name.
 func sortedLink(l *world.Link) *world.Link {
