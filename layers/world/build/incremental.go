@@ -346,7 +346,7 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		rows = append(rows, row{path: path.Join(dir, "go.mod")})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].path < rows[j].path })
-	in := graph.Input{Tree: tree}
+	in := graph.Input{Tree: tree, Only: map[string]bool{ed.path: true}}
 	for k, r := range rows {
 		if k > 0 && r.path == rows[k-1].path {
 			continue

@@ -25,6 +25,11 @@ type Input struct {
 	// resolution could not use (a malformed package.json or tsconfig);
 	// resolution goes on without it. Calls come in file order.
 	Warn func(msg string)
+	// Only, when set, names the files whose references are resolved; the
+	// others give no edges. A file's edges do not depend on other files'
+	// resolution, so those of an Only file are the ones a whole Build
+	// gives it (an in-place update resolves just the edited files).
+	Only map[string]bool
 }
 
 // Fallback limits: a name defined in more than maxFallbackDefs files of a
@@ -142,7 +147,7 @@ func (b *builder) run() []world.Edge {
 					return
 				}
 				for i := lo; i < lo+chunk && i < n; i++ {
-					if fn := b.work[i]; fn != nil {
+					if fn := b.work[i]; fn != nil && (b.in.Only == nil || b.in.Only[b.files[i].Path]) {
 						fn(a, i)
 						per[i] = a.flush(i)
 					}
