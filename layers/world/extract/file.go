@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/formats"
 )
 
 // file is one extraction in progress: the walkers of lang_*.go read the
@@ -238,22 +239,7 @@ func (f *file) skeleton() string {
 		pos = c.end
 	}
 	b.Write(f.src[pos:])
-	var out strings.Builder
-	blank := true
-	for _, l := range strings.Split(b.String(), "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
-			if !blank {
-				out.WriteByte('\n')
-			}
-			blank = true
-			continue
-		}
-		blank = false
-		out.WriteString(l)
-		out.WriteByte('\n')
-	}
-	return strings.TrimRight(out.String(), "\n") + "\n"
+	return formats.FoldBlankLines(b.String()) + "\n"
 }
 
 // wholeLine widens a cut that leaves nothing but white space on its lines

@@ -114,9 +114,21 @@ func (s *skel) String() string {
 		pos = c.end
 	}
 	b.Write(s.src[pos:])
+	r := FoldBlankLines(b.String())
+	if r == "" {
+		return ""
+	}
+	return r + "\n"
+}
+
+// FoldBlankLines is how every skeleton, of code or of a format, ends up
+// once its cuts are made: trailing white space dropped from each line,
+// leading blank lines dropped, runs of blank lines folded into one, and no
+// final newline (the caller adds one).
+func FoldBlankLines(text string) string {
 	var out strings.Builder
 	blank := true
-	for _, l := range strings.Split(b.String(), "\n") {
+	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimRight(l, " \t\r")
 		if l == "" {
 			if !blank {
@@ -129,11 +141,7 @@ func (s *skel) String() string {
 		out.WriteString(l)
 		out.WriteByte('\n')
 	}
-	r := strings.TrimRight(out.String(), "\n")
-	if r == "" {
-		return ""
-	}
-	return r + "\n"
+	return strings.TrimRight(out.String(), "\n")
 }
 
 // wholeLine widens a dropping cut that leaves only white space on its
