@@ -59,7 +59,11 @@ import (
 //	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
 //	   for const a = new Foo() or a: Foo); a class's Returns names what it
 //	   extends.
-const Version = 8
+//	9: Go member refs whose receiver's type the code says carry it in their
+//	   qualifier ("r:http.Request", "p:pool.New()>WithErrors", ":T" for a
+//	   key of a T{…} literal); Go functions, methods, fields and variables
+//	   say their type (Def.Returns), interfaces what they embed.
+const Version = 9
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

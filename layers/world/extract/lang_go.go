@@ -42,10 +42,14 @@ type goWalker struct {
 	scope map[string]int
 	bound []string
 	in    int // Ref.In for refs being recorded
+	// vtype is the type the code says a local name has (see goTypeOf);
+	// prev keeps, per entry of bound, the type it hid, for undo.
+	vtype map[string]string
+	prev  []string
 }
 
 func walkGo(f *file) {
-	w := &goWalker{f: f, pkgs: map[string]bool{}, scope: map[string]int{}}
+	w := &goWalker{f: f, pkgs: map[string]bool{}, scope: map[string]int{}, vtype: map[string]string{}}
 	root := f.root
 	mark := len(f.stack)
 	defer f.release(mark)
@@ -187,22 +191,39 @@ func goExported(name string) bool {
 }
 
 // declare binds name locally until the enclosing scope's undo.
-func (w *goWalker) declare(name string) {
+func (w *goWalker) declare(name string) { w.declareTyped(name, "") }
+
+// declareTyped binds name locally with the type the code gives it ("" for
+// unknown) until the enclosing scope's undo.
+func (w *goWalker) declareTyped(name, typ string) {
 	if name == "_" || name == "" {
 		return
 	}
 	w.scope[name]++
 	w.bound = append(w.bound, name)
+	w.prev = append(w.prev, w.vtype[name])
+	if typ == "" {
+		delete(w.vtype, name)
+	} else {
+		w.vtype[name] = typ
+	}
 }
 
 // undo drops the bindings made since mark (a len(w.bound)).
 func (w *goWalker) undo(mark int) {
-	for _, name := range w.bound[mark:] {
+	for k := len(w.bound) - 1; k >= mark; k-- {
+		name := w.bound[k]
 		if w.scope[name]--; w.scope[name] == 0 {
 			delete(w.scope, name)
 		}
+		if t := w.prev[k]; t == "" {
+			delete(w.vtype, name)
+		} else {
+			w.vtype[name] = t
+		}
 	}
 	w.bound = w.bound[:mark]
+	w.prev = w.prev[:mark]
 }
 
 // use records a bare identifier as a reference unless it is bound locally
@@ -248,12 +269,30 @@ func (w *goWalker) function(n *sitter.Node, method bool, doc string) {
 	if tp := f.field(n, "type_parameters"); tp != nil {
 		w.typeParams(tp)
 	}
+	w.f.facts.Defs[w.in-1].Returns = w.resultType(f.field(n, "result"))
 	w.params(f.field(n, "parameters"), false)
 	w.result(f.field(n, "result"))
 	if body != nil {
 		f.elideBody(body)
 		w.node(body, "block")
 	}
+}
+
+// resultType is the named type a function's result (its first one) is.
+func (w *goWalker) resultType(r *sitter.Node) string {
+	f := w.f
+	if r == nil {
+		return ""
+	}
+	if f.kind(r) != "parameter_list" {
+		return w.typeOf(r)
+	}
+	for i := uint(0); i < r.NamedChildCount(); i++ {
+		if c := r.NamedChild(i); f.kind(c) == "parameter_declaration" {
+			return w.typeOf(f.field(c, "type"))
+		}
+	}
+	return ""
 }
 
 // receiverType returns the base type name of a receiver list ("T" for
@@ -306,11 +345,15 @@ func (w *goWalker) params(list *sitter.Node, receiver bool) {
 		case "parameter_declaration", "variadic_parameter_declaration":
 			m := len(f.stack)
 			names = names[:0]
+			typ := ""
 			for _, c := range f.kids(&k.n) {
 				if c.field == f.fieldID("name") {
 					c := c
 					names = append(names, &c.n)
 				} else if c.field == f.fieldID("type") {
+					if k.kind == "parameter_declaration" {
+						typ = w.typeOf(&c.n)
+					}
 					if receiver {
 						w.receiverTypeRefs(&c.n)
 					} else {
@@ -320,7 +363,7 @@ func (w *goWalker) params(list *sitter.Node, receiver bool) {
 			}
 			f.release(m)
 			for _, nm := range names {
-				w.declare(f.text(nm))
+				w.declareTyped(f.text(nm), typ)
 			}
 		}
 	}
@@ -458,6 +501,7 @@ func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias 
 	switch {
 	case alias:
 		d.Signature = "type " + foldSpace(f.text(spec))
+		d.Returns = w.typeOf(t) // the type it names
 	case tk == "struct_type":
 		d.Kind = world.KindStruct
 		d.Signature = "type " + foldSpace(f.textRange(startByte(spec), startByte(t))) + " struct"
@@ -529,6 +573,10 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 			}
 			f.release(m)
 			embedded := false
+			ftype := ""
+			if typ != nil {
+				ftype = w.typeOf(typ)
+			}
 			if len(names) == 0 && typ != nil {
 				names = []string{goTypeBaseName(f, typ)}
 				embedded = true
@@ -542,7 +590,7 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 				i := f.def(world.Def{Name: nm, Kind: world.KindField, Qualified: parent + "." + nm,
 					Parent: parent, Start: line(fd), End: w.f.endLine(fd),
 					Signature: foldSpace(f.textRange(startByte(fd), sigEnd)),
-					Exported:  goExported(nm), Doc: doc})
+					Exported:  goExported(nm), Doc: doc, Returns: ftype})
 				if first == 0 {
 					first = i
 				}
@@ -586,6 +634,7 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 	mark := len(f.stack)
 	defer f.release(mark)
 	iks := f.kids(t)
+	var embeds []string
 	for i := range iks {
 		k := &iks[i]
 		switch k.kind {
@@ -600,7 +649,7 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 			name := f.text(nm)
 			w.in = f.def(world.Def{Name: name, Kind: world.KindMethod, Qualified: parent + "." + name,
 				Parent: parent, Start: line(me), End: w.f.endLine(me), Signature: foldSpace(f.text(me)),
-				Exported: goExported(name), Doc: f.docAt(iks, i)})
+				Exported: goExported(name), Doc: f.docAt(iks, i), Returns: w.resultType(f.field(me, "result"))})
 			m := len(w.bound)
 			w.params(f.field(me, "parameters"), false)
 			w.result(f.field(me, "result"))
@@ -608,7 +657,16 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 			w.in = idx
 		case "type_elem":
 			w.typ(&k.n)
+			if k.n.NamedChildCount() == 1 {
+				if t := w.typeOf(k.n.NamedChild(0)); t != "" {
+					embeds = append(embeds, t)
+				}
+			}
 		}
+	}
+	// An interface's Returns lists the interfaces it embeds.
+	if len(embeds) > 0 && idx > 0 {
+		f.facts.Defs[idx-1].Returns = strings.Join(embeds, ",")
 	}
 }
 
@@ -682,14 +740,26 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 		}
 	}
 	if !top {
+		var types []string
 		if typ != nil {
 			w.typ(typ)
+			if t := w.typeOf(typ); t != "" {
+				for range names {
+					types = append(types, t)
+				}
+			}
+		} else if value != nil {
+			types = w.valueTypes(value)
 		}
 		if value != nil {
 			w.node(value, f.kind(value))
 		}
-		for _, nm := range names {
-			w.declare(f.text(nm))
+		for k, nm := range names {
+			t := ""
+			if k < len(types) {
+				t = types[k]
+			}
+			w.declareTyped(f.text(nm), t)
 		}
 		return
 	}
@@ -705,14 +775,28 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 	if single {
 		start = line(decl)
 	}
+	var types []string
+	if typ != nil {
+		if t := w.typeOf(typ); t != "" {
+			for range names {
+				types = append(types, t)
+			}
+		}
+	} else if value != nil && kind == world.KindVar {
+		types = w.valueTypes(value)
+	}
 	first := 0
-	for _, nm := range names {
+	for k, nm := range names {
 		name := f.text(nm)
 		if name == "_" {
 			continue
 		}
+		vt := ""
+		if k < len(types) {
+			vt = types[k]
+		}
 		i := f.def(world.Def{Name: name, Kind: kind, Qualified: name, Start: start, End: w.f.endLine(spec),
-			Signature: sig, Exported: goExported(name), Doc: doc})
+			Signature: sig, Exported: goExported(name), Doc: doc, Returns: vt})
 		if first == 0 {
 			first = i
 		}
@@ -858,10 +942,12 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		f.release(mark)
 		return
 	case "short_var_declaration":
+		var types []string
 		if r := f.field(n, "right"); r != nil {
+			types = w.valueTypes(r)
 			w.node(r, "expression_list")
 		}
-		w.declareList(f.field(n, "left"))
+		w.declareListTyped(f.field(n, "left"), types)
 		return
 	case "range_clause", "receive_statement":
 		if r := f.field(n, "right"); r != nil {
@@ -992,24 +1078,58 @@ func (w *goWalker) hasToken(n *sitter.Node, tok string) bool {
 }
 
 // declareList binds the identifiers of an expression list (the left of :=).
-func (w *goWalker) declareList(list *sitter.Node) {
+func (w *goWalker) declareList(list *sitter.Node) { w.declareListTyped(list, nil) }
+
+// declareListTyped binds the identifiers of an expression list, the k-th
+// with type types[k] when there is one.
+func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 	f := w.f
 	if list == nil {
 		return
 	}
+	typeAt := func(k int) string {
+		if k < len(types) {
+			return types[k]
+		}
+		return ""
+	}
 	if f.kind(list) == "identifier" {
-		w.declare(f.text(list))
+		w.declareTyped(f.text(list), typeAt(0))
 		return
 	}
 	m := len(f.stack)
 	defer f.release(m)
+	k := 0
 	for _, c := range f.kids(list) {
+		if !c.named {
+			continue
+		}
 		if c.kind == "identifier" {
-			w.declare(f.text(&c.n))
-		} else if c.named {
+			w.declareTyped(f.text(&c.n), typeAt(k))
+		} else {
 			w.node(&c.n, c.kind)
 		}
+		k++
 	}
+}
+
+// valueTypes returns the types of the values of an expression list, by
+// position: one per expression, or, for a single call giving several
+// values, the call's type first (a function's Returns is its first result).
+func (w *goWalker) valueTypes(list *sitter.Node) []string {
+	f := w.f
+	if f.kind(list) != "expression_list" {
+		return []string{w.valueType(list)}
+	}
+	var out []string
+	for i := uint(0); i < list.NamedChildCount(); i++ {
+		c := list.NamedChild(i)
+		if f.kind(c) == "comment" {
+			continue
+		}
+		out = append(out, w.valueType(c))
+	}
+	return out
 }
 
 // selector records x.Sel: a qualified ref when x is an imported package
@@ -1036,11 +1156,18 @@ func (w *goWalker) selector(n *sitter.Node, kind string) {
 			return
 		}
 		w.useName(q, line(&op.n), world.RefValue)
+		if t := w.valueType(&op.n); t != "" {
+			q += ":" + t
+		}
 		f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 		return
 	}
+	q := w.root(&op.n)
+	if t := w.valueType(&op.n); t != "" {
+		q += ":" + t
+	}
 	w.node(&op.n, op.kind)
-	f.ref(world.Ref{Name: name, Qual: w.root(&op.n), Line: ln, In: w.in, Kind: world.RefMember})
+	f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 }
 
 // root returns the identifier a selector chain starts from ("a" for
@@ -1073,7 +1200,9 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 	structish, elem, key := w.literalShape(typ)
 	typeName := ""
 	if structish && typ != nil {
-		typeName = goTypeQualName(f, typ)
+		if t := w.typeOf(typ); t != "" {
+			typeName = ":" + t // a key is a field of the literal's type
+		}
 	}
 	m := len(f.stack)
 	defer f.release(m)
@@ -1171,4 +1300,114 @@ func countKinds(ks []kid, kinds ...string) int {
 		}
 	}
 	return n
+}
+
+// typeOf returns a named type as the code writes it, for resolution to
+// look members up in: "T" for T, *T and T[int]; "pkg.T" for pkg.T; "" for
+// type literals, type parameters and local types (bound in scope).
+func (w *goWalker) typeOf(t *sitter.Node) string {
+	f := w.f
+	for t != nil {
+		switch f.kind(t) {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "generic_type":
+			t = f.field(t, "type")
+		case "type_identifier", "identifier":
+			name := f.text(t)
+			if w.scope[name] > 0 || goBuiltins[name] {
+				return ""
+			}
+			return name
+		case "qualified_type":
+			pkg, name := f.field(t, "package"), f.field(t, "name")
+			if pkg == nil || name == nil || w.scope[f.text(pkg)] > 0 || !w.pkgs[f.text(pkg)] {
+				return ""
+			}
+			return f.text(pkg) + "." + f.text(name)
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// valueType returns the type of expression e when the code says it, in
+// the form a member ref's qualifier carries after the colon: a named type
+// ("T", "pkg.T": a composite literal, &T{}, new(T), a conversion written
+// as a type assertion), a call of a named function ("F()", "pkg.F()":
+// what F returns, or T when F is a type), a local of known type, and any
+// of these followed by the members selected or called on it ("F()>a>b":
+// the type of member b of the type of member a of what F returns).
+func (w *goWalker) valueType(e *sitter.Node) string {
+	f := w.f
+	for e != nil && f.kind(e) == "parenthesized_expression" {
+		e = e.NamedChild(0)
+	}
+	if e == nil {
+		return ""
+	}
+	switch f.kind(e) {
+	case "composite_literal":
+		return w.typeOf(f.field(e, "type"))
+	case "unary_expression":
+		if op := f.field(e, "operator"); op != nil && f.text(op) == "&" {
+			if x := f.field(e, "operand"); x != nil && f.kind(x) == "composite_literal" {
+				return w.typeOf(f.field(x, "type"))
+			}
+		}
+	case "type_assertion_expression":
+		return w.typeOf(f.field(e, "type"))
+	case "identifier":
+		name := f.text(e)
+		if w.scope[name] > 0 {
+			return w.vtype[name]
+		}
+		if goBuiltins[name] || w.pkgs[name] {
+			return ""
+		}
+		return name // a package-level variable: its declared type
+	case "call_expression":
+		fn := f.field(e, "function")
+		if fn == nil {
+			return ""
+		}
+		switch f.kind(fn) {
+		case "identifier":
+			name := f.text(fn)
+			if name == "new" && w.scope[name] == 0 {
+				if args := f.field(e, "arguments"); args != nil && args.NamedChildCount() == 1 {
+					return w.typeOf(args.NamedChild(0))
+				}
+				return ""
+			}
+			if w.scope[name] > 0 || goBuiltins[name] {
+				return ""
+			}
+			return name + "()"
+		case "selector_expression":
+			op, sel := f.field(fn, "operand"), f.field(fn, "field")
+			if op == nil || sel == nil {
+				return ""
+			}
+			if f.kind(op) == "identifier" && w.scope[f.text(op)] == 0 && w.pkgs[f.text(op)] {
+				return f.text(op) + "." + f.text(sel) + "()"
+			}
+			if t := w.valueType(op); t != "" {
+				return t + ">" + f.text(sel)
+			}
+		}
+	case "selector_expression":
+		op, sel := f.field(e, "operand"), f.field(e, "field")
+		if op == nil || sel == nil {
+			return ""
+		}
+		if f.kind(op) == "identifier" && w.scope[f.text(op)] == 0 && w.pkgs[f.text(op)] {
+			return f.text(op) + "." + f.text(sel)
+		}
+		if t := w.valueType(op); t != "" {
+			return t + ">" + f.text(sel)
+		}
+	}
+	return ""
 }

@@ -34,6 +34,20 @@ type goPkg struct {
 	topFiles             []int
 	membStart, membSplit []int32
 	membDefs             []goMembDef
+	// types says, by id, what resolution needs of package-level types,
+	// functions and variables to type a member's receiver: the file, the
+	// kind and the Returns of each definition (test files last).
+	types map[int32][]goTopDef
+	// embedded lists, by type id, its embedded fields (a field named
+	// after its type).
+	embedded map[int32][]goMembDef
+}
+
+// goTopDef is a package-level definition that says something of a type.
+type goTopDef struct {
+	file int
+	typ  bool   // a type (its ret lists what it embeds or aliases)
+	ret  string // Def.Returns: the type a function, a variable is
 }
 
 // goMembDef is a method or field definition: its file and the id (in the
@@ -41,9 +55,17 @@ type goPkg struct {
 type goMembDef struct {
 	file   int
 	parent int32
+	ret    string // the type of a field, or the result of a method
 }
 
 func isGoTest(p string) bool { return strings.HasSuffix(p, "_test.go") }
+
+// goBaseName is the name of a type written "T" or "pkg.T".
+func goBaseName(t string) string { return t[strings.LastIndexByte(t, '.')+1:] }
+
+func isGoType(kind string) bool {
+	return kind == world.KindType || kind == world.KindStruct || kind == world.KindInterface
+}
 
 // goIndex is the Go view of the tree.
 type goIndex struct {
@@ -84,6 +106,8 @@ func (p *goPkg) index(b *builder, x *goIndex) {
 		id int32
 		d  goMembDef
 	}
+	p.types = map[int32][]goTopDef{}
+	p.embedded = map[int32][]goMembDef{}
 	tops := make([]top, 0, n)
 	var membs []memb
 	var testTop, testMemb int // entries before these are non-test
@@ -101,10 +125,16 @@ func (p *goPkg) index(b *builder, x *goIndex) {
 				if d.Parent != "" {
 					par = id(d.Parent)
 				}
-				membs = append(membs, memb{k, goMembDef{i, par}})
+				membs = append(membs, memb{k, goMembDef{i, par, d.Returns}})
+				if d.Kind == world.KindField && par >= 0 && d.Returns != "" && d.Name == goBaseName(d.Returns) {
+					p.embedded[par] = append(p.embedded[par], goMembDef{i, par, d.Returns})
+				}
 				continue
 			}
 			tops = append(tops, top{k, i})
+			if isGoType(d.Kind) || d.Returns != "" {
+				p.types[k] = append(p.types[k], goTopDef{i, isGoType(d.Kind), d.Returns})
+			}
 		}
 		x.ownIDs[i] = own[k0:len(own):len(own)] // local for now; made global once bases are known
 	}
@@ -459,6 +489,7 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 	}
 	var binds []goBind
 	var dots []goScope
+	var paths []goPath
 	scopes := append(a.scopes[:0], own)
 	for _, im := range l.Imports {
 		d := x.dirOf(im.Path)
@@ -474,6 +505,7 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		if s.p == own.p {
 			continue
 		}
+		paths = append(paths, goPath{im.Path, s})
 		scopes = append(scopes, s)
 		switch im.Alias {
 		case "_":
@@ -503,9 +535,25 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		pkgKnown[own.p.num] = mark
 	}
 	members := a.members[:0]
+	var ty *goTyper
 	for _, r := range l.Refs {
 		q := r.Qual
-		if q != "" {
+		if r.Kind == world.RefMember && strings.IndexByte(q, ':') >= 0 {
+			if ty == nil {
+				ty = &goTyper{a: a, x: x, own: own, binds: binds, dots: dots, paths: paths}
+			}
+			if fs, v := ty.member(q, r.Name); v == goFound {
+				if len(fs) <= maxGoMember {
+					a.spread(i, fs, r.Count, 1)
+				}
+				continue
+			} else if v == goNone {
+				continue
+			}
+			members = append(members, r)
+			continue
+		}
+		if q != "" && r.Kind != world.RefMember {
 			if s, ok := lookupBind(binds, q); ok {
 				if fs, k, ok := s.top(r.Name); ok {
 					a.spread(i, fs, r.Count, 1)
@@ -514,8 +562,7 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 				}
 				continue
 			}
-			members = append(members, r)
-			continue
+			continue // a package outside the tree
 		}
 		if r.Kind == world.RefMember {
 			members = append(members, r)
@@ -602,4 +649,228 @@ func uniq(s []int) []int {
 		}
 	}
 	return out
+}
+
+// goPath is an import path a file imports and the package it maps to.
+type goPath struct {
+	path string
+	s    goScope
+}
+
+// Verdicts of typed member resolution.
+const (
+	goUnknown = iota // the type could not be worked out: fall back to names
+	goNone           // the type is known and has no such member in the tree
+	goFound
+)
+
+// maxGoTypeDepth bounds the steps of one type's resolution (hops,
+// embedded types, variables and functions followed).
+const maxGoTypeDepth = 8
+
+// goType is a named type of the tree: a package (as the file sees it) and
+// the id of the type's name there.
+type goType struct {
+	s  goScope
+	id int32
+}
+
+// goTyper resolves the member refs of one file whose receiver's type the
+// code says (Qual "x:T", "x:pkg.F()>field", ":T" …, see the Go extractor):
+// the type is looked up in the file's package and the packages it
+// imports, through what functions return, variables and fields are
+// declared as, and embedded types. It reads the definitions of those
+// packages only, the folders GoLayout.Needs lists.
+type goTyper struct {
+	a     *acc
+	x     *goIndex
+	own   goScope
+	binds []goBind
+	dots  []goScope
+	paths []goPath
+}
+
+// member returns the files defining member name of the type in qual.
+func (t *goTyper) member(qual, name string) ([]int, int) {
+	expr := qual[strings.IndexByte(qual, ':')+1:]
+	ty, v := t.expr(t.own, t.binds, expr, 0)
+	if v != goFound {
+		return nil, v
+	}
+	var out []int
+	v = t.lookup(ty, name, 0, func(d goMembDef) { out = append(out, d.file) })
+	if v != goFound {
+		return nil, v
+	}
+	sort.Ints(out)
+	return uniq(out), goFound
+}
+
+// expr resolves a type expression written in a file of package own with
+// imports binds: a base ("T", "pkg.T", "F()", "pkg.F()", "v") and member
+// hops ("base>a>b").
+func (t *goTyper) expr(own goScope, binds []goBind, expr string, depth int) (goType, int) {
+	if depth > maxGoTypeDepth || expr == "" {
+		return goType{}, goUnknown
+	}
+	parts := strings.Split(expr, ">")
+	ty, v := t.base(own, binds, parts[0], depth)
+	for _, m := range parts[1:] {
+		if v != goFound {
+			break
+		}
+		ty, v = t.hop(ty, m, depth+1)
+	}
+	return ty, v
+}
+
+// base resolves the first element of a type expression.
+func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goType, int) {
+	name := strings.TrimSuffix(base, "()")
+	var scopes []goScope
+	if k := strings.IndexByte(name, '.'); k >= 0 {
+		s, ok := lookupBind(binds, name[:k])
+		if !ok {
+			return goType{}, goNone // a package outside the tree
+		}
+		if s.p == nil {
+			return goType{}, goUnknown
+		}
+		scopes, name = []goScope{s}, name[k+1:]
+	} else {
+		scopes = append([]goScope{own}, t.dots...)
+	}
+	for _, s := range scopes {
+		id, ok := s.p.ids[name]
+		if !ok {
+			continue
+		}
+		for _, d := range s.p.types[id] {
+			if !s.tests && isGoTest(t.a.files[d.file].Path) {
+				continue
+			}
+			if d.typ {
+				return goType{s, id}, goFound
+			}
+			if d.ret == "" {
+				return goType{}, goUnknown
+			}
+			fown, fbinds := t.context(d.file)
+			return t.expr(fown, fbinds, d.ret, depth+1)
+		}
+		return goType{}, goUnknown
+	}
+	return goType{}, goUnknown
+}
+
+// hop returns the type of member m of ty.
+func (t *goTyper) hop(ty goType, m string, depth int) (goType, int) {
+	var ret string
+	file := -1
+	v := t.lookup(ty, m, depth, func(d goMembDef) {
+		if file < 0 {
+			file, ret = d.file, d.ret
+		}
+	})
+	if v != goFound {
+		return goType{}, v
+	}
+	if ret == "" {
+		return goType{}, goUnknown
+	}
+	fown, fbinds := t.context(file)
+	return t.expr(fown, fbinds, ret, depth+1)
+}
+
+// lookup calls fn with the definitions of member name of ty: its own, or
+// else those of the types it embeds (first level that has any).
+func (t *goTyper) lookup(ty goType, name string, depth int, fn func(goMembDef)) int {
+	if depth > maxGoTypeDepth {
+		return goUnknown
+	}
+	found := false
+	for _, d := range ty.s.memb(name) {
+		if d.parent == ty.id {
+			fn(d)
+			found = true
+		}
+	}
+	if found {
+		return goFound
+	}
+	verdict := goNone
+	t.embeds(ty, func(e string, file int) {
+		if verdict == goFound {
+			return
+		}
+		fown, fbinds := t.context(file)
+		et, v := t.expr(fown, fbinds, e, depth+1)
+		if v == goFound {
+			v = t.lookup(et, name, depth+1, fn)
+		}
+		if v == goFound || v == goUnknown && verdict == goNone {
+			verdict = v
+		}
+	})
+	return verdict
+}
+
+// embeds calls fn with the types ty embeds, as written in file: embedded
+// fields, the interfaces an interface embeds, an alias's target.
+func (t *goTyper) embeds(ty goType, fn func(typ string, file int)) {
+	p := ty.s.p
+	for _, d := range p.types[ty.id] {
+		if d.typ && d.ret != "" && (ty.s.tests || !isGoTest(t.a.files[d.file].Path)) {
+			for _, e := range strings.Split(d.ret, ",") {
+				fn(e, d.file)
+			}
+		}
+	}
+	for _, d := range p.embedded[ty.id] {
+		if ty.s.tests || !isGoTest(t.a.files[d.file].Path) {
+			fn(d.ret, d.file)
+		}
+	}
+}
+
+// context returns the package and the import names of file j, as the
+// file being resolved sees them: j's imports count only when that file
+// imports the same paths (resolution reads no other folders).
+func (t *goTyper) context(j int) (goScope, []goBind) {
+	p := t.x.filePkg[j]
+	own := goScope{p, isGoTest(t.a.files[j].Path)}
+	if p == t.own.p {
+		own.tests = t.own.tests
+	} else {
+		for _, ps := range t.paths {
+			if ps.s.p == p {
+				own.tests = ps.s.tests
+			}
+		}
+	}
+	if p == t.own.p && t.a.links[j] == nil {
+		return own, t.binds
+	}
+	var binds []goBind
+	for _, im := range t.a.links[j].Imports {
+		if im.Alias == "_" || im.Alias == "." {
+			continue
+		}
+		var s goScope // nil package: a path this file does not import
+		for _, ps := range t.paths {
+			if ps.path == im.Path {
+				s = ps.s
+				break
+			}
+		}
+		switch {
+		case im.Alias != "":
+			binds = append(binds, goBind{im.Alias, s})
+		case s.p != nil:
+			binds = append(binds, goBind{s.p.name, s})
+		default:
+			binds = append(binds, goBind{path.Base(im.Path), s})
+		}
+	}
+	return own, binds
 }
