@@ -950,7 +950,12 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		w.declareListTyped(f.field(n, "left"), types)
 		return
 	case "range_clause", "receive_statement":
+		var types []string
 		if r := f.field(n, "right"); r != nil {
+			if k == "range_clause" {
+				// The second variable ranging over a slice or map is an element.
+				types = []string{"", goIndexOf(w.valueType(r))}
+			}
 			w.node(r, f.kind(r))
 		}
 		left := f.field(n, "left")
@@ -958,7 +963,7 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 			return
 		}
 		if w.hasToken(n, ":=") {
-			w.declareList(left)
+			w.declareListTyped(left, types)
 		} else {
 			w.node(left, "expression_list")
 		}
@@ -977,11 +982,24 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		if v := f.field(n, "value"); v != nil {
 			w.node(v, f.kind(v))
 		}
-		w.declareList(f.field(n, "alias"))
+		alias := f.field(n, "alias")
+		w.declareList(alias)
 		m := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.kind == "type_case" || c.kind == "default_case" {
+				// In a case naming one type the alias has that type.
+				cm := len(w.bound)
+				if c.kind == "type_case" && alias != nil {
+					a := alias
+					if f.kind(a) == "expression_list" && a.NamedChildCount() == 1 {
+						a = a.NamedChild(0)
+					}
+					if t := w.caseType(&c.n); t != "" && f.kind(a) == "identifier" {
+						w.declareTyped(f.text(a), t)
+					}
+				}
 				w.node(&c.n, c.kind)
+				w.undo(cm)
 			}
 		}
 		f.release(m)
@@ -1325,11 +1343,36 @@ func (w *goWalker) typeOf(t *sitter.Node) string {
 				return ""
 			}
 			return f.text(pkg) + "." + f.text(name)
+		case "slice_type", "array_type", "implicit_length_array_type":
+			return goElemOf(w.typeOf(f.field(t, "element")))
+		case "map_type":
+			return goElemOf(w.typeOf(f.field(t, "value")))
 		default:
 			return ""
 		}
 	}
 	return ""
+}
+
+// goElemOf is the type of slices, arrays and maps of t: "[]T" (what
+// indexing and ranging give is what follows "[]").
+func goElemOf(t string) string {
+	if t == "" {
+		return ""
+	}
+	return "[]" + t
+}
+
+// goIndexOf is the type of an element of t: "T" for "[]T", "F()>[]"
+// (resolution indexes what F returns) otherwise.
+func goIndexOf(t string) string {
+	if t == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(t, "[]"); ok {
+		return rest
+	}
+	return t + ">[]"
 }
 
 // valueType returns the type of expression e when the code says it, in
@@ -1358,6 +1401,8 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		}
 	case "type_assertion_expression":
 		return w.typeOf(f.field(e, "type"))
+	case "index_expression":
+		return goIndexOf(w.valueType(f.field(e, "operand")))
 	case "identifier":
 		name := f.text(e)
 		if w.scope[name] > 0 {
@@ -1410,4 +1455,20 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		}
 	}
 	return ""
+}
+
+// caseType returns the type a type switch case names when it names one.
+func (w *goWalker) caseType(c *sitter.Node) string {
+	var typ *sitter.Node
+	n := 0
+	for i := uint(0); i < c.NamedChildCount(); i++ {
+		if c.FieldNameForNamedChild(uint32(i)) == "type" {
+			typ = c.NamedChild(i)
+			n++
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return w.typeOf(typ)
 }

@@ -671,8 +671,9 @@ const maxGoTypeDepth = 8
 // goType is a named type of the tree: a package (as the file sees it) and
 // the id of the type's name there.
 type goType struct {
-	s  goScope
-	id int32
+	s     goScope
+	id    int32
+	elems int // slices (or maps) of the type: "[]T" has 1
 }
 
 // goTyper resolves the member refs of one file whose receiver's type the
@@ -697,6 +698,9 @@ func (t *goTyper) member(qual, name string) ([]int, int) {
 	if v != goFound {
 		return nil, v
 	}
+	if ty.elems > 0 {
+		return nil, goUnknown
+	}
 	var out []int
 	v = t.lookup(ty, name, 0, func(d goMembDef) { out = append(out, d.file) })
 	if v != goFound {
@@ -719,13 +723,25 @@ func (t *goTyper) expr(own goScope, binds []goBind, expr string, depth int) (goT
 		if v != goFound {
 			break
 		}
-		ty, v = t.hop(ty, m, depth+1)
+		switch {
+		case m == "[]" && ty.elems > 0:
+			ty.elems--
+		case m == "[]" || ty.elems > 0:
+			return goType{}, goUnknown
+		default:
+			ty, v = t.hop(ty, m, depth+1)
+		}
 	}
 	return ty, v
 }
 
 // base resolves the first element of a type expression.
 func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goType, int) {
+	if rest, ok := strings.CutPrefix(base, "[]"); ok {
+		ty, v := t.base(own, binds, rest, depth+1)
+		ty.elems++
+		return ty, v
+	}
 	name := strings.TrimSuffix(base, "()")
 	var scopes []goScope
 	if k := strings.IndexByte(name, '.'); k >= 0 {
@@ -750,7 +766,7 @@ func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goT
 				continue
 			}
 			if d.typ {
-				return goType{s, id}, goFound
+				return goType{s: s, id: id}, goFound
 			}
 			if d.ret == "" {
 				return goType{}, goUnknown
