@@ -1394,10 +1394,9 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 	case "composite_literal":
 		return w.typeOf(f.field(e, "type"))
 	case "unary_expression":
-		if op := f.field(e, "operator"); op != nil && f.text(op) == "&" {
-			if x := f.field(e, "operand"); x != nil && f.kind(x) == "composite_literal" {
-				return w.typeOf(f.field(x, "type"))
-			}
+		// &x and *x have x's members.
+		if op := f.field(e, "operator"); op != nil && (f.text(op) == "&" || f.text(op) == "*") {
+			return w.valueType(f.field(e, "operand"))
 		}
 	case "type_assertion_expression":
 		return w.typeOf(f.field(e, "type"))

@@ -75,6 +75,7 @@ type goIndex struct {
 	byImport map[string]string    // import path → dir
 	suffix   map[string][]string  // trailing path elements (≥2) → dirs
 	hasMod   bool
+	mods     map[string]string // go.mod folder → module path
 	filePkg  []*goPkg  // by file: its package
 	ownIDs   [][]int32 // by file: global ids of its parent-less definitions
 	nids     int       // global ids in all
@@ -327,6 +328,7 @@ func better(p, cur *goPkg) bool {
 // directories also answer for the path after "vendor/").
 func (b *builder) goModules(x *goIndex) {
 	mods := goMods(b.files, b.read)
+	x.mods = mods
 	x.hasMod = len(mods) > 0
 	dirs := make([]string, 0, len(x.primary))
 	for d := range x.primary {
@@ -494,10 +496,12 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 	for _, im := range l.Imports {
 		d := x.dirOf(im.Path)
 		if d == "" {
+			paths = append(paths, goPath{im.Path, goScope{}}) // outside the tree
 			continue
 		}
 		p := x.primary[d]
 		if p == nil {
+			paths = append(paths, goPath{im.Path, goScope{}})
 			continue
 		}
 		// An external test package sees its package's test files too.
@@ -540,7 +544,7 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		q := r.Qual
 		if r.Kind == world.RefMember && strings.IndexByte(q, ':') >= 0 {
 			if ty == nil {
-				ty = &goTyper{a: a, x: x, own: own, binds: binds, dots: dots, paths: paths}
+				ty = &goTyper{a: a, file: i, x: x, own: own, binds: binds, dots: dots, paths: paths}
 			}
 			if fs, v := ty.member(q, r.Name); v == goFound {
 				if len(fs) <= maxGoMember {
@@ -607,6 +611,11 @@ var goUniversal = map[string]bool{"String": true, "Error": true}
 // maxGoMember bounds the files a method or field reference is linked to.
 const maxGoMember = 4
 
+// maxGoGuess bounds the files a member ref whose receiver's type is not
+// known is linked to: a guess among several types is more often wrong
+// than right.
+var maxGoGuess = 1
+
 // goMember links a selector x.Name (x not a package) to the files defining
 // a method or field Name of a type the file names, in the file's own
 // package or a package it imports, sharing confidence among them.
@@ -631,7 +640,7 @@ func (a *acc) goMember(i int, scopes []goScope, known, pkgKnown []int32, mark in
 	}
 	sort.Ints(cands)
 	cands = uniq(cands)
-	if len(cands) > maxGoMember {
+	if len(cands) > maxGoGuess {
 		return
 	}
 	a.spread(i, cands, r.Count, 1)
@@ -651,7 +660,8 @@ func uniq(s []int) []int {
 	return out
 }
 
-// goPath is an import path a file imports and the package it maps to.
+// goPath is an import path a file imports and the package it maps to (nil
+// for a package outside the tree).
 type goPath struct {
 	path string
 	s    goScope
@@ -684,6 +694,7 @@ type goType struct {
 // packages only, the folders GoLayout.Needs lists.
 type goTyper struct {
 	a     *acc
+	file  int
 	x     *goIndex
 	own   goScope
 	binds []goBind
@@ -746,10 +757,10 @@ func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goT
 	var scopes []goScope
 	if k := strings.IndexByte(name, '.'); k >= 0 {
 		s, ok := lookupBind(binds, name[:k])
-		if !ok {
+		if !ok || s.p == nil {
 			return goType{}, goNone // a package outside the tree
 		}
-		if s.p == nil {
+		if s.p == goUnseen {
 			return goType{}, goUnknown
 		}
 		scopes, name = []goScope{s}, name[k+1:]
@@ -864,7 +875,7 @@ func (t *goTyper) context(j int) (goScope, []goBind) {
 			}
 		}
 	}
-	if p == t.own.p && t.a.links[j] == nil {
+	if j == t.file || t.a.links[j] == nil {
 		return own, t.binds
 	}
 	var binds []goBind
@@ -872,21 +883,46 @@ func (t *goTyper) context(j int) (goScope, []goBind) {
 		if im.Alias == "_" || im.Alias == "." {
 			continue
 		}
-		var s goScope // nil package: a path this file does not import
+		// A path the file being resolved does not import is looked up
+		// nowhere (unknown), unless it is outside the tree for sure.
+		s, known := goScope{p: goUnseen}, false
 		for _, ps := range t.paths {
 			if ps.path == im.Path {
-				s = ps.s
+				s, known = ps.s, true
 				break
 			}
+		}
+		if !known && t.x.outside(im.Path) {
+			s = goScope{}
 		}
 		switch {
 		case im.Alias != "":
 			binds = append(binds, goBind{im.Alias, s})
-		case s.p != nil:
+		case s.p != nil && s.p != goUnseen:
 			binds = append(binds, goBind{s.p.name, s})
 		default:
 			binds = append(binds, goBind{path.Base(im.Path), s})
 		}
 	}
 	return own, binds
+}
+
+// goUnseen stands for a package that a file imports and the file being
+// resolved does not: resolution does not read it.
+var goUnseen = &goPkg{}
+
+// outside reports whether import path ip names a package of the standard
+// library of a tree that does not hold it: its first element has no dot
+// and starts no module path of the tree.
+func (x *goIndex) outside(ip string) bool {
+	first, _, _ := strings.Cut(ip, "/")
+	if strings.Contains(first, ".") || len(x.mods) == 0 {
+		return false
+	}
+	for _, mp := range x.mods {
+		if mp == "std" || mp == first || strings.HasPrefix(mp, first+"/") {
+			return false
+		}
+	}
+	return true
 }
