@@ -76,9 +76,9 @@ type goIndex struct {
 	suffix   map[string][]string  // trailing path elements (≥2) → dirs
 	hasMod   bool
 	mods     map[string]string // go.mod folder → module path
-	filePkg  []*goPkg  // by file: its package
-	ownIDs   [][]int32 // by file: global ids of its parent-less definitions
-	nids     int       // global ids in all
+	filePkg  []*goPkg          // by file: its package
+	ownIDs   [][]int32         // by file: global ids of its parent-less definitions
+	nids     int               // global ids in all
 }
 
 // index builds p's name tables from its files' definitions.
