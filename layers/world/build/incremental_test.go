@@ -27,6 +27,8 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		"b/b_test.go":     "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { B() }\n",
 		"main.go":         "package main\n\nimport \"example.com/m/b\"\n\nfunc main() { b.B() }\n",
 		"vendor/x/y/y.go": "package y\n\nfunc Y() {}\n",
+		"c/c1.go":         "package c\n\nimport \"example.com/m/a\"\n\ntype S struct{ t *a.T }\n",
+		"c/c2.go":         "package c\n\nfunc (s S) K() int { return 1 }\n",
 		"py/mod.py":       "def f():\n    return 1\n",
 		"py/use.py":       "from mod import f\n\ndef g():\n    return f()\n",
 		"NOTES.txt":       "m\n",
@@ -71,6 +73,10 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		{"go.mod is edited", func() { r.Write("go.mod", "module example.com/m\n\ngo 1.23\n") }, false},
 		{"a body after the slow paths", func() {
 			r.Write("a/new.go", "package a\n\nfunc N() { H(); G() }\n")
+		}, true},
+		{"a Go body reaches a type through another file's import", func() {
+			// c2.go imports nothing: s.t's type is named in c1.go.
+			r.Write("c/c2.go", "package c\n\nfunc (s S) K() int { return s.t.M() }\n")
 		}, true},
 	}
 	for _, s := range steps {

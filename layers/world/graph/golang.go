@@ -892,6 +892,14 @@ func (t *goTyper) context(j int) (goScope, []goBind) {
 				break
 			}
 		}
+		if !known && p == t.own.p {
+			// The folders of what the file's package imports are read
+			// too (GoLayout.Needs).
+			s, known = goScope{}, true
+			if d := t.x.dirOf(im.Path); d != "" && t.x.primary[d] != nil {
+				s = goScope{p: t.x.primary[d]}
+			}
+		}
 		if !known && t.x.outside(im.Path) {
 			s = goScope{}
 		}
