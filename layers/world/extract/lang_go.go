@@ -510,6 +510,8 @@ func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias 
 		d.Signature = "type " + foldSpace(f.textRange(startByte(spec), startByte(t))) + " interface"
 	default:
 		d.Signature = "type " + foldSpace(f.text(spec))
+		// The fields of a defined type are its underlying type's.
+		d.Returns = w.typeOf(t)
 	}
 	if len(d.Signature) > 200 {
 		d.Signature = d.Signature[:200] + "…"
@@ -1413,6 +1415,15 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		return name // a package-level variable: its declared type
 	case "call_expression":
 		fn := f.field(e, "function")
+		if fn == nil {
+			return ""
+		}
+		switch f.kind(fn) {
+		case "index_expression": // F[int](…): what F returns
+			fn = f.field(fn, "operand")
+		case "generic_type", "type_instantiation_expression":
+			fn = f.field(fn, "type")
+		}
 		if fn == nil {
 			return ""
 		}

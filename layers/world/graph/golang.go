@@ -737,7 +737,9 @@ func (t *goTyper) expr(own goScope, binds []goBind, expr string, depth int) (goT
 		switch {
 		case m == "[]" && ty.elems > 0:
 			ty.elems--
-		case m == "[]" || ty.elems > 0:
+		case m == "[]":
+			ty, v = t.index(ty, depth+1)
+		case ty.elems > 0:
 			return goType{}, goUnknown
 		default:
 			ty, v = t.hop(ty, m, depth+1)
@@ -790,6 +792,23 @@ func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goT
 	return goType{}, goUnknown
 }
 
+// index returns the type of an element of the named type ty, defined as a
+// slice or map ("type Items []Item").
+func (t *goTyper) index(ty goType, depth int) (goType, int) {
+	for _, d := range ty.s.p.types[ty.id] {
+		if d.typ && strings.HasPrefix(d.ret, "[]") && (ty.s.tests || !isGoTest(t.a.files[d.file].Path)) {
+			fown, fbinds := t.context(d.file)
+			et, v := t.expr(fown, fbinds, d.ret, depth+1)
+			if v == goFound && et.elems > 0 {
+				et.elems--
+				return et, goFound
+			}
+			return goType{}, goUnknown
+		}
+	}
+	return goType{}, goUnknown
+}
+
 // hop returns the type of member m of ty.
 func (t *goTyper) hop(ty goType, m string, depth int) (goType, int) {
 	var ret string
@@ -832,7 +851,9 @@ func (t *goTyper) lookup(ty goType, name string, depth int, fn func(goMembDef)) 
 		}
 		fown, fbinds := t.context(file)
 		et, v := t.expr(fown, fbinds, e, depth+1)
-		if v == goFound {
+		if v == goFound && et.elems > 0 {
+			v = goNone // a defined slice or map type has no fields
+		} else if v == goFound {
 			v = t.lookup(et, name, depth+1, fn)
 		}
 		if v == goFound || v == goUnknown && verdict == goNone {
@@ -892,7 +913,7 @@ func (t *goTyper) context(j int) (goScope, []goBind) {
 				break
 			}
 		}
-		if !known && p == t.own.p {
+		if !known && p.dir == t.own.p.dir {
 			// The folders of what the file's package imports are read
 			// too (GoLayout.Needs).
 			s, known = goScope{}, true
