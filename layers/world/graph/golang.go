@@ -107,8 +107,7 @@ func (p *goPkg) index(b *builder, x *goIndex) {
 		id int32
 		d  goMembDef
 	}
-	p.types = map[int32][]goTopDef{}
-	p.embedded = map[int32][]goMembDef{}
+
 	tops := make([]top, 0, n)
 	var membs []memb
 	var testTop, testMemb int // entries before these are non-test
@@ -128,12 +127,18 @@ func (p *goPkg) index(b *builder, x *goIndex) {
 				}
 				membs = append(membs, memb{k, goMembDef{i, par, d.Returns}})
 				if d.Kind == world.KindField && par >= 0 && d.Returns != "" && d.Name == goBaseName(d.Returns) {
+					if p.embedded == nil {
+						p.embedded = map[int32][]goMembDef{}
+					}
 					p.embedded[par] = append(p.embedded[par], goMembDef{i, par, d.Returns})
 				}
 				continue
 			}
 			tops = append(tops, top{k, i})
 			if isGoType(d.Kind) || d.Returns != "" {
+				if p.types == nil {
+					p.types = map[int32][]goTopDef{}
+				}
 				p.types[k] = append(p.types[k], goTopDef{i, isGoType(d.Kind), d.Returns})
 			}
 		}
@@ -491,17 +496,14 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 	}
 	var binds []goBind
 	var dots []goScope
-	var paths []goPath
 	scopes := append(a.scopes[:0], own)
 	for _, im := range l.Imports {
 		d := x.dirOf(im.Path)
 		if d == "" {
-			paths = append(paths, goPath{im.Path, goScope{}}) // outside the tree
 			continue
 		}
 		p := x.primary[d]
 		if p == nil {
-			paths = append(paths, goPath{im.Path, goScope{}})
 			continue
 		}
 		// An external test package sees its package's test files too.
@@ -509,7 +511,6 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		if s.p == own.p {
 			continue
 		}
-		paths = append(paths, goPath{im.Path, s})
 		scopes = append(scopes, s)
 		switch im.Alias {
 		case "_":
@@ -544,7 +545,7 @@ func (a *acc) resolveGoFile(x *goIndex, i int, l *world.Link) {
 		q := r.Qual
 		if r.Kind == world.RefMember && strings.IndexByte(q, ':') >= 0 {
 			if ty == nil {
-				ty = &goTyper{a: a, file: i, x: x, own: own, binds: binds, dots: dots, paths: paths}
+				ty = newGoTyper(a, x, i, own, binds, dots)
 			}
 			if fs, v := ty.member(q, r.Name); v == goFound {
 				if len(fs) <= maxGoMember {
@@ -700,6 +701,26 @@ type goTyper struct {
 	binds []goBind
 	dots  []goScope
 	paths []goPath
+	ctx   map[int]goCtx // by file: what context returned
+}
+
+type goCtx struct {
+	own   goScope
+	binds []goBind
+}
+
+func newGoTyper(a *acc, x *goIndex, i int, own goScope, binds []goBind, dots []goScope) *goTyper {
+	t := &goTyper{a: a, file: i, x: x, own: own, binds: binds, dots: dots}
+	dir, test := path.Dir(a.files[i].Path), isGoTest(a.files[i].Path)
+	for _, im := range a.links[i].Imports {
+		var s goScope // nil package: outside the tree
+		if d := x.dirOf(im.Path); d != "" && x.primary[d] != nil {
+			p := x.primary[d]
+			s = goScope{p, test && d == dir && a.links[i].Package == p.name+"_test"}
+		}
+		t.paths = append(t.paths, goPath{im.Path, s})
+	}
+	return t
 }
 
 // member returns the files defining member name of the type in qual.
@@ -899,6 +920,9 @@ func (t *goTyper) context(j int) (goScope, []goBind) {
 	if j == t.file || t.a.links[j] == nil {
 		return own, t.binds
 	}
+	if c, ok := t.ctx[j]; ok {
+		return c.own, c.binds
+	}
 	var binds []goBind
 	for _, im := range t.a.links[j].Imports {
 		if im.Alias == "_" || im.Alias == "." {
@@ -933,6 +957,10 @@ func (t *goTyper) context(j int) (goScope, []goBind) {
 			binds = append(binds, goBind{path.Base(im.Path), s})
 		}
 	}
+	if t.ctx == nil {
+		t.ctx = map[int]goCtx{}
+	}
+	t.ctx[j] = goCtx{own, binds}
 	return own, binds
 }
 
