@@ -702,6 +702,12 @@ type goTyper struct {
 	dots  []goScope
 	paths []goPath
 	ctx   map[int]goCtx // by file: what context returned
+	memo  map[string]goTypeVerdict
+}
+
+type goTypeVerdict struct {
+	ty goType
+	v  int
 }
 
 type goCtx struct {
@@ -726,7 +732,15 @@ func newGoTyper(a *acc, x *goIndex, i int, own goScope, binds []goBind, dots []g
 // member returns the files defining member name of the type in qual.
 func (t *goTyper) member(qual, name string) ([]int, int) {
 	expr := qual[strings.IndexByte(qual, ':')+1:]
-	ty, v := t.expr(t.own, t.binds, expr, 0)
+	tv, ok := t.memo[expr]
+	if !ok {
+		tv.ty, tv.v = t.expr(t.own, t.binds, expr, 0)
+		if t.memo == nil {
+			t.memo = map[string]goTypeVerdict{}
+		}
+		t.memo[expr] = tv
+	}
+	ty, v := tv.ty, tv.v
 	if v != goFound {
 		return nil, v
 	}
