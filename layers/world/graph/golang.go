@@ -798,7 +798,9 @@ func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goT
 			return goType{}, goNone // a package outside the tree
 		}
 		if s.p == goUnseen {
-			return goType{}, goUnknown
+			// Named through an import this file does not share: the type
+			// is not one a guess by name would find.
+			return goType{}, goNone
 		}
 		scopes, name = []goScope{s}, name[k+1:]
 	} else {
