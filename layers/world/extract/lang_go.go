@@ -1290,24 +1290,6 @@ func (w *goWalker) literalShape(typ *sitter.Node) (structish bool, elem, key *si
 	return false, nil, nil
 }
 
-// goTypeQualName is a type as written without pointers and type
-// arguments: "T", "pkg.T"; "" for type literals.
-func goTypeQualName(f *file, t *sitter.Node) string {
-	for t != nil {
-		switch f.kind(t) {
-		case "pointer_type", "parenthesized_type":
-			t = t.NamedChild(0)
-		case "generic_type":
-			t = f.field(t, "type")
-		case "qualified_type", "type_identifier":
-			return f.text(t)
-		default:
-			return ""
-		}
-	}
-	return ""
-}
-
 // countKinds counts the children of one of the given kinds.
 func countKinds(ks []kid, kinds ...string) int {
 	n := 0
