@@ -703,7 +703,12 @@ type goTyper struct {
 	paths []goPath
 	ctx   map[int]goCtx // by file: what context returned
 	memo  map[string]goTypeVerdict
+	steps int // lookups left for the current ref (see maxGoSteps)
 }
+
+// maxGoSteps bounds the lookups one member ref costs, however many types
+// embed how many others.
+const maxGoSteps = 256
 
 type goTypeVerdict struct {
 	ty goType
@@ -732,6 +737,7 @@ func newGoTyper(a *acc, x *goIndex, i int, own goScope, binds []goBind, dots []g
 // member returns the files defining member name of the type in qual.
 func (t *goTyper) member(qual, name string) ([]int, int) {
 	expr := qual[strings.IndexByte(qual, ':')+1:]
+	t.steps = maxGoSteps
 	tv, ok := t.memo[expr]
 	if !ok {
 		tv.ty, tv.v = t.expr(t.own, t.binds, expr, 0)
@@ -785,6 +791,9 @@ func (t *goTyper) expr(own goScope, binds []goBind, expr string, depth int) (goT
 
 // base resolves the first element of a type expression.
 func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goType, int) {
+	if t.steps--; t.steps < 0 {
+		return goType{}, goUnknown
+	}
 	if rest, ok := strings.CutPrefix(base, "[]"); ok {
 		ty, v := t.base(own, binds, rest, depth+1)
 		ty.elems++
@@ -868,7 +877,7 @@ func (t *goTyper) hop(ty goType, m string, depth int) (goType, int) {
 // lookup calls fn with the definitions of member name of ty: its own, or
 // else those of the types it embeds (first level that has any).
 func (t *goTyper) lookup(ty goType, name string, depth int, fn func(goMembDef)) int {
-	if depth > maxGoTypeDepth {
+	if t.steps--; depth > maxGoTypeDepth || t.steps < 0 {
 		return goUnknown
 	}
 	found := false

@@ -1,9 +1,11 @@
 package graph
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +62,46 @@ func TestGoTypedMembers(t *testing.T) {
 	}
 	if n := got[[2]string{"e/e.go", "c/other.go"}]; n != 0 {
 		t.Errorf("e/e.go -> c/other.go has %d refs, want none", n)
+	}
+}
+
+// TestGoTypedCycles: types that embed each other, variables defined by
+// each other and wide embedding end, with no edge guessed.
+func TestGoTypedCycles(t *testing.T) {
+	root := t.TempDir()
+	var wide strings.Builder
+	wide.WriteString("package w\n\n")
+	for k := 0; k < 12; k++ {
+		fmt.Fprintf(&wide, "type E%d struct {\n", k)
+		for j := 0; j < 12; j++ {
+			fmt.Fprintf(&wide, "\tE%d\n", (k+j+1)%12)
+		}
+		wide.WriteString("}\n\n")
+	}
+	wide.WriteString("func f(e E0) { e.Missing() }\n\nvar a = b\nvar b = a\n\nfunc g() { a.Missing() }\n")
+	files := map[string]string{
+		"go.mod":   "module example.com/m\n\ngo 1.22\n",
+		"w/w.go":   wide.String(),
+		"w/o.go":   "package w\n\ntype O struct{}\n\nfunc (O) Missing() {}\n",
+		"w/use.go": "package w\n\ntype A struct{ B }\ntype B struct{ A }\n\nfunc h(x A) { x.Missing() }\n",
+	}
+	var paths []string
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if p != "go.mod" {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	g := Build(buildInput(t, root, paths, extractLink))
+	for _, e := range g.Edges {
+		if g.Files[e.To].Path == "w/o.go" {
+			t.Errorf("edge %s -> w/o.go: no receiver there has type O", g.Files[e.From].Path)
+		}
 	}
 }
