@@ -34,20 +34,6 @@ type goPkg struct {
 	topFiles             []int
 	membStart, membSplit []int32
 	membDefs             []goMembDef
-	// types says, by id, what resolution needs of package-level types,
-	// functions and variables to type a member's receiver: the file, the
-	// kind and the Returns of each definition (test files last).
-	types map[int32][]goTopDef
-	// embedded lists, by type id, its embedded fields (a field named
-	// after its type).
-	embedded map[int32][]goMembDef
-}
-
-// goTopDef is a package-level definition that says something of a type.
-type goTopDef struct {
-	file int
-	typ  bool   // a type (its ret lists what it embeds or aliases)
-	ret  string // Def.Returns: the type a function, a variable is
 }
 
 // goMembDef is a method or field definition: its file and the id (in the
@@ -55,7 +41,6 @@ type goTopDef struct {
 type goMembDef struct {
 	file   int
 	parent int32
-	ret    string // the type of a field, or the result of a method
 }
 
 func isGoTest(p string) bool { return strings.HasSuffix(p, "_test.go") }
@@ -125,22 +110,10 @@ func (p *goPkg) index(b *builder, x *goIndex) {
 				if d.Parent != "" {
 					par = id(d.Parent)
 				}
-				membs = append(membs, memb{k, goMembDef{i, par, d.Returns}})
-				if d.Kind == world.KindField && par >= 0 && d.Returns != "" && d.Name == goBaseName(d.Returns) {
-					if p.embedded == nil {
-						p.embedded = map[int32][]goMembDef{}
-					}
-					p.embedded[par] = append(p.embedded[par], goMembDef{i, par, d.Returns})
-				}
+				membs = append(membs, memb{k, goMembDef{i, par}})
 				continue
 			}
 			tops = append(tops, top{k, i})
-			if isGoType(d.Kind) || d.Returns != "" {
-				if p.types == nil {
-					p.types = map[int32][]goTopDef{}
-				}
-				p.types[k] = append(p.types[k], goTopDef{i, isGoType(d.Kind), d.Returns})
-			}
 		}
 		x.ownIDs[i] = own[k0:len(own):len(own)] // local for now; made global once bases are known
 	}
@@ -684,6 +657,7 @@ const maxGoTypeDepth = 8
 type goType struct {
 	s     goScope
 	id    int32
+	name  string
 	elems int // slices (or maps) of the type: "[]T" has 1
 }
 
@@ -754,7 +728,7 @@ func (t *goTyper) member(qual, name string) ([]int, int) {
 		return nil, goUnknown
 	}
 	var out []int
-	v = t.lookup(ty, name, 0, func(d goMembDef) { out = append(out, d.file) })
+	v = t.lookup(ty, name, 0, func(d goMembDef, _ string) { out = append(out, d.file) })
 	if v != goFound {
 		return nil, v
 	}
@@ -816,35 +790,54 @@ func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goT
 		scopes = append([]goScope{own}, t.dots...)
 	}
 	for _, s := range scopes {
-		id, ok := s.p.ids[name]
-		if !ok {
+		fs, id, ok := s.top(name)
+		if !ok || len(fs) == 0 {
 			continue
 		}
-		for _, d := range s.p.types[id] {
-			if !s.tests && isGoTest(t.a.files[d.file].Path) {
-				continue
-			}
-			if d.typ {
-				return goType{s: s, id: id}, goFound
-			}
-			if d.ret == "" {
-				return goType{}, goUnknown
-			}
-			fown, fbinds := t.context(d.file)
-			return t.expr(fown, fbinds, d.ret, depth+1)
+		d, ok := t.def(fs[0], name, "")
+		switch {
+		case !ok:
+			return goType{}, goUnknown
+		case isGoType(d.Kind):
+			return goType{s: s, id: id, name: name}, goFound
+		case d.Returns == "":
+			return goType{}, goUnknown
 		}
-		return goType{}, goUnknown
+		fown, fbinds := t.context(fs[0])
+		return t.expr(fown, fbinds, d.Returns, depth+1)
 	}
 	return goType{}, goUnknown
+}
+
+// def returns the definition of name with parent parent ("" for a
+// package-level one) in file f.
+func (t *goTyper) def(f int, name, parent string) (world.LinkDef, bool) {
+	var defs []world.LinkDef
+	if l := t.a.links[f]; l != nil {
+		defs = l.Defs
+	}
+	k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name })
+	for ; k < len(defs) && defs[k].Name == name; k++ {
+		d := defs[k]
+		if d.Parent != parent {
+			continue
+		}
+		if parent == "" && (d.Kind == world.KindMethod || d.Kind == world.KindField) {
+			continue
+		}
+		return d, true
+	}
+	return world.LinkDef{}, false
 }
 
 // index returns the type of an element of the named type ty, defined as a
 // slice or map ("type Items []Item").
 func (t *goTyper) index(ty goType, depth int) (goType, int) {
-	for _, d := range ty.s.p.types[ty.id] {
-		if d.typ && strings.HasPrefix(d.ret, "[]") && (ty.s.tests || !isGoTest(t.a.files[d.file].Path)) {
-			fown, fbinds := t.context(d.file)
-			et, v := t.expr(fown, fbinds, d.ret, depth+1)
+	fs, _, _ := ty.s.top(ty.name)
+	for _, f := range fs {
+		if d, ok := t.def(f, ty.name, ""); ok && isGoType(d.Kind) && strings.HasPrefix(d.Returns, "[]") {
+			fown, fbinds := t.context(f)
+			et, v := t.expr(fown, fbinds, d.Returns, depth+1)
 			if v == goFound && et.elems > 0 {
 				et.elems--
 				return et, goFound
@@ -859,9 +852,12 @@ func (t *goTyper) index(ty goType, depth int) (goType, int) {
 func (t *goTyper) hop(ty goType, m string, depth int) (goType, int) {
 	var ret string
 	file := -1
-	v := t.lookup(ty, m, depth, func(d goMembDef) {
+	v := t.lookup(ty, m, depth, func(d goMembDef, parent string) {
 		if file < 0 {
-			file, ret = d.file, d.ret
+			file = d.file
+			if def, ok := t.def(d.file, m, parent); ok {
+				ret = def.Returns
+			}
 		}
 	})
 	if v != goFound {
@@ -876,14 +872,14 @@ func (t *goTyper) hop(ty goType, m string, depth int) (goType, int) {
 
 // lookup calls fn with the definitions of member name of ty: its own, or
 // else those of the types it embeds (first level that has any).
-func (t *goTyper) lookup(ty goType, name string, depth int, fn func(goMembDef)) int {
+func (t *goTyper) lookup(ty goType, name string, depth int, fn func(d goMembDef, parent string)) int {
 	if t.steps--; depth > maxGoTypeDepth || t.steps < 0 {
 		return goUnknown
 	}
 	found := false
 	for _, d := range ty.s.memb(name) {
 		if d.parent == ty.id {
-			fn(d)
+			fn(d, ty.name)
 			found = true
 		}
 	}
@@ -912,17 +908,23 @@ func (t *goTyper) lookup(ty goType, name string, depth int, fn func(goMembDef)) 
 // embeds calls fn with the types ty embeds, as written in file: embedded
 // fields, the interfaces an interface embeds, an alias's target.
 func (t *goTyper) embeds(ty goType, fn func(typ string, file int)) {
-	p := ty.s.p
-	for _, d := range p.types[ty.id] {
-		if d.typ && d.ret != "" && (ty.s.tests || !isGoTest(t.a.files[d.file].Path)) {
-			for _, e := range strings.Split(d.ret, ",") {
-				fn(e, d.file)
+	fs, _, _ := ty.s.top(ty.name)
+	for _, f := range fs {
+		l := t.a.links[f]
+		if l == nil {
+			continue
+		}
+		if d, ok := t.def(f, ty.name, ""); ok && isGoType(d.Kind) && d.Returns != "" {
+			for _, e := range strings.Split(d.Returns, ",") {
+				fn(e, f)
 			}
 		}
-	}
-	for _, d := range p.embedded[ty.id] {
-		if ty.s.tests || !isGoTest(t.a.files[d.file].Path) {
-			fn(d.ret, d.file)
+		// Embedded fields are the fields named after their type, declared
+		// with it.
+		for _, d := range l.Defs {
+			if d.Kind == world.KindField && d.Parent == ty.name && d.Returns != "" && d.Name == goBaseName(d.Returns) {
+				fn(d.Returns, f)
+			}
 		}
 	}
 }
