@@ -9,12 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/git-speed/git-speed/internal/pathglob"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/zeebo/blake3"
 
@@ -58,7 +58,7 @@ type RedactPattern struct {
 // Index configures Layer 1 (the project map and per-file facts).
 type Index struct {
 	MaxFileBytes int64    `toml:"max_file_bytes"` // larger files are listed, flagged too_large, not read
-	Ignore       []string `toml:"ignore"`         // globs (path.Match on the path and each of its suffixes; "dir/**")
+	Ignore       []string `toml:"ignore"`         // globs (internal/pathglob: "*.pb.go", "gen/**", "a/**/b.go")
 	Generated    string   `toml:"generated"`      // "skip" (listed, no facts) or "parse"
 	Vendored     string   `toml:"vendored"`       // "skip" or "parse"
 	Languages    []string `toml:"languages"`      // extract only these; empty means every supported language
@@ -250,8 +250,8 @@ func (c *Config) validate() *Error {
 		return bad("index.max_file_bytes", "must be positive, got %d", c.Index.MaxFileBytes)
 	}
 	for _, g := range c.Index.Ignore {
-		if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
-			return bad("index.ignore", "bad glob %q: %v", g, err)
+		if err := pathglob.Valid(g); err != nil {
+			return bad("index.ignore", "%v", err)
 		}
 	}
 	for key, v := range map[string]string{"index.generated": c.Index.Generated, "index.vendored": c.Index.Vendored} {
