@@ -265,12 +265,19 @@ type Weights struct {
 	Caller    float64 // a file that uses one of the best hits
 	History   float64 // files of recent commits whose messages match
 	HistFiles int     // commits changing more files than this are ignored
+	HistCap   float64 // a file's history signal is at most this times the best lexical score (0: no limit)
 	Churn     float64 // files that recent commits change often (changelogs, central files)
 	Sibling   float64 // a file's test and the file a test tests, of the best hits
 	CoChange  float64 // files that recent commits changed together with the best hits
 	Stem      float64 // the term is a word of the file's own name, not only of its folders
 	WholeDef  float64 // a compound identifier of the request (readConfig, read_config) names a definition of the file
 	Recent    float64 // files the last few commits changed, the latest most
+	// Companion: files that past commits changed in most of the commits
+	// that changed one of the best hits (go.sum with go.mod, a test with
+	// its subject, the changelog with the code), by conditional frequency.
+	Companion    float64
+	CompanionMin float64 // the least share of a best hit's commits that changed the companion too
+	CompanionTop int     // how many best hits bring companions
 }
 
 // recentCommits is how many of the latest commits the Recent signal reads.
@@ -281,7 +288,8 @@ func DefaultWeights() Weights {
 	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
 		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0,
-		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8}
+		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8,
+		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -305,9 +313,13 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		paths[i] = d.Path
 		avg += float64(d.Len)
 	}
+	extra := map[string]int{} // files of the tree outside the term index that a signal brought in
 	index := func(p string) int {
-		i := sort.SearchStrings(paths, p)
+		i := sort.SearchStrings(paths[:n], p)
 		if i < n && paths[i] == p {
+			return i
+		}
+		if i, ok := extra[p]; ok {
 			return i
 		}
 		return -1
@@ -438,6 +450,22 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			strength[i] = lex[i]
 		}
 	}
+	// include returns p's index, adding a file of the tree that has no
+	// term vector (a lock file, generated code) with no lexical score.
+	include := func(p string) int {
+		if i := index(p); i >= 0 {
+			return i
+		}
+		if _, ok := src.Entry(p); !ok {
+			return -1
+		}
+		extra[p] = len(paths)
+		paths = append(paths, p)
+		lex, sc, strength = append(lex, 0), append(sc, 0), append(strength, 0)
+		reason, evidence = append(reason, ""), append(evidence, nil)
+		matched, fields = append(matched, nil), append(fields, nil)
+		return len(paths) - 1
+	}
 
 	// Graph: callers of the best hits and a PageRank seeded by them.
 	order := byScore(sc, paths, w.Seeds)
@@ -491,6 +519,7 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		for _, v := range idfs {
 			total += v
 		}
+		histGot := map[int]float64{}
 		for _, c := range req.History {
 			if len(c.Paths) == 0 || len(c.Paths) > w.HistFiles {
 				continue
@@ -517,7 +546,12 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			subject, _, _ := strings.Cut(c.Message, "\n")
 			for _, p := range c.Paths {
 				if i := index(p); i >= 0 {
-					give(i, w.History*top*share/math.Sqrt(float64(len(c.Paths))), "changed by a commit about the same thing",
+					amount := w.History * top * share / math.Sqrt(float64(len(c.Paths)))
+					if w.HistCap > 0 {
+						amount = min(amount, w.HistCap*top-histGot[i])
+					}
+					histGot[i] += amount
+					give(i, amount, "changed by a commit about the same thing",
 						fmt.Sprintf("history: %s %s", short(c.ID)[:min(7, len(c.ID))], clip(subject, 60)))
 				}
 			}
@@ -579,6 +613,18 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 
+	// Companions: for each of the best hits, the files that most of the
+	// past commits changing it changed as well. A companion rises towards
+	// its hit, never past it.
+	if w.Companion > 0 && len(req.History) > 0 {
+		base := append([]float64(nil), sc...)
+		companions(req.History, w, paths, byScore(base, paths, w.CompanionTop), func(i int, p string, share float64) {
+			if j := include(p); j >= 0 {
+				give(j, min(w.Companion*share*base[i], 0.95*base[i]-sc[j]), "changed with "+paths[i]+" before", "history: changed with "+paths[i])
+			}
+		})
+	}
+
 	// Co-change: files that recent commits changed with the best hits.
 	if w.CoChange > 0 && len(req.History) > 0 {
 		base := append([]float64(nil), sc...)
@@ -627,7 +673,7 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 	for _, t := range req.Tags {
-		if i := index(t); i >= 0 {
+		if i := include(t); i >= 0 {
 			give(i, w.Tag*top, "tagged by the request", "tagged")
 		}
 	}
@@ -654,6 +700,41 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		out = append(out, s)
 	}
 	return out, open, candidates, nil
+}
+
+// companions calls fn(i, p, share) for each path p that at least
+// w.CompanionMin of the past commits changing best hit i changed too, over
+// at least two such commits; commits of more than w.HistFiles files are
+// ignored. Hits and companions come in a fixed order.
+func companions(history []Commit, w Weights, paths []string, best []int, fn func(i int, p string, share float64)) {
+	for _, i := range best {
+		n := 0
+		with := map[string]int{}
+		for _, c := range history {
+			if len(c.Paths) > w.HistFiles || !slices.Contains(c.Paths, paths[i]) {
+				continue
+			}
+			n++
+			for _, p := range c.Paths {
+				if p != paths[i] {
+					with[p]++
+				}
+			}
+		}
+		if n < 2 {
+			continue
+		}
+		ps := make([]string, 0, len(with))
+		for p, k := range with {
+			if k >= 2 && float64(k) >= w.CompanionMin*float64(n) {
+				ps = append(ps, p)
+			}
+		}
+		slices.Sort(ps)
+		for _, p := range ps {
+			fn(i, p, float64(with[p])/float64(n))
+		}
+	}
 }
 
 // byScore orders file indexes by score, then path (deterministic).
