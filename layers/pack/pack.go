@@ -265,7 +265,7 @@ type Weights struct {
 	Caller    float64 // a file that uses one of the best hits
 	History   float64 // files of recent commits whose messages match
 	HistFiles int     // commits changing more files than this are ignored
-	HistCap   float64 // a file's history signal is at most this times the best lexical score (0: no limit)
+	MsgIDF    float64 // a query term's weight drops by this times the share of past commit messages that use it
 	Churn     float64 // files that recent commits change often (changelogs, central files)
 	Sibling   float64 // a file's test and the file a test tests, of the best hits
 	CoChange  float64 // files that recent commits changed together with the best hits
@@ -289,7 +289,7 @@ func DefaultWeights() Weights {
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
 		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0,
 		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8,
-		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5}
+		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -348,6 +348,18 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	}
 	pathHitsOf := pathMatches(q.terms, paths, lowerPaths)
 	N := float64(max(len(ix.Docs), 1))
+	said := saidBy(req.History, q.terms)
+	msgShare := map[string]float64{} // share of past commit messages that use the term
+	if len(req.History) > 0 {
+		for _, ts := range said {
+			for t := range ts {
+				msgShare[t]++
+			}
+		}
+		for t := range msgShare {
+			msgShare[t] /= float64(len(req.History))
+		}
+	}
 	idfs := map[string]float64{}
 	whole := map[string]bool{}
 	for _, t := range q.wholes {
@@ -366,6 +378,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		if idf < 0.05 {
 			idf = 0.05
 		}
+		// A word most commit messages use ("fix", "add") says little
+		// about which files a request is about.
+		idf *= max(0.1, 1-w.MsgIDF*msgShare[t])
 		idfs[t] = idf
 		for _, p := range ps {
 			fi := int(p.Doc)
@@ -516,27 +531,18 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	// History: files of recent commits whose messages match the request.
 	if w.History > 0 && len(req.History) > 0 && len(idfs) > 0 {
 		total := 0.0
-		for _, v := range idfs {
-			total += v
+		for _, t := range q.terms {
+			total += idfs[t]
 		}
-		histGot := map[int]float64{}
-		for _, c := range req.History {
+		for k, c := range req.History {
 			if len(c.Paths) == 0 || len(c.Paths) > w.HistFiles {
 				continue
 			}
-			seen := map[string]bool{}
-			terms.Words([]byte(c.Message), func(tok string) {
-				for _, p := range terms.Split(tok) {
-					seen[terms.Stem(p)] = true
-				}
-				if len(terms.Split(tok)) > 1 {
-					seen[terms.Whole(tok)] = true
-				}
-			})
+			seen := said[k]
 			m := 0.0
-			for t, v := range idfs {
+			for _, t := range q.terms {
 				if seen[t] {
-					m += v
+					m += idfs[t]
 				}
 			}
 			share := m / total
@@ -546,12 +552,7 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			subject, _, _ := strings.Cut(c.Message, "\n")
 			for _, p := range c.Paths {
 				if i := index(p); i >= 0 {
-					amount := w.History * top * share / math.Sqrt(float64(len(c.Paths)))
-					if w.HistCap > 0 {
-						amount = min(amount, w.HistCap*top-histGot[i])
-					}
-					histGot[i] += amount
-					give(i, amount, "changed by a commit about the same thing",
+					give(i, w.History*top*share/math.Sqrt(float64(len(c.Paths))), "changed by a commit about the same thing",
 						fmt.Sprintf("history: %s %s", short(c.ID)[:min(7, len(c.ID))], clip(subject, 60)))
 				}
 			}
@@ -700,6 +701,37 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		out = append(out, s)
 	}
 	return out, open, candidates, nil
+}
+
+// saidBy lists, for each commit of history, the query terms its message
+// uses (split and stemmed like the request).
+func saidBy(history []Commit, qterms []string) []map[string]bool {
+	if len(history) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, t := range qterms {
+		want[t] = true
+	}
+	out := make([]map[string]bool, len(history))
+	for k, c := range history {
+		seen := map[string]bool{}
+		terms.Words([]byte(c.Message), func(tok string) {
+			parts := terms.Split(tok)
+			for _, p := range parts {
+				if t := terms.Stem(p); want[t] {
+					seen[t] = true
+				}
+			}
+			if len(parts) > 1 {
+				if t := terms.Whole(tok); want[t] {
+					seen[t] = true
+				}
+			}
+		})
+		out[k] = seen
+	}
+	return out
 }
 
 // companions calls fn(i, p, share) for each path p that at least
