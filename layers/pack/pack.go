@@ -287,7 +287,7 @@ const recentCommits = 10
 func DefaultWeights() Weights {
 	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
-		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0,
+		History: 0.6, HistFiles: 30, Churn: 0.1, Sibling: 0.5, CoChange: 0,
 		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8,
 		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5}
 }
