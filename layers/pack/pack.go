@@ -66,9 +66,11 @@ type Request struct {
 	MaxItems int      // 0: DefaultMaxItems
 	Budget   int      // tokens of the rendered pack; 0: DefaultBudget
 	Status   []Status // git status of the work tree (dirty files get a boost)
-	History  []Commit // recent commits, newest first (files of matching commits get a boost)
-	Counter  tokens.Counter
-	Weights  *Weights // nil: DefaultWeights
+	// Untracked says Status lists untracked files too.
+	Untracked bool
+	History   []Commit // recent commits, newest first (files of matching commits get a boost)
+	Counter   tokens.Counter
+	Weights   *Weights // nil: DefaultWeights
 	// Redact, when set, is applied to every text taken from a file (snippet,
 	// signature) before it enters the pack: the one place redaction plugs in.
 	Redact func(path, text string) string
@@ -102,6 +104,9 @@ type Pack struct {
 type GitInfo struct {
 	Success bool     `json:"success"`
 	Status  []Status `json:"status"`
+	// Untracked says whether Status lists untracked files; on a large
+	// tree a pack of a revision leaves them out (they are not scored).
+	Untracked bool `json:"untracked"`
 }
 
 // Budget is what bounded the pack.
@@ -175,7 +180,7 @@ func Build(src Source, req Request) (*Pack, error) {
 	}
 	lap("score")
 	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
-		Git:        GitInfo{Success: req.Status != nil, Status: req.Status},
+		Git:        GitInfo{Success: req.Status != nil, Status: req.Status, Untracked: req.Untracked && req.Status != nil},
 		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name()},
 		Candidates: candidates, OpenQuestions: open}
 	if p.Git.Status == nil {
