@@ -912,42 +912,63 @@ func pathMatches(qterms, paths, lowerPaths []string) map[string][]int {
 	}
 	out := map[string][]int{}
 	memo := map[string][]string{} // folder or file name → its wanted terms
-	for i, lp := range lowerPaths {
-		probe := false
+	segTerms := func(seg string) []string {
+		ts, ok := memo[seg]
+		if !ok {
+			for _, t := range terms.PathTerms(seg) {
+				if want[t] {
+					ts = append(ts, t)
+				}
+			}
+			memo[seg] = ts
+		}
+		return ts
+	}
+	// Paths come sorted, so a folder's terms are worked out once for all
+	// its files.
+	lastDir, dirHits := "\x00", []string(nil)
+	hasProbe := func(s string) bool {
 		for _, p := range probes {
-			if strings.Contains(lp, p) {
-				probe = true
-				break
+			if strings.Contains(s, p) {
+				return true
 			}
 		}
-		if !probe {
+		return false
+	}
+	for i, lp := range lowerPaths {
+		if !hasProbe(lp) {
 			continue
 		}
-		var hit []string
-		for rest := paths[i]; rest != ""; {
-			seg := rest
-			if j := strings.IndexByte(rest, '/'); j >= 0 {
-				seg, rest = rest[:j], rest[j+1:]
-			} else {
-				rest = ""
-			}
-			ts, ok := memo[seg]
-			if !ok {
-				for _, t := range terms.PathTerms(seg) {
-					if want[t] {
-						ts = append(ts, t)
-					}
+		dir, base := "", paths[i]
+		if j := strings.LastIndexByte(base, '/'); j >= 0 {
+			dir, base = base[:j], base[j+1:]
+		}
+		if dir != lastDir {
+			lastDir, dirHits = dir, nil
+			for rest := dir; rest != ""; {
+				seg := rest
+				if j := strings.IndexByte(rest, '/'); j >= 0 {
+					seg, rest = rest[:j], rest[j+1:]
+				} else {
+					rest = ""
 				}
-				memo[seg] = ts
-			}
-			for _, t := range ts {
-				if !slices.Contains(hit, t) {
-					hit = append(hit, t)
+				for _, t := range segTerms(seg) {
+					if !slices.Contains(dirHits, t) {
+						dirHits = append(dirHits, t)
+					}
 				}
 			}
 		}
-		for _, t := range hit {
+		for _, t := range dirHits {
 			out[t] = append(out[t], i)
+		}
+		if !hasProbe(lp[len(lp)-len(base):]) {
+			continue // the probe matched the folder only
+		}
+		for _, t := range segTerms(base) {
+			if !slices.Contains(dirHits, t) {
+				out[t] = append(out[t], i)
+			}
 		}
 	}
 	return out
