@@ -56,6 +56,13 @@ func Serve(c *cache.LRU) int {
 	r.Write("util/strings.go", "package util\n\n// Reverse reverses s.\nfunc Reverse(s string) string { return s }\n")
 	r.Write(".env", "DB_PASSWORD=hunter2\n")
 	r.Commit("one")
+	w, _ := indexed(t, r)
+	return w, r
+}
+
+// indexed indexes r at HEAD and loads the world.
+func indexed(t *testing.T, r *gittest.Repo) (*build.World, *gitstore.Repo) {
+	t.Helper()
 	repo, err := gitstore.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +77,7 @@ func Serve(c *cache.LRU) int {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return w, r
+	return w, repo
 }
 
 func counter(t *testing.T) tokens.Counter {
@@ -259,20 +266,7 @@ func TestCompanions(t *testing.T) {
 		}
 		r.Commit("bump widget to " + v)
 	}
-	repo, err := gitstore.Open(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	res, err := build.Index(context.Background(), repo, "HEAD", build.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := build.Load(repo, res.Tree, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w, repo := indexed(t, r)
 	log, err := repo.RecentChanges("HEAD", 10)
 	if err != nil {
 		t.Fatal(err)
