@@ -331,7 +331,8 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		if !ok {
 			continue
 		}
-		ls, err := decodeLinkShard(b)
+		// Resolution reads the other files' interfaces only.
+		ls, err := decodeLinkShardInterfaces(b)
 		if err != nil {
 			return nil, false, nil
 		}
