@@ -14,7 +14,8 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
-// Raw object access through go-git's storage. Callers hold r.mu.
+// Raw object access: reads through r.objs (packs.go), writes of loose
+// objects through go-git's storage. Callers hold r.mu.
 
 // treeEntry is one entry of a git tree object.
 type treeEntry struct {
@@ -34,29 +35,57 @@ func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error
 			return o.data, nil
 		}
 	}
-	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
-	// Another process may be adding a pack (its index appears before
-	// go-git can open it) or repacking: look at the packs again and retry
+	typ, data, err := r.getObject(h)
+	// Another process may be adding a pack (its index appears before the
+	// pack can be opened) or repacking: look at the packs again and retry
 	// a few times before calling the object missing.
 	for try := 0; try < 5 && (errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, dotgit.ErrPackfileNotFound)); try++ {
 		if try > 0 {
 			time.Sleep(time.Duration(try) * 10 * time.Millisecond)
 		}
-		r.storage.Reindex()
-		obj, err = r.storage.EncodedObject(plumbing.AnyObject, h)
+		r.reindex()
+		typ, data, err = r.getObject(h)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if obj.Type() != t {
-		return nil, fmt.Errorf("object %s is a %s, not a %s", h, obj.Type(), t)
+	if typ != t {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, typ, t)
+	}
+	return data, nil
+}
+
+// getObject reads an object through r.objs (packs.go), or through go-git
+// when the repository has alternates or an older pack index.
+func (r *Repo) getObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if !r.objs.goGit {
+		return r.objs.read(h)
+	}
+	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
 	}
 	rc, err := obj.Reader()
 	if err != nil {
-		return nil, err
+		return plumbing.InvalidObject, nil, err
 	}
 	defer rc.Close()
-	return io.ReadAll(rc)
+	data, err := io.ReadAll(rc)
+	return obj.Type(), data, err
+}
+
+// hasObject reports whether the object database holds h.
+func (r *Repo) hasObject(h plumbing.Hash) bool {
+	if !r.objs.goGit {
+		return r.objs.has(h)
+	}
+	return r.storage.HasEncodedObject(h) == nil
+}
+
+// reindex makes the next reads look at the pack folder again.
+func (r *Repo) reindex() {
+	r.storage.Reindex()
+	r.objs.scanned = false
 }
 
 // readTree decodes a tree object. Entries keep git's order.
@@ -99,7 +128,7 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 			return h, nil
 		}
 	}
-	if r.storage.HasEncodedObject(h) == nil {
+	if r.hasObject(h) {
 		r.remember(h)
 		return h, nil
 	}

@@ -44,6 +44,7 @@ type Repo struct {
 
 	mu       sync.Mutex // guards storage (go-git object storage is not goroutine-safe)
 	storage  *filesystem.Storage
+	objs     *objects    // reads objects without loading every pack index (packs.go)
 	writeErr error       // first failure of mustBlob, guarded by mu
 	pending  *pendingSet // new objects not yet written, guarded by mu
 	cache    *storeCache // decoded store tip, guarded by mu
@@ -145,6 +146,7 @@ func Open(dir string) (*Repo, error) {
 	// again for every object, which dominated reading a store's shards.
 	r.storage = filesystem.NewStorageWithOptions(osfs.New(r.commonDir), cache.NewObjectLRUDefault(),
 		filesystem.Options{MaxOpenDescriptors: 32})
+	r.objs = newObjects(filepath.Join(r.commonDir, "objects"))
 	return r, nil
 }
 

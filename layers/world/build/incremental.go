@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -80,7 +81,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		}
 		dirs[shardOf(c.Path)] = true
 	}
-	m, err := loadMeta(st, prev, digest)
+	// The summary artifact is read once: its meta and Go layout shards are
+	// read here, and it is stored again with the new meta.
+	summary, err := st.Tree(prev, digest, artifactMeta)
+	if err != nil {
+		return false, nil
+	}
+	m, err := decodeMeta(summary, prev)
 	if err != nil {
 		return false, nil
 	}
@@ -154,7 +161,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			return false, nil
 		}
 		if lay == nil {
-			if lay, err = loadLayout(st, prev, digest); err != nil {
+			if lay, err = decodeLayout(summary); err != nil {
 				return false, nil
 			}
 		}
@@ -191,10 +198,6 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		if len(ls) > 0 {
 			newLinks[d] = encodeLinkShard(ls)
 		}
-	}
-	summary, err := st.Tree(prev, digest, artifactMeta)
-	if err != nil {
-		return false, nil
 	}
 	m.Tree = tree
 	if summary["meta"], err = jsonMarshal(m); err != nil {
@@ -285,15 +288,11 @@ func sameInterface(old mapRecord, oldLink *world.Link, f *file) bool {
 	})
 }
 
-// loadLayout reads the Go layout stored with an indexed tree.
-func loadLayout(st *gitstore.Store, tree, digest string) (*graph.GoLayout, error) {
-	sh, err := st.Shards(tree, digest, artifactMeta, []string{layoutShard})
-	if err != nil {
-		return nil, err
-	}
-	b, ok := sh[layoutShard]
+// decodeLayout reads the Go layout from an indexed tree's summary artifact.
+func decodeLayout(summary map[string][]byte) (*graph.GoLayout, error) {
+	b, ok := summary[layoutShard]
 	if !ok {
-		return nil, fmt.Errorf("tree %s has no Go layout", short(tree))
+		return nil, errors.New("the indexed tree has no Go layout")
 	}
 	var lay graph.GoLayout
 	if err := jsonUnmarshal(b, &lay); err != nil {
