@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -88,8 +89,29 @@ func (r *Repo) reindex() {
 	r.objs.scanned = false
 }
 
-// readTree decodes a tree object. Entries keep git's order.
+// maxTrees bounds the decoded trees a Repo keeps (see readTree).
+const maxTrees = 1 << 14
+
+// readTree decodes a tree object. Entries keep git's order; the slice is
+// the caller's. Looking up many shards of an artifact walks the same
+// trees again and again, so decoded trees are kept (a tree never changes
+// under its id), up to maxTrees of them.
 func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
+	if es, ok := r.trees[h]; ok {
+		return slices.Clone(es), nil
+	}
+	es, err := r.decodeTree(h)
+	if err != nil {
+		return nil, err
+	}
+	if r.trees == nil || len(r.trees) >= maxTrees {
+		r.trees = map[plumbing.Hash][]treeEntry{}
+	}
+	r.trees[h] = es
+	return slices.Clone(es), nil
+}
+
+func (r *Repo) decodeTree(h plumbing.Hash) ([]treeEntry, error) {
 	data, err := r.readObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, err

@@ -44,10 +44,11 @@ type Repo struct {
 
 	mu       sync.Mutex // guards storage (go-git object storage is not goroutine-safe)
 	storage  *filesystem.Storage
-	objs     *objects    // reads objects without loading every pack index (packs.go)
-	writeErr error       // first failure of mustBlob, guarded by mu
-	pending  *pendingSet // new objects not yet written, guarded by mu
-	cache    *storeCache // decoded store tip, guarded by mu
+	objs     *objects                      // reads objects without loading every pack index (packs.go)
+	trees    map[plumbing.Hash][]treeEntry // decoded trees (readTree), guarded by mu
+	writeErr error                         // first failure of mustBlob, guarded by mu
+	pending  *pendingSet                   // new objects not yet written, guarded by mu
+	cache    *storeCache                   // decoded store tip, guarded by mu
 	// known holds ids of objects this process read from or wrote to the
 	// object database, so writing them again skips the existence check.
 	// Guarded by mu.
