@@ -267,7 +267,7 @@ func readShards(st *gitstore.Store, tree, digest string, folders []string) (maps
 // sameInterface reports whether the new row f keeps what other files'
 // resolution and the tree's summary see of the old one: its language,
 // flags, whether it has facts, and its link's package, definitions and
-// imports.
+// (but for Go) imports.
 func sameInterface(old mapRecord, oldLink *world.Link, f *file) bool {
 	if old.Lang != f.rec.Lang || (old.Key == "") != (f.rec.Key == "") || (oldLink == nil) != (f.link == nil) {
 		return false
@@ -286,6 +286,12 @@ func sameInterface(old mapRecord, oldLink *world.Link, f *file) bool {
 	nl := f.link
 	if oldLink.Lang != nl.Lang || oldLink.Package != nl.Package || !slices.Equal(oldLink.Defs, nl.Defs) {
 		return false
+	}
+	// Go resolution reads a file's imports for that file alone (package
+	// graph, resolveGoFile): other Go files see its package and
+	// definitions, and no other language reads Go files' imports.
+	if nl.Lang == world.LangGo {
+		return true
 	}
 	// A stored link decodes empty lists as nil: compare by content.
 	return slices.EqualFunc(oldLink.Imports, nl.Imports, func(a, b world.Import) bool {
