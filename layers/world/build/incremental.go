@@ -141,18 +141,42 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	if err := fillFacts(ctx, repo, st, files, cfg, opt, sub, func(msg string) { warn(msg) }); err != nil {
 		return false, err
 	}
+	// Folders whose Go definitions changed: the files reading them are
+	// resolved again too (resolveReaders).
+	changed := map[string]bool{}
 	for _, ed := range eds {
-		if !sameInterface(ed.old, ed.oldLink, ed.f) {
+		if sameInterface(ed.old, ed.oldLink, ed.f) {
+			continue
+		}
+		if !goDefsChanged(ed.old, ed.oldLink, ed.f) {
 			return false, nil
 		}
+		changed[path.Dir(ed.path)] = true
+		m.Symbols += len(ed.f.link.Defs) - len(ed.oldLink.Defs)
 	}
 
 	lap("facts")
-	// Resolve the edited files again, each from the folders it reads.
 	var lay *graph.GoLayout
+	// Out-edges of files other than the edited ones, resolved again.
+	var readers map[string][]outEdge
+	if len(changed) > 0 {
+		if lay, err = decodeLayout(summary); err != nil {
+			return false, nil
+		}
+		var ok bool
+		readers, ok, err = resolveReaders(st, prev, tree, digest, lay, eds, keysOf(changed))
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	// Resolve the edited files again, each from the folders it reads.
 	for _, ed := range eds {
 		l := ed.f.link
 		if l == nil {
+			continue
+		}
+		if out, ok := readers[ed.path]; ok {
+			ed.f.rec.Out = out
 			continue
 		}
 		if l.Lang != world.LangGo {
@@ -185,6 +209,47 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	for _, ed := range eds {
 		byPath[ed.path] = ed
 		m.Edges += len(ed.f.rec.Out) - len(ed.old.Out)
+	}
+	// The readers' rows get their new out-edges, in their folders' shards.
+	var more []string
+	for p := range readers {
+		if d := shardOf(p); byPath[p] == nil && !dirs[d] {
+			more = append(more, d)
+		}
+	}
+	if len(more) > 0 {
+		sh, err := st.Shards(prev, digest, artifactMap, more)
+		if err != nil {
+			return false, nil
+		}
+		for d, b := range sh {
+			if recs[d], err = decodeMapShard(b); err != nil {
+				return false, nil
+			}
+		}
+	}
+	placed := 0
+	for d, rs := range recs {
+		touched := false
+		for k := range rs {
+			if out, ok := readers[rs[k].Path]; ok && byPath[rs[k].Path] == nil {
+				m.Edges += len(out) - len(rs[k].Out)
+				rs[k].Out = out
+				touched = true
+				placed++
+			}
+		}
+		if touched && !dirs[d] {
+			newMap[d] = encodeMapShard(rs)
+		}
+	}
+	for p := range readers {
+		if byPath[p] == nil {
+			placed--
+		}
+	}
+	if placed != 0 {
+		return false, nil // a reader without a row: the stored map disagrees with the links
 	}
 	for d := range dirs {
 		rs := recs[d]
@@ -365,14 +430,7 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		in.Files = append(in.Files, world.FileEntry{Path: r.path})
 		in.Links = append(in.Links, r.link)
 	}
-	// Go resolution reads a go.mod only for its module path, which the
-	// layout holds: no blob is read.
-	in.Read = func(p string) ([]byte, error) {
-		if mp, ok := lay.Mods[path.Dir(p)]; ok && path.Base(p) == "go.mod" {
-			return []byte("module " + mp + "\n"), nil
-		}
-		return nil, fmt.Errorf("%s: not a go.mod of the layout", p)
-	}
+	in.Read = layoutGoMod(lay)
 	g := graph.Build(in)
 	from := g.Index(ed.path)
 	if from < 0 {
@@ -385,4 +443,110 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		}
 	}
 	return out, true, nil
+}
+
+// goDefsChanged reports whether the new row f differs from the old one,
+// as other files' resolution sees it, only in its Go definitions: same
+// language, flags, facts and package.
+func goDefsChanged(old mapRecord, oldLink *world.Link, f *file) bool {
+	if oldLink == nil || f.link == nil || oldLink.Lang != world.LangGo || f.link.Lang != world.LangGo {
+		return false
+	}
+	same := *oldLink
+	same.Defs = f.link.Defs
+	return sameInterface(old, &same, f)
+}
+
+// maxReaders bounds the files resolveReaders resolves again; beyond it the
+// whole-tree path is as cheap.
+const maxReaders = 4096
+
+// resolveReaders resolves again the edited Go files and every Go file
+// whose resolution reads one of the folders changed (graph.GoLayout.Reads),
+// over the whole tree's Go interfaces — the other files' links without
+// their references — and returns their out-edges by path. ok is false
+// when the stored links cannot be read or the readers are too many.
+func resolveReaders(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, eds []*edited, changed []string) (map[string][]outEdge, bool, error) {
+	all, err := st.Tree(prev, digest, artifactLinks)
+	if err != nil {
+		return nil, false, nil
+	}
+	newLink := map[string]*world.Link{}
+	for _, e := range eds {
+		newLink[e.path] = e.f.link
+	}
+	reads := lay.Reads(changed)
+	var rows []linkRecord
+	only := map[string]bool{}
+	refsOf := map[string]bool{} // shards holding readers, decoded again with references
+	for d, b := range all {
+		ls, err := decodeLinkShardInterfaces(b)
+		if err != nil {
+			return nil, false, nil
+		}
+		for _, l := range ls {
+			if nl, ok := newLink[l.Path]; ok {
+				l.Link = nl
+				if nl.Lang == world.LangGo {
+					only[l.Path] = true
+				}
+			} else if l.Link.Lang == world.LangGo && reads(l.Path, l.Link.Imports) {
+				only[l.Path] = true
+				refsOf[d] = true
+			}
+			if l.Link.Lang == world.LangGo {
+				rows = append(rows, l)
+			}
+		}
+	}
+	if len(only) > maxReaders {
+		return nil, false, nil
+	}
+	full := map[string]*world.Link{}
+	for d := range refsOf {
+		ls, err := decodeLinkShard(all[d])
+		if err != nil {
+			return nil, false, nil
+		}
+		for _, l := range ls {
+			full[l.Path] = l.Link
+		}
+	}
+	for k := range rows {
+		if l, ok := full[rows[k].Path]; ok && newLink[rows[k].Path] == nil {
+			rows[k].Link = l
+		}
+	}
+	for dir := range lay.Mods {
+		rows = append(rows, linkRecord{Path: path.Join(dir, "go.mod")})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
+	in := graph.Input{Tree: tree, Only: only}
+	for _, r := range rows {
+		in.Files = append(in.Files, world.FileEntry{Path: r.Path})
+		in.Links = append(in.Links, r.Link)
+	}
+	in.Read = layoutGoMod(lay)
+	g := graph.Build(in)
+	out := make(map[string][]outEdge, len(only))
+	for p := range only {
+		out[p] = nil
+	}
+	for _, e := range g.Edges {
+		p := g.Files[e.From].Path
+		out[p] = append(out[p], outEdge{To: g.Files[e.To].Path, Refs: e.Refs, Weight: round(e.Weight)})
+	}
+	return out, true, nil
+}
+
+// layoutGoMod serves the go.mod files of a layout: Go resolution reads a
+// go.mod only for its module path, which the layout holds, so no blob is
+// read.
+func layoutGoMod(lay *graph.GoLayout) func(p string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		if mp, ok := lay.Mods[path.Dir(p)]; ok && path.Base(p) == "go.mod" {
+			return []byte("module " + mp + "\n"), nil
+		}
+		return nil, fmt.Errorf("%s: not a go.mod of the layout", p)
+	}
 }

@@ -98,3 +98,49 @@ func (lay *GoLayout) Needs(p string, imps []world.Import) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Reads returns a test of whether resolving the Go file p with imports
+// imps reads one of the folders dirs, exactly when Needs(p, imps) would
+// name it: the files to resolve again when the definitions in dirs change.
+func (lay *GoLayout) Reads(dirs []string) func(p string, imps []world.Import) bool {
+	own := map[string]bool{}
+	ips := map[string]bool{}
+	sufs := map[string]bool{}
+	in := map[string]bool{}
+	for _, d := range lay.Dirs {
+		in[d] = true
+	}
+	for _, d := range dirs {
+		own[d] = true
+		if !in[d] {
+			continue // Needs names only the layout's folders through imports
+		}
+		for _, ip := range goImportPaths(d, lay.Mods) {
+			ips[ip] = true
+		}
+		for _, s := range goSuffixes(d) {
+			sufs[s] = true
+		}
+	}
+	return func(p string, imps []world.Import) bool {
+		if own[path.Dir(p)] {
+			return true
+		}
+		for _, im := range imps {
+			if ips[im.Path] {
+				return true
+			}
+			for s := im.Path; ; {
+				k := strings.IndexByte(s, '/')
+				if k < 0 {
+					break
+				}
+				if sufs[s] {
+					return true
+				}
+				s = s[k+1:]
+			}
+		}
+		return false
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 
@@ -15,6 +16,9 @@ import (
 // import paths only trailing elements can place, once in the whole tree's
 // graph and once over just the folders Needs names (with the go.mod
 // files, as an incremental index does), and requires the same out-edges.
+//
+// Reads, the inverse, must name a folder for a file exactly when Needs
+// names it.
 func TestNeedsResolvesAsTheWholeTree(t *testing.T) {
 	imp := func(p string) world.Import { return world.Import{Path: p} }
 	files := []fx{
@@ -58,6 +62,19 @@ func TestNeedsResolvesAsTheWholeTree(t *testing.T) {
 		part.Only = map[string]bool{f.Path: true}
 		if got, want := outEdges(Build(part), f.Path), outEdges(whole, f.Path); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: over %v the out-edges are %v, over the whole tree %v", f.Path, lay.Needs(f.Path, in.Links[i].Imports), got, want)
+		}
+	}
+	// Reads is the inverse of Needs, folder by folder.
+	for _, d := range lay.Dirs {
+		reads := lay.Reads([]string{d})
+		for i, f := range in.Files {
+			if in.Links[i] == nil {
+				continue
+			}
+			needs := lay.Needs(f.Path, in.Links[i].Imports)
+			if want := slices.Contains(needs, d); reads(f.Path, in.Links[i].Imports) != want {
+				t.Errorf("Reads([%s])(%s) = %v, but Needs names %v", d, f.Path, !want, needs)
+			}
 		}
 	}
 	// The fixture reaches every way a folder can answer for an import.
