@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/git-speed/git-speed/gitstore"
@@ -476,15 +478,37 @@ func resolveReaders(st *gitstore.Store, prev, tree, digest string, lay *graph.Go
 		newLink[e.path] = e.f.link
 	}
 	reads := lay.Reads(changed)
+	// The shards are decoded on all cores (a few thousand on kubernetes).
+	keys := make([]string, 0, len(all))
+	for d := range all {
+		keys = append(keys, d)
+	}
+	decoded := make([][]linkRecord, len(keys))
+	var bad atomic.Bool
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(keys); k = int(next.Add(1)) - 1 {
+				ls, err := decodeLinkShardInterfaces(all[keys[k]])
+				if err != nil {
+					bad.Store(true)
+				}
+				decoded[k] = ls
+			}
+		}()
+	}
+	wg.Wait()
+	if bad.Load() {
+		return nil, false, nil
+	}
 	var rows []linkRecord
 	only := map[string]bool{}
 	refsOf := map[string]bool{} // shards holding readers, decoded again with references
-	for d, b := range all {
-		ls, err := decodeLinkShardInterfaces(b)
-		if err != nil {
-			return nil, false, nil
-		}
-		for _, l := range ls {
+	for k, d := range keys {
+		for _, l := range decoded[k] {
 			if nl, ok := newLink[l.Path]; ok {
 				l.Link = nl
 				if nl.Lang == world.LangGo {
