@@ -61,11 +61,19 @@ func FuzzShardDecode(f *testing.F) {
 			if err != nil || len(ifs) != len(recs) {
 				t.Fatalf("interfaces of a valid link shard: %d records, %v", len(ifs), err)
 			}
+			imps, err := decodeLinkShardImports(b)
+			if err != nil || len(imps) != len(recs) {
+				t.Fatalf("imports of a valid link shard: %d records, %v", len(imps), err)
+			}
 			for k := range recs {
 				want := *recs[k].Link
 				want.Refs = nil
 				if ifs[k].Path != recs[k].Path || !reflect.DeepEqual(*ifs[k].Link, want) {
 					t.Fatalf("record %d: interfaces %+v, want %+v", k, *ifs[k].Link, want)
+				}
+				want.Defs = nil
+				if imps[k].Path != recs[k].Path || !reflect.DeepEqual(*imps[k].Link, want) {
+					t.Fatalf("record %d: imports %+v, want %+v", k, *imps[k].Link, want)
 				}
 			}
 		}

@@ -477,68 +477,75 @@ func resolveReaders(st *gitstore.Store, prev, tree, digest string, lay *graph.Go
 	for _, e := range eds {
 		newLink[e.path] = e.f.link
 	}
-	reads := lay.Reads(changed)
-	// The shards are decoded on all cores (a few thousand on kubernetes).
+	// First the imports of every file (the shards decoded on all cores, a
+	// few thousand on kubernetes): the readers, and the folders their
+	// resolution reads.
 	keys := make([]string, 0, len(all))
 	for d := range all {
 		keys = append(keys, d)
 	}
-	decoded := make([][]linkRecord, len(keys))
-	var bad atomic.Bool
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.NumCPU(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := int(next.Add(1)) - 1; k < len(keys); k = int(next.Add(1)) - 1 {
-				ls, err := decodeLinkShardInterfaces(all[keys[k]])
-				if err != nil {
-					bad.Store(true)
-				}
-				decoded[k] = ls
-			}
-		}()
-	}
-	wg.Wait()
-	if bad.Load() {
+	sort.Strings(keys)
+	imports, ok := decodeShards(all, keys, decodeLinkShardImports)
+	if !ok {
 		return nil, false, nil
 	}
-	var rows []linkRecord
+	reads := lay.Reads(changed)
 	only := map[string]bool{}
-	refsOf := map[string]bool{} // shards holding readers, decoded again with references
+	refsOf := map[string]bool{} // folders holding files to resolve again
+	var imps []world.Import     // the imports of all of them
 	for k, d := range keys {
-		for _, l := range decoded[k] {
+		for _, l := range imports[k] {
 			if nl, ok := newLink[l.Path]; ok {
 				l.Link = nl
-				if nl.Lang == world.LangGo {
-					only[l.Path] = true
-				}
-			} else if l.Link.Lang == world.LangGo && reads(l.Path, l.Link.Imports) {
-				only[l.Path] = true
-				refsOf[d] = true
+			} else if l.Link.Lang != world.LangGo || !reads(l.Path, l.Link.Imports) {
+				continue
 			}
 			if l.Link.Lang == world.LangGo {
-				rows = append(rows, l)
+				only[l.Path] = true
+				refsOf[d] = true
+				imps = append(imps, l.Link.Imports...)
 			}
 		}
 	}
 	if len(only) > maxReaders {
 		return nil, false, nil
 	}
-	full := map[string]*world.Link{}
+	// Then the interfaces of the folders those files' resolution reads
+	// (graph.GoLayout.Needs, whose import part depends on the imports
+	// alone), with references where files are resolved again. Each file
+	// sees every candidate of each of its lookups, as in the whole tree.
+	needs := lay.Needs(".", imps)
+	for k, d := range needs {
+		if d == "." {
+			needs[k] = "" // the shard of the top folder
+		}
+	}
 	for d := range refsOf {
-		ls, err := decodeLinkShard(all[d])
+		needs = append(needs, d)
+	}
+	slices.Sort(needs)
+	needs = slices.Compact(needs)
+	var rows []linkRecord
+	for _, d := range needs {
+		b, ok := all[d]
+		if !ok {
+			continue
+		}
+		decode := decodeLinkShardInterfaces
+		if refsOf[d] {
+			decode = decodeLinkShard
+		}
+		ls, err := decode(b)
 		if err != nil {
 			return nil, false, nil
 		}
 		for _, l := range ls {
-			full[l.Path] = l.Link
-		}
-	}
-	for k := range rows {
-		if l, ok := full[rows[k].Path]; ok && newLink[rows[k].Path] == nil {
-			rows[k].Link = l
+			if nl, ok := newLink[l.Path]; ok {
+				l.Link = nl
+			}
+			if l.Link.Lang == world.LangGo {
+				rows = append(rows, l)
+			}
 		}
 	}
 	for dir := range lay.Mods {
@@ -573,4 +580,28 @@ func layoutGoMod(lay *graph.GoLayout) func(p string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s: not a go.mod of the layout", p)
 	}
+}
+
+// decodeShards decodes the shards keys of all with decode on all cores, in
+// the order of keys; ok is false when one does not decode.
+func decodeShards(all map[string][]byte, keys []string, decode func([]byte) ([]linkRecord, error)) ([][]linkRecord, bool) {
+	out := make([][]linkRecord, len(keys))
+	var bad atomic.Bool
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(keys); k = int(next.Add(1)) - 1 {
+				ls, err := decode(all[keys[k]])
+				if err != nil {
+					bad.Store(true)
+				}
+				out[k] = ls
+			}
+		}()
+	}
+	wg.Wait()
+	return out, !bad.Load()
 }

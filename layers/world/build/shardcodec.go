@@ -256,27 +256,46 @@ func encodeLinkShard(recs []linkRecord) []byte {
 	return w.bytes(shardFormatLink)
 }
 
-func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinks(b, true) }
+func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkAll) }
 
 // decodeLinkShardInterfaces decodes a links shard without the references:
 // what resolving another file reads of these (see package graph).
-func decodeLinkShardInterfaces(b []byte) ([]linkRecord, error) { return decodeLinks(b, false) }
+func decodeLinkShardInterfaces(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkInterfaces) }
 
-func decodeLinks(b []byte, refs bool) ([]linkRecord, error) {
+// decodeLinkShardImports decodes a links shard's languages, packages and
+// imports only: enough to tell which files read a folder.
+func decodeLinkShardImports(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkImports) }
+
+// What decodeLinks decodes of each link.
+const (
+	linkAll        = iota
+	linkInterfaces // no references
+	linkImports    // no references, no definitions
+)
+
+func decodeLinks(b []byte, what int) ([]linkRecord, error) {
 	r := newShardReader(b, shardFormatLink)
 	n := r.count()
 	recs := make([]linkRecord, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		p := r.str()
 		l := &world.Link{Lang: r.str(), Package: r.str()}
-		if nd := r.count(); nd > 0 {
+		if nd := r.count(); what == linkImports {
+			for j := 0; j < nd && r.err == nil; j++ {
+				r.index()
+				r.index()
+				r.index()
+				r.bool()
+				r.index()
+			}
+		} else if nd > 0 {
 			l.Defs = make([]world.LinkDef, nd)
 			for j := range l.Defs {
 				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool(), Returns: r.str()}
 			}
 		}
 		l.Imports = r.imports()
-		if nr := r.count(); !refs {
+		if nr := r.count(); what != linkAll {
 			for j := 0; j < nr && r.err == nil; j++ {
 				r.index()
 				r.index()
