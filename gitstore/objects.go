@@ -5,7 +5,6 @@ import (
 	"crypto/sha1"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -66,13 +65,7 @@ func (r *Repo) getObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	if err != nil {
 		return plumbing.InvalidObject, nil, err
 	}
-	rc, err := obj.Reader()
-	if err != nil {
-		return plumbing.InvalidObject, nil, err
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
-	return obj.Type(), data, err
+	return contentOf(obj)
 }
 
 // hasObject reports whether the object database holds h.

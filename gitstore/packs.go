@@ -241,6 +241,11 @@ func (p *packIdx) read(h plumbing.Hash, off int64) (plumbing.ObjectType, []byte,
 	if err != nil {
 		return plumbing.InvalidObject, nil, fmt.Errorf("%s in %s: %w", h, filepath.Base(p.idx), err)
 	}
+	return contentOf(obj)
+}
+
+// contentOf returns the type and content of a go-git object.
+func contentOf(obj plumbing.EncodedObject) (plumbing.ObjectType, []byte, error) {
 	rc, err := obj.Reader()
 	if err != nil {
 		return plumbing.InvalidObject, nil, err
