@@ -28,12 +28,22 @@ import (
 // tree's graph is the previous one with the edited files' out-edges
 // resolved again. updateInPlace does exactly that. It reads the shards of
 // the edited files' folders and, to resolve an edited Go file, the links
-// of the folders that file's resolution reads (graph.GoLayout.Needs); it
-// writes those shards and shares every other shard with the previous
-// tree. Any other change (a file added, deleted or renamed, an interface
-// changed, a config file such as go.mod edited, a language without a
-// folder-local resolver) takes the whole-tree path, which stores the same
-// bytes: TestIncrementalStoresWhatFullDoes checks both ways.
+// of the folders that file's resolution reads (graph.GoLayout.Needs),
+// without their references; it writes those shards and shares every other
+// shard with the previous tree.
+//
+// Go narrows what an interface is: a Go file's imports are read by its
+// own resolution alone, so an edit that changes only them stays in place;
+// and when its definitions change (same package), the files that can
+// resolve differently are those reading its folder — the folder's Go
+// files and those whose imports reach it (graph.GoLayout.Reads, found
+// from every file's imports). resolveReaders resolves them again over the
+// folders they read and rewrites their map rows.
+//
+// Any other change (a file added, deleted or renamed, another language's
+// interface changed, a config file such as go.mod edited, a language
+// without a folder-local resolver) takes the whole-tree path, which stores
+// the same bytes: TestIncrementalStoresWhatFullDoes checks both ways.
 
 // maxInPlace bounds the edited files the in-place update takes on; more
 // than that is cheaper to resolve over the whole tree.
