@@ -56,7 +56,7 @@ func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error
 }
 
 // getObject reads an object through r.objs (packs.go), or through go-git
-// when the repository has alternates or an older pack index.
+// when the repository has a pack index of another version.
 func (r *Repo) getObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	if !r.objs.goGit {
 		return r.objs.read(h)

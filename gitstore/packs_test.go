@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,4 +123,40 @@ func hasDeltas(t *testing.T, g *gittest.Repo) bool {
 		}
 	}
 	return false
+}
+
+// TestObjectsThroughAlternates: a repository borrowing objects from
+// another (git clone --shared, an absolute path in objects/info/alternates)
+// reads them, loose and packed.
+func TestObjectsThroughAlternates(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("a.txt", "borrowed\n")
+	g.Git("add", "-A")
+	g.Commit("c")
+	g.Git("repack", "-adq")
+	dir := t.TempDir() + "/shared"
+	g.Git("clone", "-q", "--shared", g.Dir, dir)
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write("b.txt", "borrowed loose\n")
+	g.Git("add", "-A")
+	g.Commit("loose")
+	for _, p := range []string{"HEAD:a.txt", "HEAD:b.txt"} {
+		blob := plumbing.NewHash(g.Git("rev-parse", p))
+		want, _ := os.ReadFile(filepath.Join(g.Dir, strings.TrimPrefix(p, "HEAD:")))
+		r.mu.Lock()
+		data, err := r.readObject(plumbing.BlobObject, blob)
+		has := r.hasObject(blob)
+		r.mu.Unlock()
+		if err != nil || !bytes.Equal(data, want) || !has {
+			t.Fatalf("borrowed %s: %q, %v (found %v)", p, data, err, has)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.hasObject(plumbing.NewHash("0123456789012345678901234567890123456789")) {
+		t.Fatal("a missing object is found")
+	}
 }
