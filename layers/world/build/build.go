@@ -464,6 +464,11 @@ func loadMeta(st *gitstore.Store, tree, digest string) (*meta, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeMeta(shards, tree)
+}
+
+// decodeMeta reads the summary of tree from its meta artifact's shards.
+func decodeMeta(shards map[string][]byte, tree string) (*meta, error) {
 	var m meta
 	if err := jsonUnmarshal(shards["meta"], &m); err != nil {
 		return nil, fmt.Errorf("meta: %w", err)

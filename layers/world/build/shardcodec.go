@@ -65,9 +65,14 @@ func (w *shardWriter) bytes(format byte) []byte {
 	return append(out, w.body...)
 }
 
+// shardReader decodes a shard. Its strings are made on first use, so a
+// decode that skips fields (decodeLinkShardInterfaces) allocates only the
+// strings it returns.
 type shardReader struct {
 	b    []byte
-	strs []string
+	tab  []byte   // the string table's bytes
+	ends []uint32 // string i's entry (uvarint length, bytes) ends at ends[i]
+	strs []string // made on first use
 	err  error
 }
 
@@ -79,20 +84,22 @@ func newShardReader(b []byte, format byte) *shardReader {
 	}
 	r.b = b[2:]
 	n := r.uint()
-	if n > uint64(len(r.b)) {
+	if n > uint64(len(r.b)) || len(r.b) > math.MaxUint32 {
 		r.err = errShard
 		return r
 	}
-	r.strs = make([]string, 0, n)
+	r.tab = r.b
+	r.ends = make([]uint32, 0, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		l := r.uint()
 		if l > uint64(len(r.b)) {
 			r.err = errShard
 			break
 		}
-		r.strs = append(r.strs, string(r.b[:l]))
 		r.b = r.b[l:]
+		r.ends = append(r.ends, uint32(len(r.tab)-len(r.b)))
 	}
+	r.strs = make([]string, len(r.ends))
 	return r
 }
 
@@ -121,15 +128,34 @@ func (r *shardReader) count() int {
 }
 
 func (r *shardReader) str() string {
-	i := r.uint()
+	i := r.index()
 	if r.err != nil {
 		return ""
 	}
-	if i >= uint64(len(r.strs)) {
-		r.err = errShard
-		return ""
+	if s := r.strs[i]; s != "" {
+		return s
 	}
-	return r.strs[i]
+	start, end := uint32(0), r.ends[i]
+	if i > 0 {
+		start = r.ends[i-1]
+	}
+	_, n := binary.Uvarint(r.tab[start:end]) // checked by newShardReader
+	s := string(r.tab[start+uint32(n) : end])
+	r.strs[i] = s
+	return s
+}
+
+// index reads a string's table index without making the string.
+func (r *shardReader) index() uint64 {
+	i := r.uint()
+	if r.err != nil {
+		return 0
+	}
+	if i >= uint64(len(r.ends)) {
+		r.err = errShard
+		return 0
+	}
+	return i
 }
 
 func (r *shardReader) bool() bool {
@@ -230,21 +256,53 @@ func encodeLinkShard(recs []linkRecord) []byte {
 	return w.bytes(shardFormatLink)
 }
 
-func decodeLinkShard(b []byte) ([]linkRecord, error) {
+func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkAll) }
+
+// decodeLinkShardInterfaces decodes a links shard without the references:
+// what resolving another file reads of these (see package graph).
+func decodeLinkShardInterfaces(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkInterfaces) }
+
+// decodeLinkShardImports decodes a links shard's languages, packages and
+// imports only: enough to tell which files read a folder.
+func decodeLinkShardImports(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkImports) }
+
+// What decodeLinks decodes of each link.
+const (
+	linkAll        = iota
+	linkInterfaces // no references
+	linkImports    // no references, no definitions
+)
+
+func decodeLinks(b []byte, what int) ([]linkRecord, error) {
 	r := newShardReader(b, shardFormatLink)
 	n := r.count()
 	recs := make([]linkRecord, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		p := r.str()
 		l := &world.Link{Lang: r.str(), Package: r.str()}
-		if nd := r.count(); nd > 0 {
+		if nd := r.count(); what == linkImports {
+			for j := 0; j < nd && r.err == nil; j++ {
+				r.index()
+				r.index()
+				r.index()
+				r.bool()
+				r.index()
+			}
+		} else if nd > 0 {
 			l.Defs = make([]world.LinkDef, nd)
 			for j := range l.Defs {
 				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool(), Returns: r.str()}
 			}
 		}
 		l.Imports = r.imports()
-		if nr := r.count(); nr > 0 {
+		if nr := r.count(); what != linkAll {
+			for j := 0; j < nr && r.err == nil; j++ {
+				r.index()
+				r.index()
+				r.index()
+				r.uint()
+			}
+		} else if nr > 0 {
 			l.Refs = make([]world.LinkRef, nr)
 			for j := range l.Refs {
 				l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}

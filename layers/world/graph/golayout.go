@@ -50,26 +50,45 @@ func IsGoConfig(p string) bool { return path.Base(p) == "go.mod" }
 // lookup the resolver makes for p sees the same candidates.
 func (lay *GoLayout) Needs(p string, imps []world.Import) []string {
 	want := map[string]bool{path.Dir(p): true}
-	byIP := map[string][]string{}
-	suffix := map[string][]string{}
-	for _, d := range lay.Dirs {
-		for _, ip := range goImportPaths(d, lay.Mods) {
-			byIP[ip] = append(byIP[ip], d)
-		}
-		for _, s := range goSuffixes(d) {
-			suffix[s] = append(suffix[s], d)
+	// A folder answers for an import path, directly or by trailing
+	// elements, only if both end in the same element (or the folder is a
+	// module's root, which answers for the module path): that filter keeps
+	// the scan over the tree's folders free of allocation but for the few
+	// candidates, whose import paths and suffixes are then compared.
+	ips := map[string]bool{}
+	sufs := map[string]bool{}
+	last := map[string]bool{}
+	for _, im := range imps {
+		ips[im.Path] = true
+		last[path.Base(im.Path)] = true
+		// Every level of the trailing-elements match, whatever it decides.
+		for s := im.Path; ; {
+			k := strings.IndexByte(s, '/')
+			if k < 0 {
+				break
+			}
+			sufs[s] = true
+			s = s[k+1:]
 		}
 	}
-	for _, im := range imps {
-		for _, d := range byIP[im.Path] {
-			want[d] = true
+	for _, d := range lay.Dirs {
+		if _, root := lay.Mods[d]; !root && !last[path.Base(d)] {
+			continue
 		}
-		// Every level of the trailing-elements match, whatever it decides.
-		el := strings.Split(im.Path, "/")
-		for k := 0; k+1 < len(el); k++ {
-			for _, d := range suffix[strings.Join(el[k:], "/")] {
+		for _, ip := range goImportPaths(d, lay.Mods) {
+			if ips[ip] {
 				want[d] = true
 			}
+		}
+		for s := d; ; {
+			k := strings.IndexByte(s, '/')
+			if k < 0 {
+				break
+			}
+			if sufs[s] {
+				want[d] = true
+			}
+			s = s[k+1:]
 		}
 	}
 	out := make([]string, 0, len(want))
@@ -78,4 +97,50 @@ func (lay *GoLayout) Needs(p string, imps []world.Import) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Reads returns a test of whether resolving the Go file p with imports
+// imps reads one of the folders dirs, exactly when Needs(p, imps) would
+// name it: the files to resolve again when the definitions in dirs change.
+func (lay *GoLayout) Reads(dirs []string) func(p string, imps []world.Import) bool {
+	own := map[string]bool{}
+	ips := map[string]bool{}
+	sufs := map[string]bool{}
+	in := map[string]bool{}
+	for _, d := range lay.Dirs {
+		in[d] = true
+	}
+	for _, d := range dirs {
+		own[d] = true
+		if !in[d] {
+			continue // Needs names only the layout's folders through imports
+		}
+		for _, ip := range goImportPaths(d, lay.Mods) {
+			ips[ip] = true
+		}
+		for _, s := range goSuffixes(d) {
+			sufs[s] = true
+		}
+	}
+	return func(p string, imps []world.Import) bool {
+		if own[path.Dir(p)] {
+			return true
+		}
+		for _, im := range imps {
+			if ips[im.Path] {
+				return true
+			}
+			for s := im.Path; ; {
+				k := strings.IndexByte(s, '/')
+				if k < 0 {
+					break
+				}
+				if sufs[s] {
+					return true
+				}
+				s = s[k+1:]
+			}
+		}
+		return false
+	}
 }
