@@ -58,9 +58,6 @@ func cmdMap() *cli.Command {
 				return err
 			}
 			defer w.Close()
-			if err := w.LoadLinks(); err != nil {
-				return err
-			}
 			g := w.Graph()
 			for _, p := range focus {
 				if g.Index(p) < 0 {
@@ -71,8 +68,7 @@ func cmdMap() *cli.Command {
 			if err != nil {
 				return err
 			}
-			rank := graph.Rank(g, focus, c.StringSlice("mention"))
-			out, err := graph.RepoMap(g, rank, w.Facts, budget, cnt.Count)
+			out, err := repoMap(w, focus, c.StringSlice("mention"), budget, cnt.Count)
 			if err != nil {
 				return err
 			}

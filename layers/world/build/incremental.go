@@ -206,6 +206,11 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		return false, nil
 	}
 
+	rpatch, err := patchRows(st, prev, digest, eds) // rows.go
+	if err != nil {
+		return false, nil
+	}
+
 	lap("encode")
 	txn := st.Begin()
 	for _, f := range files {
@@ -213,6 +218,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)
+	txn.PatchTree(tree, digest, artifactRows, prev, digest, rpatch)
 	txn.PatchTree(tree, digest, artifactTerms, prev, digest, tpatch)
 	txn.PutTree(tree, digest, artifactMeta, summary)
 	if opt.Snapshot {

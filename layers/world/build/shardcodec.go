@@ -146,27 +146,31 @@ func encodeMapShard(recs []mapRecord) []byte {
 	w := newShardWriter()
 	w.uint(uint64(len(recs)))
 	for i := range recs {
-		r := &recs[i]
-		w.str(r.Path)
-		w.str(r.Lang)
-		w.uint(uint64(r.Size + 1)) // -1 (unknown) is stored as 0
-		w.str(r.Blob)
-		w.uint(uint64(r.Lines))
-		w.uint(uint64(r.Tokens))
-		w.uint(uint64(len(r.Flags)))
-		for _, f := range r.Flags {
-			w.str(f.Name)
-			w.str(f.Reason)
-		}
-		w.str(r.Key)
-		w.uint(uint64(len(r.Out)))
-		for _, o := range r.Out {
-			w.str(o.To)
-			w.uint(uint64(o.Refs))
-			w.uint(math.Float64bits(o.Weight))
-		}
+		w.mapRecord(&recs[i])
 	}
 	return w.bytes(shardFormatMap)
+}
+
+// mapRecord writes one row of the map (and of the rows artifact, rows.go).
+func (w *shardWriter) mapRecord(r *mapRecord) {
+	w.str(r.Path)
+	w.str(r.Lang)
+	w.uint(uint64(r.Size + 1)) // -1 (unknown) is stored as 0
+	w.str(r.Blob)
+	w.uint(uint64(r.Lines))
+	w.uint(uint64(r.Tokens))
+	w.uint(uint64(len(r.Flags)))
+	for _, f := range r.Flags {
+		w.str(f.Name)
+		w.str(f.Reason)
+	}
+	w.str(r.Key)
+	w.uint(uint64(len(r.Out)))
+	for _, o := range r.Out {
+		w.str(o.To)
+		w.uint(uint64(o.Refs))
+		w.uint(math.Float64bits(o.Weight))
+	}
 }
 
 func decodeMapShard(b []byte) ([]mapRecord, error) {
@@ -174,32 +178,37 @@ func decodeMapShard(b []byte) ([]mapRecord, error) {
 	n := r.count()
 	recs := make([]mapRecord, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
-		var m mapRecord
-		m.Path = r.str()
-		m.Lang = r.str()
-		m.Size = int64(r.uint()) - 1
-		m.Blob = r.str()
-		m.Lines = int(r.uint())
-		m.Tokens = int(r.uint())
-		if nf := r.count(); nf > 0 {
-			m.Flags = make([]world.Flag, nf)
-			for j := range m.Flags {
-				m.Flags[j] = world.Flag{Name: r.str(), Reason: r.str()}
-			}
-		}
-		m.Key = r.str()
-		if no := r.count(); no > 0 {
-			m.Out = make([]outEdge, no)
-			for j := range m.Out {
-				m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint())}
-			}
-		}
-		recs = append(recs, m)
+		recs = append(recs, r.mapRecord())
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errShard
 	}
 	return recs, r.err
+}
+
+// mapRecord reads what shardWriter.mapRecord wrote.
+func (r *shardReader) mapRecord() mapRecord {
+	var m mapRecord
+	m.Path = r.str()
+	m.Lang = r.str()
+	m.Size = int64(r.uint()) - 1
+	m.Blob = r.str()
+	m.Lines = int(r.uint())
+	m.Tokens = int(r.uint())
+	if nf := r.count(); nf > 0 {
+		m.Flags = make([]world.Flag, nf)
+		for j := range m.Flags {
+			m.Flags[j] = world.Flag{Name: r.str(), Reason: r.str()}
+		}
+	}
+	m.Key = r.str()
+	if no := r.count(); no > 0 {
+		m.Out = make([]outEdge, no)
+		for j := range m.Out {
+			m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint())}
+		}
+	}
+	return m
 }
 
 func encodeLinkShard(recs []linkRecord) []byte {

@@ -19,24 +19,19 @@ const clusterIterations = 30
 // each name it defines (through the graph's edges). Only files with want
 // set (all when want is nil) are counted; topOnly skips members.
 func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
-	out := make([]map[string]int, len(g.Files))
-	sorted := make([]*world.Link, len(g.Links)) // each link sorted by name, checked once
-	link := func(i int) *world.Link {
-		if sorted[i] == nil && g.Links[i] != nil {
-			l := g.Links[i]
-			if !refsSorted(l.Refs) || !defsSorted(l.Defs) {
-				l = sortedLink(l)
-			}
-			sorted[i] = l
-		}
-		return sorted[i]
-	}
+	return countUses(g, g.Links, usedEdges(g, len(g.Links), want), topOnly)
+}
+
+// usedEdges picks the edges whose references usedNames counts: into the
+// files with want set, from at most maxUsers users of each, the heaviest.
+// Both ends are below n (the number of links there are).
+func usedEdges(g *world.Graph, n int, want []bool) []world.Edge {
 	// A hub (a core types file) has thousands of users; how its names are
 	// used is told well enough by its heaviest users, and counting them
 	// all made the map of a large tree take a third of a second.
 	users := map[int][]world.Edge{}
 	for _, e := range g.Edges {
-		if e.From >= len(g.Links) || e.To >= len(g.Links) || (want != nil && !want[e.To]) {
+		if e.From >= n || e.To >= n || (want != nil && !want[e.To]) {
 			continue
 		}
 		users[e.To] = append(users[e.To], e)
@@ -53,6 +48,25 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 			es = es[:maxUsers]
 		}
 		edges = append(edges, es...)
+	}
+	return edges
+}
+
+// countUses counts, over edges, the references of each edge's user to the
+// names the used file defines; links are parallel to g.Files and need
+// only be there for the edges' ends.
+func countUses(g *world.Graph, links []*world.Link, edges []world.Edge, topOnly bool) []map[string]int {
+	out := make([]map[string]int, len(g.Files))
+	sorted := make([]*world.Link, len(links)) // each link sorted by name, checked once
+	link := func(i int) *world.Link {
+		if sorted[i] == nil && links[i] != nil {
+			l := links[i]
+			if !refsSorted(l.Refs) || !defsSorted(l.Defs) {
+				l = sortedLink(l)
+			}
+			sorted[i] = l
+		}
+		return sorted[i]
 	}
 	for _, e := range edges {
 		from, to := link(e.From), link(e.To)

@@ -1,0 +1,147 @@
+package build
+
+import (
+	"fmt"
+	"hash/fnv"
+
+	"github.com/git-speed/git-speed/gitstore"
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// The rows artifact is the whole project map again, for the commands that
+// read all of it (scope, map, graph): the map artifact has one shard per
+// folder (kubernetes: 4,609) so that an update rewrites few of them, but
+// reading thousands of small objects back cost a scope or a map most of
+// its time. Rows keeps the same records in rowBuckets shards, a folder's
+// rows all in the bucket its name hashes to, each row with the number of
+// its link's definitions, which is all the repo map's ranking needs of
+// the links until it has picked the files it shows (World.Defs).
+//
+// A bucket depends only on the records of the paths hashed to it, so a
+// full build, a whole-tree update and an in-place update store the same
+// bytes (TestIncrementalStoresWhatFullDoes); an in-place update rewrites
+// the buckets of the edited files' folders only (patchRows).
+const (
+	artifactRows    = "rows"
+	rowBuckets      = 64
+	shardFormatRows = 1
+)
+
+// rowRecord is one row of the rows artifact: a map record and the number
+// of definitions of the file's link, -1 for a file without a link.
+type rowRecord struct {
+	mapRecord
+	defs int
+}
+
+// rowBucket names the bucket of path p's folder.
+func rowBucket(p string) string {
+	h := fnv.New32a()
+	h.Write([]byte(shardOf(p)))
+	return fmt.Sprintf("%02x", h.Sum32()%rowBuckets)
+}
+
+// linkDefs is what a row stores of a file's link.
+func linkDefs(l *world.Link) int {
+	if l == nil {
+		return -1
+	}
+	return len(l.Defs)
+}
+
+func encodeRowShard(rows []rowRecord) []byte {
+	w := newShardWriter()
+	w.uint(uint64(len(rows)))
+	for i := range rows {
+		w.mapRecord(&rows[i].mapRecord)
+		w.uint(uint64(rows[i].defs + 1))
+	}
+	return w.bytes(shardFormatRows)
+}
+
+func decodeRowShard(b []byte) ([]rowRecord, error) {
+	r := newShardReader(b, shardFormatRows)
+	n := r.count()
+	rows := make([]rowRecord, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		m := r.mapRecord()
+		rows = append(rows, rowRecord{mapRecord: m, defs: int(r.uint()) - 1})
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errShard
+	}
+	return rows, r.err
+}
+
+// encodeRows groups rows (sorted by path) into their buckets.
+func encodeRows(rows []rowRecord) map[string][]byte {
+	groups := map[string][]rowRecord{}
+	for _, r := range rows {
+		b := rowBucket(r.Path)
+		groups[b] = append(groups[b], r)
+	}
+	out := make(map[string][]byte, len(groups))
+	for b, g := range groups {
+		out[b] = encodeRowShard(g)
+	}
+	return out
+}
+
+// rowShards encodes the rows artifact of a whole tree: recs parallel to
+// files, sorted by path.
+func rowShards(files []*file, recs []mapRecord) map[string][]byte {
+	rows := make([]rowRecord, len(recs))
+	for i := range recs {
+		rows[i] = rowRecord{mapRecord: recs[i], defs: linkDefs(files[i].link)}
+	}
+	return encodeRows(rows)
+}
+
+// patchRows returns the buckets of the rows artifact of prev that hold
+// the edited files, with their rows replaced by the new ones.
+func patchRows(st *gitstore.Store, prev, digest string, eds []*edited) (map[string][]byte, error) {
+	byPath := map[string]*edited{}
+	var keys []string
+	for _, ed := range eds {
+		byPath[ed.path] = ed
+		keys = append(keys, rowBucket(ed.path))
+	}
+	sh, err := st.Shards(prev, digest, artifactRows, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for key, b := range sh {
+		rows, err := decodeRowShard(b)
+		if err != nil {
+			return nil, shardError(artifactRows, key, err)
+		}
+		for k := range rows {
+			if ed := byPath[rows[k].Path]; ed != nil {
+				rows[k] = rowRecord{mapRecord: ed.f.rec, defs: linkDefs(ed.f.link)}
+			}
+		}
+		out[key] = encodeRowShard(rows)
+	}
+	for _, ed := range eds {
+		if _, ok := out[rowBucket(ed.path)]; !ok {
+			return nil, fmt.Errorf("%s: no row in the rows artifact of tree %s", ed.path, short(prev))
+		}
+	}
+	return out, nil
+}
+
+// decodeRows decodes every bucket of the rows artifact: the map records
+// sorted by path, and their links' definition counts.
+func decodeRows(shards map[string][]byte) ([]mapRecord, []int, error) {
+	rows, err := decodeAll(artifactRows, shards, decodeRowShard, func(r *rowRecord) string { return r.Path })
+	if err != nil {
+		return nil, nil, err
+	}
+	recs := make([]mapRecord, len(rows))
+	defs := make([]int, len(rows))
+	for i := range rows {
+		recs[i], defs[i] = rows[i].mapRecord, rows[i].defs
+	}
+	return recs, defs, nil
+}
