@@ -114,11 +114,20 @@ func decodeAll[T any](artifact string, shards map[string][]byte, decode func([]b
 		}
 		n += len(parts[i])
 	}
-	out := make([]T, 0, n)
+	all := make([]T, 0, n)
 	for _, p := range parts {
-		out = append(out, p...)
+		all = append(all, p...)
 	}
-	sort.Slice(out, func(i, j int) bool { return pathOf(&out[i]) < pathOf(&out[j]) })
+	// Sort an order, not the records: they are large to move.
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(i, j int) bool { return pathOf(&all[order[i]]) < pathOf(&all[order[j]]) })
+	out := make([]T, n)
+	for i, k := range order {
+		out[i] = all[k]
+	}
 	return out, nil
 }
 

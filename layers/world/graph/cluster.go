@@ -15,14 +15,12 @@ import (
 // clusterIterations bounds label propagation.
 const clusterIterations = 30
 
-// usedNames returns, per file, how many references other files make to
-// each name it defines (through the graph's edges). Only files with want
-// set (all when want is nil) are counted; topOnly skips members.
-func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
-	return countUses(g, g.Links, usedEdges(g, len(g.Links), want), topOnly)
-}
+// How often other files use each name a file defines is counted over the
+// graph's edges in two steps: usedEdges picks the edges, countUses counts
+// the references along them (the repo map reads the links of the edges'
+// ends only, usedOf).
 
-// usedEdges picks the edges whose references usedNames counts: into the
+// usedEdges picks the edges whose references countUses counts: into the
 // files with want set, from at most maxUsers users of each, the heaviest.
 // Both ends are below n (the number of links there are).
 func usedEdges(g *world.Graph, n int, want []bool) []world.Edge {
@@ -123,7 +121,7 @@ func countUses(g *world.Graph, links []*world.Link, edges []world.Edge, topOnly 
 	return out
 }
 
-// maxUsers bounds the users of a file whose references usedNames counts.
+// maxUsers bounds the users of a file whose references countUses counts.
 const maxUsers = 32
 
 // sortedLink returns l with its definitions and references sorted by name.
