@@ -198,6 +198,8 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 		_, err := scope.Scope(in.sw, in.f, task, scope.Options{}) // names the task's problems, or the tasks there are
 		return nil, err
 	}
+	e.loadCounts()
+	defer e.saveCounts()
 	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 		CoChange: in.co,
