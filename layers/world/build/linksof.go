@@ -52,7 +52,7 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 		want[g.Files[i].Path] = true
 	}
 	keep := func(p string) bool { return want[p] }
-	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, keep) }
+	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, keep, false) }
 	recs, err := decodeAll(artifactLinks, shards, decode, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err
@@ -130,11 +130,24 @@ func (r *lazyShard) skip(n int) {
 }
 
 // decodeLinkShardOf decodes the records of a links shard (as
-// decodeLinkShard) whose paths keep says, and steps over the rest.
-func decodeLinkShardOf(b []byte, keep func(path string) bool) ([]linkRecord, error) {
+// decodeLinkShard) whose paths keep says, and steps over the rest. With
+// defsOnly the records kept hold their definitions' names and kinds only.
+func decodeLinkShardOf(b []byte, keep func(path string) bool, defsOnly bool) ([]linkRecord, error) {
 	r := newLazyShard(b, shardFormatLink)
 	n := r.count()
 	var recs []linkRecord
+	skipRest := func() { // imports and references
+		for ni := r.count(); ni > 0 && r.err == nil; ni-- {
+			r.skip(2)
+			r.skip(r.count())
+			r.uint()
+			r.skip(1)
+		}
+		for nr := r.count(); nr > 0 && r.err == nil; nr-- {
+			r.skip(3)
+			r.uint()
+		}
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		p := r.str()
 		if !keep(p) {
@@ -144,16 +157,22 @@ func decodeLinkShardOf(b []byte, keep func(path string) bool) ([]linkRecord, err
 				r.bool()
 				r.skip(1)
 			}
-			for ni := r.count(); ni > 0 && r.err == nil; ni-- {
-				r.skip(2)
-				r.skip(r.count())
-				r.uint()
-				r.skip(1)
+			skipRest()
+			continue
+		}
+		if defsOnly {
+			l := &world.Link{Lang: r.str(), Package: r.str()}
+			if nd := r.count(); nd > 0 {
+				l.Defs = make([]world.LinkDef, nd)
+				for j := range l.Defs {
+					l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str()}
+					r.skip(1)
+					r.bool()
+					r.skip(1)
+				}
 			}
-			for nr := r.count(); nr > 0 && r.err == nil; nr-- {
-				r.skip(3)
-				r.uint()
-			}
+			skipRest()
+			recs = append(recs, linkRecord{Path: p, Link: l})
 			continue
 		}
 		l := &world.Link{Lang: r.str(), Package: r.str()}
@@ -190,4 +209,37 @@ func decodeLinkShardOf(b []byte, keep func(path string) bool) ([]linkRecord, err
 		r.err = errShard
 	}
 	return recs, r.err
+}
+
+// defsGraph is Graph() with links holding only their definitions' names
+// and kinds, read without the references and imports that make most of
+// the links artifact: all the spec alignment reads of links (align.Align).
+// Graph().Links, when loaded, serve as they are.
+func (w *World) defsGraph() (*world.Graph, error) {
+	w.loadMap()
+	w.mu.Lock()
+	loaded := w.links != nil
+	w.mu.Unlock()
+	g := w.g
+	if loaded {
+		return g, nil
+	}
+	shards, err := w.st.Tree(w.tree, w.digest, artifactLinks)
+	if err != nil {
+		return nil, err
+	}
+	all := func(string) bool { return true }
+	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, all, true) }
+	recs, err := decodeAll(artifactLinks, shards, decode, func(r *linkRecord) string { return r.Path })
+	if err != nil {
+		return nil, err
+	}
+	dg := *g
+	dg.Links = make([]*world.Link, len(g.Files))
+	for _, r := range recs {
+		if i := g.Index(r.Path); i >= 0 {
+			dg.Links[i] = r.Link
+		}
+	}
+	return &dg, nil
 }

@@ -54,7 +54,7 @@ func TestLinkShardOf(t *testing.T) {
 		for _, p := range keep {
 			set[p] = true
 		}
-		got, err := decodeLinkShardOf(b, func(p string) bool { return set[p] })
+		got, err := decodeLinkShardOf(b, func(p string) bool { return set[p] }, false)
 		if err != nil {
 			t.Fatalf("keep %v: %v", keep, err)
 		}
@@ -68,9 +68,28 @@ func TestLinkShardOf(t *testing.T) {
 			t.Errorf("keep %v: got %+v, want %+v", keep, got, want)
 		}
 	}
-	if _, err := decodeLinkShardOf(b[:len(b)-1], func(string) bool { return false }); err == nil {
+	defs, err := decodeLinkShardOf(b, func(string) bool { return true }, true)
+	if err != nil || len(defs) != len(all) {
+		t.Fatalf("definitions only: %v, %d records", err, len(defs))
+	}
+	for k := range all {
+		if !reflect.DeepEqual(defs[k], defsOnly(all[k])) {
+			t.Errorf("definitions only: %+v, want %+v", defs[k].Link, defsOnly(all[k]).Link)
+		}
+	}
+	if _, err := decodeLinkShardOf(b[:len(b)-1], func(string) bool { return false }, false); err == nil {
 		t.Error("a truncated shard was skipped through without an error")
 	}
+}
+
+// defsOnly is r with its link reduced to what decodeLinkShardOf keeps
+// with defsOnly.
+func defsOnly(r linkRecord) linkRecord {
+	l := &world.Link{Lang: r.Link.Lang, Package: r.Link.Package}
+	for _, d := range r.Link.Defs {
+		l.Defs = append(l.Defs, world.LinkDef{Name: d.Name, Kind: d.Kind})
+	}
+	return linkRecord{Path: r.Path, Link: l}
 }
 
 func FuzzRowsDecode(f *testing.F) {
@@ -84,7 +103,7 @@ func FuzzRowsDecode(f *testing.F) {
 			}
 		}
 		all, err := decodeLinkShard(b)
-		some, lerr := decodeLinkShardOf(b, func(p string) bool { return strings.HasPrefix(p, "a") })
+		some, lerr := decodeLinkShardOf(b, func(p string) bool { return strings.HasPrefix(p, "a") }, false)
 		if err == nil {
 			if lerr != nil {
 				t.Fatalf("the lazy decoder fails where the full one does not: %v", lerr)
@@ -97,6 +116,15 @@ func FuzzRowsDecode(f *testing.F) {
 			}
 			if !reflect.DeepEqual(some, want) {
 				t.Fatalf("the lazy decoder gives %+v, want %+v", some, want)
+			}
+			defs, err := decodeLinkShardOf(b, func(string) bool { return true }, true)
+			if err != nil || len(defs) != len(all) {
+				t.Fatalf("definitions only: %v", err)
+			}
+			for k := range all {
+				if !reflect.DeepEqual(defs[k], defsOnly(all[k])) {
+					t.Fatalf("definitions only: %+v, want %+v", defs[k].Link, defsOnly(all[k]).Link)
+				}
 			}
 		}
 	})
@@ -160,6 +188,19 @@ func TestLinksOf(t *testing.T) {
 	}
 	if _, err := lazy.LinksOf([]int{len(g.Files)}); err == nil {
 		t.Error("LinksOf accepted a file beyond the tree")
+	}
+	dg, err := lazy.defsGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range g.Files {
+		want := (*world.Link)(nil)
+		if g.Links[i] != nil {
+			want = defsOnly(linkRecord{Link: g.Links[i]}).Link
+		}
+		if !reflect.DeepEqual(dg.Links[i], want) {
+			t.Errorf("defsGraph: %s: %+v, want %+v", g.Files[i].Path, dg.Links[i], want)
+		}
 	}
 	count := func(s string) int { return len(s) / 4 }
 	for _, focus := range [][]string{nil, {"c/c.go"}} {
