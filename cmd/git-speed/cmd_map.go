@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -53,6 +54,7 @@ func cmdMap() *cli.Command {
 			if err != nil {
 				return err
 			}
+			defer debug.SetGCPercent(debug.SetGCPercent(400)) // as index does
 			w, err := loadWorld(e, rev)
 			if err != nil {
 				return err

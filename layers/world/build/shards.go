@@ -151,9 +151,14 @@ func decodeLinkShards(shards map[string][]byte) (map[string]*world.Link, error) 
 func graphFromRecords(tree string, recs []mapRecord, symbols int) *world.Graph {
 	g := &world.Graph{Tree: tree, Files: make([]world.FileEntry, len(recs)), Symbols: symbols}
 	idx := make(map[string]int, len(recs))
+	n := 0
 	for i := range recs {
 		g.Files[i] = recs[i].FileEntry
 		idx[recs[i].Path] = i
+		n += len(recs[i].Out)
+	}
+	if n > 0 {
+		g.Edges = make([]world.Edge, 0, n)
 	}
 	for i := range recs {
 		for _, o := range recs[i].Out {
@@ -162,11 +167,14 @@ func graphFromRecords(tree string, recs []mapRecord, symbols int) *world.Graph {
 			}
 		}
 	}
-	sort.Slice(g.Edges, func(a, b int) bool {
+	less := func(a, b int) bool {
 		if g.Edges[a].From != g.Edges[b].From {
 			return g.Edges[a].From < g.Edges[b].From
 		}
 		return g.Edges[a].To < g.Edges[b].To
-	})
+	}
+	if !sort.SliceIsSorted(g.Edges, less) { // stored in order: a check is enough
+		sort.Slice(g.Edges, less)
+	}
 	return g
 }
