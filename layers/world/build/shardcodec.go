@@ -83,6 +83,9 @@ func newShardReader(b []byte, format byte) *shardReader {
 		r.err = errShard
 		return r
 	}
+	// The table is made one string, which every string of it slices: one
+	// allocation rather than one per string.
+	tab := string(r.b)
 	r.strs = make([]string, 0, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		l := r.uint()
@@ -90,7 +93,8 @@ func newShardReader(b []byte, format byte) *shardReader {
 			r.err = errShard
 			break
 		}
-		r.strs = append(r.strs, string(r.b[:l]))
+		at := len(tab) - len(r.b)
+		r.strs = append(r.strs, tab[at:at+int(l)])
 		r.b = r.b[l:]
 	}
 	return r
