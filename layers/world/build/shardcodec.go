@@ -243,24 +243,53 @@ func encodeLinkShard(recs []linkRecord) []byte {
 	return w.bytes(shardFormatLink)
 }
 
-func decodeLinkShard(b []byte) ([]linkRecord, error) {
+func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, nil, false) }
+
+// decodeLinkShardOf decodes the records of a links shard whose paths keep
+// says (every record when keep is nil) and steps over the rest. With
+// defsOnly the records hold their definitions' names and kinds only.
+func decodeLinkShardOf(b []byte, keep func(path string) bool, defsOnly bool) ([]linkRecord, error) {
 	r := newShardReader(b, shardFormatLink)
 	n := r.count()
-	recs := make([]linkRecord, 0, n)
+	var recs []linkRecord
+	if keep == nil {
+		recs = make([]linkRecord, 0, n)
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		p := r.str()
+		if keep != nil && !keep(p) {
+			r.skip(2)
+			for nd := r.count(); nd > 0 && r.err == nil; nd-- {
+				r.skip(3)
+				r.bool()
+				r.skip(1)
+			}
+			r.skipUses()
+			continue
+		}
 		l := &world.Link{Lang: r.str(), Package: r.str()}
 		if nd := r.count(); nd > 0 {
 			l.Defs = make([]world.LinkDef, nd)
 			for j := range l.Defs {
+				if defsOnly {
+					l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str()}
+					r.skip(1)
+					r.bool()
+					r.skip(1)
+					continue
+				}
 				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool(), Returns: r.str()}
 			}
 		}
-		l.Imports = r.imports()
-		if nr := r.count(); nr > 0 {
-			l.Refs = make([]world.LinkRef, nr)
-			for j := range l.Refs {
-				l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}
+		if defsOnly {
+			r.skipUses()
+		} else {
+			l.Imports = r.imports()
+			if nr := r.count(); nr > 0 {
+				l.Refs = make([]world.LinkRef, nr)
+				for j := range l.Refs {
+					l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}
+				}
 			}
 		}
 		recs = append(recs, linkRecord{Path: p, Link: l})
@@ -269,6 +298,29 @@ func decodeLinkShard(b []byte) ([]linkRecord, error) {
 		r.err = errShard
 	}
 	return recs, r.err
+}
+
+// skip reads n string indexes without looking the strings up.
+func (r *shardReader) skip(n int) {
+	for k := 0; k < n && r.err == nil; k++ {
+		if r.uint() >= uint64(len(r.strs)) && r.err == nil {
+			r.err = errShard
+		}
+	}
+}
+
+// skipUses steps over a link's imports and references.
+func (r *shardReader) skipUses() {
+	for ni := r.count(); ni > 0 && r.err == nil; ni-- {
+		r.skip(2)
+		r.skip(r.count())
+		r.uint()
+		r.skip(1)
+	}
+	for nr := r.count(); nr > 0 && r.err == nil; nr-- {
+		r.skip(3)
+		r.uint()
+	}
 }
 
 func (w *shardWriter) imports(imps []world.Import) {
