@@ -27,15 +27,30 @@ type Counter interface {
 
 // New returns the counter called name ("o200k", "cl100k" or "chars4").
 func New(name string) (Counter, error) {
-	switch name {
-	case O200k, "o200k_base", "":
+	n, err := CanonicalName(name)
+	switch n {
+	case O200k:
 		return getBPE(O200k, tokenizer.O200kBase)
-	case Cl100k, "cl100k_base":
+	case Cl100k:
 		return getBPE(Cl100k, tokenizer.Cl100kBase)
 	case Chars4:
 		return chars4{}, nil
 	}
-	return nil, fmt.Errorf("unknown tokenizer %q (want o200k, cl100k or chars4)", name)
+	return nil, err
+}
+
+// CanonicalName is the Name of the counter New(name) gives, without
+// loading its vocabulary (which takes tens of milliseconds).
+func CanonicalName(name string) (string, error) {
+	switch name {
+	case O200k, "o200k_base", "":
+		return O200k, nil
+	case Cl100k, "cl100k_base":
+		return Cl100k, nil
+	case Chars4:
+		return Chars4, nil
+	}
+	return "", fmt.Errorf("unknown tokenizer %q (want o200k, cl100k or chars4)", name)
 }
 
 var (
