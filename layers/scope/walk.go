@@ -97,9 +97,20 @@ func adjacencyOf(g *world.Graph) *adjacency {
 		outN[e.From]++
 		inN[e.To]++
 	}
+	// One backing array each way, cut per file: two allocations, not two
+	// per file.
+	total := 0
 	for i := 0; i < n; i++ {
-		a.out[i] = make([]int32, 0, outN[i])
-		a.in[i] = make([]int32, 0, inN[i])
+		total += int(outN[i])
+	}
+	outs, ins := make([]int32, total), make([]int32, total)
+	for i, o := 0, 0; i < n; i++ {
+		a.out[i] = outs[o : o : o+int(outN[i])]
+		o += int(outN[i])
+	}
+	for i, o := 0, 0; i < n; i++ {
+		a.in[i] = ins[o : o : o+int(inN[i])]
+		o += int(inN[i])
 	}
 	for k, e := range g.Edges {
 		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || e.From == e.To {
@@ -532,11 +543,16 @@ func testSubject(p string) string {
 	case strings.HasSuffix(stem, "Test") && len(stem) > 4:
 		subj = stem[:len(stem)-4]
 	default:
-		for _, d := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
-			if d == "test" || d == "tests" || d == "__tests__" || d == "spec" {
+		for rest := strings.TrimSuffix(dir, "/"); ; {
+			d, tail, more := strings.Cut(rest, "/")
+			if isTestDir(d) {
 				subj = stem
 				break
 			}
+			if !more {
+				break
+			}
+			rest = tail
 		}
 	}
 	if subj == "__init__" || subj == "conftest" {
@@ -552,14 +568,23 @@ func testSubject(p string) string {
 // testFolder is the folder a test file sits in below a test folder
 // ("response" for __tests__/response/body.test.js), lower case, or "".
 func testFolder(p string) string {
-	ds := strings.Split(path.Dir(p), "/")
-	for k := 0; k+1 < len(ds); k++ {
-		switch ds[k] {
-		case "test", "tests", "__tests__", "spec":
-			return strings.ToLower(strings.TrimLeft(ds[len(ds)-1], "_"))
+	dir := path.Dir(p)
+	last := dir[strings.LastIndexByte(dir, '/')+1:]
+	for rest := dir; ; {
+		d, tail, more := strings.Cut(rest, "/")
+		if !more {
+			return "" // d is the last folder, which does not count
 		}
+		if isTestDir(d) {
+			return strings.ToLower(strings.TrimLeft(last, "_"))
+		}
+		rest = tail
 	}
-	return ""
+}
+
+// isTestDir reports whether a folder name makes the files below it tests.
+func isTestDir(d string) bool {
+	return d == "test" || d == "tests" || d == "__tests__" || d == "spec"
 }
 
 // sharedPrefix is the number of leading path elements a and b share.
