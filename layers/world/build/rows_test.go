@@ -218,3 +218,21 @@ func TestLinksOf(t *testing.T) {
 		}
 	}
 }
+
+// Shards are merged by path, whatever the order of the folders' names,
+// and parts out of order are sorted rather than trusted.
+func TestMergeByPath(t *testing.T) {
+	id := func(s *string) string { return *s }
+	got := mergeByPath([][]string{{"a/b.go", "a/b0.go"}, {"a/b/c.go"}, nil, {"a.go", "z"}}, 5, id)
+	want := []string{"a.go", "a/b.go", "a/b/c.go", "a/b0.go", "z"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("merged %v, want %v", got, want)
+	}
+	got = mergeByPath([][]string{{"b", "a"}, {"c"}}, 3, id)
+	if want := []string{"a", "b", "c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("parts out of order: %v, want %v", got, want)
+	}
+	if got := mergeByPath[string](nil, 0, id); len(got) != 0 {
+		t.Errorf("no parts: %v", got)
+	}
+}

@@ -114,21 +114,68 @@ func decodeAll[T any](artifact string, shards map[string][]byte, decode func([]b
 		}
 		n += len(parts[i])
 	}
-	all := make([]T, 0, n)
-	for _, p := range parts {
-		all = append(all, p...)
+	return mergeByPath(parts, n, pathOf), nil
+}
+
+// mergeByPath merges parts, each sorted by path as shards are written,
+// into one slice sorted by path. Should a part be out of order (a shard
+// git-speed did not write), everything is sorted instead.
+func mergeByPath[T any](parts [][]T, n int, pathOf func(*T) string) []T {
+	out := make([]T, 0, n)
+	pos := make([]int, len(parts))
+	var h []int // parts with records left: a min-heap by their next path
+	less := func(a, b int) bool {
+		return pathOf(&parts[h[a]][pos[h[a]]]) < pathOf(&parts[h[b]][pos[h[b]]])
 	}
-	// Sort an order, not the records: they are large to move.
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	down := func(i int) {
+		for {
+			m := 2*i + 1
+			if m >= len(h) {
+				return
+			}
+			if r := m + 1; r < len(h) && less(r, m) {
+				m = r
+			}
+			if !less(m, i) {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
 	}
-	sort.Slice(order, func(i, j int) bool { return pathOf(&all[order[i]]) < pathOf(&all[order[j]]) })
-	out := make([]T, n)
-	for i, k := range order {
-		out[i] = all[k]
+	for p := range parts {
+		if len(parts[p]) > 0 {
+			h = append(h, p)
+		}
 	}
-	return out, nil
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		p := h[0]
+		out = append(out, parts[p][pos[p]])
+		if pos[p]++; pos[p] == len(parts[p]) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
+	for i := 1; i < len(out); i++ {
+		if pathOf(&out[i-1]) > pathOf(&out[i]) {
+			// Sort an order, not the records: they are large to move.
+			order := make([]int32, len(out))
+			for k := range order {
+				order[k] = int32(k)
+			}
+			sort.SliceStable(order, func(a, b int) bool { return pathOf(&out[order[a]]) < pathOf(&out[order[b]]) })
+			sorted := make([]T, len(out))
+			for k, j := range order {
+				sorted[k] = out[j]
+			}
+			return sorted
+		}
+	}
+	return out
 }
 
 func decodeMapShards(shards map[string][]byte) ([]mapRecord, error) {
