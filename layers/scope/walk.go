@@ -176,17 +176,24 @@ func (s *state) walk() {
 	s.adj = adj
 	n := len(g.Files)
 	maxHops := s.cfg.Scope.MaxHops
-	dist := make(map[int]int, 256)
-	rel := make(map[int]float64, 256)
-	best := map[int]float64{} // strongest single contribution, for the reason
-	why := map[int]string{}
+	// Per file of the graph, dense: a walk on a large tree reaches
+	// thousands of files, and maps of them cost more than the walk.
+	dist := make([]int32, n) // -1: not reached
+	for i := range dist {
+		dist[i] = -1
+	}
+	var reached []int // the files with a distance, in the order reached
+	rel := make([]float64, n)
+	best := make([]float64, n) // strongest single contribution, for the reason
+	why := make([]string, n)
 	d0dirs := map[string]bool{}
 	for _, i := range s.touched {
 		dist[i] = 0
+		reached = append(reached, i)
 		rel[i] = 1
 		d0dirs[path.Dir(g.Files[i].Path)] = true
 	}
-	sig := map[int]uint8{}
+	sig := make([]uint8, n)
 	var testOf []testLink
 	if s.opt.on(SignalTests) {
 		testOf = s.testLinks()
@@ -197,11 +204,12 @@ func (s *state) walk() {
 	for d := 1; d <= maxHops+1 && len(frontier) > 0; d++ {
 		var next []int
 		contrib := func(u, v int, w float64, dir string) {
-			if dv, ok := dist[v]; ok && dv < d {
+			if dv := dist[v]; dv >= 0 && int(dv) < d {
 				return
 			}
-			if _, ok := dist[v]; !ok {
-				dist[v] = d
+			if dist[v] < 0 {
+				dist[v] = int32(d)
+				reached = append(reached, v)
 				next = append(next, v)
 			}
 			damp := 1.0
@@ -237,11 +245,12 @@ func (s *state) walk() {
 		}
 		if d == 1 {
 			for _, tl := range testOf {
-				if dv, ok := dist[tl.file]; ok && dv == 0 {
+				if dist[tl.file] == 0 {
 					continue
 				}
-				if _, ok := dist[tl.file]; !ok {
+				if dist[tl.file] < 0 {
 					dist[tl.file] = 1
+					reached = append(reached, tl.file)
 					next = append(next, tl.file)
 				}
 				rel[tl.file] += testBonus
@@ -255,11 +264,12 @@ func (s *state) walk() {
 			// Files the task's text names, and co-change partners, come
 			// at 1 hop.
 			pull := func(i int, bonus float64, reason string, bit uint8) {
-				if dv, ok := dist[i]; ok && dv == 0 {
+				if dist[i] == 0 {
 					return
 				}
-				if _, ok := dist[i]; !ok {
+				if dist[i] < 0 {
 					dist[i] = 1
+					reached = append(reached, i)
 					next = append(next, i)
 				}
 				rel[i] += bonus
@@ -298,7 +308,8 @@ func (s *state) walk() {
 			maxRank = math.Max(maxRank, r)
 		}
 	}
-	for i, d := range dist {
+	for _, i := range reached {
+		d := int(dist[i])
 		if d == 0 {
 			continue
 		}
@@ -326,7 +337,8 @@ func (s *state) walk() {
 			plan: TierDropped, planWhy: "distance 0 but absent from the tree: nothing to show (the task creates it)"})
 	}
 	var rest []*cand
-	for i, d := range dist {
+	for _, i := range reached {
+		d := int(dist[i])
 		if d == 0 {
 			continue
 		}
