@@ -180,7 +180,7 @@ func queryOf(f *feature.Feature) *query {
 	return q
 }
 
-// mayHold reports whether identifier name can have a term of q.
+// mayHold reports whether an identifier or path can have a term of q.
 func (q *query) mayHold(name string) bool {
 	lower := strings.ToLower(name)
 	for _, s := range q.subs {
@@ -217,8 +217,10 @@ func buildIndex(g *world.Graph, q *query) *index {
 	}
 	for i, fe := range g.Files {
 		ix.base[path.Base(fe.Path)] = append(ix.base[path.Base(fe.Path)], i)
-		for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
-			addTerm(t, i)
+		if q.mayHold(fe.Path) {
+			for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
+				addTerm(t, i)
+			}
 		}
 		if i < len(g.Links) && g.Links[i] != nil {
 			last := ""
