@@ -219,6 +219,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)
 	txn.PatchTree(tree, digest, artifactRows, prev, digest, rpatch)
+	txn.PatchTree(tree, digest, artifactDefs, prev, digest, nil) // defs.go: definitions kept
 	txn.PatchTree(tree, digest, artifactTerms, prev, digest, tpatch)
 	txn.PutTree(tree, digest, artifactMeta, summary)
 	if opt.Snapshot {

@@ -48,7 +48,7 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 		want[g.Files[i].Path] = true
 	}
 	keep := func(p string) bool { return want[p] }
-	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, keep, false) }
+	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, keep) }
 	recs, err := decodeAll(artifactLinks, shards, decode, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err
@@ -62,21 +62,19 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 }
 
 // defsGraph is Graph() with links holding only their definitions' names
-// and kinds, read without the references and imports that make most of
-// the links artifact: all the spec alignment reads of links (align.Align).
-// Graph().Links, when loaded, serve as they are.
+// and kinds, from the defs artifact (defs.go): all the spec alignment
+// reads of links (align.Align). Graph().Links, when loaded, serve as they
+// are.
 func (w *World) defsGraph() (*world.Graph, error) {
 	g := w.Graph()
 	if w.linksLoaded() {
 		return g, nil
 	}
-	shards, err := w.st.Tree(w.tree, w.digest, artifactLinks)
+	shards, err := w.st.Tree(w.tree, w.digest, artifactDefs)
 	if err != nil {
 		return nil, err
 	}
-	all := func(string) bool { return true }
-	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, all, true) }
-	recs, err := decodeAll(artifactLinks, shards, decode, func(r *linkRecord) string { return r.Path })
+	recs, err := decodeAll(artifactDefs, shards, decodeDefShard, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err
 	}

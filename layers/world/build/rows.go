@@ -35,10 +35,62 @@ type rowRecord struct {
 }
 
 // rowBucket names the bucket of path p's folder.
-func rowBucket(p string) string {
+func rowBucket(p string) string { return folderBucket(shardOf(p)) }
+
+// folderBucket names the bucket of a folder ("" for the top).
+func folderBucket(dir string) string {
 	h := fnv.New32a()
-	h.Write([]byte(shardOf(p)))
+	h.Write([]byte(dir))
 	return fmt.Sprintf("%02x", h.Sum32()%rowBuckets)
+}
+
+// putRows stores the rows and defs artifacts of a whole tree (recs
+// parallel to files, links of the files that have one, all sorted by
+// path). After a previous tree, only the buckets holding a changed folder
+// or a file whose out-edges changed are encoded, and the others are the
+// previous tree's, shared: a whole-tree update encodes what changed.
+func putRows(txn *gitstore.Txn, tree, digest string, files []*file, recs []mapRecord, links []linkRecord, prev *previous) {
+	if prev == nil {
+		txn.PutTree(tree, digest, artifactRows, rowShards(files, recs))
+		txn.PutTree(tree, digest, artifactDefs, defShards(links))
+		return
+	}
+	dirtyRows, dirtyDefs := map[string]bool{}, map[string]bool{}
+	for d := range prev.dirty {
+		dirtyRows[folderBucket(d)] = true
+		dirtyDefs[folderBucket(d)] = true
+	}
+	for i, f := range files {
+		if !f.reused || !sameEdges(recs[i].Out, f.prevOut) {
+			dirtyRows[rowBucket(recs[i].Path)] = true
+		}
+	}
+	var rows []rowRecord
+	for i := range recs {
+		if dirtyRows[rowBucket(recs[i].Path)] {
+			rows = append(rows, rowRecord{mapRecord: recs[i], defs: linkDefs(files[i].link)})
+		}
+	}
+	var defs []linkRecord
+	for _, l := range links {
+		if dirtyDefs[rowBucket(l.Path)] {
+			defs = append(defs, l)
+		}
+	}
+	rowSh, defSh := encodeRows(rows), defShards(defs)
+	// A bucket left empty must go, which a patch cannot do: then the
+	// whole artifact is encoded.
+	if len(rowSh) < len(dirtyRows) {
+		rowSh = rowShards(files, recs)
+		txn.PutTree(tree, digest, artifactRows, rowSh)
+	} else {
+		txn.PatchTree(tree, digest, artifactRows, prev.tree, prev.digest, rowSh)
+	}
+	if len(defSh) < len(dirtyDefs) {
+		txn.PutTree(tree, digest, artifactDefs, defShards(links))
+	} else {
+		txn.PatchTree(tree, digest, artifactDefs, prev.tree, prev.digest, defSh)
+	}
 }
 
 // linkDefs is what a row stores of a file's link.

@@ -54,7 +54,7 @@ func TestLinkShardOf(t *testing.T) {
 		for _, p := range keep {
 			set[p] = true
 		}
-		got, err := decodeLinkShardOf(b, func(p string) bool { return set[p] }, false)
+		got, err := decodeLinkShardOf(b, func(p string) bool { return set[p] })
 		if err != nil {
 			t.Fatalf("keep %v: %v", keep, err)
 		}
@@ -68,24 +68,26 @@ func TestLinkShardOf(t *testing.T) {
 			t.Errorf("keep %v: got %+v, want %+v", keep, got, want)
 		}
 	}
-	defs, err := decodeLinkShardOf(b, func(string) bool { return true }, true)
+	defs, err := decodeDefShard(encodeDefShard(all))
 	if err != nil || len(defs) != len(all) {
-		t.Fatalf("definitions only: %v, %d records", err, len(defs))
+		t.Fatalf("defs shard: %v, %d records", err, len(defs))
 	}
 	for k := range all {
 		if !reflect.DeepEqual(defs[k], defsOnly(all[k])) {
-			t.Errorf("definitions only: %+v, want %+v", defs[k].Link, defsOnly(all[k]).Link)
+			t.Errorf("defs shard: %+v, want %+v", defs[k].Link, defsOnly(all[k]).Link)
 		}
 	}
-	if _, err := decodeLinkShardOf(b[:len(b)-1], func(string) bool { return false }, false); err == nil {
+	if _, err := decodeDefShard(b); err == nil {
+		t.Error("a links shard was read as a defs shard")
+	}
+	if _, err := decodeLinkShardOf(b[:len(b)-1], func(string) bool { return false }); err == nil {
 		t.Error("a truncated shard was skipped through without an error")
 	}
 }
 
-// defsOnly is r with its link reduced to what decodeLinkShardOf keeps
-// with defsOnly.
+// defsOnly is r with its link reduced to what the defs artifact holds.
 func defsOnly(r linkRecord) linkRecord {
-	l := &world.Link{Lang: r.Link.Lang, Package: r.Link.Package}
+	l := &world.Link{}
 	for _, d := range r.Link.Defs {
 		l.Defs = append(l.Defs, world.LinkDef{Name: d.Name, Kind: d.Kind})
 	}
@@ -93,17 +95,23 @@ func defsOnly(r linkRecord) linkRecord {
 }
 
 func FuzzRowsDecode(f *testing.F) {
+	f.Add(encodeDefShard([]linkRecord{{Path: "a", Link: &world.Link{Defs: []world.LinkDef{{Name: "F", Kind: "function"}}}}}))
 	f.Add(encodeRowShard([]rowRecord{{mapRecord: mapRecord{FileEntry: world.FileEntry{Path: "a", Blob: "b"}, Out: []outEdge{{To: "c", Refs: 1}}}, defs: 2}}))
 	f.Add(encodeLinkShard([]linkRecord{{Path: "a", Link: &world.Link{Lang: "go", Defs: []world.LinkDef{{Name: "F"}},
 		Imports: []world.Import{{Path: "x", Names: []string{"y"}}}, Refs: []world.LinkRef{{Name: "x", Count: 1}}}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if defs, err := decodeDefShard(b); err == nil {
+			if again, err := decodeDefShard(encodeDefShard(defs)); err != nil || !reflect.DeepEqual(again, defs) {
+				t.Fatalf("defs shard does not round-trip: %v", err)
+			}
+		}
 		if rows, err := decodeRowShard(b); err == nil {
 			if again, err := decodeRowShard(encodeRowShard(rows)); err != nil || !reflect.DeepEqual(again, rows) {
 				t.Fatalf("rows shard does not round-trip: %v", err)
 			}
 		}
 		all, err := decodeLinkShard(b)
-		some, lerr := decodeLinkShardOf(b, func(p string) bool { return strings.HasPrefix(p, "a") }, false)
+		some, lerr := decodeLinkShardOf(b, func(p string) bool { return strings.HasPrefix(p, "a") })
 		if err == nil {
 			if lerr != nil {
 				t.Fatalf("the lazy decoder fails where the full one does not: %v", lerr)
@@ -117,13 +125,13 @@ func FuzzRowsDecode(f *testing.F) {
 			if !reflect.DeepEqual(some, want) {
 				t.Fatalf("the lazy decoder gives %+v, want %+v", some, want)
 			}
-			defs, err := decodeLinkShardOf(b, func(string) bool { return true }, true)
+			defs, err := decodeDefShard(encodeDefShard(all))
 			if err != nil || len(defs) != len(all) {
-				t.Fatalf("definitions only: %v", err)
+				t.Fatalf("defs shard: %v", err)
 			}
 			for k := range all {
 				if !reflect.DeepEqual(defs[k], defsOnly(all[k])) {
-					t.Fatalf("definitions only: %+v, want %+v", defs[k].Link, defsOnly(all[k]).Link)
+					t.Fatalf("defs shard: %+v, want %+v", defs[k].Link, defsOnly(all[k]).Link)
 				}
 			}
 		}

@@ -71,7 +71,16 @@ type shardReader struct {
 	err  error
 }
 
-func newShardReader(b []byte, format byte) *shardReader {
+// newShardReader reads a shard whose strings live as long as each other
+// (map rows, links): the string table is made one string that each of
+// its strings slices, one allocation rather than one per string.
+func newShardReader(b []byte, format byte) *shardReader { return readShard(b, format, true) }
+
+// newOwnShardReader reads a shard whose strings are kept apart (facts: a
+// file's link outlives its skeleton), each its own allocation.
+func newOwnShardReader(b []byte, format byte) *shardReader { return readShard(b, format, false) }
+
+func readShard(b []byte, format byte, shared bool) *shardReader {
 	r := &shardReader{b: b}
 	if len(b) < 2 || b[0] != shardMagic || b[1] != format {
 		r.err = errShard
@@ -83,9 +92,22 @@ func newShardReader(b []byte, format byte) *shardReader {
 		r.err = errShard
 		return r
 	}
-	// The table is made one string, which every string of it slices: one
-	// allocation rather than one per string.
-	tab := string(r.b)
+	start := r.b // the table, then the records
+	var tab string
+	if shared {
+		// The table's extent first, then one string of it.
+		for i := uint64(0); i < n && r.err == nil; i++ {
+			if l := r.uint(); l > uint64(len(r.b)) {
+				r.err = errShard
+			} else {
+				r.b = r.b[l:]
+			}
+		}
+		if r.err != nil {
+			return r
+		}
+		tab, r.b = string(start[:len(start)-len(r.b)]), start
+	}
 	r.strs = make([]string, 0, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		l := r.uint()
@@ -93,8 +115,12 @@ func newShardReader(b []byte, format byte) *shardReader {
 			r.err = errShard
 			break
 		}
-		at := len(tab) - len(r.b)
-		r.strs = append(r.strs, tab[at:at+int(l)])
+		if shared {
+			at := len(start) - len(r.b)
+			r.strs = append(r.strs, tab[at:at+int(l)])
+		} else {
+			r.strs = append(r.strs, string(r.b[:l]))
+		}
 		r.b = r.b[l:]
 	}
 	return r
@@ -243,12 +269,11 @@ func encodeLinkShard(recs []linkRecord) []byte {
 	return w.bytes(shardFormatLink)
 }
 
-func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, nil, false) }
+func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, nil) }
 
 // decodeLinkShardOf decodes the records of a links shard whose paths keep
-// says (every record when keep is nil) and steps over the rest. With
-// defsOnly the records hold their definitions' names and kinds only.
-func decodeLinkShardOf(b []byte, keep func(path string) bool, defsOnly bool) ([]linkRecord, error) {
+// says (every record when keep is nil) and steps over the rest.
+func decodeLinkShardOf(b []byte, keep func(path string) bool) ([]linkRecord, error) {
 	r := newShardReader(b, shardFormatLink)
 	n := r.count()
 	var recs []linkRecord
@@ -271,25 +296,14 @@ func decodeLinkShardOf(b []byte, keep func(path string) bool, defsOnly bool) ([]
 		if nd := r.count(); nd > 0 {
 			l.Defs = make([]world.LinkDef, nd)
 			for j := range l.Defs {
-				if defsOnly {
-					l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str()}
-					r.skip(1)
-					r.bool()
-					r.skip(1)
-					continue
-				}
 				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool(), Returns: r.str()}
 			}
 		}
-		if defsOnly {
-			r.skipUses()
-		} else {
-			l.Imports = r.imports()
-			if nr := r.count(); nr > 0 {
-				l.Refs = make([]world.LinkRef, nr)
-				for j := range l.Refs {
-					l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}
-				}
+		l.Imports = r.imports()
+		if nr := r.count(); nr > 0 {
+			l.Refs = make([]world.LinkRef, nr)
+			for j := range l.Refs {
+				l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}
 			}
 		}
 		recs = append(recs, linkRecord{Path: p, Link: l})
