@@ -58,14 +58,5 @@ func decodeDefShard(b []byte) ([]linkRecord, error) {
 // defShards encodes the defs artifact of a whole tree from its links
 // (sorted by path).
 func defShards(links []linkRecord) map[string][]byte {
-	groups := map[string][]linkRecord{}
-	for _, l := range links {
-		b := rowBucket(l.Path)
-		groups[b] = append(groups[b], l)
-	}
-	out := make(map[string][]byte, len(groups))
-	for b, g := range groups {
-		out[b] = encodeDefShard(g)
-	}
-	return out
+	return inBuckets(links, func(r *linkRecord) string { return r.Path }, encodeDefShard)
 }

@@ -127,14 +127,20 @@ func decodeRowShard(b []byte) ([]rowRecord, error) {
 
 // encodeRows groups rows (sorted by path) into their buckets.
 func encodeRows(rows []rowRecord) map[string][]byte {
-	groups := map[string][]rowRecord{}
-	for _, r := range rows {
-		b := rowBucket(r.Path)
-		groups[b] = append(groups[b], r)
+	return inBuckets(rows, func(r *rowRecord) string { return r.Path }, encodeRowShard)
+}
+
+// inBuckets groups records (sorted by path) by the bucket of their
+// folder and encodes each group.
+func inBuckets[T any](recs []T, pathOf func(*T) string, encode func([]T) []byte) map[string][]byte {
+	groups := map[string][]T{}
+	for i := range recs {
+		b := rowBucket(pathOf(&recs[i]))
+		groups[b] = append(groups[b], recs[i])
 	}
 	out := make(map[string][]byte, len(groups))
 	for b, g := range groups {
-		out[b] = encodeRowShard(g)
+		out[b] = encode(g)
 	}
 	return out
 }
