@@ -231,12 +231,25 @@ func (s *Store) factsShard(sh string) (map[string]plumbing.Hash, error) {
 // lookup follows names from the root; ok is false when a name is absent.
 // A present entry of the wrong kind is corruption. Caller holds r.mu.
 func (s *Store) lookup(root plumbing.Hash, wantTree bool, names ...string) (plumbing.Hash, bool, error) {
+	return s.lookupIn(nil, root, wantTree, names...)
+}
+
+// lookupIn is lookup reading each tree object once into trees (when not
+// nil): many lookups below one root share the trees on their paths.
+func (s *Store) lookupIn(trees map[plumbing.Hash][]treeEntry, root plumbing.Hash, wantTree bool, names ...string) (plumbing.Hash, bool, error) {
 	h := root
 	for i, name := range names {
 		if h.IsZero() {
 			return h, false, nil
 		}
-		entries, err := s.r.readTree(h)
+		entries, ok := trees[h]
+		var err error
+		if !ok {
+			entries, err = s.r.readTree(h)
+			if trees != nil && err == nil {
+				trees[h] = entries
+			}
+		}
 		if err != nil {
 			return h, false, corrupt("read store tree %s: %v", strings.Join(names[:i], "/"), err)
 		}

@@ -68,7 +68,7 @@ func factsKey(blob, lang string, cfg *config.Config) string {
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%ds%dl%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, extract.Version, graph.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%dl%dw%dd%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, shardFormatRows, shardFormatDefs, extract.Version, graph.Version, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.
@@ -236,6 +236,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	mdata, _ := jsonMarshal(m)
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
+	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	tshards, err := termShards(st, files, prev, warn)
 	if err != nil {

@@ -134,7 +134,7 @@ func artifacts(t *testing.T, repo *gitstore.Repo, tree string, cfg config.Config
 	t.Helper()
 	out := map[string][]byte{}
 	digest := treeDigest(&cfg)
-	for _, name := range []string{artifactMap, artifactLinks, artifactMeta, artifactTerms} {
+	for _, name := range []string{artifactMap, artifactLinks, artifactRows, artifactDefs, artifactMeta, artifactTerms} {
 		shards, err := repo.Store().Tree(tree, digest, name)
 		if err != nil {
 			t.Fatal(err)

@@ -56,7 +56,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 }
 
 func decodeFacts(b []byte) (*world.Facts, error) {
-	r := newShardReader(b, factsFormat)
+	r := newOwnShardReader(b, factsFormat)
 	f := &world.Facts{Lang: r.str(), Package: r.str()}
 	if n := r.count(); n > 0 {
 		f.Defs = make([]world.Def, n)

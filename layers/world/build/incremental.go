@@ -291,6 +291,25 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		return false, nil
 	}
 
+	fix := map[string]func(*rowRecord){}
+	for _, ed := range eds {
+		r := rowRecord{mapRecord: ed.f.rec, defs: linkDefs(ed.f.link)}
+		fix[ed.path] = func(row *rowRecord) { *row = r }
+	}
+	for p, out := range readers {
+		if byPath[p] == nil {
+			fix[p] = func(row *rowRecord) { row.Out = out }
+		}
+	}
+	rpatch, err := patchRows(st, prev, digest, fix) // rows.go
+	if err != nil {
+		return false, nil
+	}
+	dpatch, err := patchDefs(st, prev, digest, eds) // defs.go
+	if err != nil {
+		return false, nil
+	}
+
 	lap("encode")
 	txn := st.Begin()
 	for _, f := range files {
@@ -298,6 +317,8 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)
+	txn.PatchTree(tree, digest, artifactRows, prev, digest, rpatch)
+	txn.PatchTree(tree, digest, artifactDefs, prev, digest, dpatch)
 	txn.PatchTree(tree, digest, artifactTerms, prev, digest, tpatch)
 	txn.PutTree(tree, digest, artifactMeta, summary)
 	if opt.Snapshot {

@@ -119,7 +119,7 @@ func compareWithFull(t *testing.T, step string, r *gittest.Repo, repo *gitstore.
 		t.Fatalf("%s: the clone's index was not a full build: %+v", step, res)
 	}
 	digest := treeDigest(&cfg)
-	for _, name := range []string{artifactMap, artifactLinks, artifactMeta, artifactTerms} {
+	for _, name := range []string{artifactMap, artifactLinks, artifactRows, artifactDefs, artifactMeta, artifactTerms} {
 		inc, err := repo.Store().Tree(tree, digest, name)
 		if err != nil {
 			t.Fatal(err)
