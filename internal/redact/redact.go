@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Marker prefix and suffix of a redaction: ***REDACTED(rule)***.
@@ -235,7 +236,14 @@ func globMatch(g, p string) bool {
 // Bytes redacts src, the content of the file at p ("" when unknown), and
 // returns src itself when nothing was found.
 func (r *Redactor) Bytes(p string, src []byte) ([]byte, Counts) {
-	out, c := r.Text(p, string(src))
+	if len(src) == 0 {
+		return src, Counts{}
+	}
+	// Text reads src as a string without copying it (an index run redacts
+	// every file it reads): Text never keeps its argument, and what it
+	// returns is either that string, answered here by src itself, or a
+	// new one, copied below.
+	out, c := r.Text(p, unsafe.String(&src[0], len(src)))
 	if c.Total() == 0 {
 		return src, c
 	}

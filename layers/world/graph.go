@@ -1,6 +1,9 @@
 package world
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Link is the part of a file's Facts that reference resolution needs:
 // definitions without bodies or lines, imports, and references counted by
@@ -33,8 +36,13 @@ type LinkRef struct {
 
 // Link summarises f for resolution. The result is sorted and deterministic.
 func (f *Facts) Link() *Link {
+	// A build holds every file's link at once: the slices get the room
+	// they need, no more.
 	l := &Link{Lang: f.Lang, Package: f.Package, Imports: f.Imports}
-	seenDef := map[LinkDef]bool{}
+	seenDef := make(map[LinkDef]bool, len(f.Defs))
+	if len(f.Defs) > 0 {
+		l.Defs = make([]LinkDef, 0, len(f.Defs))
+	}
 	for _, d := range f.Defs {
 		ld := LinkDef{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Exported: d.Exported, Returns: d.Returns}
 		if !seenDef[ld] {
@@ -57,6 +65,9 @@ func (f *Facts) Link() *Link {
 	for _, r := range f.Refs {
 		counts[key{r.Name, r.Qual, r.Kind}]++
 	}
+	if len(counts) > 0 {
+		l.Refs = make([]LinkRef, 0, len(counts))
+	}
 	for k, n := range counts {
 		l.Refs = append(l.Refs, LinkRef{Name: k.name, Qual: k.qual, Kind: k.kind, Count: n})
 	}
@@ -70,6 +81,9 @@ func (f *Facts) Link() *Link {
 		}
 		return a.Kind < b.Kind
 	})
+	if len(l.Defs) < cap(l.Defs) {
+		l.Defs = slices.Clone(l.Defs) // duplicates were dropped
+	}
 	return l
 }
 
