@@ -100,6 +100,11 @@ func (v packedVectors) Term(i, k int) (string, uint8, uint32) {
 	return v.strs[x>>32], uint8(x >> 24), uint32(x & maxPackedCount)
 }
 
+// The vectors' terms are numbered by termTable (terms.Interned).
+func (v packedVectors) IDs() int              { return len(v.strs) }
+func (v packedVectors) ID(i, k int) uint32    { return uint32(v.files[i].terms[k] >> 32) }
+func (v packedVectors) Text(id uint32) string { return v.strs[id] }
+
 func (r *shardReader) byte() byte {
 	if r.err != nil || len(r.b) == 0 {
 		r.err = errShard
