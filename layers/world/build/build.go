@@ -218,6 +218,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	for _, e := range g.Edges {
 		files[e.From].rec.Out = append(files[e.From].rec.Out, outEdge{To: files[e.To].rec.Path, Refs: e.Refs, Weight: round(e.Weight)})
 	}
+	in, g = graph.Input{}, nil // the links are held by files alone from here
 
 	// Store: new facts, then the tree's artifacts, then one ref update.
 	txn := st.Begin()
@@ -238,6 +239,16 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
+	links = nil
+	if prev == nil {
+		// Every link is encoded: let the collector have them (a third of
+		// a full build's live heap on kubernetes) before the term index
+		// is built. termShards reads links only of rows carried over from
+		// a previous tree, and a full build has none.
+		for _, f := range files {
+			f.link = nil
+		}
+	}
 	tshards, err := termShards(st, files, prev, warn)
 	if err != nil {
 		return nil, err
