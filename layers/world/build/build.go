@@ -172,6 +172,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		res.Base = prev.tree
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	} else {
+		defer capHeap(heapFloor, heapRatio)()
 	}
 	res.Files = len(files)
 
