@@ -84,7 +84,8 @@ type file struct {
 	prevOut []outEdge // out edges in the tree this row was reused from
 
 	// term vector, when known in this run (terms.go)
-	terms     []uint64 // packed by termTable
+	terms     []byte // nterms × (uvarint term number, fields byte, uvarint count)
+	nterms    int
 	haveTerms bool
 }
 
