@@ -723,5 +723,6 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
 	f.link = facts.Link()
+	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }
