@@ -249,10 +249,17 @@ func Whole(tok string) string {
 // digits: "parseHTTPRequest_v2" → parse, http, request, v, 2.
 func Split(tok string) []string {
 	var out []string
+	splitAt(tok, func(start, end int) { out = append(out, strings.ToLower(tok[start:end])) })
+	return out
+}
+
+// splitAt calls part with the bounds of each part of tok, as Split
+// splits it.
+func splitAt[T string | []byte](tok T, part func(start, end int)) {
 	start := 0
 	emit := func(end int) {
 		if end > start {
-			out = append(out, strings.ToLower(tok[start:end]))
+			part(start, end)
 		}
 		start = end
 	}
@@ -277,7 +284,6 @@ func Split(tok string) []string {
 		}
 	}
 	emit(len(tok))
-	return out
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }

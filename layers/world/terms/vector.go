@@ -68,41 +68,16 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 // split splits tok as Split does into lower-case parts in v.buf.
 func (v *vector) split(tok []byte) {
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
-	start := 0
-	emit := func(end int) {
-		if end > start {
-			lo := int32(len(v.buf))
-			for _, c := range tok[start:end] {
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				v.buf = append(v.buf, c)
+	splitAt(tok, func(start, end int) {
+		lo := int32(len(v.buf))
+		for _, c := range tok[start:end] {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
 			}
-			v.parts = append(v.parts, span32{lo, int32(len(v.buf))})
+			v.buf = append(v.buf, c)
 		}
-		start = end
-	}
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if c == '_' {
-			emit(i)
-			start = i + 1
-			continue
-		}
-		if i == start {
-			continue
-		}
-		p := tok[i-1]
-		switch {
-		case isUpper(c) && isLower(p):
-			emit(i)
-		case isUpper(c) && isUpper(p) && i+1 < len(tok) && isLower(tok[i+1]):
-			emit(i)
-		case isDigit(c) != isDigit(p) && c < 0x80 && p < 0x80:
-			emit(i)
-		}
-	}
-	emit(len(tok))
+		v.parts = append(v.parts, span32{lo, int32(len(v.buf))})
+	})
 }
 
 // lowerASCII reports whether Split's strings.ToLower of a part equals the
