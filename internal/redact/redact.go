@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/git-speed/git-speed/internal/pathglob"
 )
@@ -205,7 +206,14 @@ func (r *Redactor) Allowed(p string) bool {
 // Bytes redacts src, the content of the file at p ("" when unknown), and
 // returns src itself when nothing was found.
 func (r *Redactor) Bytes(p string, src []byte) ([]byte, Counts) {
-	out, c := r.Text(p, string(src))
+	if len(src) == 0 {
+		return src, Counts{}
+	}
+	// Text reads src as a string without copying it (an index run redacts
+	// every file it reads): Text never keeps its argument, and what it
+	// returns is either that string, answered here by src itself, or a
+	// new one, copied below.
+	out, c := r.Text(p, unsafe.String(&src[0], len(src)))
 	if c.Total() == 0 {
 		return src, c
 	}

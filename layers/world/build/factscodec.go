@@ -13,7 +13,8 @@ import "github.com/git-speed/git-speed/layers/world"
 const factsFormat = 3
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
-	w := newShardWriter()
+	w := factsWriters.Get().(*shardWriter)
+	defer w.release()
 	w.str(f.Lang)
 	w.str(f.Package)
 	w.uint(uint64(len(f.Defs)))

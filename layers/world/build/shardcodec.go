@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -35,6 +36,32 @@ type shardWriter struct {
 
 func newShardWriter() *shardWriter { return &shardWriter{index: map[string]uint64{}} }
 
+// uvarintLen is the length of v as a uvarint.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// factsWriters are shard writers reused by encodeFacts, which runs once per
+// parsed file: their string tables and bodies keep their room.
+var factsWriters = sync.Pool{New: func() any { return newShardWriter() }}
+
+// release empties w and gives it back to factsWriters; a writer grown by a
+// large file is dropped instead (clearing a map costs its largest size).
+func (w *shardWriter) release() {
+	if len(w.strs) > 4096 || cap(w.body) > 1<<20 {
+		return
+	}
+	clear(w.strs)
+	clear(w.index)
+	w.strs, w.body = w.strs[:0], w.body[:0]
+	factsWriters.Put(w)
+}
+
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
 
 func (w *shardWriter) str(s string) {
@@ -56,7 +83,12 @@ func (w *shardWriter) bool(b bool) {
 }
 
 func (w *shardWriter) bytes(format byte) []byte {
-	out := []byte{shardMagic, format}
+	n := 2 + uvarintLen(uint64(len(w.strs))) + len(w.body)
+	for _, s := range w.strs {
+		n += uvarintLen(uint64(len(s))) + len(s)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, shardMagic, format)
 	out = binary.AppendUvarint(out, uint64(len(w.strs)))
 	for _, s := range w.strs {
 		out = binary.AppendUvarint(out, uint64(len(s)))

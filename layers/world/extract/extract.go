@@ -14,10 +14,10 @@
 package extract
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -266,7 +266,7 @@ func countLines(src []byte) int {
 	if len(src) == 0 {
 		return 0
 	}
-	n := strings.Count(string(src), "\n")
+	n := bytes.Count(src, []byte{'\n'})
 	if src[len(src)-1] != '\n' {
 		n++
 	}
