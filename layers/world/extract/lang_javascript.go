@@ -59,6 +59,11 @@ type jsWalker struct {
 	// re-exports.
 	exportAs map[string][]string
 	whole    string
+	// wholeDef is the name of the function or class module.exports was
+	// set to (module.exports = function …, = class …, = f): properties
+	// assigned to module.exports after it are that value's members, not
+	// the module's exports, as the TypeScript compiler binds them.
+	wholeDef string
 	// docs holds the doc lines of the children of the bodies being walked,
 	// by start byte, read from their sibling lists (cheaper than asking
 	// tree-sitter for each node's previous sibling).
@@ -81,6 +86,7 @@ func walkJS(f *file) {
 	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}, exportAs: map[string][]string{}}
 	w.statements(f.root, "", 0, false)
 	w.reexports()
+	w.exportAliases()
 	if len(w.exported) > 0 {
 		for i := range f.facts.Defs {
 			d := &f.facts.Defs[i]
@@ -188,7 +194,8 @@ func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int,
 	body := f.field(n, "body")
 	idx := f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: w.qual(prefix, name),
 		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer),
-		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer)})
+		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer),
+		Returns: w.jsReturnType(n)})
 	w.in = idx
 	w.functionScope(n, body)
 	w.in = parentIdx
@@ -265,7 +272,7 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 			if t := f.field(p, "type"); t != nil {
 				w.types(t)
 				if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" {
-					w.setType(f.text(nm), jsTypeName(f, t), locals)
+					w.setType(f.text(nm), jsTypeExpr(f, t), locals)
 				}
 			}
 			if v := f.field(p, "value"); v != nil {
@@ -404,6 +411,7 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 		chain[i], chain[j] = chain[j], chain[i]
 	}
 	root := ""
+	nsRoot := false
 	switch f.kind(obj) {
 	case "identifier":
 		root = f.text(obj)
@@ -411,6 +419,7 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 			return // console.log, Math.max, JSON.parse: nothing of this project
 		}
 		if w.ns[root] && !w.bound(root) && len(chain) > 0 {
+			nsRoot = true
 			k := world.RefValue
 			if len(chain) == 1 {
 				k = kind
@@ -425,14 +434,19 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 	default:
 		w.uses(obj)
 	}
-	hint := w.typeOf(obj, root)
-	for k, a := range chain {
+	hint := ""
+	if !nsRoot {
+		hint = w.exprOf(obj, 0)
+	}
+	for _, a := range chain {
 		if f.kind(a) == "private_property_identifier" {
+			hint = ""
 			continue
 		}
 		q := root
-		if k == 0 && hint != "" {
-			q = root + ":" + hint // the member is looked up in that class
+		if hint != "" {
+			q = root + ":" + hint // the member is looked up in that type
+			hint += "." + f.text(a)
 		}
 		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
@@ -954,8 +968,14 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 			}
 			sig = stripDecorators(sig)
 			private := f.kind(nm) == "private_property_identifier" || strings.HasPrefix(sig, "private ") || strings.Contains(sig, " private ") || strings.HasPrefix(sig, "protected ")
+			returns := ""
+			if kind == world.KindField || c.kind == "public_field_definition" || c.kind == "field_definition" {
+				returns = w.valueType(f.field(n, "type"), f.field(n, "value"))
+			} else {
+				returns = w.jsReturnType(n)
+			}
 			idx := f.def(world.Def{Name: name, Kind: kind, Qualified: parent + "." + name, Parent: parent,
-				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n)})
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n), Returns: returns})
 			w.in = idx
 			w.member1(n, c.kind)
 		default:
@@ -1003,36 +1023,54 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	name := f.text(nm)
 	qual := w.qual(prefix, name)
 	body := f.field(n, "body")
+	bases := ""
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); f.kind(c) == "extends_type_clause" {
+			bases = w.typeBases(c)
+		}
+	}
 	idx := f.def(world.Def{Name: name, Kind: world.KindInterface, Qualified: qual, Parent: w.parentOf(prefix),
-		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer),
+		Returns: bases})
 	w.in = idx
 	if body != nil {
-		mark := len(f.stack)
-		iks := f.kids(body)
-		w.noteDocs(iks)
-		for i := range iks {
-			c := &iks[i]
-			switch c.kind {
-			case "comment":
-				f.commentAt(iks, i)
-			case "property_signature", "method_signature":
-				if mn := f.field(&c.n, "name"); mn != nil {
-					kind := world.KindField
-					if c.kind == "method_signature" {
-						kind = world.KindMethod
-					}
-					mname := f.text(mn)
-					f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
-						Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
-						Exported: exported, Doc: w.docOf(&c.n)})
-				}
-			}
-		}
-		f.release(mark)
+		w.typeMembers(body, qual, exported)
 	}
 	w.in = idx
 	w.types(n)
 	w.in = parentIdx
+}
+
+// typeMembers defines the property and method signatures of an interface
+// body or object type as members of qual, each with its type.
+func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	iks := f.kids(body)
+	w.noteDocs(iks)
+	for i := range iks {
+		c := &iks[i]
+		switch c.kind {
+		case "comment":
+			f.commentAt(iks, i)
+		case "property_signature", "method_signature":
+			if mn := f.field(&c.n, "name"); mn != nil {
+				kind := world.KindField
+				returns := ""
+				if c.kind == "method_signature" {
+					kind = world.KindMethod
+					returns = w.jsReturnType(&c.n)
+				} else if t := f.field(&c.n, "type"); t != nil {
+					returns = jsTypeExpr(f, t)
+				}
+				mname := jsString(f.text(mn))
+				f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
+					Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
+					Exported: exported, Doc: w.docOf(&c.n), Returns: returns})
+			}
+		}
+	}
 }
 
 func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
@@ -1047,8 +1085,20 @@ func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int
 	if v := f.field(n, "value"); v != nil && (len(sig) > 160 || w.f.endLine(v)-line(v) >= 1) {
 		sig = foldSpace(f.textRange(startByte(n), startByte(v))) + " …"
 	}
+	v := f.field(n, "value")
+	bases := ""
+	if v != nil {
+		bases = w.typeBases(v)
+	}
 	w.in = f.def(world.Def{Name: name, Kind: world.KindType, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
-		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer), Returns: bases})
+	idx := w.in
+	// The members of an object type (or of the object types of an
+	// intersection) are the alias's members.
+	for _, o := range w.objectParts(v) {
+		w.typeMembers(o, w.qual(prefix, name), exported)
+		w.in = idx
+	}
 	w.types(n)
 	w.in = parentIdx
 }
@@ -1168,9 +1218,14 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 			}
 		}
 		first := 0
+		returns := ""
+		if f.kind(nm) == "identifier" {
+			returns = w.valueType(f.field(d, "type"), val)
+		}
 		for _, name := range list {
 			i := f.def(world.Def{Name: name, Kind: k, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
-				Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+				Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer),
+				Returns: returns})
 			if first == 0 {
 				first = i
 			}
@@ -1551,6 +1606,9 @@ func (w *jsWalker) commonJS(expr, outer *sitter.Node, prefix string, parentIdx i
 	}
 	name, owner := f.text(prop), f.text(obj)
 	switch {
+	case owner == "module.exports" && w.wholeDef != "" && prefix == "":
+		// module.exports = fn; module.exports.x = …: a member of fn.
+		w.assigned(name, w.wholeDef+".", w.wholeDef, right, outer, parentIdx)
 	case owner == "exports" || owner == "module.exports":
 		if f.kind(right) == "identifier" {
 			w.exported[f.text(right)] = true
@@ -1594,15 +1652,23 @@ func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx 
 	case k == "identifier":
 		w.exported[f.text(v)] = true
 		w.whole = f.text(v)
+		if w.definesFunc(f.text(v)) {
+			w.wholeDef = f.text(v)
+		}
 		w.name(v, world.RefValue)
 	case k == "class":
 		w.class(v, outer, prefix, parentIdx, true)
+		w.wholeDef = "default"
+		if nm := f.field(v, "name"); nm != nil {
+			w.wholeDef = f.text(nm)
+		}
 	case isFunctionValue(k):
 		name := "default"
 		if nm := f.field(v, "name"); nm != nil {
 			name = f.text(nm)
 		}
 		w.assigned(name, prefix, w.parentOf(prefix), v, outer, parentIdx)
+		w.wholeDef = name
 	case k == "call_expression" && w.requireCall(v) != "":
 		// module.exports = require("./lib/x"): the module hands x on whole.
 		f.imp(world.Import{Path: w.requireCall(v), Alias: "*", Line: line(v), Kind: "reexport"})
@@ -1880,33 +1946,10 @@ func (w *jsWalker) setType(name, class string, frame map[string]bool) {
 	w.vtypes[name] = jsVarType{class: class, frame: frame}
 }
 
-// declType is the class a declarator's variable holds: its annotation
-// (a: Foo), else the class its value constructs (new Foo(…)).
+// declType is the type expression of what a declarator's variable
+// holds: its annotation (a: Foo), else its value's (new Foo(…), f(…)).
 func (w *jsWalker) declType(n *sitter.Node) string {
-	f := w.f
-	if t := f.field(n, "type"); t != nil {
-		return jsTypeName(f, t)
-	}
-	v := f.field(n, "value")
-	if v == nil || f.kind(v) != "new_expression" {
-		return ""
-	}
-	if c := f.field(v, "constructor"); c != nil && f.kind(c) == "identifier" {
-		return f.text(c)
-	}
-	return ""
-}
-
-// jsTypeName is the class a type annotation names when it is a plain
-// identifier (": Foo"), "" otherwise.
-func jsTypeName(f *file, t *sitter.Node) string {
-	if f.kind(t) == "type_annotation" && t.NamedChildCount() == 1 {
-		t = t.NamedChild(0)
-	}
-	if f.kind(t) == "type_identifier" {
-		return f.text(t)
-	}
-	return ""
+	return w.valueType(w.f.field(n, "type"), w.f.field(n, "value"))
 }
 
 // typeOf is the class receiver root is an instance of where it is used:

@@ -224,7 +224,20 @@ func (b *builder) resolveJS() {
 			case len(im.Names) > 0:
 				for _, n := range im.Names {
 					orig, local := importName(im, n)
-					d := b.definers(s, []int{t}, orig)
+					var d []int
+					if b.definesTop(t, orig) {
+						d = []int{t}
+					} else {
+						d = x.exports[t][orig]
+					}
+					if len(d) == 0 && orig != "default" && (b.hasTopDefs(t) || len(x.exports[t]) > 0) {
+						// The module's exports are known and this is not
+						// one of them (module.exports = fn;
+						// module.exports.x = …, which the TypeScript
+						// compiler does not bind either): no edge.
+						s.external(local)
+						continue
+					}
 					if len(d) == 0 {
 						d = []int{t}
 					}
@@ -262,9 +275,10 @@ func (b *builder) resolveJS() {
 		if hasTyped(l) {
 			rest := *l
 			rest.Refs = nil
+			ev := &jsEval{b: b, x: x}
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
-					if r.Kind == world.RefMember && a.jsTyped(x, s, i, r) {
+					if r.Kind == world.RefMember && a.jsTyped(ev, i, r) {
 						continue
 					}
 					r.Qual = r.Qual[:k]

@@ -1,0 +1,267 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Type expressions of TypeScript and JavaScript, as the graph resolves
+// members through them. A type expression is a name followed by member
+// names, dot-separated: "Foo" (what the name Foo denotes: an instance of
+// class, interface or type alias Foo, or the type of value Foo),
+// "ky.get" (the type of member get of what ky holds). Calling a value is
+// not written: the type of a function or method is what it returns, the
+// type of a property its declared type (the return type when that is a
+// function type), so "createInstance" stands for createInstance()'s
+// result. Promise<T>, Partial<T>, T | undefined and the like give T;
+// arrays, literals, object types and other unions give "" (unknown).
+
+// jsTypeWrappers are generic types whose members are, for lookup, those of
+// their first type argument.
+var jsTypeWrappers = toSet(`Promise PromiseLike Partial Readonly Required NonNullable Awaited`)
+
+// maxJSTypeDepth bounds the nesting followed in a type or expression.
+const maxJSTypeDepth = 12
+
+// jsTypeExpr is the type expression of type node t ("" when unknown).
+func jsTypeExpr(f *file, t *sitter.Node) string {
+	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
+		switch f.kind(t) {
+		case "type_annotation", "parenthesized_type", "readonly_type":
+			if t.NamedChildCount() != 1 {
+				return ""
+			}
+			t = t.NamedChild(0)
+		case "type_identifier", "identifier":
+			return f.text(t)
+		case "generic_type":
+			name, args := f.field(t, "name"), f.field(t, "type_arguments")
+			if name == nil || f.kind(name) != "type_identifier" {
+				return ""
+			}
+			if n := f.text(name); !jsTypeWrappers[n] || args == nil || args.NamedChildCount() == 0 {
+				return n
+			}
+			t = args.NamedChild(0)
+		case "union_type":
+			var parts []*sitter.Node
+			jsUnionParts(f, t, &parts, 0)
+			if len(parts) != 1 {
+				return ""
+			}
+			t = parts[0]
+		case "function_type":
+			t = f.field(t, "return_type")
+		case "type_query":
+			if t.NamedChildCount() != 1 {
+				return ""
+			}
+			if c := t.NamedChild(0); f.kind(c) == "identifier" {
+				return f.text(c)
+			}
+			return ""
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// jsUnionParts collects the members of union t that are not null,
+// undefined or void.
+func jsUnionParts(f *file, t *sitter.Node, out *[]*sitter.Node, depth int) {
+	if depth > maxJSTypeDepth {
+		*out = append(*out, nil, nil) // too deep: unknown
+		return
+	}
+	for i := uint(0); i < t.NamedChildCount(); i++ {
+		c := t.NamedChild(i)
+		switch f.kind(c) {
+		case "union_type":
+			jsUnionParts(f, c, out, depth+1)
+		case "literal_type", "predefined_type":
+			if s := f.text(c); s == "null" || s == "undefined" || s == "void" {
+				continue
+			}
+			*out = append(*out, c)
+		default:
+			*out = append(*out, c)
+		}
+	}
+}
+
+// jsReturnType is the type expression of what function-like node n
+// returns: its return type annotation, else, for an arrow function whose
+// body is an expression, that expression's.
+func (w *jsWalker) jsReturnType(n *sitter.Node) string {
+	f := w.f
+	if rt := f.field(n, "return_type"); rt != nil {
+		return jsTypeExpr(f, rt)
+	}
+	if b := f.field(n, "body"); b != nil && f.kind(b) != "statement_block" {
+		return w.exprOf(b, 0)
+	}
+	return ""
+}
+
+// valueType is the type expression of what a declaration holds: its
+// annotation t, else its value v (a function's return type, or the
+// expression's type).
+func (w *jsWalker) valueType(t, v *sitter.Node) string {
+	f := w.f
+	if t != nil {
+		return jsTypeExpr(f, t)
+	}
+	if v == nil {
+		return ""
+	}
+	if isFunctionValue(f.kind(v)) {
+		return w.jsReturnType(v)
+	}
+	return w.exprOf(v, 0)
+}
+
+// exprOf is the type expression of value expression n where it is
+// written: a name of the module (not a local, nor a global), a local
+// whose type is known, this in a top-level class, members of those,
+// calls, await, new C(…), x as T and x!; "" otherwise.
+func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
+	f := w.f
+	if n == nil || depth > maxJSTypeDepth {
+		return ""
+	}
+	switch f.kind(n) {
+	case "identifier":
+		name := f.text(n)
+		if w.bound(name) {
+			return w.typeOf(n, name)
+		}
+		if jsGlobals[name] {
+			return ""
+		}
+		return name
+	case "this":
+		return w.cls
+	case "member_expression":
+		p := f.field(n, "property")
+		if p == nil || f.kind(p) != "property_identifier" {
+			return ""
+		}
+		if base := w.exprOf(f.field(n, "object"), depth+1); base != "" {
+			return base + "." + f.text(p)
+		}
+		return ""
+	case "call_expression":
+		return w.exprOf(f.field(n, "function"), depth+1)
+	case "await_expression", "parenthesized_expression", "non_null_expression":
+		if n.NamedChildCount() == 0 {
+			return ""
+		}
+		return w.exprOf(n.NamedChild(0), depth+1)
+	case "as_expression", "satisfies_expression":
+		if k := n.NamedChildCount(); k == 2 {
+			return jsTypeExpr(f, n.NamedChild(1))
+		}
+		return ""
+	case "new_expression":
+		if c := f.field(n, "constructor"); c != nil && f.kind(c) == "identifier" && !w.bound(f.text(c)) {
+			return f.text(c)
+		}
+	}
+	return ""
+}
+
+// typeBases is the comma-separated list of the named types an interface's
+// extends clause or a type alias's intersection lists.
+func (w *jsWalker) typeBases(n *sitter.Node) string {
+	f := w.f
+	var out []string
+	var visit func(c *sitter.Node, depth int)
+	visit = func(c *sitter.Node, depth int) {
+		if c == nil || depth > maxJSTypeDepth {
+			return
+		}
+		switch f.kind(c) {
+		case "extends_type_clause", "intersection_type":
+			for i := uint(0); i < c.NamedChildCount(); i++ {
+				visit(c.NamedChild(i), depth+1)
+			}
+		default:
+			if t := jsTypeExpr(f, c); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	visit(n, 0)
+	return strings.Join(out, ",")
+}
+
+// objectParts is the object type v is, or the object types of the
+// intersection v is.
+func (w *jsWalker) objectParts(v *sitter.Node) []*sitter.Node {
+	f := w.f
+	var out []*sitter.Node
+	var visit func(c *sitter.Node, depth int)
+	visit = func(c *sitter.Node, depth int) {
+		if c == nil || depth > maxJSTypeDepth {
+			return
+		}
+		switch f.kind(c) {
+		case "object_type":
+			out = append(out, c)
+		case "intersection_type", "parenthesized_type":
+			for i := uint(0); i < c.NamedChildCount(); i++ {
+				visit(c.NamedChild(i), depth+1)
+			}
+		}
+	}
+	visit(v, 0)
+	return out
+}
+
+// exportAliases defines the names a top-level definition is exported
+// under besides its own (export {Hono as HonoBase}, export default ky),
+// each with the definition's kind and lines and Returns naming it, so
+// that what imports the alias reaches the definition and its type.
+func (w *jsWalker) exportAliases() {
+	f := w.f
+	n := len(f.facts.Defs)
+	for k := 0; k < n; k++ {
+		d := f.facts.Defs[k]
+		if d.Parent != "" {
+			continue
+		}
+		for _, as := range w.exportAs[d.Name] {
+			if as == d.Name || w.definedTop(as) {
+				continue
+			}
+			f.def(world.Def{Name: as, Kind: d.Kind, Qualified: as, Start: d.Start, End: d.End,
+				Signature: "export { " + d.Name + " as " + as + " }", Exported: true, Returns: d.Name})
+		}
+		delete(w.exportAs, d.Name) // a name defined twice (overloads) is aliased once
+	}
+}
+
+// definedTop reports whether the module defines name at top level.
+func (w *jsWalker) definedTop(name string) bool {
+	for _, d := range w.f.facts.Defs {
+		if d.Name == name && d.Parent == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// definesFunc reports whether the module has defined name at top level,
+// so far, as a function or class.
+func (w *jsWalker) definesFunc(name string) bool {
+	for _, d := range w.f.facts.Defs {
+		if d.Name == name && d.Parent == "" && (d.Kind == world.KindFunction || d.Kind == world.KindClass) {
+			return true
+		}
+	}
+	return false
+}
