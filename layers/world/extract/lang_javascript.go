@@ -541,6 +541,11 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			w.bind(nm, map[string]bool{}) // defaults inside patterns
 		}
 		if v := f.field(n, "value"); v != nil {
+			if nm := f.field(n, "name"); len(w.frames) == 0 && nm != nil && f.kind(nm) == "identifier" && w.requireCall(v) != "" {
+				// const x = require("m") in a block of the module: x names
+				// the module as at top level.
+				w.requireAlias = f.text(nm)
+			}
 			w.uses(v)
 		}
 		return

@@ -12,6 +12,15 @@ import (
 // jsExts are tried, in order, after an import path without extension.
 var jsExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 
+// jsTSExts are the TypeScript files an import of a JavaScript file's
+// path stands for, in the order TypeScript tries them.
+var jsTSExts = map[string][]string{
+	".js":  {".ts", ".tsx", ".d.ts"},
+	".jsx": {".ts", ".tsx", ".d.ts"},
+	".mjs": {".mts", ".d.mts"},
+	".cjs": {".cts", ".d.cts"},
+}
+
 // tsConfig is the part of a tsconfig.json or jsconfig.json that resolution
 // uses.
 type tsConfig struct {
@@ -265,8 +274,6 @@ func (b *builder) resolveJS() {
 					s.bind(im.Alias, t)
 					s.name(im.Alias, t)
 				}
-			default:
-				s.bind(strings.TrimSuffix(path.Base(b.files[t].Path), path.Ext(b.files[t].Path)), t)
 			}
 		}
 		// In a module every name from another file is imported: no
@@ -494,17 +501,19 @@ func (b *builder) jsFile(x *jsIndex, p string) int {
 	if p == "" {
 		return -1
 	}
-	if f := b.lookupPath(p); f >= 0 && b.links[f] != nil {
-		return f
-	}
-	// "./x.js" written for x.ts
+	// "./x.js" stands for x.ts, x.tsx or x.d.ts before x.js itself, as
+	// TypeScript resolves it (from JavaScript, jsModule maps a declaration
+	// file back to the file that runs).
 	if ext := path.Ext(p); ext == ".js" || ext == ".jsx" || ext == ".mjs" || ext == ".cjs" {
 		stem := strings.TrimSuffix(p, ext)
-		for _, e := range []string{".ts", ".tsx", ".mts", ".cts"} {
+		for _, e := range jsTSExts[ext] {
 			if f := b.lookupPath(stem + e); f >= 0 {
 				return f
 			}
 		}
+	}
+	if f := b.lookupPath(p); f >= 0 && b.links[f] != nil {
+		return f
 	}
 	for _, e := range jsExts {
 		if f := b.lookupPath(p + e); f >= 0 {
