@@ -1659,6 +1659,7 @@ func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx 
 		w.whole = f.text(v)
 		if w.definesFunc(f.text(v)) {
 			w.wholeDef = f.text(v)
+			w.exportName(f.text(v), "default")
 		}
 		w.name(v, world.RefValue)
 	case k == "class":
@@ -1719,7 +1720,8 @@ func (w *jsWalker) assigned(name, prefix, parent string, v, outer *sitter.Node, 
 		sig = foldSpace(f.textRange(startByte(outer), startByte(v))) + " …"
 	}
 	w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
-		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer),
+		Returns: w.valueType(nil, v)})
 	if body != nil {
 		w.functionScope(v, body)
 	} else {
@@ -1768,7 +1770,8 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 			}
 			name := jsString(f.text(nm))
 			w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
-				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n)})
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n),
+				Returns: w.jsReturnType(n)})
 			w.functionScope(n, body)
 		case "pair":
 			key, v := f.field(n, "key"), f.field(n, "value")

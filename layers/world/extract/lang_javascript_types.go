@@ -101,10 +101,54 @@ func (w *jsWalker) jsReturnType(n *sitter.Node) string {
 	if rt := f.field(n, "return_type"); rt != nil {
 		return jsTypeExpr(f, rt)
 	}
-	if b := f.field(n, "body"); b != nil && f.kind(b) != "statement_block" {
+	b := f.field(n, "body")
+	if b == nil {
+		return ""
+	}
+	if f.kind(b) != "statement_block" {
 		return w.exprOf(b, 0)
 	}
-	return ""
+	return w.constructedReturn(b)
+}
+
+// constructedReturn is the class a function body's return statements
+// construct (return new C(…)), when they construct one class only and
+// return nothing else but bare returns; "" otherwise. Nested functions
+// and classes are not looked into.
+func (w *jsWalker) constructedReturn(body *sitter.Node) string {
+	f := w.f
+	cls, other := "", false
+	f.walk(body, func(c *sitter.Node) bool {
+		if other {
+			return false
+		}
+		switch k := f.kind(c); {
+		case isFunctionValue(k), k == "function_declaration", k == "generator_function_declaration",
+			k == "class", k == "class_declaration", k == "method_definition":
+			return false
+		case k == "return_statement":
+			if c.NamedChildCount() == 0 {
+				return false
+			}
+			v := c.NamedChild(0)
+			name := ""
+			if f.kind(v) == "new_expression" {
+				if ctor := f.field(v, "constructor"); ctor != nil && f.kind(ctor) == "identifier" && !w.bound(f.text(ctor)) {
+					name = f.text(ctor)
+				}
+			}
+			if name == "" || cls != "" && cls != name {
+				other = true
+			}
+			cls = name
+			return false
+		}
+		return true
+	})
+	if other {
+		return ""
+	}
+	return cls
 }
 
 // valueType is the type expression of what a declaration holds: its

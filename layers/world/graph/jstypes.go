@@ -68,6 +68,21 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	parts := strings.Split(expr, ".")
 	g, n := ev.b.jsNameIn(ev.x, f, parts[0])
 	if g < 0 {
+		// A module bound whole (import * as m, const m = require(…)):
+		// m.x is its top-level name x; m alone what it exports whole
+		// (module.exports = C).
+		if m := ev.module(f, parts[0]); m >= 0 {
+			if len(parts) > 1 {
+				if g, n = ev.b.jsNameIn(ev.x, m, parts[1]); g >= 0 {
+					parts = parts[1:]
+				}
+			}
+			if g < 0 && ev.b.definesTop(m, "default") {
+				g, n = m, "default"
+			}
+		}
+	}
+	if g < 0 {
 		return jsType{}, false
 	}
 	t, ok := ev.typeOfName(g, n, budget-1)
@@ -226,4 +241,19 @@ func (b *builder) jsNameIn(x *jsIndex, f int, name string) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// module is the file of the tree that alias, bound whole to a module by an
+// import of file f, stands for; -1 when none.
+func (ev *jsEval) module(f int, alias string) int {
+	for _, im := range ev.b.links[f].Imports {
+		if im.Alias != alias || len(im.Names) > 0 || strings.Contains(im.Kind, "reexport") {
+			continue
+		}
+		if t := ev.b.jsModule(ev.x, f, im.Path); t >= 0 {
+			return ev.b.jsWhole(ev.x, t)
+		}
+		return -1
+	}
+	return -1
 }
