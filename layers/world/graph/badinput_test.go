@@ -11,7 +11,8 @@ import (
 )
 
 // TestCircularReexports: barrels that re-export each other, in JS and in
-// Python, end; names defined on the cycle still resolve.
+// Python, end; names defined on the cycle still resolve. (Types that refer
+// to each other: testdata/projects/typescript_types.txtar.)
 func TestCircularReexports(t *testing.T) {
 	star := func(p string) world.Import { return world.Import{Path: p, Alias: "*", Kind: "reexport"} }
 	g := Build(fixture([]fx{
@@ -25,8 +26,9 @@ func TestCircularReexports(t *testing.T) {
 	}))
 	want := []string{
 		"p/__init__.py -> p/q.py", "p/q.py -> p/__init__.py",
-		"src/a.ts -> src/c.ts", "src/c.ts -> src/b.ts",
-		"src/use.ts -> src/a.ts", "src/use.ts -> src/b.ts", "src/use.ts -> src/c.ts",
+		// "again" and "missing" are declared nowhere on the cycle: the
+		// statements naming them link nowhere, as in the compiler.
+		"src/use.ts -> src/a.ts", "src/use.ts -> src/b.ts",
 		"use.py -> p/__init__.py", "use.py -> p/q.py",
 	}
 	if got := edgeList(g); !reflect.DeepEqual(got, want) {
