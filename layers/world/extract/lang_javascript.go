@@ -59,10 +59,11 @@ type jsWalker struct {
 	// re-exports.
 	exportAs map[string][]string
 	whole    string
-	// wholeDef is the name of the function or class module.exports was
-	// set to (module.exports = function …, = class …, = f): properties
-	// assigned to module.exports after it are that value's members, not
-	// the module's exports, as the TypeScript compiler binds them.
+	// wholeDef is the name of the function or class expression
+	// module.exports was set to (module.exports = function …, = class …):
+	// properties assigned to module.exports after it are that value's
+	// members, not the module's exports, as the TypeScript compiler binds
+	// them (it does export them after module.exports = f, f declared).
 	wholeDef string
 	// docs holds the doc lines of the children of the bodies being walked,
 	// by start byte, read from their sibling lists (cheaper than asking
@@ -541,9 +542,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			w.bind(nm, map[string]bool{}) // defaults inside patterns
 		}
 		if v := f.field(n, "value"); v != nil {
-			if nm := f.field(n, "name"); len(w.frames) == 0 && nm != nil && f.kind(nm) == "identifier" && w.requireCall(v) != "" {
-				// const x = require("m") in a block of the module: x names
-				// the module as at top level.
+			if nm := f.field(n, "name"); nm != nil && f.kind(nm) == "identifier" && w.requireCall(v) != "" {
+				// const x = require("m") in a block or a function: x
+				// names the module (the declaration is a use of it).
 				w.requireAlias = f.text(nm)
 			}
 			w.uses(v)
@@ -1658,7 +1659,9 @@ func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx 
 		w.exported[f.text(v)] = true
 		w.whole = f.text(v)
 		if w.definesFunc(f.text(v)) {
-			w.wholeDef = f.text(v)
+			// module.exports = f, f a function or class declared here:
+			// what requires the module whole gets f (module.exports.x = …
+			// still exports x, as the compiler binds them).
 			w.exportName(f.text(v), "default")
 		}
 		w.name(v, world.RefValue)
