@@ -69,6 +69,11 @@ type jsWalker struct {
 	// by start byte, read from their sibling lists (cheaper than asking
 	// tree-sitter for each node's previous sibling).
 	docs map[uint]string
+	// jsdoc holds the types a /** … */ comment right above a node gives
+	// (@param, @returns, @type), by the node's start byte; params is what
+	// the function being entered takes from it.
+	jsdoc     map[uint]*jsDoc
+	docParams map[string]string
 	// requireAlias is the name a top-level const x = require("m") binds,
 	// while its declarator is walked; requireNames the names
 	// const {a, b: c} = require("m") or const c = require("m").b binds
@@ -110,6 +115,7 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 		w.in = parentIdx
 		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
 			f.commentAt(ks, i)
+			w.typedefImports(&ks[i].n)
 			continue
 		}
 		w.statement(&ks[i].n, ks[i].kind, prefix, parentIdx, exported, &ks[i].n)
@@ -122,6 +128,9 @@ func (w *jsWalker) noteDocs(ks []kid) {
 		if ks[i].named && !isCommentKind(ks[i].kind) {
 			if d := w.f.docAt(ks, i); d != "" {
 				w.docs[startByte(&ks[i].n)] = d
+			}
+			if i > 0 && isCommentKind(ks[i-1].kind) {
+				w.noteJSDoc(ks, i)
 			}
 		}
 	}
@@ -196,8 +205,9 @@ func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int,
 	idx := f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: w.qual(prefix, name),
 		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer),
 		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer),
-		Returns: w.jsReturnType(n)})
+		Returns: w.docReturns(outer, w.jsReturnType(n))})
 	w.in = idx
+	w.docParams = w.paramsDoc(outer)
 	w.functionScope(n, body)
 	w.in = parentIdx
 }
@@ -213,8 +223,12 @@ func (w *jsWalker) functionScope(n, body *sitter.Node) {
 	}
 	w.frames = append(w.frames, locals)
 	defer func() { w.frames = w.frames[:len(w.frames)-1] }()
+	doc := w.docParams
+	w.docParams = nil
 	if p := f.field(n, "parameters"); p != nil {
+		w.docParams = doc
 		w.params(p, locals)
+		w.docParams = nil
 	}
 	if p := f.field(n, "parameter"); p != nil { // x => …
 		locals[f.text(p)] = true
@@ -275,6 +289,8 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 				if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" {
 					w.setType(f.text(nm), jsTypeExpr(f, t), locals)
 				}
+			} else if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
+				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
 			}
 			if v := f.field(p, "value"); v != nil {
 				w.uses(v)
@@ -286,6 +302,15 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 				}
 			}
 			f.release(m)
+		case "identifier", "assignment_pattern":
+			w.bind(p, locals)
+			nm := p
+			if c.kind == "assignment_pattern" {
+				nm = f.field(p, "left")
+			}
+			if nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
+				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
+			}
 		default:
 			if c.named && c.kind != "comment" {
 				w.bind(p, locals)
@@ -980,10 +1005,13 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 			} else {
 				returns = w.jsReturnType(n)
 			}
+			returns = w.docReturns(n, returns)
+			w.docParams = w.paramsDoc(n)
 			idx := f.def(world.Def{Name: name, Kind: kind, Qualified: parent + "." + name, Parent: parent,
 				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n), Returns: returns})
 			w.in = idx
 			w.member1(n, c.kind)
+			w.docParams = nil
 		default:
 			if c.named {
 				w.member1(n, c.kind)
@@ -1226,7 +1254,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		first := 0
 		returns := ""
 		if f.kind(nm) == "identifier" {
-			returns = w.valueType(f.field(d, "type"), val)
+			returns = w.docReturns(outer, w.valueType(f.field(d, "type"), val))
 		}
 		for _, name := range list {
 			i := f.def(world.Def{Name: name, Kind: k, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
@@ -1239,7 +1267,11 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if first != 0 {
 			w.in = first
 		}
+		if fn != nil {
+			w.docParams = w.paramsDoc(outer)
+		}
 		w.uses(d)
+		w.docParams = nil
 		if val != nil && fn == nil {
 			w.elideValue(val)
 		}
@@ -1724,8 +1756,9 @@ func (w *jsWalker) assigned(name, prefix, parent string, v, outer *sitter.Node, 
 	}
 	w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
 		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer),
-		Returns: w.valueType(nil, v)})
+		Returns: w.docReturns(outer, w.valueType(nil, v))})
 	if body != nil {
+		w.docParams = w.paramsDoc(outer)
 		w.functionScope(v, body)
 	} else {
 		w.uses(v)
@@ -1774,7 +1807,8 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 			name := jsString(f.text(nm))
 			w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
 				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n),
-				Returns: w.jsReturnType(n)})
+				Returns: w.docReturns(n, w.jsReturnType(n))})
+			w.docParams = w.paramsDoc(n)
 			w.functionScope(n, body)
 		case "pair":
 			key, v := f.field(n, "key"), f.field(n, "value")

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -133,9 +134,7 @@ func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 			v := c.NamedChild(0)
 			name := ""
 			if f.kind(v) == "new_expression" {
-				if ctor := f.field(v, "constructor"); ctor != nil && f.kind(ctor) == "identifier" && !w.bound(f.text(ctor)) {
-					name = f.text(ctor)
-				}
+				name = w.exprOf(v, 0)
 			}
 			if name == "" || cls != "" && cls != name {
 				other = true
@@ -211,8 +210,8 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 		}
 		return ""
 	case "new_expression":
-		if c := f.field(n, "constructor"); c != nil && f.kind(c) == "identifier" && !w.bound(f.text(c)) {
-			return f.text(c)
+		if c := f.field(n, "constructor"); c != nil && (f.kind(c) == "identifier" || f.kind(c) == "member_expression") {
+			return w.exprOf(c, depth+1)
 		}
 	}
 	return ""
@@ -308,4 +307,176 @@ func (w *jsWalker) definesFunc(name string) bool {
 		}
 	}
 	return false
+}
+
+// jsDoc is what a /** … */ comment says of types: @param {T} name,
+// @returns {T}, @type {T}, each as a type expression.
+type jsDoc struct {
+	params  map[string]string
+	returns string
+	typ     string
+}
+
+// noteJSDoc records the JSDoc types of the comment right above ks[i].
+func (w *jsWalker) noteJSDoc(ks []kid, i int) {
+	c := &ks[i-1]
+	t := string(w.f.src[startByte(&c.n):c.end])
+	if !strings.HasPrefix(t, "/**") || !strings.Contains(t, "@") {
+		return
+	}
+	d := parseJSDoc(t)
+	if d == nil {
+		return
+	}
+	if w.jsdoc == nil {
+		w.jsdoc = map[uint]*jsDoc{}
+	}
+	w.jsdoc[startByte(&ks[i].n)] = d
+}
+
+// parseJSDoc reads the @param, @returns and @type tags of comment t
+// whose type is a plain name; nil when it has none.
+func parseJSDoc(t string) *jsDoc {
+	var d jsDoc
+	found := false
+	for _, ln := range strings.Split(t, "\n") {
+		ln = strings.TrimLeft(strings.TrimSpace(ln), "/* ")
+		tag, rest, ok := strings.Cut(ln, " ")
+		if !ok || !strings.HasPrefix(tag, "@") {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, "{") {
+			continue
+		}
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			continue
+		}
+		typ := jsDocType(rest[1:end])
+		if typ == "" {
+			continue
+		}
+		switch tag {
+		case "@param", "@arg", "@argument":
+			name, _, _ := strings.Cut(strings.TrimSpace(rest[end+1:]), " ")
+			name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+			name, _, _ = strings.Cut(name, "=")
+			if !isJSIdent(name) {
+				continue
+			}
+			if d.params == nil {
+				d.params = map[string]string{}
+			}
+			d.params[name] = typ
+		case "@returns", "@return":
+			d.returns = typ
+		case "@type":
+			d.typ = typ
+		default:
+			continue
+		}
+		found = true
+	}
+	if !found {
+		return nil
+	}
+	return &d
+}
+
+// jsDocType is the type expression of a JSDoc type: a name, ?Name,
+// Name|null|undefined, Promise<Name>; "" for anything else.
+func jsDocType(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimLeft(s, "?!")
+	var keep []string
+	for _, p := range strings.Split(s, "|") {
+		p = strings.TrimSpace(p)
+		if p != "null" && p != "undefined" && p != "void" {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) != 1 {
+		return ""
+	}
+	s = keep[0]
+	for depth := 0; depth < 4; depth++ {
+		open := strings.IndexByte(s, '<')
+		if open < 0 || !strings.HasSuffix(s, ">") {
+			break
+		}
+		if !jsTypeWrappers[s[:open]] {
+			s = s[:open]
+			break
+		}
+		s = strings.TrimSpace(s[open+1 : len(s)-1])
+	}
+	if !isJSIdent(s) || jsDocBuiltins[s] {
+		return ""
+	}
+	return s
+}
+
+// jsDocBuiltins are JSDoc type names that are not the project's.
+var jsDocBuiltins = toSet(`string number boolean object any unknown never symbol bigint function Function Object
+String Number Boolean Array Promise Error Date RegExp Map Set Buffer this`)
+
+// isJSIdent reports whether s is a plain identifier.
+func isJSIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// paramsDoc is the parameter types the JSDoc above outer gives.
+func (w *jsWalker) paramsDoc(outer *sitter.Node) map[string]string {
+	if d := w.jsdoc[startByte(outer)]; d != nil {
+		return d.params
+	}
+	return nil
+}
+
+// docReturns is the type expression declared, else what the JSDoc above
+// outer gives (@returns, or @type for a value).
+func (w *jsWalker) docReturns(outer *sitter.Node, declared string) string {
+	if declared != "" {
+		return declared
+	}
+	if d := w.jsdoc[startByte(outer)]; d != nil {
+		if d.returns != "" {
+			return d.returns
+		}
+		return d.typ
+	}
+	return ""
+}
+
+// jsTypedefImport matches a JSDoc import of a type:
+// @typedef {import("./command.js").Command} Command.
+var jsTypedefImport = regexp.MustCompile(`@typedef\s*\{\s*import\(\s*["']([^"']+)["']\s*\)\.([A-Za-z_$][\w$]*)\s*\}\s*([A-Za-z_$][\w$]*)`)
+
+// typedefImports records the JSDoc type imports of a module-level
+// comment as type imports, which is what they are to the compiler.
+func (w *jsWalker) typedefImports(c *sitter.Node) {
+	f := w.f
+	t := f.text(c)
+	if !strings.Contains(t, "@typedef") || !strings.Contains(t, "import(") {
+		return
+	}
+	base := line(c)
+	for _, m := range jsTypedefImport.FindAllStringSubmatchIndex(t, -1) {
+		spec, name, alias := t[m[2]:m[3]], t[m[4]:m[5]], t[m[6]:m[7]]
+		n := name
+		if alias != name {
+			n = name + " as " + alias
+		}
+		f.imp(world.Import{Path: spec, Names: []string{n}, Line: base + strings.Count(t[:m[0]], "\n"), Kind: "type"})
+	}
 }
