@@ -288,6 +288,8 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 				w.types(t)
 				if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" {
 					w.setType(f.text(nm), jsTypeExpr(f, t), locals)
+				} else {
+					w.typePattern(nm, jsTypeExpr(f, t), locals, 0)
 				}
 			} else if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
 				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
@@ -565,6 +567,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		}
 		if nm := f.field(n, "name"); nm != nil && f.kind(nm) != "identifier" {
 			w.bind(nm, map[string]bool{}) // defaults inside patterns
+			if len(w.frames) > 0 {
+				w.typePattern(nm, w.declType(n), w.frames[len(w.frames)-1], 0)
+			}
 		}
 		if v := f.field(n, "value"); v != nil {
 			if nm := f.field(n, "name"); nm != nil && f.kind(nm) == "identifier" && w.requireCall(v) != "" {

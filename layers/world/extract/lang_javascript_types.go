@@ -480,3 +480,39 @@ func (w *jsWalker) typedefImports(c *sitter.Node) {
 		f.imp(world.Import{Path: spec, Names: []string{n}, Line: base + strings.Count(t[:m[0]], "\n"), Kind: "type"})
 	}
 }
+
+// typePattern gives the names an object pattern binds the types of the
+// members they take from a value of type base: const {a, b: c} = x gives
+// a the type "X.a" and c "X.b" when x is of type X.
+func (w *jsWalker) typePattern(p *sitter.Node, base string, frame map[string]bool, depth int) {
+	f := w.f
+	if base == "" || p == nil || depth > maxJSTypeDepth || f.kind(p) != "object_pattern" {
+		return
+	}
+	for i := uint(0); i < p.NamedChildCount(); i++ {
+		c := p.NamedChild(i)
+		switch f.kind(c) {
+		case "shorthand_property_identifier_pattern":
+			w.setType(f.text(c), base+"."+f.text(c), frame)
+		case "object_assignment_pattern":
+			if l := f.field(c, "left"); l != nil && f.kind(l) == "shorthand_property_identifier_pattern" {
+				w.setType(f.text(l), base+"."+f.text(l), frame)
+			}
+		case "pair_pattern":
+			k, v := f.field(c, "key"), f.field(c, "value")
+			if k == nil || v == nil || f.kind(k) != "property_identifier" {
+				continue
+			}
+			if f.kind(v) == "assignment_pattern" {
+				v = f.field(v, "left")
+			}
+			switch {
+			case v == nil:
+			case f.kind(v) == "identifier":
+				w.setType(f.text(v), base+"."+f.text(k), frame)
+			case f.kind(v) == "object_pattern":
+				w.typePattern(v, base+"."+f.text(k), frame, depth+1)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -171,6 +172,9 @@ type jsIndex struct {
 	// followed through chains of barrels. A whole-tree structure: a change
 	// to a barrel or to a file it re-exports changes it.
 	exports map[int]map[string][]int
+	// members indexes, per file, its member definitions by parent and
+	// name (jstypes.go), filled as resolution asks, shared by the workers.
+	members sync.Map
 }
 
 func (b *builder) resolveJS() {

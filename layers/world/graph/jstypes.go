@@ -36,8 +36,6 @@ type jsEval struct {
 	b     *builder
 	x     *jsIndex
 	steps int
-	// members indexes, per file, its member definitions by parent and name.
-	members map[int]map[string]int
 }
 
 // jsTyped resolves a member ref whose qualifier carries a type
@@ -188,8 +186,8 @@ func (ev *jsEval) member(t jsType, name string, budget int) (int, *world.LinkDef
 // memberIndex maps "Parent.name" to the index of that member definition
 // in file g's definitions, and each parent to -1.
 func (ev *jsEval) memberIndex(g int) map[string]int {
-	if m, ok := ev.members[g]; ok {
-		return m
+	if m, ok := ev.x.members.Load(g); ok {
+		return m.(map[string]int)
 	}
 	m := map[string]int{}
 	if l := ev.b.links[g]; l != nil {
@@ -204,10 +202,7 @@ func (ev *jsEval) memberIndex(g int) map[string]int {
 			m[d.Parent] = -1
 		}
 	}
-	if ev.members == nil {
-		ev.members = map[int]map[string]int{}
-	}
-	ev.members[g] = m
+	ev.x.members.Store(g, m)
 	return m
 }
 
