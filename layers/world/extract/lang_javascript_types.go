@@ -239,6 +239,19 @@ func (w *jsWalker) typeBases(n *sitter.Node) string {
 		}
 	}
 	visit(n, 0)
+	if len(out) == 0 && f.kind(n) == "union_type" {
+		// A union of named types: a member of it is each one's.
+		var parts []*sitter.Node
+		jsUnionParts(f, n, &parts, 0)
+		for _, p := range parts {
+			t := jsTypeExpr(f, p)
+			if t == "" || p == nil {
+				return ""
+			}
+			out = append(out, t)
+		}
+		return strings.Join(out, "|")
+	}
 	return strings.Join(out, ",")
 }
 

@@ -53,6 +53,12 @@ func (a *acc) jsTyped(ev *jsEval, i int, r world.LinkRef) bool {
 	f, _, known := ev.member(t, r.Name, maxJSBases)
 	if f >= 0 {
 		a.edge(i, f, r.Count, 1)
+		// A member of a union: every member type declaring it.
+		for _, g := range ev.union(t, r.Name) {
+			if g != f {
+				a.edge(i, g, r.Count, 1)
+			}
+		}
 		return true
 	}
 	return known
@@ -169,7 +175,7 @@ func (ev *jsEval) member(t jsType, name string, budget int) (int, *world.LinkDef
 			break
 		}
 	}
-	for _, base := range strings.Split(bases, ",") {
+	for _, base := range strings.FieldsFunc(bases, func(r rune) bool { return r == ',' || r == '|' }) {
 		bt, ok := ev.eval(t.file, base, budget-1)
 		if !ok || bt == t {
 			continue
@@ -251,4 +257,24 @@ func (ev *jsEval) module(f int, alias string) int {
 		return -1
 	}
 	return -1
+}
+
+// union returns, when t is a type alias of a union (Returns "A|B"), the
+// files declaring member name in each member type that has it.
+func (ev *jsEval) union(t jsType, name string) []int {
+	var out []int
+	for _, d := range ev.topDefs(t.file, t.name) {
+		if d.Kind != world.KindType || !strings.Contains(d.Returns, "|") {
+			continue
+		}
+		for _, part := range strings.Split(d.Returns, "|") {
+			if bt, ok := ev.eval(t.file, part, maxJSBases-1); ok {
+				if f, _, _ := ev.member(bt, name, maxJSBases-1); f >= 0 {
+					out = append(out, f)
+				}
+			}
+		}
+		break
+	}
+	return out
 }
