@@ -243,11 +243,12 @@ func (b *builder) resolveJS() {
 					} else {
 						d = x.exports[t][orig]
 					}
-					if len(d) == 0 && orig != "default" && (b.hasTopDefs(t) || len(x.exports[t]) > 0) {
-						// The module's exports are known and this is not
-						// one of them (module.exports = fn;
-						// module.exports.x = …, which the TypeScript
-						// compiler does not bind either): no edge.
+					if len(d) == 0 && b.jsExpando(t, orig) {
+						// module.exports = fn; module.exports.x = …: x is
+						// a property of fn, not an export the compiler
+						// binds (other names not found may be declared
+						// where the extractor could not parse: the module
+						// is linked).
 						s.external(local)
 						continue
 					}
@@ -303,6 +304,27 @@ func (b *builder) resolveJS() {
 	for _, i := range files {
 		b.register(i, fn)
 	}
+}
+
+// jsExpando reports whether file t declares name only as a property of
+// a function or class it declares at top level (module.exports = fn;
+// module.exports.name = …).
+func (b *builder) jsExpando(t int, name string) bool {
+	l := b.links[t]
+	if l == nil {
+		return false
+	}
+	defs := l.Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if p := defs[k].Parent; p != "" && !strings.Contains(p, ".") {
+			for _, d := range (&jsEval{b: b}).topDefs(t, p) {
+				if d.Kind == world.KindFunction {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // underNodeModules reports whether p lies in a node_modules folder.
