@@ -995,6 +995,9 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 					}
 				} else {
 					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
+					if t := f.field(n, "type"); t != nil && t.NamedChildCount() == 1 && f.kind(t.NamedChild(0)) == "function_type" {
+						kind = world.KindMethod // run: () => void is called like a method
+					}
 				}
 			} else {
 				sig = strings.TrimSuffix(f.signature(n, body), ";")
@@ -1093,6 +1096,11 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 		switch c.kind {
 		case "comment":
 			f.commentAt(iks, i)
+		case "call_signature":
+			// What calling a value of this type gives: a member "()".
+			f.def(world.Def{Name: "()", Kind: world.KindMethod, Qualified: qual + "()", Parent: qual,
+				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
+				Exported: exported, Doc: w.docOf(&c.n), Returns: w.jsReturnType(&c.n)})
 		case "property_signature", "method_signature":
 			if mn := f.field(&c.n, "name"); mn != nil {
 				kind := world.KindField
@@ -1102,6 +1110,9 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 					returns = w.jsReturnType(&c.n)
 				} else if t := f.field(&c.n, "type"); t != nil {
 					returns = jsTypeExpr(f, t)
+					if t.NamedChildCount() == 1 && f.kind(t.NamedChild(0)) == "function_type" {
+						kind = world.KindMethod // get: (url) => R is called like a method
+					}
 				}
 				mname := jsString(f.text(mn))
 				f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,

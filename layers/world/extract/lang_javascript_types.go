@@ -198,7 +198,10 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 		}
 		return ""
 	case "call_expression":
-		return w.exprOf(f.field(n, "function"), depth+1)
+		if fn := w.exprOf(f.field(n, "function"), depth+1); fn != "" {
+			return fn + "()"
+		}
+		return ""
 	case "await_expression", "parenthesized_expression", "non_null_expression":
 		if n.NamedChildCount() == 0 {
 			return ""

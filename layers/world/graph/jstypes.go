@@ -70,15 +70,19 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 		return jsType{}, false
 	}
 	parts := strings.Split(expr, ".")
-	g, n := ev.b.jsNameIn(ev.x, f, parts[0])
-	if g < 0 {
+	name, calls := jsCalls(parts[0])
+	g, n := ev.b.jsNameIn(ev.x, f, name)
+	if g < 0 && calls == 0 {
 		// A module bound whole (import * as m, const m = require(…)):
 		// m.x is its top-level name x; m alone what it exports whole
 		// (module.exports = C).
-		if m := ev.module(f, parts[0]); m >= 0 {
+		if m := ev.module(f, name); m >= 0 {
 			if len(parts) > 1 {
-				if g, n = ev.b.jsNameIn(ev.x, m, parts[1]); g >= 0 {
+				name, calls = jsCalls(parts[1])
+				if g, n = ev.b.jsNameIn(ev.x, m, name); g >= 0 {
 					parts = parts[1:]
+				} else {
+					calls = 0
 				}
 			}
 			if g < 0 && ev.b.definesTop(m, "default") {
@@ -89,36 +93,79 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	if g < 0 {
 		return jsType{}, false
 	}
-	t, ok := ev.typeOfName(g, n, budget-1)
+	t, fn, ok := ev.typeOfName(g, n, budget-1)
+	if ok {
+		t = ev.call(t, fn, calls, budget-1)
+	}
 	for _, p := range parts[1:] {
 		if !ok {
 			return jsType{}, false
 		}
-		mf, md, _ := ev.member(t, p, budget-1)
+		name, calls := jsCalls(p)
+		mf, md, _ := ev.member(t, name, budget-1)
 		if mf < 0 {
 			return jsType{}, false
 		}
 		t, ok = ev.typeOfDef(mf, md, budget-1)
+		if ok {
+			t = ev.call(t, md.Kind == world.KindFunction || md.Kind == world.KindMethod, calls, budget-1)
+		}
 	}
 	return t, ok
 }
 
+// jsCalls splits an expression step into its name and the calls made on
+// it ("get()" → "get", 1).
+func jsCalls(p string) (string, int) {
+	n := 0
+	for strings.HasSuffix(p, "()") {
+		p = p[:len(p)-2]
+		n++
+	}
+	return p, n
+}
+
+// call is the type calling a value of type t gives, calls times. t of a
+// function or method is already what calling it returns (fn), so its
+// first call is not applied again; a call of an instance goes through
+// the call signature of its type ("()" member) when it has one, else
+// leaves the type as it is (a property typed by a function type is
+// recorded with its return type).
+func (ev *jsEval) call(t jsType, fn bool, calls, budget int) jsType {
+	if fn && calls > 0 {
+		calls--
+	}
+	for ; calls > 0; calls-- {
+		mf, md, _ := ev.member(t, "()", budget)
+		if mf < 0 {
+			return t
+		}
+		nt, ok := ev.typeOfDef(mf, md, budget)
+		if !ok {
+			return t
+		}
+		t = nt
+	}
+	return t
+}
+
 // typeOfName is the type top-level name of file g denotes: the type it
 // declares, else the type of the value it holds or returns.
-func (ev *jsEval) typeOfName(g int, name string, budget int) (jsType, bool) {
+func (ev *jsEval) typeOfName(g int, name string, budget int) (t jsType, fn, ok bool) {
 	var val *world.LinkDef
 	for _, d := range ev.topDefs(g, name) {
 		if jsTypeKind(d.Kind) {
-			return jsType{g, name}, true
+			return jsType{g, name}, false, true
 		}
 		if val == nil && d.Returns != "" {
 			val = d
 		}
 	}
 	if val == nil {
-		return jsType{}, false
+		return jsType{}, false, false
 	}
-	return ev.eval(g, val.Returns, budget-1)
+	t, ok = ev.eval(g, val.Returns, budget-1)
+	return t, val.Kind == world.KindFunction || val.Kind == world.KindMethod, ok
 }
 
 // typeOfDef is the type of member definition d of file g.
