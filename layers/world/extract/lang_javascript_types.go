@@ -113,11 +113,30 @@ func (w *jsWalker) jsReturnType(n *sitter.Node) string {
 }
 
 // constructedReturn is the class a function body's return statements
-// construct (return new C(…)), when they construct one class only and
-// return nothing else but bare returns; "" otherwise. Nested functions
-// and classes are not looked into.
+// construct (return new C(…), or return c after const c = new C(…)),
+// when they construct one class only and return nothing else but bare
+// returns; "" otherwise. Nested functions and classes are not looked
+// into.
 func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 	f := w.f
+	// Locals the body constructs (const c = new C(…)) stand for their
+	// class when returned.
+	built := map[string]string{}
+	f.walk(body, func(c *sitter.Node) bool {
+		switch k := f.kind(c); {
+		case isFunctionValue(k), k == "function_declaration", k == "generator_function_declaration",
+			k == "class", k == "class_declaration", k == "method_definition":
+			return false
+		case k == "variable_declarator":
+			nm, v := f.field(c, "name"), f.field(c, "value")
+			if nm != nil && v != nil && f.kind(nm) == "identifier" && f.kind(v) == "new_expression" {
+				if t := w.exprOf(v, 0); t != "" {
+					built[f.text(nm)] = t
+				}
+			}
+		}
+		return true
+	})
 	cls, other := "", false
 	f.walk(body, func(c *sitter.Node) bool {
 		if other {
@@ -133,8 +152,11 @@ func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 			}
 			v := c.NamedChild(0)
 			name := ""
-			if f.kind(v) == "new_expression" {
+			switch f.kind(v) {
+			case "new_expression":
 				name = w.exprOf(v, 0)
+			case "identifier":
+				name = built[f.text(v)]
 			}
 			if name == "" || cls != "" && cls != name {
 				other = true
