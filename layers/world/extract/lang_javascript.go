@@ -572,12 +572,12 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		if v := f.field(n, "value"); v != nil {
-			if nm := f.field(n, "name"); nm != nil && f.kind(nm) == "identifier" && w.requireCall(v) != "" {
-				// const x = require("m") in a block or a function: x
-				// names the module (the declaration is a use of it).
-				w.requireAlias = f.text(nm)
-			}
+			// const x = require("m"), const {a} = require("m") in a
+			// block or a function: the declaration is a use of the
+			// module or of the names it takes.
+			w.requireBinding(f.field(n, "name"), v)
 			w.uses(v)
+			w.requireAlias, w.requireNames = "", nil
 		}
 		return
 	case "catch_clause":
