@@ -572,6 +572,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		if v := f.field(n, "value"); v != nil {
+			if t := f.field(n, "type"); t != nil {
+				w.objectKeys(v, jsTypeExpr(f, t))
+			}
 			// const x = require("m"), const {a} = require("m") in a
 			// block or a function: the declaration is a use of the
 			// module or of the names it takes.
@@ -615,6 +618,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		w.types(n)
 		return
 	case "as_expression", "satisfies_expression", "type_assertion":
+		if k != "type_assertion" && n.NamedChildCount() == 2 {
+			w.objectKeys(n.NamedChild(0), jsTypeExpr(f, n.NamedChild(1)))
+		}
 		w.children(n)
 		return
 	case "interface_declaration", "type_alias_declaration", "enum_declaration":

@@ -554,3 +554,32 @@ func (w *jsWalker) typePattern(p *sitter.Node, base string, frame map[string]boo
 		}
 	}
 }
+
+// objectKeys records the keys of object literal obj, written where the
+// code gives it type typ (const x: T = {…}, {…} satisfies T, {…} as T),
+// as members of typ: receiver "{}", which resolution drops when typ is
+// not a type of the tree.
+func (w *jsWalker) objectKeys(obj *sitter.Node, typ string) {
+	f := w.f
+	if typ == "" || obj == nil || f.kind(obj) != "object" {
+		return
+	}
+	for i := uint(0); i < obj.NamedChildCount(); i++ {
+		c := obj.NamedChild(i)
+		var key *sitter.Node
+		switch f.kind(c) {
+		case "pair", "method_definition":
+			if k := f.field(c, "key"); k != nil {
+				key = k
+			} else {
+				key = f.field(c, "name")
+			}
+		case "shorthand_property_identifier":
+			key = c
+		}
+		if key == nil || (f.kind(key) != "property_identifier" && f.kind(key) != "shorthand_property_identifier") {
+			continue
+		}
+		f.ref(world.Ref{Name: f.text(key), Qual: "{}:" + typ, Line: line(key), In: w.in, Kind: world.RefMember})
+	}
+}

@@ -290,8 +290,8 @@ func (b *builder) resolveJS() {
 			ev := &jsEval{b: b, x: x}
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
-					if r.Kind == world.RefMember && a.jsTyped(ev, i, r) {
-						continue
+					if r.Kind == world.RefMember && a.jsTyped(ev, i, r) || r.Qual[:k] == "{}" {
+						continue // a key of an object literal of a type not the tree's: no edge
 					}
 					r.Qual = r.Qual[:k]
 				}
