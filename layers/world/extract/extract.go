@@ -59,7 +59,7 @@ import (
 //	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
 //	   for const a = new Foo() or a: Foo); a class's Returns names what it
 //	   extends.
-const Version = 8
+const Version = 9
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

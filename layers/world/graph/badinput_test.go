@@ -11,7 +11,8 @@ import (
 )
 
 // TestCircularReexports: barrels that re-export each other, in JS and in
-// Python, end; names defined on the cycle still resolve.
+// Python, end; names defined on the cycle still resolve. (Types that refer
+// to each other: testdata/projects/typescript_types.txtar.)
 func TestCircularReexports(t *testing.T) {
 	star := func(p string) world.Import { return world.Import{Path: p, Alias: "*", Kind: "reexport"} }
 	g := Build(fixture([]fx{
