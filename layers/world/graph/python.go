@@ -12,7 +12,7 @@ import (
 type pyIndex struct {
 	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
 	names map[int]string // file → its module name
-	stubs map[int]bool   // modules with a .pyi stub beside them
+	stubs map[int]int    // module → the .pyi stub beside it
 	// children maps a package's __init__ file to the modules directly in
 	// it, sorted (a whole-tree structure: adding a module changes it).
 	children map[int][]int
@@ -40,7 +40,7 @@ func pyModule(p, root string) string {
 }
 
 func (b *builder) resolvePython() {
-	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]bool{}}
+	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]int{}}
 	var files []int
 	inits := map[string]bool{} // directories with __init__.py
 	b.filesOf(world.LangPython, func(i int, l *world.Link) {
@@ -103,7 +103,7 @@ func (b *builder) resolvePython() {
 	for _, i := range files {
 		if p := b.files[i].Path; isStub(p) {
 			if j := b.lookupPath(strings.TrimSuffix(p, ".pyi") + ".py"); j >= 0 {
-				x.stubs[j] = true
+				x.stubs[j] = i
 			}
 		}
 	}
@@ -151,28 +151,6 @@ func (b *builder) resolvePython() {
 	}
 }
 
-// pyResolve turns an import path as written ("a.b", ".x", "..") into a
-// dotted module name, relative imports taken from file i's package.
-func (b *builder) pyResolve(i int, p string) string {
-	if !strings.HasPrefix(p, ".") {
-		return p
-	}
-	dots := len(p) - len(strings.TrimLeft(p, "."))
-	rest := p[dots:]
-	dir := path.Dir(b.files[i].Path)
-	for k := 1; k < dots; k++ {
-		dir = path.Dir(dir)
-	}
-	var parts []string
-	if dir != "." {
-		parts = strings.Split(dir, "/")
-	}
-	if rest != "" {
-		parts = append(parts, strings.Split(rest, ".")...)
-	}
-	return strings.Join(parts, ".")
-}
-
 // pyFile finds the file of dotted module m, trying it as written and, for
 // relative imports resolved from the tree root, below each source root.
 func (x *pyIndex) pyFile(m string) (int, bool) {
@@ -183,17 +161,42 @@ func (x *pyIndex) pyFile(m string) (int, bool) {
 }
 
 func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
-	m := b.pyResolve(i, p)
-	if f, ok := x.pyFile(m); ok {
-		return f, true
-	}
 	if strings.HasPrefix(p, ".") {
-		// A relative import resolved by path: strip leading roots.
-		for k := strings.IndexByte(m, '.'); k > 0; k = strings.IndexByte(m, '.') {
-			m = m[k+1:]
-			if f, ok := x.pyFile(m); ok {
-				return f, true
-			}
+		// A relative import names a file by its path from file i's folder.
+		return b.pyRelFile(i, p)
+	}
+	return x.pyFile(p)
+}
+
+// pyRelFile finds the module a relative import (".x", "..a.b", ".")
+// names from file i: a .py or .pyi file or a package's __init__.
+func (b *builder) pyRelFile(i int, p string) (int, bool) {
+	dots := len(p) - len(strings.TrimLeft(p, "."))
+	dir := path.Dir(b.files[i].Path)
+	for k := 1; k < dots; k++ {
+		if dir == "." {
+			return -1, false // above the tree
+		}
+		dir = path.Dir(dir)
+	}
+	rel := strings.ReplaceAll(p[dots:], ".", "/")
+	base := rel
+	if dir != "." {
+		base = dir + "/" + rel
+		if rel == "" {
+			base = dir
+		}
+	}
+	cands := []string{base + ".py", base + "/__init__.py", base + ".pyi", base + "/__init__.pyi"}
+	if rel == "" {
+		cands = []string{base + "/__init__.py", base + "/__init__.pyi"}
+		if dir == "." {
+			cands = []string{"__init__.py", "__init__.pyi"}
+		}
+	}
+	for _, c := range cands {
+		if f := b.lookupPath(c); f >= 0 {
+			return f, true
 		}
 	}
 	return -1, false
@@ -277,9 +280,13 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if l == nil {
 		return nil
 	}
-	if x.stubs[f] {
-		// A module with a stub is where its names are declared, as far as
-		// an analyser reading the stub can tell, but for submodules.
+	if st, ok := x.stubs[f]; ok {
+		// A module with a stub is read through the stub, as type checkers
+		// and jedi do: a name the stub declares is declared by the module
+		// beside it, a name the stub imports is followed from there.
+		if r := b.pyStubFollow(x, st, name, depth); len(r) > 0 {
+			return r
+		}
 		if t, ok := b.pySubmodule(x, f, name); ok {
 			return []int{t}
 		}
@@ -330,6 +337,59 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 			if r := b.pyFollow(x, t, n, depth-1); len(r) > 0 {
 				return r
 			}
+		}
+	}
+	return nil
+}
+
+// pyStubFollow finds name as stub file st declares it: st's own
+// definition stands for the module beside st; an imported name is looked
+// up in the module it comes from, through that module's stub when it has
+// one.
+func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int {
+	if depth <= 0 {
+		return nil
+	}
+	mod := func(f int) int {
+		// the module a stub stands for, when there is one
+		if p := b.files[f].Path; isStub(p) {
+			if g := b.lookupPath(strings.TrimSuffix(p, "i")); g >= 0 {
+				return g
+			}
+		}
+		return f
+	}
+	if b.definesTop(st, name) {
+		return []int{mod(st)}
+	}
+	for _, im := range b.links[st].Imports {
+		if len(im.Names) == 0 {
+			continue
+		}
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			if local != name {
+				continue
+			}
+			sub := im.Path + "." + orig
+			if strings.HasSuffix(im.Path, ".") {
+				sub = im.Path + orig
+			}
+			if t, ok := b.pyModFile(x, st, sub); ok {
+				return []int{mod(t)}
+			}
+			t, ok := b.pyModFile(x, st, im.Path)
+			if !ok || t == st {
+				return nil
+			}
+			t = mod(t)
+			if tst, ok := x.stubs[t]; ok {
+				return b.pyStubFollow(x, tst, orig, depth-1)
+			}
+			if b.definesTop(t, orig) {
+				return []int{t}
+			}
+			return b.pyFollow(x, t, orig, depth-1)
 		}
 	}
 	return nil
