@@ -245,6 +245,19 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			}
 			continue
 		}
+		if okBase {
+			if st, ok := x.stubs[base]; ok {
+				// a package with a stub: the name as the stub binds it
+				if d := b.pyStubFollow(x, st, n, 4); len(d) > 0 {
+					if isPyModule(b.files[d[0]].Path, n) {
+						s.bind(local, d...)
+					}
+					s.name(local, d...)
+					a.spread(i, d, 1, 1)
+					continue
+				}
+			}
+		}
 		sub := p + "." + n
 		if strings.HasSuffix(p, ".") {
 			sub = p + n
@@ -273,6 +286,12 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 // pyFollow finds name through the imports of file f (re-exports of an
 // __init__.py and similar, star imports included), depth levels deep.
 func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
+	return b.pyFollowIn(x, f, name, depth, true)
+}
+
+// pyFollowIn is pyFollow; without viaStubs it reads modules, never their
+// stubs, to find where a class is really declared.
+func (b *builder) pyFollowIn(x *pyIndex, f int, name string, depth int, viaStubs bool) []int {
 	if depth <= 0 {
 		return nil
 	}
@@ -280,7 +299,7 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if l == nil {
 		return nil
 	}
-	if st, ok := x.stubs[f]; ok {
+	if st, ok := x.stubs[f]; ok && viaStubs {
 		// A module with a stub is read through the stub, as type checkers
 		// and jedi do: a name the stub declares is declared by the module
 		// beside it, a name the stub imports is followed from there.
@@ -307,7 +326,7 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 			if b.definesTop(t, name) {
 				return []int{t}
 			}
-			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+			if r := b.pyFollowIn(x, t, name, depth-1, viaStubs); len(r) > 0 {
 				return r
 			}
 			continue
@@ -334,7 +353,7 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 			if b.definesTop(t, n) {
 				return []int{t}
 			}
-			if r := b.pyFollow(x, t, n, depth-1); len(r) > 0 {
+			if r := b.pyFollowIn(x, t, n, depth-1, viaStubs); len(r) > 0 {
 				return r
 			}
 		}
@@ -400,6 +419,14 @@ func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int
 func isPyPackage(p string) bool {
 	base := path.Base(p)
 	return base == "__init__.py" || base == "__init__.pyi"
+}
+
+// isPyModule reports whether p is the file of a module called name.
+func isPyModule(p, name string) bool {
+	if isPyPackage(p) {
+		p = path.Dir(p)
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".pyi"), ".py") == name
 }
 
 // isStub reports whether p is a type stub (.pyi).
@@ -567,7 +594,7 @@ func (b *builder) pyDeclaring(x *pyIndex, m int, name string) int {
 	if b.definesTop(m, name) {
 		return m
 	}
-	if d := b.pyFollow(x, m, name, 4); len(d) > 0 {
+	if d := b.pyFollowIn(x, m, name, 4, false); len(d) > 0 {
 		return d[0]
 	}
 	return -1
