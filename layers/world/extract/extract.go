@@ -59,7 +59,11 @@ import (
 //	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
 //	   for const a = new Foo() or a: Foo); a class's Returns names what it
 //	   extends.
-const Version = 8
+//	9: Python attributes a class's methods assign on self are fields of
+//	   the class (Returns their type hint); hints see through conditional
+//	   expressions, await, and calls of a typed receiver's method
+//	   ("Client#get" for r = c.get() with c: Client).
+const Version = 9
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

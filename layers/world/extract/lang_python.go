@@ -457,6 +457,7 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 			outerCls := w.cls
 			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body)}
 			w.block(body, qual, idx, false)
+			w.instanceAttrs(body, qual, idx)
 			w.cls = outerCls
 		}
 		return
@@ -1273,24 +1274,132 @@ func pyUnwrapOptional(s string) string {
 }
 
 // hintOf is the type hint an assignment gives its target: the annotated
-// type ("T"), or the callee of a call it assigns ("T()"); "" otherwise.
+// type ("T"), or what the value it assigns is (see valueHint); "" when
+// the code does not say.
 func (w *pyWalker) hintOf(a *sitter.Node) string {
 	f := w.f
 	if t := f.field(a, "type"); t != nil {
 		return pyTypeName(pyUnwrapOptional(f.text(t)))
 	}
-	r := f.field(a, "right")
-	if r == nil || f.kind(r) != "call" {
+	return w.valueHint(f.field(a, "right"), 0)
+}
+
+// valueHint is the type hint of an expression: "T()" for a call of T (a
+// class, or a function whose declared return the resolver reads),
+// "H#m" for a call of method m of a receiver whose hint is H, the
+// common hint of both branches of a conditional expression, what an
+// await of a call gives; "" otherwise.
+func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
+	f := w.f
+	if r == nil || depth > 4 {
+		return ""
+	}
+	switch f.kind(r) {
+	case "parenthesized_expression":
+		if r.NamedChildCount() == 1 {
+			return w.valueHint(r.NamedChild(0), depth+1)
+		}
+		return ""
+	case "conditional_expression":
+		if r.NamedChildCount() != 3 {
+			return ""
+		}
+		a, b := w.valueHint(r.NamedChild(0), depth+1), w.valueHint(r.NamedChild(2), depth+1)
+		if a != b {
+			return ""
+		}
+		return a
+	case "await":
+		if r.NamedChildCount() == 1 {
+			return w.valueHint(r.NamedChild(0), depth+1)
+		}
+		return ""
+	case "call":
+	default:
 		return ""
 	}
 	fn := f.field(r, "function")
-	if fn == nil || f.kind(fn) != "identifier" && f.kind(fn) != "attribute" {
+	if fn == nil {
+		return ""
+	}
+	switch f.kind(fn) {
+	case "identifier":
+		if w.bound(f.text(fn)) {
+			return "" // a local callable: nothing the resolver can read
+		}
+	case "attribute":
+		o, at := f.field(fn, "object"), f.field(fn, "attribute")
+		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.text(o)] {
+			// recv.m(): what method m of recv's type returns
+			if h := w.typeOf(f.text(o)); h != "" && !strings.Contains(h, "#") {
+				return h + "#" + f.text(at)
+			}
+			if w.bound(f.text(o)) || w.isSelf(f.text(o)) {
+				return ""
+			}
+		}
+	default:
 		return ""
 	}
 	if t := pyTypeName(f.text(fn)); t != "" {
 		return t + "()"
 	}
 	return ""
+}
+
+// instanceAttrs defines the attributes the methods of class qual assign
+// on self (self.x = …) that the class body does not declare, as fields
+// with the type the code gives them: jedi and type checkers find a
+// member there.
+func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
+	f := w.f
+	have := map[string]bool{}
+	for _, d := range f.facts.Defs[classIdx:] {
+		if d.Parent == qual {
+			have[d.Name] = true
+		}
+	}
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		st := body.NamedChild(i)
+		if f.kind(st) == "decorated_definition" {
+			st = f.field(st, "definition")
+		}
+		if st == nil || f.kind(st) != "function_definition" {
+			continue
+		}
+		fb := f.field(st, "body")
+		if fb == nil {
+			continue
+		}
+		f.walk(fb, func(n *sitter.Node) bool {
+			switch f.kind(n) {
+			case "function_definition", "class_definition", "lambda":
+				return false
+			case "assignment":
+				l := f.field(n, "left")
+				if l == nil || f.kind(l) != "attribute" {
+					return true
+				}
+				o, at := f.field(l, "object"), f.field(l, "attribute")
+				if o == nil || at == nil || f.kind(o) != "identifier" || f.text(o) != "self" {
+					return true
+				}
+				name := f.text(at)
+				if have[name] {
+					return true
+				}
+				have[name] = true
+				sig := foldSpace(f.text(n))
+				if len(sig) > 120 || line(n) != f.endLine(n) {
+					sig = "self." + name + " = …"
+				}
+				f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
+					Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
+					Returns: w.cls.attrs[name]})
+			}
+			return true
+		})
+	}
 }
 
 // isSelf reports whether root is self or cls in a method of the class

@@ -113,6 +113,7 @@ func (b *builder) resolvePython() {
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
 		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
 		s.lastResort = func(q, name string) []int { return b.pyInPackage(x, s, q, name) }
+		s.noFallback = true // Python names come from imports, star imports or builtins
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}

@@ -64,7 +64,7 @@ func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
 		if g < 0 || ret == "" {
 			return -1, "", false
 		}
-		if f, cls, ok = b.pyClassNamed(x, g, ret); !ok {
+		if f, cls, ok = b.pyTypeOf1(x, g, ret); !ok {
 			return -1, "", false
 		}
 	}
@@ -185,12 +185,19 @@ func (b *builder) pyBases(f int, q string) []string {
 // walking up its bases (depth levels at most); -1 when none in the tree
 // does.
 func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
+	g, _ := b.pyMemberAt(x, f, cls, name, depth)
+	return g
+}
+
+// pyMemberAt is pyMember that also returns the class declaring the
+// member.
+func (b *builder) pyMemberAt(x *pyIndex, f int, cls, name string, depth int) (int, string) {
 	if depth <= 0 {
-		return -1
+		return -1, ""
 	}
 	for _, d := range b.links[f].Defs {
 		if d.Name == name && d.Parent == cls {
-			return f
+			return f, cls
 		}
 	}
 	for _, base := range b.pyBases(f, cls) {
@@ -198,11 +205,11 @@ func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
 		if !ok {
 			continue
 		}
-		if d := b.pyMember(x, g, n, name, depth-1); d >= 0 {
-			return d
+		if d, c := b.pyMemberAt(x, g, n, name, depth-1); d >= 0 {
+			return d, c
 		}
 	}
-	return -1
+	return -1, ""
 }
 
 // pyBaseAt finds base class base of class cls of file f.
@@ -216,14 +223,15 @@ func (b *builder) pyBaseAt(x *pyIndex, f int, cls, base string) (int, string, bo
 }
 
 // pyMemberDef finds member name of class cls of file f as pyMember does
-// and returns its file and the type it is declared to return.
+// and returns its file and the type it is declared to hold or return
+// (a type hint, see pyTypeOf1).
 func (b *builder) pyMemberDef(x *pyIndex, f int, cls, name string, depth int) (int, string) {
-	g := b.pyMember(x, f, cls, name, depth)
+	g, c := b.pyMemberAt(x, f, cls, name, depth)
 	if g < 0 {
 		return -1, ""
 	}
 	for _, d := range b.links[g].Defs {
-		if d.Name == name && d.Parent != "" && d.Returns != "" && d.Kind != world.KindClass {
+		if d.Name == name && d.Parent == c && d.Returns != "" && d.Kind != world.KindClass {
 			return g, d.Returns
 		}
 	}
