@@ -703,6 +703,11 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	}
 	if f.kind(obj) != "identifier" {
 		w.uses(obj)
+		if h := w.valueHint(obj, 0); h != "" && len(chain) > 0 && !w.isSuper(obj) {
+			// T().m, f().m: members of what the call gives
+			w.typedChain("", h, chain)
+			return
+		}
 		if w.isSuper(obj) && len(chain) > 0 {
 			// super().m: m as the bases of the enclosing class declare it
 			f.ref(world.Ref{Name: f.text(chain[0]), Qual: "super:" + w.cls.qual + "^", Line: line(chain[0]), In: w.in, Kind: world.RefMember})
@@ -733,27 +738,7 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	}
 	w.name(obj, world.RefValue)
 	if h := w.typeOf(root); h != "" && len(chain) > 0 {
-		// A receiver whose type the code says: the resolver looks the
-		// member up in that class and its bases ("v:T" qualifiers).
-		path := root
-		for k, a := range chain {
-			q := root
-			switch {
-			case k == 0:
-			case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
-				h = w.cls.attrs[f.text(chain[0])]
-			case k <= 3:
-				// what the previous member is declared to hold or return
-				h += "#" + f.text(chain[k-1])
-			default:
-				h = ""
-			}
-			if h != "" {
-				q = path + ":" + h
-			}
-			path += "." + f.text(a)
-			f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
-		}
+		w.typedChain(root, h, chain)
 		return
 	}
 	if w.names[root] && !w.bound(root) && len(chain) > 0 {
@@ -768,6 +753,34 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	}
 	for _, a := range chain {
 		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+	}
+}
+
+// typedChain records the members of a receiver whose type the code says
+// (hint h): the resolver looks each member up in that class and its
+// bases ("v:T" qualifiers), the next one in what the previous member is
+// declared to hold or return. root is the receiver as written ("" for a
+// call).
+func (w *pyWalker) typedChain(root, h string, chain []*sitter.Node) {
+	f := w.f
+	path := root
+	for k, a := range chain {
+		q := root
+		switch {
+		case k == 0:
+		case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
+			h = w.cls.attrs[f.text(chain[0])]
+		case k <= 3:
+			// what the previous member is declared to hold or return
+			h += "#" + f.text(chain[k-1])
+		default:
+			h = ""
+		}
+		if h != "" {
+			q = path + ":" + h
+		}
+		path += "." + f.text(a)
+		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 
@@ -1337,6 +1350,13 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			if w.bound(f.text(o)) || w.isSelf(f.text(o)) {
 				return ""
 			}
+		}
+		if o != nil && at != nil && f.kind(o) != "identifier" && f.kind(o) != "attribute" {
+			// T().m(), f().m(): what m of the call's result returns
+			if h := w.valueHint(o, depth+1); h != "" {
+				return h + "#" + f.text(at)
+			}
+			return ""
 		}
 	default:
 		return ""

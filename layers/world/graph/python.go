@@ -214,7 +214,8 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			s.external(im.Alias, qualHead(p))
 			return
 		}
-		if !isPyPackage(b.files[f].Path) {
+		if !isPyPackage(b.files[f].Path) || im.Alias != "" {
+			// import pkg as p binds p to the package's __init__
 			a.edge(i, f, 1, 1)
 		}
 		if im.Alias != "" {
