@@ -1337,14 +1337,21 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 	}
 	switch f.kind(fn) {
 	case "identifier":
+		if pyBuiltins[f.text(fn)] {
+			return ""
+		}
 		if w.bound(f.text(fn)) {
-			return "" // a local callable: nothing the resolver can read
+			// a local holding an instance: what its __call__ returns
+			if h := w.typeOf(f.text(fn)); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#__call__"
+			}
+			return ""
 		}
 	case "attribute":
 		o, at := f.field(fn, "object"), f.field(fn, "attribute")
 		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.text(o)] {
 			// recv.m(): what method m of recv's type returns
-			if h := w.typeOf(f.text(o)); h != "" && !strings.Contains(h, "#") {
+			if h := w.typeOf(f.text(o)); h != "" && strings.Count(h, "#") < 4 {
 				return h + "#" + f.text(at)
 			}
 			if w.bound(f.text(o)) || w.isSelf(f.text(o)) {
