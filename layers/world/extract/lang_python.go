@@ -437,7 +437,7 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		d.Kind = world.KindFunction
 	}
 	if !isClass {
-		d.Returns = w.returns(def, body)
+		d.Returns = w.returns(def, body, parent)
 	} else if sc := f.field(def, "superclasses"); sc != nil {
 		d.Returns = w.bases(sc)
 	}
@@ -906,6 +906,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		return
 	case "as_pattern", "except_clause":
 		mark := len(f.stack)
+		var value *sitter.Node
 		for _, c := range f.kids(n) {
 			if !c.named {
 				continue
@@ -914,7 +915,13 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 				if len(w.frames) > 0 {
 					w.bindTargets(&c.n)
 				}
+				if value != nil {
+					w.asType(n, k, value, &c.n)
+				}
 				continue
+			}
+			if value == nil {
+				value = &c.n
 			}
 			w.uses(&c.n)
 		}
@@ -1201,10 +1208,14 @@ func (w *pyWalker) bindModule(name, path string) {
 // return annotation ("-> Client", "-> 'Client'", "-> models.Client"),
 // else the class its first return statement constructs
 // ("return Client(...)"); "" otherwise.
-func (w *pyWalker) returns(def, body *sitter.Node) string {
+func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	f := w.f
 	if rt := f.field(def, "return_type"); rt != nil {
-		return pyTypeName(f.text(rt))
+		t := pyTypeName(f.text(rt))
+		if class != "" && (t == "Self" || strings.HasSuffix(t, ".Self")) {
+			return class
+		}
+		return t
 	}
 	if body == nil {
 		return ""
@@ -1218,7 +1229,13 @@ func (w *pyWalker) returns(def, body *sitter.Node) string {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "return_statement":
-			if v := n.NamedChild(0); v != nil && f.kind(v) == "call" {
+			v := n.NamedChild(0)
+			if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
+				f.kind(v) == "call" && f.field(v, "function") != nil && f.textIs(f.field(v, "function"), "cls")) {
+				found = class // return self, return cls(…): an instance of the class
+				return false
+			}
+			if v != nil && f.kind(v) == "call" {
 				if fn := f.field(v, "function"); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
 					if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
 						found = t
@@ -1372,6 +1389,54 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		return t + "()"
 	}
 	return ""
+}
+
+// asType records the type an "as" binding gets when the code says:
+// with T(…) as v (what T's __enter__, or __aenter__ in an async with,
+// returns), except E as e (an instance of E).
+func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
+	f := w.f
+	if alias.NamedChildCount() == 1 && f.kind(alias) == "as_pattern_target" {
+		alias = alias.NamedChild(0)
+	}
+	if f.kind(alias) != "identifier" {
+		return
+	}
+	h := ""
+	switch p := n.Parent(); {
+	case k == "except_clause" || p != nil && f.kind(p) == "except_clause":
+		h = pyTypeName(f.text(value))
+	case p != nil && f.kind(p) == "with_item":
+		enter := "__enter__"
+		for q := p.Parent(); q != nil; q = q.Parent() {
+			if f.kind(q) == "with_statement" {
+				if strings.HasPrefix(f.text(q), "async") {
+					enter = "__aenter__"
+				}
+				break
+			}
+		}
+		if v := w.valueHint(value, 0); v != "" && strings.Count(v, "#") < 4 {
+			h = v + "#" + enter
+		}
+	default:
+		return
+	}
+	name := f.text(alias)
+	if len(w.frames) > 0 {
+		fr := w.frames[len(w.frames)-1]
+		if fr.locals[name] {
+			if fr.types == nil {
+				fr.types = map[string]string{}
+			}
+			fr.types[name] = h
+		}
+		return
+	}
+	if w.modTypes == nil {
+		w.modTypes = map[string]string{}
+	}
+	w.modTypes[name] = h
 }
 
 // instanceAttrs defines the attributes the methods of class qual assign
