@@ -107,6 +107,7 @@ func (b *builder) resolvePython() {
 			}
 		}
 	}
+	b.pyWarnCycles(x, files)
 	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()

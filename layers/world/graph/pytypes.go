@@ -237,3 +237,51 @@ func (b *builder) pyMemberDef(x *pyIndex, f int, cls, name string, depth int) (i
 	}
 	return g, ""
 }
+
+// pyWarnCycles warns, in file order, about every class of files whose
+// base classes lead back to it: member lookups through it stop after
+// maxPyBases classes.
+func (b *builder) pyWarnCycles(x *pyIndex, files []int) {
+	if b.in.Warn == nil {
+		return
+	}
+	type class struct {
+		f   int
+		cls string
+	}
+	for _, f := range files {
+		if b.in.Only != nil && !b.in.Only[b.files[f].Path] {
+			continue
+		}
+		for _, d := range b.links[f].Defs {
+			if d.Kind != world.KindClass || d.Returns == "" {
+				continue
+			}
+			start := class{f, d.Name}
+			if d.Parent != "" {
+				start.cls = d.Parent + "." + d.Name
+			}
+			seen := map[class]bool{}
+			var walk func(c class, depth int) bool
+			walk = func(c class, depth int) bool {
+				if depth > maxPyBases || seen[c] {
+					return false
+				}
+				seen[c] = true
+				for _, base := range b.pyBases(c.f, c.cls) {
+					g, n, ok := b.pyBaseAt(x, c.f, c.cls, base)
+					if !ok {
+						continue
+					}
+					if (class{g, n}) == start || walk(class{g, n}, depth+1) {
+						return true
+					}
+				}
+				return false
+			}
+			if walk(start, 0) {
+				b.warnf("%s: class %s: its base classes lead back to it; members are looked up %d classes up at most", b.files[f].Path, start.cls, maxPyBases)
+			}
+		}
+	}
+}
