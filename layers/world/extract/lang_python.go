@@ -731,7 +731,11 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 			k = kind
 		}
 		f.ref(world.Ref{Name: f.text(chain[i]), Qual: qual, Line: line(chain[i]), In: w.in, Kind: k})
+		// the members after it are qualified by the chain so far
+		// (mod.Class.member, pkg.sub.name)
 		for _, a := range chain[i+1:] {
+			qual += "." + f.text(chain[i])
+			i++
 			f.ref(world.Ref{Name: f.text(a), Qual: qual, Line: line(a), In: w.in, Kind: world.RefMember})
 		}
 		return

@@ -13,9 +13,6 @@ type pyIndex struct {
 	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
 	names map[int]string // file → its module name
 	stubs map[int]int    // module → the .pyi stub beside it
-	// children maps a package's __init__ file to the modules directly in
-	// it, sorted (a whole-tree structure: adding a module changes it).
-	children map[int][]int
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -84,16 +81,6 @@ func (b *builder) resolvePython() {
 			}
 		}
 	}
-	x.children = map[int][]int{}
-	for _, i := range files {
-		p := b.files[i].Path
-		if isPyPackage(p) || isStub(p) {
-			continue
-		}
-		if pkg := b.lookupPath(path.Dir(p) + "/__init__.py"); pkg >= 0 {
-			x.children[pkg] = append(x.children[pkg], i)
-		}
-	}
 	for m, i := range x.mods {
 		// the shortest name, the one below the most specific root
 		if n, ok := x.names[i]; !ok || len(m) < len(n) || len(m) == len(n) && m < n {
@@ -113,7 +100,6 @@ func (b *builder) resolvePython() {
 		s := newScope()
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
 		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
-		s.lastResort = func(q, name string) []int { return b.pyInPackage(x, s, q, name) }
 		s.noFallback = true // Python names come from imports, star imports or builtins
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
@@ -384,7 +370,26 @@ func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int
 	if b.definesTop(st, name) {
 		return []int{mod(st)}
 	}
+	// from m import * in the stub: m's public names, through m's stub
+	from := func(t int, orig string) []int {
+		t = mod(t)
+		if tst, ok := x.stubs[t]; ok {
+			return b.pyStubFollow(x, tst, orig, depth-1)
+		}
+		if b.definesTop(t, orig) {
+			return []int{t}
+		}
+		return b.pyFollow(x, t, orig, depth-1)
+	}
 	for _, im := range b.links[st].Imports {
+		if im.Alias == "*" && len(im.Names) == 0 && !strings.HasPrefix(name, "_") {
+			if t, ok := b.pyModFile(x, st, im.Path); ok && t != st {
+				if r := from(t, name); len(r) > 0 {
+					return r
+				}
+			}
+			continue
+		}
 		if len(im.Names) == 0 {
 			continue
 		}
@@ -404,14 +409,7 @@ func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int
 			if !ok || t == st {
 				return nil
 			}
-			t = mod(t)
-			if tst, ok := x.stubs[t]; ok {
-				return b.pyStubFollow(x, tst, orig, depth-1)
-			}
-			if b.definesTop(t, orig) {
-				return []int{t}
-			}
-			return b.pyFollow(x, t, orig, depth-1)
+			return from(t, orig)
 		}
 	}
 	return nil
@@ -451,8 +449,10 @@ func (b *builder) pyBinds(f int, name string) bool {
 	return false
 }
 
-// pyDotted resolves a qualifier written a.b (a bound to a module) where
-// a.b is a submodule: name is looked up in that submodule.
+// pyDotted resolves a qualifier written a.b… (a bound to a module): the
+// longest run of submodules, then, when names are left, a class of that
+// module (Outer.Inner too) whose member name is looked up up its bases;
+// a member of anything else is no edge.
 func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	head, rest, ok := strings.Cut(q, ".")
 	if !ok {
@@ -466,14 +466,34 @@ func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	if !ok {
 		return nil, false
 	}
-	t, ok := x.mods[m+"."+rest]
+	cur, parts := fs[0], strings.Split(rest, ".")
+	for len(parts) > 0 {
+		t, ok := x.mods[m+"."+parts[0]]
+		if !ok {
+			break
+		}
+		cur, m, parts = t, m+"."+parts[0], parts[1:]
+	}
+	if len(parts) == 0 {
+		if d := b.definers(s, []int{cur}, name); len(d) > 0 {
+			return d, true
+		}
+		return []int{cur}, true
+	}
+	g, cls, ok := b.pyClassNamed(x, cur, parts[0])
+	for _, p := range parts[1:] {
+		if !ok {
+			break
+		}
+		g, cls, ok = b.pyClassNamed(x, g, cls+"."+p)
+	}
 	if !ok {
-		return nil, false
+		return nil, true
 	}
-	if d := b.definers(s, []int{t}, name); len(d) > 0 {
-		return d, true
+	if d := b.pyMember(x, g, cls, name, maxPyBases); d >= 0 {
+		return []int{d}, true
 	}
-	return []int{t}, true
+	return nil, true
 }
 
 // pySubmodule returns the module file that module f imports as name
@@ -601,30 +621,6 @@ func (b *builder) pyDeclaring(x *pyIndex, m int, name string) int {
 		return d[0]
 	}
 	return -1
-}
-
-// pyInPackage resolves pkg.name, where pkg is an imported package whose
-// __init__ does not bind name: a chain written pkg.sub.name reaches the
-// resolver as (pkg, name), so name is looked for in pkg's own modules and
-// taken when exactly one defines it.
-func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) []int {
-	fs := s.alias[q]
-	if len(fs) != 1 || !isPyPackage(b.files[fs[0]].Path) {
-		return nil
-	}
-	found := -1
-	for _, c := range x.children[fs[0]] {
-		if b.definesTop(c, name) {
-			if found >= 0 {
-				return nil
-			}
-			found = c
-		}
-	}
-	if found < 0 {
-		return nil
-	}
-	return []int{found}
 }
 
 // hasTyped reports whether some reference of l carries a type hint in its
