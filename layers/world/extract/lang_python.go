@@ -748,12 +748,17 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	if w.names[root] && !w.bound(root) && len(chain) > 0 {
 		// x.Y where x came from "from m import x": x may be a module or a
 		// class; either way Y is qualified by the imported name.
+		// The resolver also tries x as a class or a variable of a known
+		// type ("x:x"): Y is then looked up in the class and its bases.
 		k := world.RefValue
 		if len(chain) == 1 {
 			k = kind
 		}
-		f.ref(world.Ref{Name: f.text(chain[0]), Qual: root, Line: line(chain[0]), In: w.in, Kind: k})
-		chain = chain[1:]
+		f.ref(world.Ref{Name: f.text(chain[0]), Qual: root + ":" + root, Line: line(chain[0]), In: w.in, Kind: k})
+		if len(chain) > 1 {
+			w.typedChainFrom(root, root, chain, 1)
+		}
+		return
 	}
 	for _, a := range chain {
 		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
@@ -766,9 +771,21 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 // declared to hold or return. root is the receiver as written ("" for a
 // call).
 func (w *pyWalker) typedChain(root, h string, chain []*sitter.Node) {
+	w.typedChainFrom(root, h, chain, 0)
+}
+
+// typedChainFrom is typedChain for the members of chain from index
+// from on.
+func (w *pyWalker) typedChainFrom(root, h string, chain []*sitter.Node, from int) {
 	f := w.f
 	path := root
+	for _, a := range chain[:from] {
+		path += "." + f.text(a)
+	}
 	for k, a := range chain {
+		if k < from {
+			continue
+		}
 		q := root
 		switch {
 		case k == 0:
@@ -1083,6 +1100,9 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 		} else {
 			d.Kind = world.KindVar
 		}
+		if len(names) == 1 && f.kind(left) == "identifier" {
+			d.Returns = w.hintOf(a) // what it holds, when the code says
+		}
 		if i := f.def(d); first == 0 {
 			first = i
 		}
@@ -1215,7 +1235,7 @@ func (w *pyWalker) bindModule(name, path string) {
 func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	f := w.f
 	if rt := f.field(def, "return_type"); rt != nil {
-		t := pyTypeName(f.text(rt))
+		t := pyAnnotType(f.text(rt))
 		if class != "" && (t == "Self" || strings.HasSuffix(t, ".Self")) {
 			return class
 		}
@@ -1284,10 +1304,49 @@ func (w *pyWalker) paramType(name string, t *sitter.Node) {
 	if w.ptypes == nil || name == "self" || name == "cls" {
 		return
 	}
-	if h := pyTypeName(pyUnwrapOptional(w.f.text(t))); h != "" {
+	if h := pyAnnotType(w.f.text(t)); h != "" {
 		w.ptypes[name] = h
 	}
 }
+
+// pyWrappers are the generic forms whose first argument is the type an
+// annotation gives (ClassVar[T], Final[T], Annotated[T, …], type[T]).
+var pyWrappers = toSet(`ClassVar Final Annotated type Type Required NotRequired ReadOnly`)
+
+// pyAnnotType is the class an annotation says a value is an instance of,
+// as written: Optional and "| None" unwrapped, T[…] read as T (but for
+// containers), ClassVar[T] and the like as T; "" when not one class.
+func pyAnnotType(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	for k := 0; k < 3; k++ {
+		s = strings.TrimSpace(pyUnwrapOptional(s))
+		open := strings.IndexByte(s, '[')
+		if open < 0 || !strings.HasSuffix(s, "]") {
+			break
+		}
+		head := s[:open]
+		base := head[strings.LastIndexByte(head, '.')+1:]
+		if !pyWrappers[base] {
+			s = head // Generic[T] as T's class
+			break
+		}
+		in := s[open+1 : len(s)-1]
+		if c := strings.IndexByte(in, ','); c >= 0 {
+			in = in[:c]
+		}
+		s = in
+	}
+	t := pyTypeName(s)
+	if t != "" && pyContainers[t[strings.LastIndexByte(t, '.')+1:]] {
+		return ""
+	}
+	return t
+}
+
+// pyContainers are generic names that say nothing of a class of the tree.
+var pyContainers = toSet(`list dict set frozenset tuple List Dict Set FrozenSet Tuple Callable Union
+Optional Literal Iterable Iterator Sequence Mapping MutableMapping Generator AsyncIterator
+AsyncGenerator Awaitable Coroutine Any TypeVar Protocol`)
 
 // pyUnwrapOptional turns "Optional[T]", "T | None" and "None | T" into T.
 func pyUnwrapOptional(s string) string {
@@ -1313,7 +1372,7 @@ func pyUnwrapOptional(s string) string {
 func (w *pyWalker) hintOf(a *sitter.Node) string {
 	f := w.f
 	if t := f.field(a, "type"); t != nil {
-		return pyTypeName(pyUnwrapOptional(f.text(t)))
+		return pyAnnotType(f.text(t))
 	}
 	return w.valueHint(f.field(a, "right"), 0)
 }
@@ -1379,6 +1438,16 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 				return ""
 			}
 		}
+		if o != nil && at != nil && f.kind(o) == "identifier" && w.names[f.text(o)] && !w.bound(f.text(o)) && isUpper(f.text(o)[0]) {
+			// Cls.make() with Cls imported: what Cls's make returns
+			return f.text(o) + "#" + f.text(at)
+		}
+		if o != nil && at != nil && f.kind(o) == "attribute" {
+			// a.b.m(): what m of a.b's type returns
+			if h := w.attrHint(o, depth+1); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#" + f.text(at)
+			}
+		}
 		if o != nil && at != nil && f.kind(o) != "identifier" && f.kind(o) != "attribute" {
 			// T().m(), f().m(): what m of the call's result returns
 			if h := w.valueHint(o, depth+1); h != "" {
@@ -1441,6 +1510,37 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 		w.modTypes = map[string]string{}
 	}
 	w.modTypes[name] = h
+}
+
+// attrHint is the type hint of an attribute expression a.b (a.b.c…)
+// whose receiver's type the code says: "H#b", or the type self.b is
+// assigned in the class; "" otherwise.
+func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
+	f := w.f
+	o, at := f.field(n, "object"), f.field(n, "attribute")
+	if o == nil || at == nil || depth > 4 {
+		return ""
+	}
+	h := ""
+	switch f.kind(o) {
+	case "identifier":
+		root := f.text(o)
+		if w.modules[root] {
+			return ""
+		}
+		if w.isSelf(root) && w.cls.attrs[f.text(at)] != "" {
+			return w.cls.attrs[f.text(at)]
+		}
+		h = w.typeOf(root)
+	case "attribute":
+		h = w.attrHint(o, depth+1)
+	default:
+		h = w.valueHint(o, depth+1)
+	}
+	if h == "" || strings.Count(h, "#") >= 4 {
+		return ""
+	}
+	return h + "#" + f.text(at)
 }
 
 // instanceAttrs defines the attributes the methods of class qual assign

@@ -123,7 +123,7 @@ func (b *builder) resolvePython() {
 			rest.Refs = nil
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
-					if r.Kind == world.RefMember && a.pyTyped(x, i, r) {
+					if a.pyTyped(x, i, r) {
 						continue
 					}
 					r.Qual = qualHead(r.Qual[:k])

@@ -52,8 +52,16 @@ func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
 // pyTypeOf finds the class a hint names as file i sees it: its file and
 // its qualified name there.
 func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
+	return b.pyTypeOfD(x, i, hint, 4)
+}
+
+// pyTypeOfD is pyTypeOf following variables' hints depth deep.
+func (b *builder) pyTypeOfD(x *pyIndex, i int, hint string, depth int) (int, string, bool) {
+	if depth <= 0 {
+		return -1, "", false
+	}
 	hint, members, _ := strings.Cut(hint, "#")
-	f, cls, ok := b.pyTypeOf1(x, i, hint)
+	f, cls, ok := b.pyTypeOfIn(x, i, hint, depth)
 	if !ok || members == "" {
 		return f, cls, ok
 	}
@@ -64,11 +72,22 @@ func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
 		if g < 0 || ret == "" {
 			return -1, "", false
 		}
-		if f, cls, ok = b.pyTypeOf1(x, g, ret); !ok {
+		if f, cls, ok = b.pyTypeOfD(x, g, ret, depth-1); !ok {
 			return -1, "", false
 		}
 	}
 	return f, cls, true
+}
+
+// pyVarHint is the type hint module variable name of file f is declared
+// with, "" when none.
+func (b *builder) pyVarHint(f int, name string) string {
+	for _, d := range b.links[f].Defs {
+		if d.Name == name && d.Parent == "" && (d.Kind == world.KindVar || d.Kind == world.KindConst) {
+			return d.Returns
+		}
+	}
+	return ""
 }
 
 // pyClassNamed is pyClassAt when what name designates is a class.
@@ -80,16 +99,25 @@ func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, boo
 	return g, n, true
 }
 
-// pyTypeOf1 is pyTypeOf for a hint without members.
-func (b *builder) pyTypeOf1(x *pyIndex, i int, hint string) (int, string, bool) {
+// pyTypeOfIn is pyTypeOfD for a hint without members.
+func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, string, bool) {
 	name, call := strings.CutSuffix(hint, "()")
 	f, n, ok := b.pyClassAt(x, i, name)
 	if !ok {
 		return -1, "", false
 	}
-	if k := b.pyDefKind(f, n); k == world.KindClass {
+	k := b.pyDefKind(f, n)
+	if k == world.KindClass {
 		return f, n, true
-	} else if !call || k != world.KindFunction || strings.Contains(n, ".") {
+	}
+	if (k == world.KindVar || k == world.KindConst) && !call && depth > 0 && !strings.Contains(n, ".") {
+		// a module variable: the type the code gives it where declared
+		if h := b.pyVarHint(f, n); h != "" {
+			return b.pyTypeOfD(x, f, h, depth-1)
+		}
+		return -1, "", false
+	}
+	if !call || k != world.KindFunction || strings.Contains(n, ".") {
 		return -1, "", false
 	}
 	ret := b.pyReturns(f, n)
@@ -224,7 +252,7 @@ func (b *builder) pyBaseAt(x *pyIndex, f int, cls, base string) (int, string, bo
 
 // pyMemberDef finds member name of class cls of file f as pyMember does
 // and returns its file and the type it is declared to hold or return
-// (a type hint, see pyTypeOf1).
+// (a type hint, see pyTypeOfIn).
 func (b *builder) pyMemberDef(x *pyIndex, f int, cls, name string, depth int) (int, string) {
 	g, c := b.pyMemberAt(x, f, cls, name, depth)
 	if g < 0 {
