@@ -247,6 +247,12 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 				}
 			}
 		}
+		if okBase && base != i && b.definesTop(base, n) {
+			// the package's own definition shadows a submodule of that name
+			s.name(local, base)
+			a.edge(i, base, 1, 1)
+			continue
+		}
 		sub := p + "." + n
 		if strings.HasSuffix(p, ".") {
 			sub = p + n
