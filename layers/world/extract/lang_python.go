@@ -465,6 +465,15 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 	if strings.HasPrefix(name, "test") || w.isFixture(decos) {
 		w.fixtureParams(def)
 	}
+	if parent == "" && len(w.frames) == 0 && len(decos) > 0 {
+		// @group() def cli(): cli is what the outermost decorator gives
+		if h := w.decoratedHint(decos[0]); h != "" {
+			if w.modTypes == nil {
+				w.modTypes = map[string]string{}
+			}
+			w.modTypes[name] = h
+		}
+	}
 	outerCls := w.cls
 	if parent == "" || w.cls == nil || w.cls.qual != parent {
 		w.cls = nil // self means nothing in a plain function
@@ -1510,6 +1519,30 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 		w.modTypes = map[string]string{}
 	}
 	w.modTypes[name] = h
+}
+
+// decoratedHint is the type hint of a function decorated with dec, as
+// far as the code says: @d(…) gives what calling d returns (the class a
+// decorator factory's declared result builds, read as its first
+// overload), @d what calling d on the function returns; "" otherwise.
+func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
+	f := w.f
+	e := dec.NamedChild(0)
+	if e == nil {
+		return ""
+	}
+	switch f.kind(e) {
+	case "call":
+		return w.valueHint(e, 0)
+	case "identifier", "attribute":
+		t := pyTypeName(f.text(e))
+		root, _, _ := strings.Cut(t, ".")
+		if t == "" || pyBuiltins[root] || w.bound(root) || w.modules[t] {
+			return ""
+		}
+		return t + "()"
+	}
+	return ""
 }
 
 // attrHint is the type hint of an attribute expression a.b (a.b.c…)
