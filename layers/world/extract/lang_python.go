@@ -1426,6 +1426,12 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 	}
 	switch f.kind(fn) {
 	case "identifier":
+		if f.textIs(fn, "cls") && w.isSelf("cls") {
+			return w.cls.qual // cls(…) in a classmethod: an instance
+		}
+		if f.textIs(fn, "cast") && !w.bound("cast") {
+			return w.castHint(r)
+		}
 		if pyBuiltins[f.text(fn)] {
 			return ""
 		}
@@ -1438,6 +1444,9 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		}
 	case "attribute":
 		o, at := f.field(fn, "object"), f.field(fn, "attribute")
+		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.text(o)] {
+			return w.castHint(r) // typing.cast(T, v), t.cast(T, v)
+		}
 		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.text(o)] {
 			// recv.m(): what method m of recv's type returns
 			if h := w.typeOf(f.text(o)); h != "" && strings.Count(h, "#") < 4 {
@@ -1519,6 +1528,15 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 		w.modTypes = map[string]string{}
 	}
 	w.modTypes[name] = h
+}
+
+// castHint is the type cast(T, v) says its result is.
+func (w *pyWalker) castHint(call *sitter.Node) string {
+	args := w.f.field(call, "arguments")
+	if args == nil || args.NamedChildCount() == 0 {
+		return ""
+	}
+	return pyAnnotType(w.f.text(args.NamedChild(0)))
 }
 
 // decoratedHint is the type hint of a function decorated with dec, as
