@@ -1606,6 +1606,26 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 			have[d.Name] = true
 		}
 	}
+	w.selfAssignments(body, func(name string, n *sitter.Node) {
+		if have[name] {
+			return
+		}
+		have[name] = true
+		sig := foldSpace(f.text(n))
+		if len(sig) > 120 || line(n) != f.endLine(n) {
+			sig = "self." + name + " = …"
+		}
+		f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
+			Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
+			Returns: w.cls.attrs[name]})
+	})
+}
+
+// selfAssignments calls fn, in source order, for every assignment
+// self.name = … in the methods of a class body (not in functions nested
+// in them).
+func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign *sitter.Node)) {
+	f := w.f
 	for i := uint(0); i < body.NamedChildCount(); i++ {
 		st := body.NamedChild(i)
 		if f.kind(st) == "decorated_definition" {
@@ -1628,21 +1648,9 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 					return true
 				}
 				o, at := f.field(l, "object"), f.field(l, "attribute")
-				if o == nil || at == nil || f.kind(o) != "identifier" || f.text(o) != "self" {
-					return true
+				if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
+					fn(f.text(at), n)
 				}
-				name := f.text(at)
-				if have[name] {
-					return true
-				}
-				have[name] = true
-				sig := foldSpace(f.text(n))
-				if len(sig) > 120 || line(n) != f.endLine(n) {
-					sig = "self." + name + " = …"
-				}
-				f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
-					Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
-					Returns: w.cls.attrs[name]})
 			}
 			return true
 		})
@@ -1693,36 +1701,15 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 				continue
 			}
 		}
-		switch f.kind(st) {
-		case "expression_statement":
+		if f.kind(st) == "expression_statement" {
 			if a := st.NamedChild(0); a != nil && f.kind(a) == "assignment" {
 				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
 					set(f.text(l), w.hintOf(a))
 				}
 			}
-		case "function_definition":
-			fb := f.field(st, "body")
-			if fb == nil {
-				continue
-			}
-			f.walk(fb, func(n *sitter.Node) bool {
-				switch f.kind(n) {
-				case "function_definition", "class_definition", "lambda":
-					return false
-				case "assignment":
-					l := f.field(n, "left")
-					if l == nil || f.kind(l) != "attribute" {
-						return true
-					}
-					o, at := f.field(l, "object"), f.field(l, "attribute")
-					if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
-						set(f.text(at), w.hintOf(n))
-					}
-				}
-				return true
-			})
 		}
 	}
+	w.selfAssignments(body, func(name string, n *sitter.Node) { set(name, w.hintOf(n)) })
 	for k, v := range attrs {
 		if v == "" {
 			delete(attrs, k)

@@ -253,10 +253,7 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			a.edge(i, base, 1, 1)
 			continue
 		}
-		sub := p + "." + n
-		if strings.HasSuffix(p, ".") {
-			sub = p + n
-		}
+		sub := pySub(p, n)
 		if f, ok := b.pyModFile(x, i, sub); ok {
 			s.bind(local, f)
 			s.name(local, f)
@@ -331,10 +328,7 @@ func (b *builder) pyFollowIn(x *pyIndex, f int, name string, depth int, viaStubs
 			if local != name && n != "*" {
 				continue
 			}
-			sub := im.Path + "." + n
-			if strings.HasSuffix(im.Path, ".") {
-				sub = im.Path + n
-			}
+			sub := pySub(im.Path, n)
 			if t, ok := b.pyModFile(x, f, sub); ok && n != "*" {
 				return []int{t}
 			}
@@ -396,20 +390,13 @@ func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int
 			}
 			continue
 		}
-		if len(im.Names) == 0 {
-			continue
-		}
 		for _, n := range im.Names {
 			orig, local := importName(im, n)
 			if local != name {
 				continue
 			}
-			sub := im.Path + "." + orig
-			if strings.HasSuffix(im.Path, ".") {
-				sub = im.Path + orig
-			}
-			if t, ok := b.pyModFile(x, st, sub); ok {
-				return []int{mod(t)}
+			if t, ok := b.pySubmodule(x, st, name); ok {
+				return []int{mod(t)} // from . import sub as sub
 			}
 			t, ok := b.pyModFile(x, st, im.Path)
 			if !ok || t == st {
@@ -426,6 +413,15 @@ func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int
 func isPyPackage(p string) bool {
 	base := path.Base(p)
 	return base == "__init__.py" || base == "__init__.pyi"
+}
+
+// pySub is the import path of submodule name of the module imported as
+// p ("a.b" and "c" give "a.b.c", "." and "c" give ".c").
+func pySub(p, name string) string {
+	if strings.HasSuffix(p, ".") {
+		return p + name
+	}
+	return p + "." + name
 }
 
 // isPyModule reports whether p is the file of a module called name.
@@ -511,10 +507,7 @@ func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
 			if local != name {
 				continue
 			}
-			sub := im.Path + "." + n
-			if strings.HasSuffix(im.Path, ".") {
-				sub = im.Path + n
-			}
+			sub := pySub(im.Path, n)
 			if t, ok := b.pyModFile(x, f, sub); ok {
 				return t, true
 			}

@@ -159,10 +159,7 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 				return -1, "", false
 			case dotted && local == head:
 				// from pkg import m, then m.X: m a submodule, or a class
-				sub := im.Path + "." + orig
-				if strings.HasSuffix(im.Path, ".") {
-					sub = im.Path + orig
-				}
+				sub := pySub(im.Path, orig)
 				if m, ok := b.pyModFile(x, f, sub); ok {
 					if d := b.pyDeclaring(x, m, rest); d >= 0 {
 						return d, rest, true
