@@ -256,8 +256,10 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 		sub := pySub(p, n)
 		if f, ok := b.pyModFile(x, i, sub); ok {
 			s.bind(local, f)
-			s.name(local, f)
-			if !isPyPackage(b.files[f].Path) {
+			if !isPyPackage(b.files[f].Path) || local != n {
+				// naming a package is no use of its __init__ (but for
+				// binding it to another name); naming a module is
+				s.name(local, f)
 				a.edge(i, f, 1, 1)
 			}
 			continue
