@@ -921,6 +921,36 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		return
+	case "if_statement":
+		if name, t := w.isinstanceOf(f.field(n, "condition")); name != "" && len(w.frames) > 0 {
+			// if isinstance(v, T): v is a T in the block
+			fr := w.frames[len(w.frames)-1]
+			if fr.locals[name] {
+				old, had := fr.types[name]
+				if fr.types == nil {
+					fr.types = map[string]string{}
+				}
+				mark := len(f.stack)
+				defer f.release(mark)
+				for _, c := range f.kids(n) {
+					if !c.named {
+						continue
+					}
+					if c.field == f.fieldID("consequence") {
+						fr.types[name] = t
+						w.uses(&c.n)
+						if had {
+							fr.types[name] = old
+						} else {
+							delete(fr.types, name)
+						}
+						continue
+					}
+					w.uses(&c.n)
+				}
+				return
+			}
+		}
 	case "for_statement":
 		if r := f.field(n, "right"); r != nil {
 			w.uses(r)
@@ -1528,6 +1558,28 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 		w.modTypes = map[string]string{}
 	}
 	w.modTypes[name] = h
+}
+
+// isinstanceOf reads a condition isinstance(v, T) (v a name, T one
+// class) and returns v and T's hint; "" otherwise.
+func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
+	f := w.f
+	if c == nil || f.kind(c) != "call" {
+		return "", ""
+	}
+	fn, args := f.field(c, "function"), f.field(c, "arguments")
+	if fn == nil || args == nil || !f.textIs(fn, "isinstance") || args.NamedChildCount() != 2 {
+		return "", ""
+	}
+	v, t := args.NamedChild(0), args.NamedChild(1)
+	if f.kind(v) != "identifier" || f.kind(t) != "identifier" && f.kind(t) != "attribute" {
+		return "", ""
+	}
+	h := pyTypeName(f.text(t))
+	if h == "" || pyBuiltins[h] {
+		return "", ""
+	}
+	return f.text(v), h
 }
 
 // castHint is the type cast(T, v) says its result is.
