@@ -308,9 +308,12 @@ func (b *builder) pyFollowIn(x *pyIndex, f int, name string, depth int, viaStubs
 		}
 		return nil
 	}
+	// Every import binding name counts (try: from a import X / except
+	// ImportError: from b import X); a star import only when none does.
+	var out []int
 	for _, im := range l.Imports {
 		if im.Alias == "*" && len(im.Names) == 0 {
-			if strings.HasPrefix(name, "_") {
+			if len(out) > 0 || strings.HasPrefix(name, "_") {
 				continue // a star import leaves private names out
 			}
 			t, ok := b.pyModFile(x, f, im.Path)
@@ -332,24 +335,28 @@ func (b *builder) pyFollowIn(x *pyIndex, f int, name string, depth int, viaStubs
 			}
 			sub := pySub(im.Path, n)
 			if t, ok := b.pyModFile(x, f, sub); ok && n != "*" {
-				return []int{t}
+				out = append(out, t)
+				continue
 			}
 			t, ok := b.pyModFile(x, f, im.Path)
 			if !ok || t == f {
 				continue
 			}
 			if n == "*" {
+				if len(out) > 0 {
+					continue
+				}
 				n = name
 			}
 			if b.definesTop(t, n) {
-				return []int{t}
-			}
-			if r := b.pyFollowIn(x, t, n, depth-1, viaStubs); len(r) > 0 {
-				return r
+				out = append(out, t)
+			} else {
+				out = append(out, b.pyFollowIn(x, t, n, depth-1, viaStubs)...)
 			}
 		}
 	}
-	return nil
+	sort.Ints(out)
+	return uniq(out)
 }
 
 // pyStubFollow finds name as stub file st declares it: st's own
