@@ -101,6 +101,7 @@ func (b *builder) resolvePython() {
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
 		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
 		s.noFallback = true // Python names come from imports, star imports or builtins
+		s.noMemberGuess = true
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}
