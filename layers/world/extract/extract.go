@@ -59,11 +59,13 @@ import (
 //	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
 //	   for const a = new Foo() or a: Foo); a class's Returns names what it
 //	   extends.
-//	9: Python attributes a class's methods assign on self are fields of
-//	   the class (Returns their type hint); hints see through conditional
-//	   expressions, await, and calls of a typed receiver's method
-//	   ("Client#get" for r = c.get() with c: Client).
-const Version = 9
+//	10: Python (9 is taken on main): attributes a class's methods assign
+//	   on self are fields of the class; module variables and fields carry
+//	   their type hint in Returns; hints see through conditionals, await,
+//	   calls of a typed receiver's method ("Client#get" for c.get()),
+//	   with/except/isinstance/cast, decorators and generics; members after
+//	   a module path are qualified by the chain (pkg.sub.name).
+const Version = 10
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
