@@ -59,7 +59,18 @@ import (
 //	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
 //	   for const a = new Foo() or a: Foo); a class's Returns names what it
 //	   extends.
-const Version = 9
+//	9: TypeScript and JavaScript: a member reference's qualifier carries
+//	   its receiver's type ("recv:EXPR"), definitions their declared type
+//	   in Returns (annotations, Promise<T>, interface and alias members,
+//	   new C, JSDoc); export aliases are definitions; module.exports.x
+//	   after module.exports = f is an export only when f is declared.
+//	10: Python: attributes a class's methods assign on self are fields of
+//	   the class; module variables and fields carry their type hint in
+//	   Returns; hints see through conditionals, await, calls of a typed
+//	   receiver's method ("Client#get" for c.get()), with/except/
+//	   isinstance/cast, decorators and generics; members after a module
+//	   path are qualified by the chain (pkg.sub.name).
+const Version = 10
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
