@@ -7,9 +7,11 @@
 # Medians over RUNS (default 3) of: parse-only (baseline) against a full
 # index with its peak RSS; the one-file and ten-file incremental index of
 # the corpus' follow-up trees, beside the floor of a one-file update (git
-# diff-tree plus reading the changed blob); a --worktree update after
-# editing one file, beside writing the work tree as a tree alone (git add -A
-# on a copy of the index, write-tree); scope of one task touching
+# diff-tree plus reading the changed blob); a one-file update that adds a
+# function (its importers are resolved again); a --worktree update after
+# editing one file, beside writing the work tree as a tree alone (on a copy
+# of the index: ls-files of what differs, update-index of those paths,
+# write-tree); scope of one task touching
 # pkg/kubelet/kubelet.go; map --budget 2000.
 source "$(dirname "$0")/lib.sh"
 k8s=${1:?usage: bench/live.sh CORPUS/kubernetes [RUNS]}
@@ -27,6 +29,15 @@ grep -qx '/.speed-bench/' .git/info/exclude 2>/dev/null || echo '/.speed-bench/'
 mkdir -p .speed-bench/features/bench/tasks
 printf '# Bench\n\n## Requirements\n\n- REQ-1: the kubelet syncs pods.\n' > .speed-bench/features/bench/spec.md
 printf 'id = "1"\ntitle = "Sync pods faster"\ndescription = "Make the kubelet sync loop cheaper."\nfiles_touched = ["%s"]\nrequirements = ["REQ-1"]\n' "$edited" > .speed-bench/features/bench/tasks/1.toml
+# A tree where kubelet.go gains a function: a change of definitions, which
+# moves the out-edges of every file reading pkg/kubelet.
+deftree=$(
+  idx=$(mktemp); trap 'rm -f "$idx"' RETURN
+  blob=$( { git cat-file blob "$base:$edited"; printf '\nfunc speedBenchAdded() int { return 1 }\n'; } | git hash-object -w --stdin)
+  GIT_INDEX_FILE=$idx git read-tree "$base"
+  GIT_INDEX_FILE=$idx git update-index --cacheinfo "100644,$blob,$edited"
+  GIT_INDEX_FILE=$idx git write-tree
+)
 # floor of a one-file update: the diff and the changed blob
 floor() {
   git diff-tree -r "$base" k8s-onefile-tree >/dev/null
@@ -35,7 +46,8 @@ floor() {
 snapshot_only() {
   local idx; idx=$(mktemp)
   cp .git/index "$idx"
-  GIT_INDEX_FILE=$idx git add -A
+  GIT_INDEX_FILE=$idx git ls-files -z --others --modified --exclude-standard |
+    GIT_INDEX_FILE=$idx git update-index --add --remove --replace -z --stdin
   GIT_INDEX_FILE=$idx git write-tree >/dev/null
   rm -f "$idx"
 }
@@ -45,10 +57,15 @@ for i in $(seq "$runs"); do
   timed "$work/parse" "$gs" index --parse-only --rev "$base"
   git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
   timed "$work/full" "$gs" index --rev "$base"
+  # The store with only the base indexed: the updates below that must start
+  # from the base (the newest indexed tree) start from it again.
+  fresh=$(git rev-parse refs/speed/index)
   timed "$work/floor" bash -c floor
   timed "$work/one" "$gs" index --rev k8s-onefile-tree
   timed "$work/ten" "$gs" index --rev k8s-tenfile-tree
-  "$gs" index -q --rev "$base"
+  git update-ref refs/speed/index "$fresh"
+  timed "$work/def" "$gs" index --rev "$deftree"
+  git update-ref refs/speed/index "$fresh"
   echo "// bench edit $i" >> "$edited"
   timed "$work/snap" bash -c snapshot_only
   timed "$work/wt" "$gs" index --worktree
@@ -68,6 +85,7 @@ echo "  full / parse-only       $(ratio "$(med full)" "$(med parse)")x wall, $(r
 echo "one-file floor (baseline) $(ms floor)   [$(runsof floor)]"
 echo "one-file incremental      $(ms one)   [$(runsof one)]"
 echo "ten-file incremental      $(ms ten)   [$(runsof ten)]"
+echo "one definition added      $(ms def)   [$(runsof def)]"
 echo "work tree as a tree alone $(ms snap)   [$(runsof snap)]"
 echo "one-file --worktree       $(ms wt)   [$(runsof wt)]"
 echo "scope of one task         $(ms scope)   [$(runsof scope)]"

@@ -5,7 +5,7 @@ import (
 	"crypto/sha1"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -14,7 +14,8 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
-// Raw object access through go-git's storage. Callers hold r.mu.
+// Raw object access: reads through r.objs (packs.go), writes of loose
+// objects through go-git's storage. Callers hold r.mu.
 
 // treeEntry is one entry of a git tree object.
 type treeEntry struct {
@@ -34,33 +35,76 @@ func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error
 			return o.data, nil
 		}
 	}
-	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
-	// Another process may be adding a pack (its index appears before
-	// go-git can open it) or repacking: look at the packs again and retry
+	typ, data, err := r.getObject(h)
+	// Another process may be adding a pack (its index appears before the
+	// pack can be opened) or repacking: look at the packs again and retry
 	// a few times before calling the object missing.
 	for try := 0; try < 5 && (errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, dotgit.ErrPackfileNotFound)); try++ {
 		if try > 0 {
 			time.Sleep(time.Duration(try) * 10 * time.Millisecond)
 		}
-		r.storage.Reindex()
-		obj, err = r.storage.EncodedObject(plumbing.AnyObject, h)
+		r.reindex()
+		typ, data, err = r.getObject(h)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if obj.Type() != t {
-		return nil, fmt.Errorf("object %s is a %s, not a %s", h, obj.Type(), t)
+	if typ != t {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, typ, t)
 	}
-	rc, err := obj.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(rc)
+	return data, nil
 }
 
-// readTree decodes a tree object. Entries keep git's order.
+// getObject reads an object through r.objs (packs.go), or through go-git
+// when the repository has a pack index of another version.
+func (r *Repo) getObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if !r.objs.goGit {
+		return r.objs.read(h)
+	}
+	obj, err := r.storage.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	return contentOf(obj)
+}
+
+// hasObject reports whether the object database holds h.
+func (r *Repo) hasObject(h plumbing.Hash) bool {
+	if !r.objs.goGit {
+		return r.objs.has(h)
+	}
+	return r.storage.HasEncodedObject(h) == nil
+}
+
+// reindex makes the next reads look at the pack folder again.
+func (r *Repo) reindex() {
+	r.storage.Reindex()
+	r.objs.scanned = false
+}
+
+// maxTrees bounds the decoded trees a Repo keeps (see readTree).
+const maxTrees = 1 << 14
+
+// readTree decodes a tree object. Entries keep git's order; the slice is
+// the caller's. Looking up many shards of an artifact walks the same
+// trees again and again, so decoded trees are kept (a tree never changes
+// under its id), up to maxTrees of them.
 func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
+	if es, ok := r.trees[h]; ok {
+		return slices.Clone(es), nil
+	}
+	es, err := r.decodeTree(h)
+	if err != nil {
+		return nil, err
+	}
+	if r.trees == nil || len(r.trees) >= maxTrees {
+		r.trees = map[plumbing.Hash][]treeEntry{}
+	}
+	r.trees[h] = es
+	return slices.Clone(es), nil
+}
+
+func (r *Repo) decodeTree(h plumbing.Hash) ([]treeEntry, error) {
 	data, err := r.readObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, err
@@ -99,7 +143,7 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 			return h, nil
 		}
 	}
-	if r.storage.HasEncodedObject(h) == nil {
+	if r.hasObject(h) {
 		r.remember(h)
 		return h, nil
 	}

@@ -64,7 +64,7 @@ func (r *Repo) flushPending() error {
 	if _, err := r.git(pack.Bytes(), "index-pack", "--stdin"); err != nil {
 		return fmt.Errorf("write pack of %d objects: %w", len(p.order), err)
 	}
-	r.storage.Reindex()
+	r.reindex()
 	return nil
 }
 

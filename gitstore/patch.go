@@ -39,12 +39,13 @@ func (s *Store) Shards(tree, digest, name string, keys []string) (map[string][]b
 	var found []string
 	var ids []plumbing.Hash
 	seen := map[string]bool{}
+	trees := map[plumbing.Hash][]treeEntry{} // shared by the keys' paths
 	for _, k := range keys {
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		h, ok, err := s.lookup(art, false, append(splitKey(k), "@")...)
+		h, ok, err := s.lookupIn(trees, art, false, append(splitKey(k), "@")...)
 		if err != nil {
 			return nil, err
 		}

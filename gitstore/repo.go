@@ -44,9 +44,11 @@ type Repo struct {
 
 	mu       sync.Mutex // guards storage (go-git object storage is not goroutine-safe)
 	storage  *filesystem.Storage
-	writeErr error       // first failure of mustBlob, guarded by mu
-	pending  *pendingSet // new objects not yet written, guarded by mu
-	cache    *storeCache // decoded store tip, guarded by mu
+	objs     *objects                      // reads objects without loading every pack index (packs.go)
+	trees    map[plumbing.Hash][]treeEntry // decoded trees (readTree), guarded by mu
+	writeErr error                         // first failure of mustBlob, guarded by mu
+	pending  *pendingSet                   // new objects not yet written, guarded by mu
+	cache    *storeCache                   // decoded store tip, guarded by mu
 	// known holds ids of objects this process read from or wrote to the
 	// object database, so writing them again skips the existence check.
 	// Guarded by mu.
@@ -145,6 +147,7 @@ func Open(dir string) (*Repo, error) {
 	// again for every object, which dominated reading a store's shards.
 	r.storage = filesystem.NewStorageWithOptions(osfs.New(r.commonDir), cache.NewObjectLRUDefault(),
 		filesystem.Options{MaxOpenDescriptors: 32})
+	r.objs = newObjects(filepath.Join(r.commonDir, "objects"))
 	return r, nil
 }
 
@@ -216,6 +219,48 @@ func validRev(rev string) error {
 	return nil
 }
 
+// resolveID resolves a full object id (what --worktree and the hooks pass)
+// in this process: a commit to itself and its tree, a tree to itself, an
+// annotated tag to what it points at. ok is false for anything else (a
+// name, an abbreviation, a missing object); Resolve then asks git.
+func (r *Repo) resolveID(rev string) (commit, tree string, ok bool) {
+	if len(rev) != 40 || !isLowerHex(rev) {
+		return "", "", false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := plumbing.NewHash(rev)
+	for peel := 0; peel < 8; peel++ {
+		t, data, err := r.getObject(h)
+		if err != nil {
+			return "", "", false
+		}
+		switch t {
+		case plumbing.TreeObject:
+			return commit, h.String(), true
+		case plumbing.CommitObject:
+			// A commit starts with its tree: "tree <id>\n".
+			line, _, _ := strings.Cut(string(data), "\n")
+			id, found := strings.CutPrefix(line, "tree ")
+			if !found || len(id) != 40 || !isLowerHex(id) {
+				return "", "", false
+			}
+			commit, h = h.String(), plumbing.NewHash(id)
+		case plumbing.TagObject:
+			// A tag starts with what it points at: "object <id>\n".
+			line, _, _ := strings.Cut(string(data), "\n")
+			id, found := strings.CutPrefix(line, "object ")
+			if !found || len(id) != 40 || !isLowerHex(id) || commit != "" {
+				return "", "", false
+			}
+			h = plumbing.NewHash(id)
+		default:
+			return "", "", false
+		}
+	}
+	return "", "", false
+}
+
 // Resolve turns any commit-ish or tree-ish (HEAD, a branch, a tag, a sha or a
 // prefix of one, HEAD~2, v1^{tree}, a tree id, a tag pointing at a tree) into
 // a commit id and a tree id. For a tree-ish that is not a commit, commit is
@@ -224,6 +269,9 @@ func validRev(rev string) error {
 func (r *Repo) Resolve(rev string) (commit, tree string, err error) {
 	if err := validRev(rev); err != nil {
 		return "", "", err
+	}
+	if commit, tree, ok := r.resolveID(rev); ok {
+		return commit, tree, nil
 	}
 	// One cat-file process resolves both peelings with git's own rules.
 	in := rev + "^{commit}\n" + rev + "^{tree}\n"

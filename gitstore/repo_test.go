@@ -149,6 +149,10 @@ func TestResolveForms(t *testing.T) {
 		{trees[2], "", trees[2]},
 		{"treetag", "", trees[0]},
 		{"atreetag", "", trees[1]},
+		// Full ids, resolved in this process (resolveID).
+		{commits[0], commits[0], trees[0]},
+		{g.Git("rev-parse", "v2"), commits[1], trees[1]},
+		{g.Git("rev-parse", "atreetag"), "", trees[1]},
 	}
 	for _, c := range cases {
 		commit, tree, err := r.Resolve(c.rev)
@@ -157,7 +161,7 @@ func TestResolveForms(t *testing.T) {
 		}
 	}
 	blob := g.Git("rev-parse", "HEAD:f.txt")
-	for _, bad := range []string{"nope", "HEAD~9", "-h", "a\nb", blob, ""} {
+	for _, bad := range []string{"nope", "HEAD~9", "-h", "a\nb", blob, "", strings.Repeat("ab", 20)} {
 		if _, _, err := r.Resolve(bad); !errors.Is(err, ErrBadRevision) {
 			t.Errorf("Resolve(%q) = %v, want ErrBadRevision", bad, err)
 		}

@@ -2,6 +2,8 @@ package gitstore
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -13,13 +15,19 @@ type StatusEntry struct {
 	Code string `json:"code"`
 }
 
-// Status lists the work tree's changes against HEAD and the index, with
-// untracked files one by one; nil in a bare repository.
-func (r *Repo) Status() ([]StatusEntry, error) {
+// Status lists the work tree's changes against HEAD and the index; nil in
+// a bare repository. With untracked it lists untracked files one by one
+// as well, which reads every folder of the work tree; without, git only
+// compares the tracked files with the index's stat data.
+func (r *Repo) Status(untracked bool) ([]StatusEntry, error) {
 	if r.workTree == "" {
 		return nil, nil
 	}
-	out, err := r.git(nil, "-C", r.workTree, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+	mode := "--untracked-files=no"
+	if untracked {
+		mode = "--untracked-files=all"
+	}
+	out, err := r.git(nil, "-C", r.workTree, "status", "--porcelain=v1", "-z", mode, "--no-renames")
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +39,16 @@ func (r *Repo) Status() ([]StatusEntry, error) {
 		st = append(st, StatusEntry{Code: string(rec[:2]), Path: string(rec[3:])})
 	}
 	return st, nil
+}
+
+// IndexBytes is the size of the git index file: a measure, without reading
+// it, of how many files the work tree tracks (0 when there is none).
+func (r *Repo) IndexBytes() int64 {
+	fi, err := os.Stat(filepath.Join(r.gitDir, "index"))
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // CommitChange is one commit of a history: its message and the paths it

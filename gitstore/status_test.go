@@ -18,13 +18,19 @@ func TestStatusAndRecentChanges(t *testing.T) {
 	g.Write("new file.txt", "x\n")
 	r := open(t, g.Dir)
 
-	st, err := r.Status()
+	st, err := r.Status(true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []StatusEntry{{Path: "dir/b.txt", Code: " M"}, {Path: "new file.txt", Code: "??"}}
 	if !reflect.DeepEqual(st, want) {
-		t.Errorf("Status = %+v, want %+v", st, want)
+		t.Errorf("Status(true) = %+v, want %+v", st, want)
+	}
+	if st, err = r.Status(false); err != nil || !reflect.DeepEqual(st, want[:1]) {
+		t.Errorf("Status(false) = %+v, %v, want %+v", st, err, want[:1])
+	}
+	if n := r.IndexBytes(); n < 100 {
+		t.Errorf("IndexBytes = %d for an index of two files", n)
 	}
 
 	log, err := r.RecentChanges("HEAD", 10)

@@ -231,12 +231,25 @@ func (s *Store) factsShard(sh string) (map[string]plumbing.Hash, error) {
 // lookup follows names from the root; ok is false when a name is absent.
 // A present entry of the wrong kind is corruption. Caller holds r.mu.
 func (s *Store) lookup(root plumbing.Hash, wantTree bool, names ...string) (plumbing.Hash, bool, error) {
+	return s.lookupIn(nil, root, wantTree, names...)
+}
+
+// lookupIn is lookup reading each tree object once into trees (when not
+// nil): many lookups below one root share the trees on their paths.
+func (s *Store) lookupIn(trees map[plumbing.Hash][]treeEntry, root plumbing.Hash, wantTree bool, names ...string) (plumbing.Hash, bool, error) {
 	h := root
 	for i, name := range names {
 		if h.IsZero() {
 			return h, false, nil
 		}
-		entries, err := s.r.readTree(h)
+		entries, ok := trees[h]
+		var err error
+		if !ok {
+			entries, err = s.r.readTree(h)
+			if trees != nil && err == nil {
+				trees[h] = entries
+			}
+		}
 		if err != nil {
 			return h, false, corrupt("read store tree %s: %v", strings.Join(names[:i], "/"), err)
 		}
@@ -402,6 +415,16 @@ func (s *Store) readShards(h plumbing.Hash, prefix []string, out map[string][]by
 // go-git took longer than reading the blobs); the blobs are read in one
 // batch afterwards.
 func (s *Store) listShards(h plumbing.Hash, prefix []string, keys *[]string, ids *[]plumbing.Hash) error {
+	// A small artifact (a tree's summary) is walked here: a few trees read
+	// in this process cost less than starting git.
+	budget := smallArtifact
+	k0, i0 := len(*keys), len(*ids)
+	if err := s.walkShards(h, prefix, keys, ids, &budget); err == nil {
+		return nil
+	} else if !errors.Is(err, errLargeArtifact) {
+		return err
+	}
+	*keys, *ids = (*keys)[:k0], (*ids)[:i0]
 	out, err := s.r.git(nil, "ls-tree", "-r", "-z", h.String())
 	if err != nil {
 		return corrupt("read artifact tree %s: %v", h, err)
@@ -430,6 +453,42 @@ func (s *Store) listShards(h plumbing.Hash, prefix []string, keys *[]string, ids
 		}
 		*keys = append(*keys, strings.Join(comps, "/"))
 		*ids = append(*ids, plumbing.NewHash(string(f[2])))
+	}
+	return nil
+}
+
+// smallArtifact is how many trees listShards reads in this process
+// before it asks git ls-tree instead.
+const smallArtifact = 8
+
+var errLargeArtifact = errors.New("artifact larger than smallArtifact trees")
+
+// walkShards is listShards reading the trees itself, at most *budget of
+// them; errLargeArtifact when there are more.
+func (s *Store) walkShards(h plumbing.Hash, prefix []string, keys *[]string, ids *[]plumbing.Hash, budget *int) error {
+	if *budget--; *budget < 0 {
+		return errLargeArtifact
+	}
+	entries, err := s.r.readTree(h)
+	if err != nil {
+		return corrupt("read artifact tree %s: %v", h, err)
+	}
+	for _, e := range entries {
+		if e.name == "@" && e.mode == ModeFile && len(prefix) >= 1 {
+			*keys = append(*keys, strings.Join(prefix, "/"))
+			*ids = append(*ids, e.hash)
+			continue
+		}
+		if e.mode != ModeTree {
+			return corrupt("unexpected entry %q in an artifact", strings.Join(append(append([]string(nil), prefix...), e.name), "/"))
+		}
+		c, err := unescapeName(e.name)
+		if err != nil {
+			return corrupt("artifact entry: %v", err)
+		}
+		if err := s.walkShards(e.hash, append(append([]string(nil), prefix...), c), keys, ids, budget); err != nil {
+			return err
+		}
 	}
 	return nil
 }

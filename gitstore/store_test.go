@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/git-speed/git-speed/internal/gittest"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func factKey(i int) string { return fmt.Sprintf("%040x", i*7919+1) }
@@ -700,5 +701,50 @@ func TestPinnedFacts(t *testing.T) {
 	defer unpin()
 	if got, err := empty.Facts([]string{factKey(1)}); err != nil || len(got) != 0 {
 		t.Fatalf("Facts on a pinned empty store = %v, %v", got, err)
+	}
+}
+
+// TestSmallArtifactsWalked: an artifact of a few trees is listed in this
+// process, a larger one by git ls-tree; both list the same shards.
+func TestSmallArtifactsWalked(t *testing.T) {
+	g := sample(t)
+	r := open(t, g.Dir)
+	tree := strings.Repeat("cd", 20)
+	for _, n := range []int{1, 3, 40} {
+		shards := map[string][]byte{}
+		for i := 0; i < n; i++ {
+			shards[fmt.Sprintf("d%d/e%d/%%@ x", i%3, i)] = []byte(fmt.Sprint(i))
+		}
+		shards["top"] = []byte("t")
+		name := fmt.Sprint("art", n)
+		tx := r.Store().Begin()
+		tx.PutTree(tree, "d", name, shards)
+		if err := tx.Commit("art"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Store().Tree(tree, "d", name)
+		if err != nil || !reflect.DeepEqual(got, shards) {
+			t.Fatalf("%d shards: read back %v, %v", n, got, err)
+		}
+		r.mu.Lock()
+		snap, _ := r.Store().tip()
+		h, _, _ := r.Store().lookup(snap.root, true, "trees", shard(tree), treeDirName(tree, "d"), name)
+		var wk []string
+		var wi, li []plumbing.Hash
+		budget := 1 << 20
+		werr := r.Store().walkShards(h, nil, &wk, &wi, &budget)
+		out, lerr := r.git(nil, "ls-tree", "-r", "-z", h.String())
+		r.mu.Unlock()
+		if werr != nil || lerr != nil {
+			t.Fatal(werr, lerr)
+		}
+		for _, rec := range splitRecords(out, 0) {
+			tab := bytes.IndexByte(rec, '\t')
+			f := bytes.Fields(rec[:tab])
+			li = append(li, plumbing.NewHash(string(f[2])))
+		}
+		if !reflect.DeepEqual(wi, li) || len(wk) != n+1 {
+			t.Fatalf("%d shards: the walk lists %d blobs %v, ls-tree %v", n, len(wk), wi, li)
+		}
 	}
 }

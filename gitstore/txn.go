@@ -287,7 +287,7 @@ func (s *Store) Reset() error {
 	if err != nil {
 		return fmt.Errorf("reset store: %w", err)
 	}
-	if !old.IsZero() && r.storage.HasEncodedObject(old) == nil {
+	if !old.IsZero() && r.hasObject(old) {
 		for n := 1; ; n++ {
 			name := CorruptRefPrefix + strconv.Itoa(n)
 			if _, err := r.storage.Reference(plumbing.ReferenceName(name)); err == nil {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -34,8 +35,9 @@ type Snapshot struct {
 
 // SnapshotWorktree writes the work tree as it is now as a git tree: tracked
 // files with their edits, untracked files that git does not ignore, and
-// deletions. It works on a private copy of the index (git add -A and git
-// write-tree with GIT_INDEX_FILE pointing at the copy), so the user's
+// deletions. It works on a private copy of the index (git ls-files lists
+// what differs, git update-index takes just those paths, git write-tree
+// writes the tree, all with GIT_INDEX_FILE pointing at the copy), so the user's
 // index, HEAD, branches, stash and files are never touched; the only trace
 // is the new blob and tree objects in the object database, unreferenced
 // until the store holds them. Files that cannot be read, and files over
@@ -56,16 +58,18 @@ func (r *Repo) SnapshotWorktree(opt SnapshotOptions) (*Snapshot, error) {
 	defer os.Remove(tmp)
 	defer os.Remove(tmp + ".lock")
 
-	// Paths git would add or update: untracked (not ignored) and modified.
-	// Those that cannot be read, or are too large, are left out of add.
+	// Paths git would add, update or remove: untracked (not ignored) and
+	// modified (deletions included). Those that cannot be read, or are too
+	// large, are left as the index has them.
 	out, err := r.worktreeGit(tmp, nil, "ls-files", "-z", "--others", "--modified", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
-	var skip []string
+	var skip, update []string
 	seen := map[string]bool{}
 	for _, rec := range splitRecords(out, 0) {
-		p := string(rec)
+		// An embedded repository is listed as "dir/"; it is added as dir.
+		p := strings.TrimSuffix(string(rec), "/")
 		if p == "" || seen[p] {
 			continue
 		}
@@ -73,25 +77,21 @@ func (r *Repo) SnapshotWorktree(opt SnapshotOptions) (*Snapshot, error) {
 		if why := r.unreadable(p, opt.MaxFileBytes); why != "" {
 			warn(fmt.Sprintf("%s: %s; the work-tree index keeps the committed version (or leaves it out)", p, why))
 			skip = append(skip, p)
+			continue
 		}
+		update = append(update, p)
 	}
-	// Pathspecs go on stdin, NUL-separated, so any path works.
-	var spec bytes.Buffer
-	spec.WriteString(":/\x00")
-	for _, p := range skip {
-		spec.WriteString(":(top,literal,exclude)" + p + "\x00")
-	}
-	if _, err := r.worktreeGit(tmp, spec.Bytes(), "add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-		// --ignore-errors still exits 1 when a file vanished or changed
-		// while it was read; the index copy holds everything else.
-		var ge *GitError
-		if !errors.As(err, &ge) || !strings.Contains(ge.Stderr, "error:") {
+	// Only the listed paths are updated: the work tree is scanned once
+	// (by ls-files above), not again by git add -A. update-index stops at
+	// the first path it cannot take (a file that vanished into a directory,
+	// an embedded repository without a commit) and then writes nothing;
+	// git add -A --ignore-errors takes everything else it can.
+	// Sorted, a file that became a folder is removed before the files
+	// inside it are added.
+	sort.Strings(update)
+	if len(update) > 0 && !r.updateIndexPaths(tmp, update) {
+		if err := r.addAll(tmp, skip, warn); err != nil {
 			return nil, err
-		}
-		for _, l := range strings.Split(strings.TrimSpace(ge.Stderr), "\n") {
-			if strings.HasPrefix(l, "error:") {
-				warn(strings.TrimSpace(strings.TrimPrefix(l, "error:")) + "; indexing goes on")
-			}
 		}
 	}
 	tree, err := r.worktreeGit(tmp, nil, "write-tree")
@@ -106,6 +106,46 @@ func (r *Repo) SnapshotWorktree(opt SnapshotOptions) (*Snapshot, error) {
 	}
 	s.Dirty = s.Tree != s.Head && !(s.Head == "" && s.Tree == EmptyTree)
 	return s, nil
+}
+
+// updateIndexPaths adds, updates or removes paths in the index file index
+// as the work tree has them; false when git refused one of them, with the
+// index left as it was.
+func (r *Repo) updateIndexPaths(index string, paths []string) bool {
+	var in bytes.Buffer
+	for _, p := range paths {
+		in.WriteString(p)
+		in.WriteByte(0)
+	}
+	_, err := r.worktreeGit(index, in.Bytes(), "update-index", "--add", "--remove", "--replace", "-z", "--stdin")
+	return err == nil
+}
+
+// addAll runs git add -A over the whole work tree but the paths skip on
+// the index file index; files git cannot read are named in warnings.
+func (r *Repo) addAll(index string, skip []string, warn func(string)) error {
+	// Pathspecs go on stdin, NUL-separated, so any path works.
+	var spec bytes.Buffer
+	spec.WriteString(":/\x00")
+	for _, p := range skip {
+		spec.WriteString(":(top,literal,exclude)" + p + "\x00")
+	}
+	_, err := r.worktreeGit(index, spec.Bytes(), "add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul")
+	if err == nil {
+		return nil
+	}
+	// --ignore-errors still exits 1 when a file vanished or changed while
+	// it was read; the index copy holds everything else.
+	var ge *GitError
+	if !errors.As(err, &ge) || !strings.Contains(ge.Stderr, "error:") {
+		return err
+	}
+	for _, l := range strings.Split(strings.TrimSpace(ge.Stderr), "\n") {
+		if strings.HasPrefix(l, "error:") {
+			warn(strings.TrimSpace(strings.TrimPrefix(l, "error:")) + "; indexing goes on")
+		}
+	}
+	return nil
 }
 
 // SnapshotRef is the ref that keeps this work tree's newest indexed

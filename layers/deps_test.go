@@ -38,6 +38,8 @@ var rules = []struct {
 	{"internal/hooks", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	// The redaction layer is a leaf every layer may use: pure Go, no git, no cgo.
 	{"internal/redact", []string{mod + "layers/", mod + "gitstore", mod + "internal/config", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// The glob language of settings and rule files: a leaf on the standard library.
+	{"internal/pathglob", []string{mod + "layers/", mod + "gitstore", mod + "internal/config", mod + "internal/redact", mod + "internal/tokens", "github.com/tree-sitter/", "github.com/go-git/"}},
 }
 
 func TestLayering(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"github.com/git-speed/git-speed/layers/agent"
 	"github.com/git-speed/git-speed/layers/agent/memory"
 	"github.com/git-speed/git-speed/layers/agent/session"
-	"github.com/git-speed/git-speed/layers/world/graph"
 )
 
 func cmdContext() *cli.Command {
@@ -203,15 +202,12 @@ func (e *env) contextMap(o contextOptions, cnt tokens.Counter, warns *[]string) 
 		w, err := loadWorld(e, o.rev)
 		if err == nil {
 			defer w.Close()
-			err = w.LoadLinks()
 		}
 		if err != nil {
 			*warns = append(*warns, fmt.Sprintf("no repo map: %v", err))
 			return "", nil
 		}
-		g := w.Graph()
-		rank := graph.Rank(g, existing(g.Index, focus), mentions)
-		m, err := graph.RepoMap(g, rank, w.Facts, budget, cnt.Count)
+		m, err := repoMap(w, existing(w.Graph().Index, focus), mentions, budget, cnt.Count)
 		if err == nil {
 			e.storeMap(key, m)
 		}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/graph"
 )
@@ -53,28 +55,35 @@ func cmdMap() *cli.Command {
 			if err != nil {
 				return err
 			}
-			w, err := loadWorld(e, rev)
+			tokenizer, err := tokens.CanonicalName(e.cfg.Tokens.Tokenizer)
 			if err != nil {
 				return err
 			}
-			defer w.Close()
-			if err := w.LoadLinks(); err != nil {
-				return err
-			}
-			g := w.Graph()
-			for _, p := range focus {
-				if g.Index(p) < 0 {
-					return usagef("--focus %s: not a file of tree %s", p, short(w.Tree()))
+			mentions := c.StringSlice("mention")
+			// A map is a pure function of its recipe: one rendered for the
+			// same tree, settings, build, budget, focus and mentions (by
+			// map or context) is printed as it was (mapcache.go).
+			key := ""
+			if rev != worktreeRev {
+				if _, tree, err := e.repo.Resolve(rev); err == nil {
+					key = mapCacheKey(tree, e.cfg.TreeDigest(), tokenizer, budget, focus, mentions)
 				}
 			}
-			cnt, err := e.counter()
-			if err != nil {
-				return err
+			out, cached := "", false
+			if key != "" {
+				out, cached = e.cachedMap(key)
 			}
-			rank := graph.Rank(g, focus, c.StringSlice("mention"))
-			out, err := graph.RepoMap(g, rank, w.Facts, budget, cnt.Count)
-			if err != nil {
-				return err
+			if !cached {
+				cnt, err := e.counter()
+				if err != nil {
+					return err
+				}
+				if out, err = renderMap(e, rev, focus, mentions, budget, cnt.Count); err != nil {
+					return err
+				}
+				if key != "" {
+					e.storeMap(key, out)
+				}
 			}
 			if out != "" && !strings.HasSuffix(out, "\n") {
 				out += "\n"
@@ -83,6 +92,23 @@ func cmdMap() *cli.Command {
 			return err
 		},
 	}
+}
+
+// renderMap loads rev's index and renders its repo map.
+func renderMap(e *env, rev string, focus, mentions []string, budget int, count func(string) int) (string, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as index does
+	w, err := loadWorld(e, rev)
+	if err != nil {
+		return "", err
+	}
+	defer w.Close()
+	g := w.Graph()
+	for _, p := range focus {
+		if g.Index(p) < 0 {
+			return "", usagef("--focus %s: not a file of tree %s", p, short(w.Tree()))
+		}
+	}
+	return repoMap(w, focus, mentions, budget, count)
 }
 
 func cmdSkeleton() *cli.Command {

@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/metrics"
 	"runtime/pprof"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -29,7 +31,42 @@ func Main() int {
 			}
 		}
 	}
+	// GIT_SPEED_HEAPPROFILE=file writes a heap profile taken when the live
+	// heap was at its largest (for benchmarks).
+	if p := os.Getenv("GIT_SPEED_HEAPPROFILE"); p != "" {
+		defer watchHeap(p)()
+	}
 	return run(os.Args, os.Stdout, os.Stderr)
+}
+
+// watchHeap writes a heap profile to p each time the live heap grows by a
+// tenth past its largest size so far, until the returned stop is called.
+func watchHeap(p string) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var peak uint64
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak+peak/10 {
+				peak = v
+				if f, err := os.Create(p); err == nil {
+					_ = pprof.WriteHeapProfile(f)
+					f.Close()
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // Exit codes.

@@ -76,8 +76,14 @@ func (e *env) storeMap(key, text string) {
 	if writeFileAtomic(filepath.Join(dir, key+".md"), []byte(text)) != nil {
 		return
 	}
+	pruneOldest(dir, ".md", mapCacheKeep)
+}
+
+// pruneOldest removes the oldest files of dir whose names end in suffix
+// beyond the newest keep.
+func pruneOldest(dir, suffix string, keep int) {
 	ents, err := os.ReadDir(dir)
-	if err != nil || len(ents) <= mapCacheKeep {
+	if err != nil || len(ents) <= keep {
 		return
 	}
 	type aged struct {
@@ -86,12 +92,12 @@ func (e *env) storeMap(key, text string) {
 	}
 	var all []aged
 	for _, de := range ents {
-		if info, err := de.Info(); err == nil && strings.HasSuffix(de.Name(), ".md") {
+		if info, err := de.Info(); err == nil && strings.HasSuffix(de.Name(), suffix) {
 			all = append(all, aged{de.Name(), info.ModTime().UnixNano()})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].t < all[j].t || all[i].t == all[j].t && all[i].name < all[j].name })
-	for _, a := range all[:max(len(all)-mapCacheKeep, 0)] {
+	for _, a := range all[:max(len(all)-keep, 0)] {
 		os.Remove(filepath.Join(dir, a.name))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/tokens"
@@ -103,6 +104,9 @@ type scopeOptions struct {
 // runScope runs Layer 2 for one task and returns the result, with warnings
 // printed to stderr.
 func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result, *build.World, *feature.Feature, error) {
+	// The index is allocated once and lives until the artifacts are
+	// written: collect less often meanwhile, as index does.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	in, err := e.openScope(featureName, o)
 	if err != nil {
 		return nil, nil, nil, unwrapContext(err)
@@ -198,6 +202,8 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 		_, err := scope.Scope(in.sw, in.f, task, scope.Options{}) // names the task's problems, or the tasks there are
 		return nil, err
 	}
+	e.loadCounts()
+	defer e.saveCounts()
 	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 		CoChange: in.co,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world/build"
+	"github.com/git-speed/git-speed/layers/world/graph"
 )
 
 // worktreeRev stands for the work tree as it is now where a revision is
@@ -112,4 +113,19 @@ func (e *env) repoPath(arg string) (string, error) {
 		return "", usagef("%s is outside the repository", arg)
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// repoMap renders the repo map of w. Without mentions it reads the links
+// of only the files the map shows and of their heaviest users; mentions
+// are matched against every file's definitions, so they read all links.
+func repoMap(w *build.World, focus, mentions []string, budget int, count func(string) int) (string, error) {
+	g := w.Graph()
+	if len(mentions) == 0 {
+		defs := w.Defs()
+		return graph.RepoMapOf(g, graph.RankOf(g, defs, focus), defs, w.LinksOf, w.Facts, budget, count)
+	}
+	if err := w.LoadLinks(); err != nil {
+		return "", err
+	}
+	return graph.RepoMap(g, graph.Rank(g, focus, mentions), w.Facts, budget, count)
 }

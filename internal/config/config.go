@@ -6,15 +6,16 @@ package config
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/git-speed/git-speed/internal/pathglob"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/zeebo/blake3"
 
@@ -58,7 +59,7 @@ type RedactPattern struct {
 // Index configures Layer 1 (the project map and per-file facts).
 type Index struct {
 	MaxFileBytes int64    `toml:"max_file_bytes"` // larger files are listed, flagged too_large, not read
-	Ignore       []string `toml:"ignore"`         // globs (path.Match on the path and each of its suffixes; "dir/**")
+	Ignore       []string `toml:"ignore"`         // globs (internal/pathglob: "*.pb.go", "gen/**", "a/**/b.go")
 	Generated    string   `toml:"generated"`      // "skip" (listed, no facts) or "parse"
 	Vendored     string   `toml:"vendored"`       // "skip" or "parse"
 	Languages    []string `toml:"languages"`      // extract only these; empty means every supported language
@@ -250,8 +251,8 @@ func (c *Config) validate() *Error {
 		return bad("index.max_file_bytes", "must be positive, got %d", c.Index.MaxFileBytes)
 	}
 	for _, g := range c.Index.Ignore {
-		if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
-			return bad("index.ignore", "bad glob %q: %v", g, err)
+		if err := pathglob.Valid(g); err != nil {
+			return bad("index.ignore", "%v", err)
 		}
 	}
 	for key, v := range map[string]string{"index.generated": c.Index.Generated, "index.vendored": c.Index.Vendored} {
@@ -423,15 +424,17 @@ func (d Duration) D() time.Duration { return time.Duration(d) }
 // It is part of each facts key, so changing one of these settings makes
 // files be parsed again, and changing any other setting does not.
 func (c *Config) FactsDigest() string {
-	h := blake3.New()
-	fmt.Fprintf(h, "facts-v1\x00")
+	// It is asked for once per file indexed: blake3.Sum256 of a short
+	// text allocates no hasher.
+	b := []byte("facts-v1\x00")
 	// Facts store redacted text: other rules give other facts.
 	if r, err := c.Redactor(); err == nil {
-		fmt.Fprintf(h, "redact\x00%s\x00", r.Digest())
+		b = fmt.Appendf(b, "redact\x00%s\x00", r.Digest())
 	} else {
-		fmt.Fprintf(h, "redact-error\x00%s\x00", err)
+		b = fmt.Appendf(b, "redact-error\x00%s\x00", err)
 	}
-	return fmt.Sprintf("%x", h.Sum(nil))[:16]
+	sum := blake3.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // TreeDigest is the digest of every setting that changes per-tree

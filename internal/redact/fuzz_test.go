@@ -81,3 +81,40 @@ func plantContext(s redacttest.Secret) string {
 	}
 	return ""
 }
+
+// FuzzNear: a rule's near check is a necessary condition of its pattern:
+// wherever the pattern matches, near holds at the keyword the match holds,
+// so skipping the lines where near fails loses no secret.
+func FuzzNear(f *testing.F) {
+	files, _ := redacttest.Corpus()
+	for _, s := range files {
+		f.Add(s)
+	}
+	f.Add("x postgres://user:Zq9wLm2Kx7Pd@db.internal/app y")
+	f.Add("mysql://a:b@c https://h/x?u=a:b@c redis://:p4ssw0rd1@r:6379 amqp://u:p\tw@h")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range builtin() {
+			if r.near == nil {
+				continue
+			}
+			for _, m := range r.re.FindAllStringIndex(text, -1) {
+				found := false
+				for _, k := range r.keywords {
+					for at := m[0]; at < m[1]; {
+						i := strings.Index(text[at:m[1]], k)
+						if i < 0 {
+							break
+						}
+						if r.near(text, at+i) {
+							found = true
+						}
+						at += i + 1
+					}
+				}
+				if !found {
+					t.Fatalf("%s matches %q in %q but near holds at none of its keywords", r.name, text[m[0]:m[1]], text)
+				}
+			}
+		}
+	})
+}

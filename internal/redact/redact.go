@@ -28,6 +28,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
+
+	"github.com/git-speed/git-speed/internal/pathglob"
 )
 
 // Marker prefix and suffix of a redaction: ***REDACTED(rule)***.
@@ -82,8 +85,8 @@ type extraRule struct {
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
 // New returns a Redactor with the built-in rules plus extra, skipping the
-// files whose path matches a glob of allow (path.Match on the path and on
-// each of its suffixes after a slash; "dir/**" for a whole folder). The
+// files whose path matches a glob of allow (internal/pathglob: "*.pem",
+// "fixtures/**", "a/**/b.txt"). The
 // error names the pattern or glob at fault.
 func New(extra []Pattern, allow []string) (*Redactor, error) {
 	r := &Redactor{}
@@ -115,11 +118,8 @@ func New(extra []Pattern, allow []string) (*Redactor, error) {
 		r.extra = append(r.extra, extraRule{p.Name, re})
 	}
 	for i, g := range allow {
-		if g == "" {
-			return nil, &PatternError{Index: i, Field: "allow", Msg: "empty glob"}
-		}
-		if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
-			return nil, &PatternError{Index: i, Field: "allow", Msg: fmt.Sprintf("bad glob %q: %v", g, err)}
+		if err := pathglob.Valid(g); err != nil {
+			return nil, &PatternError{Index: i, Field: "allow", Msg: err.Error()}
 		}
 	}
 	r.allow = append([]string(nil), allow...)
@@ -196,46 +196,24 @@ func digestOf(extra []Pattern, allow []string) string {
 // Allowed reports whether p is on the allow-list (never redacted).
 func (r *Redactor) Allowed(p string) bool {
 	for _, g := range r.allow {
-		if globMatch(g, p) {
+		if pathglob.Match(g, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// globMatch matches g against p and each of its suffixes after a slash;
-// "dir/**" matches everything below dir.
-func globMatch(g, p string) bool {
-	if strings.HasSuffix(g, "/**") {
-		d := strings.TrimSuffix(g, "/**")
-		for s := p; ; {
-			if strings.HasPrefix(s, d+"/") {
-				return true
-			}
-			i := strings.IndexByte(s, '/')
-			if i < 0 {
-				break
-			}
-			s = s[i+1:]
-		}
-	}
-	g = strings.ReplaceAll(g, "**", "*")
-	for s := p; ; {
-		if ok, _ := path.Match(g, s); ok {
-			return true
-		}
-		i := strings.IndexByte(s, '/')
-		if i < 0 {
-			return false
-		}
-		s = s[i+1:]
-	}
-}
-
 // Bytes redacts src, the content of the file at p ("" when unknown), and
 // returns src itself when nothing was found.
 func (r *Redactor) Bytes(p string, src []byte) ([]byte, Counts) {
-	out, c := r.Text(p, string(src))
+	if len(src) == 0 {
+		return src, Counts{}
+	}
+	// Text reads src as a string without copying it (an index run redacts
+	// every file it reads): Text never keeps its argument, and what it
+	// returns is either that string, answered here by src itself, or a
+	// new one, copied below.
+	out, c := r.Text(p, unsafe.String(&src[0], len(src)))
 	if c.Total() == 0 {
 		return src, c
 	}

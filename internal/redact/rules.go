@@ -41,6 +41,10 @@ type tokenRule struct {
 	// check, when set, vets a secret the pattern found; match is the whole
 	// text the pattern matched.
 	check func(secret, match string) bool
+	// near, when set, tells from the text around a keyword at pos whether
+	// the pattern can match there at all: a necessary condition, cheaper
+	// than the pattern, that spares the expression the keyword's line.
+	near func(text string, pos int) bool
 }
 
 // The token shapes below are written from the issuers' published formats
@@ -110,6 +114,7 @@ func builtin() []tokenRule {
 		last().check = func(pw, m string) bool {
 			return !placeholderPassword(pw) && !exampleHost(m[strings.LastIndexByte(m, '@')+1:])
 		}
+		last().near = credentialsAfter
 	})
 	return builtinRules
 }
@@ -186,6 +191,9 @@ func (s *scan) rules(rs []tokenRule, at [][]int) {
 			if pos < lastHi-512 {
 				continue
 			}
+			if rs[i].near != nil && !rs[i].near(s.text, pos) {
+				continue
+			}
 			lo, hi := s.lineAt(pos)
 			lastHi = hi
 			s.match(&rs[i], lo, hi)
@@ -216,6 +224,31 @@ func (s *scan) match(r *tokenRule, lo, hi int) {
 		}
 	}
 }
+
+// credentialsAfter reports whether the "://" at pos can start the
+// user:password@ of a connection string: an '@' comes within the longest
+// user and password the pattern takes, after a ':' and before any byte
+// neither may hold (white space, '/', quotes, angle brackets). Most "://"
+// are URLs without credentials, whose line the pattern need not read.
+func credentialsAfter(text string, pos int) bool {
+	colon := false
+	end := min(len(text), pos+3+maxUserPassword)
+	for i := pos + 3; i < end; i++ {
+		switch text[i] {
+		case '@':
+			return colon
+		case ':':
+			colon = true
+		case ' ', '\t', '\n', '\f', '\r', '/', '\'', '"', '<', '>':
+			return false
+		}
+	}
+	return false
+}
+
+// maxUserPassword is the most bytes the connection-string pattern takes
+// between "://" and '@': a user of 128, ':', a password of 256.
+const maxUserPassword = 128 + 1 + 256
 
 // basicCredential reports whether b64 is the base64 of user:password with
 // a password that is not a well-known example.

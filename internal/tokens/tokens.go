@@ -27,15 +27,30 @@ type Counter interface {
 
 // New returns the counter called name ("o200k", "cl100k" or "chars4").
 func New(name string) (Counter, error) {
-	switch name {
-	case O200k, "o200k_base", "":
+	n, err := CanonicalName(name)
+	switch n {
+	case O200k:
 		return getBPE(O200k, tokenizer.O200kBase)
-	case Cl100k, "cl100k_base":
+	case Cl100k:
 		return getBPE(Cl100k, tokenizer.Cl100kBase)
 	case Chars4:
 		return chars4{}, nil
 	}
-	return nil, fmt.Errorf("unknown tokenizer %q (want o200k, cl100k or chars4)", name)
+	return nil, err
+}
+
+// CanonicalName is the Name of the counter New(name) gives, without
+// loading its vocabulary (which takes tens of milliseconds).
+func CanonicalName(name string) (string, error) {
+	switch name {
+	case O200k, "o200k_base", "":
+		return O200k, nil
+	case Cl100k, "cl100k_base":
+		return Cl100k, nil
+	case Chars4:
+		return Chars4, nil
+	}
+	return "", fmt.Errorf("unknown tokenizer %q (want o200k, cl100k or chars4)", name)
 }
 
 var (
@@ -43,27 +58,36 @@ var (
 	bpeCache = map[string]*bpe{}
 )
 
+// getBPE returns the counter of an encoding, shared by the process. Its
+// vocabulary is loaded on the first count, not here: a run whose counts
+// all come from a cache (scope's kept counts) never pays for it.
 func getBPE(name string, enc tokenizer.Encoding) (*bpe, error) {
 	bpeMu.Lock()
 	defer bpeMu.Unlock()
 	if b, ok := bpeCache[name]; ok {
 		return b, nil
 	}
-	c, err := tokenizer.Get(enc)
-	if err != nil {
-		return nil, err
-	}
-	b := &bpe{name: name, codec: c}
+	b := &bpe{name: name, enc: enc}
 	bpeCache[name] = b
 	return b, nil
 }
 
 type bpe struct {
 	name  string
-	codec tokenizer.Codec
+	enc   tokenizer.Encoding
+	once  sync.Once
+	codec tokenizer.Codec // nil when the vocabulary cannot be loaded
 }
 
 func (b *bpe) Name() string { return b.name }
+
+func (b *bpe) load() {
+	b.once.Do(func() {
+		if c, err := tokenizer.Get(b.enc); err == nil {
+			b.codec = c
+		}
+	})
+}
 
 // Count returns the exact number of tokens of text. Invalid UTF-8 is counted
 // as the replacement characters a model would see.
@@ -73,6 +97,10 @@ func (b *bpe) Count(text string) int {
 	}
 	if !utf8.ValidString(text) {
 		text = toValid(text)
+	}
+	b.load()
+	if b.codec == nil {
+		return Chars4Count(text)
 	}
 	n, err := b.codec.Count(text)
 	if err != nil {

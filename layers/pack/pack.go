@@ -66,9 +66,11 @@ type Request struct {
 	MaxItems int      // 0: DefaultMaxItems
 	Budget   int      // tokens of the rendered pack; 0: DefaultBudget
 	Status   []Status // git status of the work tree (dirty files get a boost)
-	History  []Commit // recent commits, newest first (files of matching commits get a boost)
-	Counter  tokens.Counter
-	Weights  *Weights // nil: DefaultWeights
+	// Untracked says Status lists untracked files too.
+	Untracked bool
+	History   []Commit // recent commits, newest first (files of matching commits get a boost)
+	Counter   tokens.Counter
+	Weights   *Weights // nil: DefaultWeights
 	// Redact, when set, is applied to every text taken from a file (snippet,
 	// signature) before it enters the pack: the one place redaction plugs in.
 	Redact func(path, text string) string
@@ -102,6 +104,9 @@ type Pack struct {
 type GitInfo struct {
 	Success bool     `json:"success"`
 	Status  []Status `json:"status"`
+	// Untracked says whether Status lists untracked files; on a large
+	// tree a pack of a revision leaves them out (they are not scored).
+	Untracked bool `json:"untracked"`
 }
 
 // Budget is what bounded the pack.
@@ -175,7 +180,7 @@ func Build(src Source, req Request) (*Pack, error) {
 	}
 	lap("score")
 	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
-		Git:        GitInfo{Success: req.Status != nil, Status: req.Status},
+		Git:        GitInfo{Success: req.Status != nil, Status: req.Status, Untracked: req.Untracked && req.Status != nil},
 		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name()},
 		Candidates: candidates, OpenQuestions: open}
 	if p.Git.Status == nil {
@@ -265,12 +270,19 @@ type Weights struct {
 	Caller    float64 // a file that uses one of the best hits
 	History   float64 // files of recent commits whose messages match
 	HistFiles int     // commits changing more files than this are ignored
+	MsgIDF    float64 // a query term's weight drops by this times the share of past commit messages that use it
 	Churn     float64 // files that recent commits change often (changelogs, central files)
 	Sibling   float64 // a file's test and the file a test tests, of the best hits
 	CoChange  float64 // files that recent commits changed together with the best hits
 	Stem      float64 // the term is a word of the file's own name, not only of its folders
 	WholeDef  float64 // a compound identifier of the request (readConfig, read_config) names a definition of the file
 	Recent    float64 // files the last few commits changed, the latest most
+	// Companion: files that past commits changed in most of the commits
+	// that changed one of the best hits (go.sum with go.mod, a test with
+	// its subject, the changelog with the code), by conditional frequency.
+	Companion    float64
+	CompanionMin float64 // the least share of a best hit's commits that changed the companion too
+	CompanionTop int     // how many best hits bring companions
 }
 
 // recentCommits is how many of the latest commits the Recent signal reads.
@@ -280,8 +292,9 @@ const recentCommits = 10
 func DefaultWeights() Weights {
 	return Weights{K1: 2, B: 0.5, Content: 1, Ident: 0.5, Def: 2, Doc: 0.7, Heading: 1.5, Import: 0.5, Path: 5,
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
-		History: 0.6, HistFiles: 30, Churn: 0.3, Sibling: 0.5, CoChange: 0,
-		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8}
+		History: 0.6, HistFiles: 30, Churn: 0.1, Sibling: 0.5, CoChange: 0,
+		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8,
+		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -305,9 +318,13 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		paths[i] = d.Path
 		avg += float64(d.Len)
 	}
+	extra := map[string]int{} // files of the tree outside the term index that a signal brought in
 	index := func(p string) int {
-		i := sort.SearchStrings(paths, p)
+		i := sort.SearchStrings(paths[:n], p)
 		if i < n && paths[i] == p {
+			return i
+		}
+		if i, ok := extra[p]; ok {
 			return i
 		}
 		return -1
@@ -336,6 +353,18 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	}
 	pathHitsOf := pathMatches(q.terms, paths, lowerPaths)
 	N := float64(max(len(ix.Docs), 1))
+	said := saidBy(req.History, q.terms)
+	msgShare := map[string]float64{} // share of past commit messages that use the term
+	if len(req.History) > 0 {
+		for _, ts := range said {
+			for t := range ts {
+				msgShare[t]++
+			}
+		}
+		for t := range msgShare {
+			msgShare[t] /= float64(len(req.History))
+		}
+	}
 	idfs := map[string]float64{}
 	whole := map[string]bool{}
 	for _, t := range q.wholes {
@@ -354,6 +383,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		if idf < 0.05 {
 			idf = 0.05
 		}
+		// A word most commit messages use ("fix", "add") says little
+		// about which files a request is about.
+		idf *= max(0.1, 1-w.MsgIDF*msgShare[t])
 		idfs[t] = idf
 		for _, p := range ps {
 			fi := int(p.Doc)
@@ -438,6 +470,22 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			strength[i] = lex[i]
 		}
 	}
+	// include returns p's index, adding a file of the tree that has no
+	// term vector (a lock file, generated code) with no lexical score.
+	include := func(p string) int {
+		if i := index(p); i >= 0 {
+			return i
+		}
+		if _, ok := src.Entry(p); !ok {
+			return -1
+		}
+		extra[p] = len(paths)
+		paths = append(paths, p)
+		lex, sc, strength = append(lex, 0), append(sc, 0), append(strength, 0)
+		reason, evidence = append(reason, ""), append(evidence, nil)
+		matched, fields = append(matched, nil), append(fields, nil)
+		return len(paths) - 1
+	}
 
 	// Graph: callers of the best hits and a PageRank seeded by them.
 	order := byScore(sc, paths, w.Seeds)
@@ -488,26 +536,18 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 	// History: files of recent commits whose messages match the request.
 	if w.History > 0 && len(req.History) > 0 && len(idfs) > 0 {
 		total := 0.0
-		for _, v := range idfs {
-			total += v
+		for _, t := range q.terms {
+			total += idfs[t]
 		}
-		for _, c := range req.History {
+		for k, c := range req.History {
 			if len(c.Paths) == 0 || len(c.Paths) > w.HistFiles {
 				continue
 			}
-			seen := map[string]bool{}
-			terms.Words([]byte(c.Message), func(tok string) {
-				for _, p := range terms.Split(tok) {
-					seen[terms.Stem(p)] = true
-				}
-				if len(terms.Split(tok)) > 1 {
-					seen[terms.Whole(tok)] = true
-				}
-			})
+			seen := said[k]
 			m := 0.0
-			for t, v := range idfs {
+			for _, t := range q.terms {
 				if seen[t] {
-					m += v
+					m += idfs[t]
 				}
 			}
 			share := m / total
@@ -579,6 +619,18 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 
+	// Companions: for each of the best hits, the files that most of the
+	// past commits changing it changed as well. A companion rises towards
+	// its hit, never past it.
+	if w.Companion > 0 && len(req.History) > 0 {
+		base := append([]float64(nil), sc...)
+		companions(req.History, w, paths, byScore(base, paths, w.CompanionTop), func(i int, p string, share float64) {
+			if j := include(p); j >= 0 {
+				give(j, min(w.Companion*share*base[i], 0.95*base[i]-sc[j]), "changed with "+paths[i]+" before", "history: changed with "+paths[i])
+			}
+		})
+	}
+
 	// Co-change: files that recent commits changed with the best hits.
 	if w.CoChange > 0 && len(req.History) > 0 {
 		base := append([]float64(nil), sc...)
@@ -627,7 +679,7 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 	for _, t := range req.Tags {
-		if i := index(t); i >= 0 {
+		if i := include(t); i >= 0 {
 			give(i, w.Tag*top, "tagged by the request", "tagged")
 		}
 	}
@@ -654,6 +706,72 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		out = append(out, s)
 	}
 	return out, open, candidates, nil
+}
+
+// saidBy lists, for each commit of history, the query terms its message
+// uses (split and stemmed like the request).
+func saidBy(history []Commit, qterms []string) []map[string]bool {
+	if len(history) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, t := range qterms {
+		want[t] = true
+	}
+	out := make([]map[string]bool, len(history))
+	for k, c := range history {
+		seen := map[string]bool{}
+		terms.Words([]byte(c.Message), func(tok string) {
+			parts := terms.Split(tok)
+			for _, p := range parts {
+				if t := terms.Stem(p); want[t] {
+					seen[t] = true
+				}
+			}
+			if len(parts) > 1 {
+				if t := terms.Whole(tok); want[t] {
+					seen[t] = true
+				}
+			}
+		})
+		out[k] = seen
+	}
+	return out
+}
+
+// companions calls fn(i, p, share) for each path p that at least
+// w.CompanionMin of the past commits changing best hit i changed too, over
+// at least two such commits; commits of more than w.HistFiles files are
+// ignored. Hits and companions come in a fixed order.
+func companions(history []Commit, w Weights, paths []string, best []int, fn func(i int, p string, share float64)) {
+	for _, i := range best {
+		n := 0
+		with := map[string]int{}
+		for _, c := range history {
+			if len(c.Paths) > w.HistFiles || !slices.Contains(c.Paths, paths[i]) {
+				continue
+			}
+			n++
+			for _, p := range c.Paths {
+				if p != paths[i] {
+					with[p]++
+				}
+			}
+		}
+		if n < 2 {
+			continue
+		}
+		ps := make([]string, 0, len(with))
+		for p, k := range with {
+			if k >= 2 && float64(k) >= w.CompanionMin*float64(n) {
+				ps = append(ps, p)
+			}
+		}
+		slices.Sort(ps)
+		for _, p := range ps {
+			fn(i, p, float64(with[p])/float64(n))
+		}
+	}
 }
 
 // byScore orders file indexes by score, then path (deterministic).
@@ -794,42 +912,63 @@ func pathMatches(qterms, paths, lowerPaths []string) map[string][]int {
 	}
 	out := map[string][]int{}
 	memo := map[string][]string{} // folder or file name → its wanted terms
-	for i, lp := range lowerPaths {
-		probe := false
+	segTerms := func(seg string) []string {
+		ts, ok := memo[seg]
+		if !ok {
+			for _, t := range terms.PathTerms(seg) {
+				if want[t] {
+					ts = append(ts, t)
+				}
+			}
+			memo[seg] = ts
+		}
+		return ts
+	}
+	// Paths come sorted, so a folder's terms are worked out once for all
+	// its files.
+	lastDir, dirHits := "\x00", []string(nil)
+	hasProbe := func(s string) bool {
 		for _, p := range probes {
-			if strings.Contains(lp, p) {
-				probe = true
-				break
+			if strings.Contains(s, p) {
+				return true
 			}
 		}
-		if !probe {
+		return false
+	}
+	for i, lp := range lowerPaths {
+		if !hasProbe(lp) {
 			continue
 		}
-		var hit []string
-		for rest := paths[i]; rest != ""; {
-			seg := rest
-			if j := strings.IndexByte(rest, '/'); j >= 0 {
-				seg, rest = rest[:j], rest[j+1:]
-			} else {
-				rest = ""
-			}
-			ts, ok := memo[seg]
-			if !ok {
-				for _, t := range terms.PathTerms(seg) {
-					if want[t] {
-						ts = append(ts, t)
-					}
+		dir, base := "", paths[i]
+		if j := strings.LastIndexByte(base, '/'); j >= 0 {
+			dir, base = base[:j], base[j+1:]
+		}
+		if dir != lastDir {
+			lastDir, dirHits = dir, nil
+			for rest := dir; rest != ""; {
+				seg := rest
+				if j := strings.IndexByte(rest, '/'); j >= 0 {
+					seg, rest = rest[:j], rest[j+1:]
+				} else {
+					rest = ""
 				}
-				memo[seg] = ts
-			}
-			for _, t := range ts {
-				if !slices.Contains(hit, t) {
-					hit = append(hit, t)
+				for _, t := range segTerms(seg) {
+					if !slices.Contains(dirHits, t) {
+						dirHits = append(dirHits, t)
+					}
 				}
 			}
 		}
-		for _, t := range hit {
+		for _, t := range dirHits {
 			out[t] = append(out[t], i)
+		}
+		if !hasProbe(lp[len(lp)-len(base):]) {
+			continue // the probe matched the folder only
+		}
+		for _, t := range segTerms(base) {
+			if !slices.Contains(dirHits, t) {
+				out[t] = append(out[t], i)
+			}
 		}
 	}
 	return out

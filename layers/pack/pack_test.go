@@ -56,6 +56,13 @@ func Serve(c *cache.LRU) int {
 	r.Write("util/strings.go", "package util\n\n// Reverse reverses s.\nfunc Reverse(s string) string { return s }\n")
 	r.Write(".env", "DB_PASSWORD=hunter2\n")
 	r.Commit("one")
+	w, _ := indexed(t, r)
+	return w, r
+}
+
+// indexed indexes r at HEAD and loads the world.
+func indexed(t *testing.T, r *gittest.Repo) (*build.World, *gitstore.Repo) {
+	t.Helper()
 	repo, err := gitstore.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +77,7 @@ func Serve(c *cache.LRU) int {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return w, r
+	return w, repo
 }
 
 func counter(t *testing.T) tokens.Counter {
@@ -243,5 +250,71 @@ func TestRecentSignal(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("docs/guide.md lacks the recent signal: %+v", p.Items)
+	}
+}
+
+// A lock file the term index leaves out comes with the manifest that past
+// commits always changed together with it.
+func TestCompanions(t *testing.T) {
+	r := gittest.New(t)
+	r.Write("main.go", "package main\n\nfunc main() {}\n")
+	for i, v := range []string{"v1.0.0", "v1.1.0", "v1.2.0"} {
+		r.Write("go.mod", "module example.com/m\n\ngo 1.22\n\nrequire example.com/widget "+v+"\n")
+		r.Write("go.sum", "example.com/widget "+v+" h1:AAAA=\nexample.com/widget "+v+"/go.mod h1:BBBB=\n")
+		if i == 1 {
+			r.Write("main.go", "package main\n\n// main starts.\nfunc main() {}\n")
+		}
+		r.Commit("bump widget to " + v)
+	}
+	w, repo := indexed(t, r)
+	log, err := repo.RecentChanges("HEAD", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hist []pack.Commit
+	for _, l := range log {
+		hist = append(hist, pack.Commit{ID: l.Commit, Message: l.Message, Paths: l.Paths})
+	}
+	rank := func(h []pack.Commit) []pack.Scored {
+		got, err := pack.Rank(w, pack.Request{Query: "require widget v1.3.0", History: h}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := rank(hist)
+	if len(got) < 2 || got[0].Path != "go.mod" || got[1].Path != "go.sum" {
+		t.Fatalf("ranked %+v, want go.mod then its companion go.sum", got)
+	}
+	for _, s := range rank(nil) {
+		if s.Path == "go.sum" {
+			t.Errorf("go.sum ranked without history: %+v", s)
+		}
+	}
+}
+
+// A word every past commit message uses weighs less than a word none uses.
+func TestMessageIDF(t *testing.T) {
+	w, _ := world(t)
+	score := func(h []pack.Commit) map[string]float64 {
+		got, err := pack.Rank(w, pack.Request{Query: "reverse evicts", History: h}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]float64{}
+		for _, s := range got {
+			out[s.Path] = s.Score
+		}
+		return out
+	}
+	var hist []pack.Commit
+	for _, m := range []string{"reverse the order", "reverse a list", "reverse again"} {
+		hist = append(hist, pack.Commit{ID: "0123456789abcdef", Message: m, Paths: []string{"gone.txt"}})
+	}
+	before, after := score(nil), score(hist)
+	r0 := before["util/strings.go"] / before["cache/lru.go"]
+	r1 := after["util/strings.go"] / after["cache/lru.go"]
+	if !(r1 < r0/2) {
+		t.Errorf("util/strings.go against cache/lru.go: %.3f without history, %.3f when every message says reverse", r0, r1)
 	}
 }

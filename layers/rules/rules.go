@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/git-speed/git-speed/internal/pathglob"
 )
 
 //go:embed library/*.md
@@ -127,8 +129,8 @@ func Parse(source string, data []byte) (*File, []Warning) {
 		if v, ok := field(t, "Files"); ok && cur == nil {
 			for _, g := range strings.Split(v, ",") {
 				if g = strings.Trim(strings.TrimSpace(g), "`"); g != "" {
-					if _, err := path.Match(g, ""); err != nil {
-						warn(n, "bad glob %q in **Files**: %v", g, err)
+					if err := pathglob.Valid(g); err != nil {
+						warn(n, "%v in **Files**", err)
 						continue
 					}
 					f.Globs = append(f.Globs, g)

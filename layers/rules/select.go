@@ -3,6 +3,8 @@ package rules
 import (
 	"path"
 	"strings"
+
+	"github.com/git-speed/git-speed/internal/pathglob"
 )
 
 // Area is a group of rules and the paths it applies to.
@@ -76,15 +78,12 @@ func (a Area) applies(paths []string) bool {
 	return false
 }
 
-// globsMatch reports whether any path matches any glob, on the whole path
-// or on its base name.
+// globsMatch reports whether any path matches any glob (internal/pathglob:
+// on the whole path or any ending of it).
 func globsMatch(globs, paths []string) bool {
 	for _, g := range globs {
 		for _, p := range paths {
-			if ok, _ := path.Match(g, p); ok {
-				return true
-			}
-			if ok, _ := path.Match(g, path.Base(p)); ok {
+			if pathglob.Match(g, p) {
 				return true
 			}
 		}

@@ -293,6 +293,31 @@ func (s *state) fileCuts() {
 }
 
 // result assembles the three artifacts.
+// sortStable sorts xs by less keeping the order of equal elements, as
+// sort.SliceStable does, by sorting positions: a manifest's thousands of
+// entries are large to move as often as a stable merge moves them.
+func sortStable[T any](xs []T, less func(x, y *T) bool) {
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		x, y := &xs[order[a]], &xs[order[b]]
+		if less(x, y) {
+			return true
+		}
+		if less(y, x) {
+			return false
+		}
+		return order[a] < order[b]
+	})
+	sorted := make([]T, len(xs))
+	for i, k := range order {
+		sorted[i] = xs[k]
+	}
+	copy(xs, sorted)
+}
+
 func (s *state) result() *Result {
 	tree := s.w.Tree()
 	r := &Result{Warnings: s.warnings}
@@ -317,11 +342,11 @@ func (s *state) result() *Result {
 		}
 		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel), Signals: c.signalList()})
 	}
-	sort.SliceStable(m.Files, func(i, j int) bool {
-		if m.Files[i].Distance != m.Files[j].Distance {
-			return m.Files[i].Distance < m.Files[j].Distance
+	sortStable(m.Files, func(x, y *FileEntry) bool {
+		if x.Distance != y.Distance {
+			return x.Distance < y.Distance
 		}
-		return m.Files[i].Path < m.Files[j].Path
+		return x.Path < y.Path
 	})
 
 	b := s.budget
@@ -330,8 +355,7 @@ func (s *state) result() *Result {
 	if b.Cuts == nil {
 		b.Cuts = []Cut{}
 	}
-	sort.SliceStable(b.Cuts, func(i, j int) bool {
-		x, y := b.Cuts[i], b.Cuts[j]
+	sortStable(b.Cuts, func(x, y *Cut) bool {
 		if x.Dimension != y.Dimension {
 			return x.Dimension < y.Dimension
 		}

@@ -97,9 +97,20 @@ func adjacencyOf(g *world.Graph) *adjacency {
 		outN[e.From]++
 		inN[e.To]++
 	}
+	// One backing array each way, cut per file: two allocations, not two
+	// per file.
+	total := 0
 	for i := 0; i < n; i++ {
-		a.out[i] = make([]int32, 0, outN[i])
-		a.in[i] = make([]int32, 0, inN[i])
+		total += int(outN[i])
+	}
+	outs, ins := make([]int32, total), make([]int32, total)
+	for i, o := 0, 0; i < n; i++ {
+		a.out[i] = outs[o : o : o+int(outN[i])]
+		o += int(outN[i])
+	}
+	for i, o := 0, 0; i < n; i++ {
+		a.in[i] = ins[o : o : o+int(inN[i])]
+		o += int(inN[i])
 	}
 	for k, e := range g.Edges {
 		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || e.From == e.To {
@@ -165,17 +176,24 @@ func (s *state) walk() {
 	s.adj = adj
 	n := len(g.Files)
 	maxHops := s.cfg.Scope.MaxHops
-	dist := make(map[int]int, 256)
-	rel := make(map[int]float64, 256)
-	best := map[int]float64{} // strongest single contribution, for the reason
-	why := map[int]string{}
+	// Per file of the graph, dense: a walk on a large tree reaches
+	// thousands of files, and maps of them cost more than the walk.
+	dist := make([]int32, n) // -1: not reached
+	for i := range dist {
+		dist[i] = -1
+	}
+	var reached []int // the files with a distance, in the order reached
+	rel := make([]float64, n)
+	best := make([]float64, n) // strongest single contribution, for the reason
+	why := make([]string, n)
 	d0dirs := map[string]bool{}
 	for _, i := range s.touched {
 		dist[i] = 0
+		reached = append(reached, i)
 		rel[i] = 1
 		d0dirs[path.Dir(g.Files[i].Path)] = true
 	}
-	sig := map[int]uint8{}
+	sig := make([]uint8, n)
 	var testOf []testLink
 	if s.opt.on(SignalTests) {
 		testOf = s.testLinks()
@@ -186,11 +204,12 @@ func (s *state) walk() {
 	for d := 1; d <= maxHops+1 && len(frontier) > 0; d++ {
 		var next []int
 		contrib := func(u, v int, w float64, dir string) {
-			if dv, ok := dist[v]; ok && dv < d {
+			if dv := dist[v]; dv >= 0 && int(dv) < d {
 				return
 			}
-			if _, ok := dist[v]; !ok {
-				dist[v] = d
+			if dist[v] < 0 {
+				dist[v] = int32(d)
+				reached = append(reached, v)
 				next = append(next, v)
 			}
 			damp := 1.0
@@ -226,11 +245,12 @@ func (s *state) walk() {
 		}
 		if d == 1 {
 			for _, tl := range testOf {
-				if dv, ok := dist[tl.file]; ok && dv == 0 {
+				if dist[tl.file] == 0 {
 					continue
 				}
-				if _, ok := dist[tl.file]; !ok {
+				if dist[tl.file] < 0 {
 					dist[tl.file] = 1
+					reached = append(reached, tl.file)
 					next = append(next, tl.file)
 				}
 				rel[tl.file] += testBonus
@@ -244,11 +264,12 @@ func (s *state) walk() {
 			// Files the task's text names, and co-change partners, come
 			// at 1 hop.
 			pull := func(i int, bonus float64, reason string, bit uint8) {
-				if dv, ok := dist[i]; ok && dv == 0 {
+				if dist[i] == 0 {
 					return
 				}
-				if _, ok := dist[i]; !ok {
+				if dist[i] < 0 {
 					dist[i] = 1
+					reached = append(reached, i)
 					next = append(next, i)
 				}
 				rel[i] += bonus
@@ -287,7 +308,8 @@ func (s *state) walk() {
 			maxRank = math.Max(maxRank, r)
 		}
 	}
-	for i, d := range dist {
+	for _, i := range reached {
+		d := int(dist[i])
 		if d == 0 {
 			continue
 		}
@@ -315,7 +337,8 @@ func (s *state) walk() {
 			plan: TierDropped, planWhy: "distance 0 but absent from the tree: nothing to show (the task creates it)"})
 	}
 	var rest []*cand
-	for i, d := range dist {
+	for _, i := range reached {
+		d := int(dist[i])
 		if d == 0 {
 			continue
 		}
@@ -532,11 +555,16 @@ func testSubject(p string) string {
 	case strings.HasSuffix(stem, "Test") && len(stem) > 4:
 		subj = stem[:len(stem)-4]
 	default:
-		for _, d := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
-			if d == "test" || d == "tests" || d == "__tests__" || d == "spec" {
+		for rest := strings.TrimSuffix(dir, "/"); ; {
+			d, tail, more := strings.Cut(rest, "/")
+			if isTestDir(d) {
 				subj = stem
 				break
 			}
+			if !more {
+				break
+			}
+			rest = tail
 		}
 	}
 	if subj == "__init__" || subj == "conftest" {
@@ -552,14 +580,23 @@ func testSubject(p string) string {
 // testFolder is the folder a test file sits in below a test folder
 // ("response" for __tests__/response/body.test.js), lower case, or "".
 func testFolder(p string) string {
-	ds := strings.Split(path.Dir(p), "/")
-	for k := 0; k+1 < len(ds); k++ {
-		switch ds[k] {
-		case "test", "tests", "__tests__", "spec":
-			return strings.ToLower(strings.TrimLeft(ds[len(ds)-1], "_"))
+	dir := path.Dir(p)
+	last := dir[strings.LastIndexByte(dir, '/')+1:]
+	for rest := dir; ; {
+		d, tail, more := strings.Cut(rest, "/")
+		if !more {
+			return "" // d is the last folder, which does not count
 		}
+		if isTestDir(d) {
+			return strings.ToLower(strings.TrimLeft(last, "_"))
+		}
+		rest = tail
 	}
-	return ""
+}
+
+// isTestDir reports whether a folder name makes the files below it tests.
+func isTestDir(d string) bool {
+	return d == "test" || d == "tests" || d == "__tests__" || d == "spec"
 }
 
 // sharedPrefix is the number of leading path elements a and b share.

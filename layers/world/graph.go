@@ -1,6 +1,10 @@
 package world
 
-import "sort"
+import (
+	"slices"
+	"sort"
+	"sync"
+)
 
 // Link is the part of a file's Facts that reference resolution needs:
 // definitions without bodies or lines, imports, and references counted by
@@ -33,8 +37,15 @@ type LinkRef struct {
 
 // Link summarises f for resolution. The result is sorted and deterministic.
 func (f *Facts) Link() *Link {
+	// A build holds every file's link at once: the slices get the room
+	// they need, no more.
 	l := &Link{Lang: f.Lang, Package: f.Package, Imports: f.Imports}
-	seenDef := map[LinkDef]bool{}
+	sc := linkScratches.Get().(*linkScratch)
+	defer sc.release()
+	seenDef := sc.seen
+	if len(f.Defs) > 0 {
+		l.Defs = make([]LinkDef, 0, len(f.Defs))
+	}
 	for _, d := range f.Defs {
 		ld := LinkDef{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Exported: d.Exported, Returns: d.Returns}
 		if !seenDef[ld] {
@@ -52,10 +63,12 @@ func (f *Facts) Link() *Link {
 		}
 		return a.Parent < b.Parent
 	})
-	type key struct{ name, qual, kind string }
-	counts := map[key]int{}
+	counts := sc.counts
 	for _, r := range f.Refs {
-		counts[key{r.Name, r.Qual, r.Kind}]++
+		counts[refKey{r.Name, r.Qual, r.Kind}]++
+	}
+	if len(counts) > 0 {
+		l.Refs = make([]LinkRef, 0, len(counts))
 	}
 	for k, n := range counts {
 		l.Refs = append(l.Refs, LinkRef{Name: k.name, Qual: k.qual, Kind: k.kind, Count: n})
@@ -70,7 +83,34 @@ func (f *Facts) Link() *Link {
 		}
 		return a.Kind < b.Kind
 	})
+	if len(l.Defs) < cap(l.Defs) {
+		l.Defs = slices.Clone(l.Defs) // duplicates were dropped
+	}
 	return l
+}
+
+type refKey struct{ name, qual, kind string }
+
+// linkScratch holds the maps Link counts with, reused between files (an
+// index run links every file it parses).
+type linkScratch struct {
+	seen   map[LinkDef]bool
+	counts map[refKey]int
+}
+
+var linkScratches = sync.Pool{New: func() any {
+	return &linkScratch{seen: map[LinkDef]bool{}, counts: map[refKey]int{}}
+}}
+
+// release clears the maps and gives them back; maps grown by a large
+// file are dropped instead (clearing a map costs its largest size).
+func (s *linkScratch) release() {
+	if len(s.seen) > 1024 || len(s.counts) > 1024 {
+		return
+	}
+	clear(s.seen)
+	clear(s.counts)
+	linkScratches.Put(s)
 }
 
 // Edge is a file-level edge of the CSG: From uses what To defines.

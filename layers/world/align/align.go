@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
@@ -139,36 +138,78 @@ type index struct {
 	base   map[string][]int // file base name → files
 }
 
-var (
-	ixMu    sync.Mutex
-	ixGraph *world.Graph
-	ixCache *index
-)
-
-// indexOf returns the index of g, reusing the last one built for the same
-// graph (a graph is immutable once built).
-func indexOf(g *world.Graph) *index {
-	ixMu.Lock()
-	defer ixMu.Unlock()
-	if ixGraph == g && ixCache != nil && ixCache.nfiles == len(g.Files) {
-		return ixCache
-	}
-	ixGraph, ixCache = g, buildIndex(g)
-	return ixCache
+// query is what a feature's requirements can ask of the index: their
+// terms and the identifiers they name. An index built for a query answers
+// those questions exactly as an index of everything would, and holds
+// nothing else: on a large tree, splitting every definition's name into
+// terms was most of a first scope.
+type query struct {
+	terms map[string]bool
+	names map[string]bool
+	// subs: each term without a final y, which is in the lower-case
+	// name of any identifier having the term (stem only cuts a suffix,
+	// or turns "ies" into "y").
+	subs []string
 }
 
-func buildIndex(g *world.Graph) *index {
+func queryOf(f *feature.Feature) *query {
+	q := &query{terms: map[string]bool{}, names: map[string]bool{}}
+	if f.Spec == nil {
+		return q
+	}
+	for _, r := range f.Spec.Requirements {
+		text := r.Title + "\n" + r.Text
+		for _, t := range terms(text) {
+			if !q.terms[t] {
+				q.terms[t] = true
+				q.subs = append(q.subs, strings.TrimSuffix(t, "y"))
+			}
+		}
+		for _, m := range identRE.FindAllStringSubmatch(text, -1) {
+			name := m[2]
+			if m[1] != "" {
+				name = strings.TrimSuffix(m[1], "()")
+			}
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				name = name[i+1:]
+			}
+			q.names[name] = true
+		}
+	}
+	sort.Strings(q.subs)
+	return q
+}
+
+// mayHold reports whether an identifier or path can have a term of q.
+func (q *query) mayHold(name string) bool {
+	lower := strings.ToLower(name)
+	for _, s := range q.subs {
+		if strings.Contains(lower, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildIndex indexes g for the questions of q.
+func buildIndex(g *world.Graph, q *query) *index {
 	memo := map[string][]string{}
 	termsOf := func(name string) []string {
 		if t, ok := memo[name]; ok {
 			return t
 		}
-		t := nameTerms(name)
+		var t []string
+		if q.mayHold(name) {
+			t = nameTerms(name)
+		}
 		memo[name] = t
 		return t
 	}
 	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, base: map[string][]int{}, nfiles: len(g.Files)}
 	addTerm := func(t string, i int) {
+		if !q.terms[t] {
+			return
+		}
 		l := ix.terms[t]
 		if len(l) == 0 || l[len(l)-1] != i { // files come in order: one entry per file
 			ix.terms[t] = append(l, i)
@@ -176,8 +217,10 @@ func buildIndex(g *world.Graph) *index {
 	}
 	for i, fe := range g.Files {
 		ix.base[path.Base(fe.Path)] = append(ix.base[path.Base(fe.Path)], i)
-		for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
-			addTerm(t, i)
+		if q.mayHold(fe.Path) {
+			for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
+				addTerm(t, i)
+			}
 		}
 		if i < len(g.Links) && g.Links[i] != nil {
 			last := ""
@@ -186,7 +229,9 @@ func buildIndex(g *world.Graph) *index {
 					continue
 				}
 				last = d.Name
-				ix.defs[d.Name] = append(ix.defs[d.Name], i)
+				if q.names[d.Name] {
+					ix.defs[d.Name] = append(ix.defs[d.Name], i)
+				}
 				for _, t := range termsOf(d.Name) {
 					addTerm(t, i)
 				}
@@ -212,7 +257,7 @@ func Align(g *world.Graph, facts func(path string) (*world.Facts, error), f *fea
 	if f.Spec == nil || len(f.Spec.Requirements) == 0 {
 		return a
 	}
-	ix := indexOf(g)
+	ix := buildIndex(g, queryOf(f))
 	factsCache := map[string]*world.Facts{}
 	getFacts := func(p string) *world.Facts {
 		if fc, ok := factsCache[p]; ok {

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/git-speed/git-speed/layers/feature"
@@ -132,5 +134,57 @@ func TestTerms(t *testing.T) {
 	}
 	if stem("sessions") != stem("session") || stem("expired") != stem("expire") || stem("parsing") != stem("parse") {
 		t.Errorf("stems: %s %s %s %s %s %s", stem("sessions"), stem("session"), stem("expired"), stem("expire"), stem("parsing"), stem("parse"))
+	}
+}
+
+// An index built for a feature's query answers its terms and names as an
+// index of every term and name would: the prefilter on names (mayHold)
+// drops no identifier having a term of the query.
+func TestQueryIndex(t *testing.T) {
+	g, _ := testGraph()
+	extra := []string{"Policies", "applyPolicy", "ExpiredSessionsTotal", "stopping_server", "HTTPServerConfig", "cachedLRUEntries", "Ünïcode_Stores"}
+	g.Files = append(g.Files, world.FileEntry{Path: "zz/extra.go", Lang: "go"})
+	l := &world.Link{Lang: "go"}
+	for _, n := range extra {
+		l.Defs = append(l.Defs, world.LinkDef{Name: n, Kind: "function"})
+	}
+	g.Links = append(g.Links, l)
+	sp, _ := feature.ParseSpec("spec.md", []byte(spec+"\n## REQ-6: Policy stops\nA policy applies when the server is stopped; cached entries and stores too. `HTTPServerConfig` matters.\n"))
+	f := &feature.Feature{Name: "store", Spec: sp}
+	q := queryOf(f)
+	ix := buildIndex(g, q)
+	full := map[string][]int{}
+	for i, fe := range g.Files {
+		seen := map[string]bool{}
+		add := func(ts []string) {
+			for _, t := range ts {
+				if !seen[t] {
+					seen[t] = true
+					full[t] = append(full[t], i)
+				}
+			}
+		}
+		add(nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))))
+		if g.Links[i] != nil {
+			for _, d := range g.Links[i].Defs {
+				add(nameTerms(d.Name))
+			}
+		}
+	}
+	if len(q.terms) < 10 {
+		t.Fatalf("query terms %v", q.terms)
+	}
+	for term := range q.terms {
+		if !reflect.DeepEqual(ix.terms[term], full[term]) {
+			t.Errorf("term %q: files %v, want %v", term, ix.terms[term], full[term])
+		}
+	}
+	for _, want := range []string{"policy", "stop", "serv", "entry", "stor"} {
+		if len(ix.terms[want]) == 0 {
+			t.Errorf("term %q matched no file (terms %v)", want, q.terms)
+		}
+	}
+	if got := ix.defs["HTTPServerConfig"]; len(got) != 1 || ix.defs["Policies"] != nil {
+		t.Errorf("defs %v", ix.defs)
 	}
 }

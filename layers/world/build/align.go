@@ -23,10 +23,11 @@ func (w *World) Alignment(f *feature.Feature, warn func(string)) (*align.Alignme
 			return &a, nil
 		}
 	}
-	if err := w.LoadLinks(); err != nil {
+	g, err := w.defsGraph() // linksof.go
+	if err != nil {
 		return nil, err
 	}
-	a := align.Align(w.Graph(), w.Facts, f)
+	a := align.Align(g, w.Facts, f)
 	data, err := json.Marshal(a)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ package build
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -61,14 +62,14 @@ type Result struct {
 // factsKey names a blob's facts in the store: they depend on the blob, the
 // language it is read as, the extractor and the settings that shape facts.
 func factsKey(blob, lang string, cfg *config.Config) string {
-	h := blake3.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d.%d\x00%s", blob, lang, extract.Version, world.FormatVersion, factsFormat, cfg.FactsDigest())
-	return fmt.Sprintf("%x", h.Sum(nil))[:40]
+	// (blake3.Sum256 of a short text allocates no hasher: this runs per file.)
+	sum := blake3.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%d.%d\x00%s", blob, lang, extract.Version, world.FormatVersion, factsFormat, cfg.FactsDigest()))
+	return hex.EncodeToString(sum[:20])
 }
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%ds%dl%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, extract.Version, graph.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%dl%dw%dd%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, shardFormatRows, shardFormatDefs, extract.Version, graph.Version, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.
@@ -83,7 +84,8 @@ type file struct {
 	prevOut []outEdge // out edges in the tree this row was reused from
 
 	// term vector, when known in this run (terms.go)
-	terms     []uint64 // packed by termTable
+	terms     []byte // nterms × (uvarint term number, fields byte, uvarint count)
+	nterms    int
 	haveTerms bool
 }
 
@@ -171,6 +173,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		res.Base = prev.tree
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	} else {
+		defer capHeap(heapFloor, heapRatio)()
 	}
 	res.Files = len(files)
 
@@ -217,6 +221,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	for _, e := range g.Edges {
 		files[e.From].rec.Out = append(files[e.From].rec.Out, outEdge{To: files[e.To].rec.Path, Refs: e.Refs, Weight: round(e.Weight)})
 	}
+	in, g = graph.Input{}, nil // the links are held by files alone from here
 
 	// Store: new facts, then the tree's artifacts, then one ref update.
 	txn := st.Begin()
@@ -236,7 +241,18 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	mdata, _ := jsonMarshal(m)
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
 	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
+	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
+	links = nil
+	if prev == nil {
+		// Every link is encoded: let the collector have them (a third of
+		// a full build's live heap on kubernetes) before the term index
+		// is built. termShards reads links only of rows carried over from
+		// a previous tree, and a full build has none.
+		for _, f := range files {
+			f.link = nil
+		}
+	}
 	tshards, err := termShards(st, files, prev, warn)
 	if err != nil {
 		return nil, err
@@ -464,6 +480,11 @@ func loadMeta(st *gitstore.Store, tree, digest string) (*meta, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeMeta(shards, tree)
+}
+
+// decodeMeta reads the summary of tree from its meta artifact's shards.
+func decodeMeta(shards map[string][]byte, tree string) (*meta, error) {
 	var m meta
 	if err := jsonUnmarshal(shards["meta"], &m); err != nil {
 		return nil, fmt.Errorf("meta: %w", err)
@@ -708,5 +729,6 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
 	f.link = facts.Link()
+	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }

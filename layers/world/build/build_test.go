@@ -41,6 +41,11 @@ func TestShardRoundTrip(t *testing.T) {
 func FuzzShardDecode(f *testing.F) {
 	f.Add(encodeMapShard([]mapRecord{{FileEntry: world.FileEntry{Path: "a", Blob: "b"}, Out: []outEdge{{To: "c", Refs: 1}}}}))
 	f.Add(encodeLinkShard([]linkRecord{{Path: "a", Link: &world.Link{Lang: "go", Refs: []world.LinkRef{{Name: "x", Count: 1}}}}}))
+	f.Add(encodeLinkShard([]linkRecord{
+		{Path: "a/a.go", Link: &world.Link{Lang: "go", Package: "a", Defs: []world.LinkDef{{Name: "T", Kind: "type", Exported: true}, {Name: "M", Kind: "method", Parent: "T"}},
+			Imports: []world.Import{{Path: "fmt", Names: []string{"x"}, Line: 3}}, Refs: []world.LinkRef{{Name: "Println", Qual: "fmt", Kind: "call", Count: 2}, {Name: "T", Count: 1}}}},
+		{Path: "a/b.go", Link: &world.Link{Lang: "go", Package: "a", Refs: []world.LinkRef{{Name: "M", Qual: "T", Count: 1}}}},
+	}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if recs, err := decodeMapShard(b); err == nil {
 			if again, err := decodeMapShard(encodeMapShard(recs)); err != nil || !reflect.DeepEqual(again, recs) {
@@ -50,6 +55,26 @@ func FuzzShardDecode(f *testing.F) {
 		if recs, err := decodeLinkShard(b); err == nil {
 			if _, err := decodeLinkShard(encodeLinkShard(recs)); err != nil {
 				t.Fatalf("link shard does not round-trip: %v", err)
+			}
+			// Without references, the same records less their references.
+			ifs, err := decodeLinkShardInterfaces(b)
+			if err != nil || len(ifs) != len(recs) {
+				t.Fatalf("interfaces of a valid link shard: %d records, %v", len(ifs), err)
+			}
+			imps, err := decodeLinkShardImports(b)
+			if err != nil || len(imps) != len(recs) {
+				t.Fatalf("imports of a valid link shard: %d records, %v", len(imps), err)
+			}
+			for k := range recs {
+				want := *recs[k].Link
+				want.Refs = nil
+				if ifs[k].Path != recs[k].Path || !reflect.DeepEqual(*ifs[k].Link, want) {
+					t.Fatalf("record %d: interfaces %+v, want %+v", k, *ifs[k].Link, want)
+				}
+				want.Defs = nil
+				if imps[k].Path != recs[k].Path || !reflect.DeepEqual(*imps[k].Link, want) {
+					t.Fatalf("record %d: imports %+v, want %+v", k, *imps[k].Link, want)
+				}
 			}
 		}
 	})
@@ -109,7 +134,7 @@ func artifacts(t *testing.T, repo *gitstore.Repo, tree string, cfg config.Config
 	t.Helper()
 	out := map[string][]byte{}
 	digest := treeDigest(&cfg)
-	for _, name := range []string{artifactMap, artifactLinks, artifactMeta, artifactTerms} {
+	for _, name := range []string{artifactMap, artifactLinks, artifactRows, artifactDefs, artifactMeta, artifactTerms} {
 		shards, err := repo.Store().Tree(tree, digest, name)
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,8 @@ import "github.com/git-speed/git-speed/layers/world"
 const factsFormat = 3
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
-	w := newShardWriter()
+	w := factsWriters.Get().(*shardWriter)
+	defer w.release()
 	w.str(f.Lang)
 	w.str(f.Package)
 	w.uint(uint64(len(f.Defs)))
@@ -56,7 +57,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 }
 
 func decodeFacts(b []byte) (*world.Facts, error) {
-	r := newShardReader(b, factsFormat)
+	r := newOwnShardReader(b, factsFormat)
 	f := &world.Facts{Lang: r.str(), Package: r.str()}
 	if n := r.count(); n > 0 {
 		f.Defs = make([]world.Def, n)

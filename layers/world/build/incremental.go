@@ -2,12 +2,16 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/git-speed/git-speed/gitstore"
@@ -24,12 +28,24 @@ import (
 // tree's graph is the previous one with the edited files' out-edges
 // resolved again. updateInPlace does exactly that. It reads the shards of
 // the edited files' folders and, to resolve an edited Go file, the links
-// of the folders that file's resolution reads (graph.GoLayout.Needs); it
-// writes those shards and shares every other shard with the previous
-// tree. Any other change (a file added, deleted or renamed, an interface
-// changed, a config file such as go.mod edited, a language without a
-// folder-local resolver) takes the whole-tree path, which stores the same
-// bytes: TestIncrementalStoresWhatFullDoes checks both ways.
+// of the folders that file's resolution reads (graph.GoLayout.Needs),
+// without their references; it writes those shards and shares every other
+// shard with the previous tree.
+//
+// Go narrows what an interface is: a Go file's imports are read by the
+// resolution of its folder's files alone, so an edit that changes only
+// them stays in place, resolving that folder's files again and storing the
+// layout's Uses anew;
+// and when its definitions change (same package), the files that can
+// resolve differently are those reading its folder — the folder's Go
+// files and those whose imports reach it (graph.GoLayout.Reads, found
+// from every file's imports). resolveReaders resolves them again over the
+// folders they read and rewrites their map rows.
+//
+// Any other change (a file added, deleted or renamed, another language's
+// interface changed, a config file such as go.mod edited, a language
+// without a folder-local resolver) takes the whole-tree path, which stores
+// the same bytes: TestIncrementalStoresWhatFullDoes checks both ways.
 
 // maxInPlace bounds the edited files the in-place update takes on; more
 // than that is cheaper to resolve over the whole tree.
@@ -62,6 +78,10 @@ type edited struct {
 // returns false, with nothing written, when the change is not of that
 // kind; the caller then takes the whole-tree path.
 func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, prev, tree, digest string, cfg *config.Config, opt Options, res *Result, warn func(string)) (bool, error) {
+	// An in-place update allocates a few tens of MB at most (maxInPlace
+	// files and the shards they read): collecting as the heap first grows
+	// from nothing was a tenth of its CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	phase := time.Now()
 	lap := func(name string) {
 		if opt.Trace != nil {
@@ -80,7 +100,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		}
 		dirs[shardOf(c.Path)] = true
 	}
-	m, err := loadMeta(st, prev, digest)
+	// The summary artifact is read once: its meta and Go layout shards are
+	// read here, and it is stored again with the new meta.
+	summary, err := st.Tree(prev, digest, artifactMeta)
+	if err != nil {
+		return false, nil
+	}
+	m, err := decodeMeta(summary, prev)
 	if err != nil {
 		return false, nil
 	}
@@ -129,18 +155,53 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	if err := fillFacts(ctx, repo, st, files, cfg, opt, sub, func(msg string) { warn(msg) }); err != nil {
 		return false, err
 	}
+	// Folders whose Go definitions changed: the files reading them are
+	// resolved again too (resolveReaders).
+	changed := map[string]bool{}
 	for _, ed := range eds {
-		if !sameInterface(ed.old, ed.oldLink, ed.f) {
+		if sameInterface(ed.old, ed.oldLink, ed.f) {
+			continue
+		}
+		if !goDefsChanged(ed.old, ed.oldLink, ed.f) {
 			return false, nil
+		}
+		changed[path.Dir(ed.path)] = true
+		m.Symbols += len(ed.f.link.Defs) - len(ed.oldLink.Defs)
+	}
+
+	// A Go file's imports are read by its folder's files too (they name
+	// types through them, graph.GoLayout.Uses): the folder's files are
+	// resolved again and the layout is stored anew.
+	var usesDirs []string
+	for _, ed := range eds {
+		if ed.oldLink != nil && ed.f.link != nil && ed.f.link.Lang == world.LangGo && !sameImports(ed.oldLink.Imports, ed.f.link.Imports) {
+			changed[path.Dir(ed.path)] = true
+			usesDirs = append(usesDirs, path.Dir(ed.path))
 		}
 	}
 
 	lap("facts")
-	// Resolve the edited files again, each from the folders it reads.
 	var lay *graph.GoLayout
+	// Out-edges of files other than the edited ones, resolved again.
+	var readers map[string][]outEdge
+	if len(changed) > 0 {
+		if lay, err = decodeLayout(summary); err != nil {
+			return false, nil
+		}
+		var ok bool
+		readers, ok, err = resolveReaders(st, prev, tree, digest, lay, eds, keysOf(changed))
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	// Resolve the edited files again, each from the folders it reads.
 	for _, ed := range eds {
 		l := ed.f.link
 		if l == nil {
+			continue
+		}
+		if out, ok := readers[ed.path]; ok {
+			ed.f.rec.Out = out
 			continue
 		}
 		if l.Lang != world.LangGo {
@@ -154,7 +215,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			return false, nil
 		}
 		if lay == nil {
-			if lay, err = loadLayout(st, prev, digest); err != nil {
+			if lay, err = decodeLayout(summary); err != nil {
 				return false, nil
 			}
 		}
@@ -174,6 +235,47 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		byPath[ed.path] = ed
 		m.Edges += len(ed.f.rec.Out) - len(ed.old.Out)
 	}
+	// The readers' rows get their new out-edges, in their folders' shards.
+	var more []string
+	for p := range readers {
+		if d := shardOf(p); byPath[p] == nil && !dirs[d] {
+			more = append(more, d)
+		}
+	}
+	if len(more) > 0 {
+		sh, err := st.Shards(prev, digest, artifactMap, more)
+		if err != nil {
+			return false, nil
+		}
+		for d, b := range sh {
+			if recs[d], err = decodeMapShard(b); err != nil {
+				return false, nil
+			}
+		}
+	}
+	placed := 0
+	for d, rs := range recs {
+		touched := false
+		for k := range rs {
+			if out, ok := readers[rs[k].Path]; ok && byPath[rs[k].Path] == nil {
+				m.Edges += len(out) - len(rs[k].Out)
+				rs[k].Out = out
+				touched = true
+				placed++
+			}
+		}
+		if touched && !dirs[d] {
+			newMap[d] = encodeMapShard(rs)
+		}
+	}
+	for p := range readers {
+		if byPath[p] == nil {
+			placed--
+		}
+	}
+	if placed != 0 {
+		return false, nil // a reader without a row: the stored map disagrees with the links
+	}
 	for d := range dirs {
 		rs := recs[d]
 		for k := range rs {
@@ -192,9 +294,24 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			newLinks[d] = encodeLinkShard(ls)
 		}
 	}
-	summary, err := st.Tree(prev, digest, artifactMeta)
-	if err != nil {
-		return false, nil
+	if len(usesDirs) > 0 {
+		if lay == nil {
+			if lay, err = decodeLayout(summary); err != nil {
+				return false, nil
+			}
+		}
+		for _, d := range usesDirs {
+			var imps [][]world.Import
+			for _, l := range links[shardOf(path.Join(d, "x.go"))] {
+				if l.Link != nil && l.Link.Lang == world.LangGo && path.Dir(l.Path) == d && len(l.Link.Imports) > 0 {
+					imps = append(imps, l.Link.Imports)
+				}
+			}
+			lay.Refresh(d, imps)
+		}
+		if summary[layoutShard], err = jsonMarshal(lay); err != nil {
+			return false, err
+		}
 	}
 	m.Tree = tree
 	if summary["meta"], err = jsonMarshal(m); err != nil {
@@ -206,6 +323,25 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		return false, nil
 	}
 
+	fix := map[string]func(*rowRecord){}
+	for _, ed := range eds {
+		r := rowRecord{mapRecord: ed.f.rec, defs: linkDefs(ed.f.link)}
+		fix[ed.path] = func(row *rowRecord) { *row = r }
+	}
+	for p, out := range readers {
+		if byPath[p] == nil {
+			fix[p] = func(row *rowRecord) { row.Out = out }
+		}
+	}
+	rpatch, err := patchRows(st, prev, digest, fix) // rows.go
+	if err != nil {
+		return false, nil
+	}
+	dpatch, err := patchDefs(st, prev, digest, eds) // defs.go
+	if err != nil {
+		return false, nil
+	}
+
 	lap("encode")
 	txn := st.Begin()
 	for _, f := range files {
@@ -213,6 +349,8 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 	txn.PatchTree(tree, digest, artifactMap, prev, digest, newMap)
 	txn.PatchTree(tree, digest, artifactLinks, prev, digest, newLinks)
+	txn.PatchTree(tree, digest, artifactRows, prev, digest, rpatch)
+	txn.PatchTree(tree, digest, artifactDefs, prev, digest, dpatch)
 	txn.PatchTree(tree, digest, artifactTerms, prev, digest, tpatch)
 	txn.PutTree(tree, digest, artifactMeta, summary)
 	if opt.Snapshot {
@@ -259,7 +397,7 @@ func readShards(st *gitstore.Store, tree, digest string, folders []string) (maps
 // sameInterface reports whether the new row f keeps what other files'
 // resolution and the tree's summary see of the old one: its language,
 // flags, whether it has facts, and its link's package, definitions and
-// imports.
+// (but for Go) imports.
 func sameInterface(old mapRecord, oldLink *world.Link, f *file) bool {
 	if old.Lang != f.rec.Lang || (old.Key == "") != (f.rec.Key == "") || (oldLink == nil) != (f.link == nil) {
 		return false
@@ -279,21 +417,30 @@ func sameInterface(old mapRecord, oldLink *world.Link, f *file) bool {
 	if oldLink.Lang != nl.Lang || oldLink.Package != nl.Package || !slices.Equal(oldLink.Defs, nl.Defs) {
 		return false
 	}
-	// A stored link decodes empty lists as nil: compare by content.
-	return slices.EqualFunc(oldLink.Imports, nl.Imports, func(a, b world.Import) bool {
+	// Go resolution reads a file's imports for the files of its folder
+	// alone (package graph, GoLayout.Uses): an update that changes them
+	// resolves that folder's files again and stores the layout anew;
+	// other Go files see its package and definitions, and no other
+	// language reads Go files' imports.
+	if nl.Lang == world.LangGo {
+		return true
+	}
+	return sameImports(oldLink.Imports, nl.Imports)
+}
+
+// sameImports compares two import lists by content (a stored link decodes
+// empty lists as nil).
+func sameImports(a, b []world.Import) bool {
+	return slices.EqualFunc(a, b, func(a, b world.Import) bool {
 		return a.Path == b.Path && a.Alias == b.Alias && a.Line == b.Line && a.Kind == b.Kind && slices.Equal(a.Names, b.Names)
 	})
 }
 
-// loadLayout reads the Go layout stored with an indexed tree.
-func loadLayout(st *gitstore.Store, tree, digest string) (*graph.GoLayout, error) {
-	sh, err := st.Shards(tree, digest, artifactMeta, []string{layoutShard})
-	if err != nil {
-		return nil, err
-	}
-	b, ok := sh[layoutShard]
+// decodeLayout reads the Go layout from an indexed tree's summary artifact.
+func decodeLayout(summary map[string][]byte) (*graph.GoLayout, error) {
+	b, ok := summary[layoutShard]
 	if !ok {
-		return nil, fmt.Errorf("tree %s has no Go layout", short(tree))
+		return nil, errors.New("the indexed tree has no Go layout")
 	}
 	var lay graph.GoLayout
 	if err := jsonUnmarshal(b, &lay); err != nil {
@@ -331,7 +478,8 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		if !ok {
 			continue
 		}
-		ls, err := decodeLinkShard(b)
+		// Resolution reads the other files' interfaces only.
+		ls, err := decodeLinkShardInterfaces(b)
 		if err != nil {
 			return nil, false, nil
 		}
@@ -354,14 +502,7 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		in.Files = append(in.Files, world.FileEntry{Path: r.path})
 		in.Links = append(in.Links, r.link)
 	}
-	// Go resolution reads a go.mod only for its module path, which the
-	// layout holds: no blob is read.
-	in.Read = func(p string) ([]byte, error) {
-		if mp, ok := lay.Mods[path.Dir(p)]; ok && path.Base(p) == "go.mod" {
-			return []byte("module " + mp + "\n"), nil
-		}
-		return nil, fmt.Errorf("%s: not a go.mod of the layout", p)
-	}
+	in.Read = layoutGoMod(lay)
 	g := graph.Build(in)
 	from := g.Index(ed.path)
 	if from < 0 {
@@ -374,4 +515,174 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		}
 	}
 	return out, true, nil
+}
+
+// goDefsChanged reports whether the new row f differs from the old one,
+// as other files' resolution sees it, only in its Go definitions: same
+// language, flags, facts and package.
+func goDefsChanged(old mapRecord, oldLink *world.Link, f *file) bool {
+	if oldLink == nil || f.link == nil || oldLink.Lang != world.LangGo || f.link.Lang != world.LangGo {
+		return false
+	}
+	same := *oldLink
+	same.Defs = f.link.Defs
+	return sameInterface(old, &same, f)
+}
+
+// maxReaders bounds the files resolveReaders resolves again; beyond it the
+// whole-tree path is as cheap.
+const maxReaders = 4096
+
+// resolveReaders resolves again the edited Go files and every Go file
+// whose resolution reads one of the folders changed (graph.GoLayout.Reads),
+// over the whole tree's Go interfaces — the other files' links without
+// their references — and returns their out-edges by path. ok is false
+// when the stored links cannot be read or the readers are too many.
+func resolveReaders(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, eds []*edited, changed []string) (map[string][]outEdge, bool, error) {
+	all, err := st.Tree(prev, digest, artifactLinks)
+	if err != nil {
+		return nil, false, nil
+	}
+	newLink := map[string]*world.Link{}
+	for _, e := range eds {
+		newLink[e.path] = e.f.link
+	}
+	// First the imports of every file (the shards decoded on all cores, a
+	// few thousand on kubernetes): the readers, and the folders their
+	// resolution reads.
+	keys := make([]string, 0, len(all))
+	for d := range all {
+		keys = append(keys, d)
+	}
+	sort.Strings(keys)
+	imports, ok := decodeShards(all, keys, decodeLinkShardImports)
+	if !ok {
+		return nil, false, nil
+	}
+	reads := lay.Reads(changed)
+	only := map[string]bool{}
+	refsOf := map[string]bool{} // folders holding files to resolve again
+	var imps []world.Import     // the imports of all of them
+	for k, d := range keys {
+		for _, l := range imports[k] {
+			if nl, ok := newLink[l.Path]; ok {
+				l.Link = nl
+			} else if l.Link.Lang != world.LangGo || !reads(l.Path, l.Link.Imports) {
+				continue
+			}
+			if l.Link.Lang == world.LangGo {
+				only[l.Path] = true
+				refsOf[d] = true
+				imps = append(imps, l.Link.Imports...)
+			}
+		}
+	}
+	if len(only) > maxReaders {
+		return nil, false, nil
+	}
+	// Then the interfaces of the folders those files' resolution reads
+	// (graph.GoLayout.Needs, whose import part depends on the imports
+	// alone), with references where files are resolved again. Each file
+	// sees every candidate of each of its lookups, as in the whole tree.
+	needs := lay.Needs(".", imps)
+	for k, d := range needs {
+		if d == "." {
+			needs[k] = "" // the shard of the top folder
+		}
+	}
+	for d := range refsOf {
+		needs = append(needs, d)
+		// What the folder's other files import (graph.GoLayout.Uses).
+		dir := d
+		if dir == "" {
+			dir = "."
+		}
+		for _, n := range lay.Needs(path.Join(dir, "x.go"), nil) {
+			if n == "." {
+				n = ""
+			}
+			needs = append(needs, n)
+		}
+	}
+	slices.Sort(needs)
+	needs = slices.Compact(needs)
+	var rows []linkRecord
+	for _, d := range needs {
+		b, ok := all[d]
+		if !ok {
+			continue
+		}
+		decode := decodeLinkShardInterfaces
+		if refsOf[d] {
+			decode = decodeLinkShard
+		}
+		ls, err := decode(b)
+		if err != nil {
+			return nil, false, nil
+		}
+		for _, l := range ls {
+			if nl, ok := newLink[l.Path]; ok {
+				l.Link = nl
+			}
+			if l.Link.Lang == world.LangGo {
+				rows = append(rows, l)
+			}
+		}
+	}
+	for dir := range lay.Mods {
+		rows = append(rows, linkRecord{Path: path.Join(dir, "go.mod")})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
+	in := graph.Input{Tree: tree, Only: only}
+	for _, r := range rows {
+		in.Files = append(in.Files, world.FileEntry{Path: r.Path})
+		in.Links = append(in.Links, r.Link)
+	}
+	in.Read = layoutGoMod(lay)
+	g := graph.Build(in)
+	out := make(map[string][]outEdge, len(only))
+	for p := range only {
+		out[p] = nil
+	}
+	for _, e := range g.Edges {
+		p := g.Files[e.From].Path
+		out[p] = append(out[p], outEdge{To: g.Files[e.To].Path, Refs: e.Refs, Weight: round(e.Weight)})
+	}
+	return out, true, nil
+}
+
+// layoutGoMod serves the go.mod files of a layout: Go resolution reads a
+// go.mod only for its module path, which the layout holds, so no blob is
+// read.
+func layoutGoMod(lay *graph.GoLayout) func(p string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		if mp, ok := lay.Mods[path.Dir(p)]; ok && path.Base(p) == "go.mod" {
+			return []byte("module " + mp + "\n"), nil
+		}
+		return nil, fmt.Errorf("%s: not a go.mod of the layout", p)
+	}
+}
+
+// decodeShards decodes the shards keys of all with decode on all cores, in
+// the order of keys; ok is false when one does not decode.
+func decodeShards(all map[string][]byte, keys []string, decode func([]byte) ([]linkRecord, error)) ([][]linkRecord, bool) {
+	out := make([][]linkRecord, len(keys))
+	var bad atomic.Bool
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(keys); k = int(next.Add(1)) - 1 {
+				ls, err := decode(all[keys[k]])
+				if err != nil {
+					bad.Store(true)
+				}
+				out[k] = ls
+			}
+		}()
+	}
+	wg.Wait()
+	return out, !bad.Load()
 }

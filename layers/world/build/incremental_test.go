@@ -61,13 +61,26 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		{"two Go files in two folders", func() {
 			r.Write("a/a2.go", "package a\n\nfunc G() int { return 2 }\n")
 			r.Write("b/b_test.go", "package b\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/a\"\n)\n\nfunc TestB(t *testing.T) { B(); a.G() }\n")
-		}, false}, // b_test.go gains an import: its interface changes
+		}, true}, // b_test.go gains an import, which only its own resolution reads
+		{"a Go file drops an import and its use", func() {
+			r.Write("main.go", "package main\n\nfunc main() { println(\"no calls\") }\n")
+		}, true},
+		{"a Go file imports a package it did not", func() {
+			r.Write("main.go", "package main\n\nimport (\n\t\"example.com/m/a\"\n\t\"example.com/m/b\"\n)\n\nfunc main() { println(\"no calls\"); b.B(); a.F().M() }\n")
+		}, true},
 		{"a file without facts", func() { r.Write("NOTES.txt", "m\n\nmore\n") }, true},
 		{"prose under the same headings", func() { r.Write("README.md", "# m\n\nA small module.\n\n## Use\n\nCall B, then G.\n") }, true},
 		{"a heading is added", func() { r.Write("README.md", "# m\n\nA small module.\n\n## Use\n\nCall B.\n\n## More\n") }, false},
 		{"a definition is added", func() {
 			r.Write("a/a.go", "package a\n\n// T is a thing.\ntype T struct{ N int }\n\n// M is a method.\nfunc (t *T) M() int { return t.N }\n\nfunc F() *T { return &T{} }\n\nfunc H() {}\n")
-		}, false},
+		}, true}, // its folder's and its importers' files are resolved again
+		{"a definition other folders use is removed, a method added", func() {
+			r.Write("a/a.go", "package a\n\n// T is a thing.\ntype T struct{ N int }\n\n// M is a method.\nfunc (t *T) M() int { return t.N }\n\nfunc (t *T) P() {}\n\nfunc H() {}\n")
+			r.Write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { var t a.T; t.P(); return a.G() + a.F().M() }\n")
+		}, true},
+		{"a definition comes back", func() {
+			r.Write("a/a.go", "package a\n\n// T is a thing.\ntype T struct{ N int }\n\n// M is a method.\nfunc (t *T) M() int { return t.N }\n\nfunc (t *T) P() {}\n\nfunc F() *T { return &T{} }\n\nfunc H() {}\n")
+		}, true},
 		{"a Python body", func() { r.Write("py/use.py", "from mod import f\n\ndef g():\n    return f() + 1\n") }, false},
 		{"a file is added", func() { r.Write("a/new.go", "package a\n\nfunc N() { H() }\n") }, false},
 		{"go.mod is edited", func() { r.Write("go.mod", "module example.com/m\n\ngo 1.23\n") }, false},
@@ -112,7 +125,7 @@ func compareWithFull(t *testing.T, step string, r *gittest.Repo, repo *gitstore.
 		t.Fatalf("%s: the clone's index was not a full build: %+v", step, res)
 	}
 	digest := treeDigest(&cfg)
-	for _, name := range []string{artifactMap, artifactLinks, artifactMeta, artifactTerms} {
+	for _, name := range []string{artifactMap, artifactLinks, artifactRows, artifactDefs, artifactMeta, artifactTerms} {
 		inc, err := repo.Store().Tree(tree, digest, name)
 		if err != nil {
 			t.Fatal(err)

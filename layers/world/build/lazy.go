@@ -39,10 +39,11 @@ func Open(repo *gitstore.Repo, tree string, cfg config.Config) (*World, error) {
 // be read leaves an empty graph; MapErr says why.
 func (w *World) loadMap() {
 	w.lazy.Do(func() {
-		shards, err := w.st.Tree(w.tree, w.digest, artifactMap)
+		// The rows artifact holds the map in a few large shards (rows.go).
+		shards, err := w.st.Tree(w.tree, w.digest, artifactRows)
 		var recs []mapRecord
 		if err == nil {
-			recs, err = decodeMapShards(shards)
+			recs, w.defs, err = decodeRows(shards)
 		}
 		if err != nil {
 			w.mapErr = err

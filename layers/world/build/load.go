@@ -28,6 +28,7 @@ type World struct {
 	red    *redact.Redactor
 	g      *world.Graph
 	recs   []mapRecord
+	defs   []int // per file of g: its link's definitions, -1 without a link (rows.go)
 	meta   *meta
 
 	mu        sync.Mutex

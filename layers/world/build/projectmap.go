@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/pathglob"
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -120,35 +121,11 @@ func (c *classifier) byContent(e *world.FileEntry, data []byte, extractable func
 // ignored returns the glob of index.ignore that p matches, or "".
 func (c *classifier) ignored(p string) string {
 	for _, g := range c.ignore {
-		if matchGlob(g, p) {
+		if pathglob.Match(g, p) {
 			return g
 		}
 	}
 	return ""
-}
-
-// matchGlob matches a glob against a slash path: "dir/**" matches all below
-// dir, a glob without a slash matches the base name in any folder, and any
-// other glob matches the whole path or a trailing part of it.
-func matchGlob(g, p string) bool {
-	if rest, ok := strings.CutSuffix(g, "/**"); ok {
-		return p == rest || strings.HasPrefix(p, rest+"/") || (!strings.Contains(rest, "/") && strings.Contains("/"+p, "/"+rest+"/"))
-	}
-	if !strings.Contains(g, "/") {
-		ok, _ := path.Match(g, path.Base(p))
-		return ok
-	}
-	g = strings.ReplaceAll(g, "**/", "")
-	for s := p; ; {
-		if ok, _ := path.Match(g, s); ok {
-			return true
-		}
-		i := strings.IndexByte(s, '/')
-		if i < 0 {
-			return false
-		}
-		s = s[i+1:]
-	}
 }
 
 var vendorDirs = []string{"vendor", "third_party", "node_modules", "bower_components", "external", ".yarn"}

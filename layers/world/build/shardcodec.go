@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -35,6 +36,32 @@ type shardWriter struct {
 
 func newShardWriter() *shardWriter { return &shardWriter{index: map[string]uint64{}} }
 
+// uvarintLen is the length of v as a uvarint.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// factsWriters are shard writers reused by encodeFacts, which runs once per
+// parsed file: their string tables and bodies keep their room.
+var factsWriters = sync.Pool{New: func() any { return newShardWriter() }}
+
+// release empties w and gives it back to factsWriters; a writer grown by a
+// large file is dropped instead (clearing a map costs its largest size).
+func (w *shardWriter) release() {
+	if len(w.strs) > 4096 || cap(w.body) > 1<<20 {
+		return
+	}
+	clear(w.strs)
+	clear(w.index)
+	w.strs, w.body = w.strs[:0], w.body[:0]
+	factsWriters.Put(w)
+}
+
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
 
 func (w *shardWriter) str(s string) {
@@ -56,7 +83,12 @@ func (w *shardWriter) bool(b bool) {
 }
 
 func (w *shardWriter) bytes(format byte) []byte {
-	out := []byte{shardMagic, format}
+	n := 2 + uvarintLen(uint64(len(w.strs))) + len(w.body)
+	for _, s := range w.strs {
+		n += uvarintLen(uint64(len(s))) + len(s)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, shardMagic, format)
 	out = binary.AppendUvarint(out, uint64(len(w.strs)))
 	for _, s := range w.strs {
 		out = binary.AppendUvarint(out, uint64(len(s)))
@@ -65,34 +97,54 @@ func (w *shardWriter) bytes(format byte) []byte {
 	return append(out, w.body...)
 }
 
+// shardReader decodes a shard. Its strings are made on first use, so a
+// decode that skips fields (decodeLinkShardInterfaces, decodeLinkShardOf)
+// allocates only the strings it returns.
 type shardReader struct {
 	b    []byte
-	strs []string
+	tab  []byte   // the string table's bytes
+	ends []uint32 // string i's entry (uvarint length, bytes) ends at ends[i]
+	strs []string // made on first use
 	err  error
+	// shared: strings slice one string of the whole table (made on the
+	// first use), one allocation rather than one per string, for shards
+	// whose strings live as long as each other (map rows, links).
+	shared bool
+	whole  string
 }
 
-func newShardReader(b []byte, format byte) *shardReader {
-	r := &shardReader{b: b}
+// newShardReader reads a shard whose strings live as long as each other
+// (map rows, links).
+func newShardReader(b []byte, format byte) *shardReader { return readShard(b, format, true) }
+
+// newOwnShardReader reads a shard whose strings are kept apart (facts: a
+// file's link outlives its skeleton), each its own allocation.
+func newOwnShardReader(b []byte, format byte) *shardReader { return readShard(b, format, false) }
+
+func readShard(b []byte, format byte, shared bool) *shardReader {
+	r := &shardReader{b: b, shared: shared}
 	if len(b) < 2 || b[0] != shardMagic || b[1] != format {
 		r.err = errShard
 		return r
 	}
 	r.b = b[2:]
 	n := r.uint()
-	if n > uint64(len(r.b)) {
+	if n > uint64(len(r.b)) || len(r.b) > math.MaxUint32 {
 		r.err = errShard
 		return r
 	}
-	r.strs = make([]string, 0, n)
+	r.tab = r.b
+	r.ends = make([]uint32, 0, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		l := r.uint()
 		if l > uint64(len(r.b)) {
 			r.err = errShard
 			break
 		}
-		r.strs = append(r.strs, string(r.b[:l]))
 		r.b = r.b[l:]
+		r.ends = append(r.ends, uint32(len(r.tab)-len(r.b)))
 	}
+	r.strs = make([]string, len(r.ends))
 	return r
 }
 
@@ -121,15 +173,42 @@ func (r *shardReader) count() int {
 }
 
 func (r *shardReader) str() string {
-	i := r.uint()
+	i := r.index()
 	if r.err != nil {
 		return ""
 	}
-	if i >= uint64(len(r.strs)) {
-		r.err = errShard
-		return ""
+	if s := r.strs[i]; s != "" {
+		return s
 	}
-	return r.strs[i]
+	start, end := uint32(0), r.ends[i]
+	if i > 0 {
+		start = r.ends[i-1]
+	}
+	_, n := binary.Uvarint(r.tab[start:end]) // checked by readShard
+	var s string
+	if r.shared {
+		if r.whole == "" {
+			r.whole = string(r.tab[:r.ends[len(r.ends)-1]])
+		}
+		s = r.whole[start+uint32(n) : end]
+	} else {
+		s = string(r.tab[start+uint32(n) : end])
+	}
+	r.strs[i] = s
+	return s
+}
+
+// index reads a string's table index without making the string.
+func (r *shardReader) index() uint64 {
+	i := r.uint()
+	if r.err != nil {
+		return 0
+	}
+	if i >= uint64(len(r.ends)) {
+		r.err = errShard
+		return 0
+	}
+	return i
 }
 
 func (r *shardReader) bool() bool {
@@ -146,27 +225,31 @@ func encodeMapShard(recs []mapRecord) []byte {
 	w := newShardWriter()
 	w.uint(uint64(len(recs)))
 	for i := range recs {
-		r := &recs[i]
-		w.str(r.Path)
-		w.str(r.Lang)
-		w.uint(uint64(r.Size + 1)) // -1 (unknown) is stored as 0
-		w.str(r.Blob)
-		w.uint(uint64(r.Lines))
-		w.uint(uint64(r.Tokens))
-		w.uint(uint64(len(r.Flags)))
-		for _, f := range r.Flags {
-			w.str(f.Name)
-			w.str(f.Reason)
-		}
-		w.str(r.Key)
-		w.uint(uint64(len(r.Out)))
-		for _, o := range r.Out {
-			w.str(o.To)
-			w.uint(uint64(o.Refs))
-			w.uint(math.Float64bits(o.Weight))
-		}
+		w.mapRecord(&recs[i])
 	}
 	return w.bytes(shardFormatMap)
+}
+
+// mapRecord writes one row of the map (and of the rows artifact, rows.go).
+func (w *shardWriter) mapRecord(r *mapRecord) {
+	w.str(r.Path)
+	w.str(r.Lang)
+	w.uint(uint64(r.Size + 1)) // -1 (unknown) is stored as 0
+	w.str(r.Blob)
+	w.uint(uint64(r.Lines))
+	w.uint(uint64(r.Tokens))
+	w.uint(uint64(len(r.Flags)))
+	for _, f := range r.Flags {
+		w.str(f.Name)
+		w.str(f.Reason)
+	}
+	w.str(r.Key)
+	w.uint(uint64(len(r.Out)))
+	for _, o := range r.Out {
+		w.str(o.To)
+		w.uint(uint64(o.Refs))
+		w.uint(math.Float64bits(o.Weight))
+	}
 }
 
 func decodeMapShard(b []byte) ([]mapRecord, error) {
@@ -174,32 +257,34 @@ func decodeMapShard(b []byte) ([]mapRecord, error) {
 	n := r.count()
 	recs := make([]mapRecord, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
-		var m mapRecord
-		m.Path = r.str()
-		m.Lang = r.str()
-		m.Size = int64(r.uint()) - 1
-		m.Blob = r.str()
-		m.Lines = int(r.uint())
-		m.Tokens = int(r.uint())
-		if nf := r.count(); nf > 0 {
-			m.Flags = make([]world.Flag, nf)
-			for j := range m.Flags {
-				m.Flags[j] = world.Flag{Name: r.str(), Reason: r.str()}
-			}
-		}
-		m.Key = r.str()
-		if no := r.count(); no > 0 {
-			m.Out = make([]outEdge, no)
-			for j := range m.Out {
-				m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint())}
-			}
-		}
-		recs = append(recs, m)
-	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = errShard
+		recs = append(recs, r.mapRecord())
 	}
 	return recs, r.err
+}
+
+// mapRecord reads what shardWriter.mapRecord wrote.
+func (r *shardReader) mapRecord() mapRecord {
+	var m mapRecord
+	m.Path = r.str()
+	m.Lang = r.str()
+	m.Size = int64(r.uint()) - 1
+	m.Blob = r.str()
+	m.Lines = int(r.uint())
+	m.Tokens = int(r.uint())
+	if nf := r.count(); nf > 0 {
+		m.Flags = make([]world.Flag, nf)
+		for j := range m.Flags {
+			m.Flags[j] = world.Flag{Name: r.str(), Reason: r.str()}
+		}
+	}
+	m.Key = r.str()
+	if no := r.count(); no > 0 {
+		m.Out = make([]outEdge, no)
+		for j := range m.Out {
+			m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint())}
+		}
+	}
+	return m
 }
 
 func encodeLinkShard(recs []linkRecord) []byte {
@@ -230,21 +315,72 @@ func encodeLinkShard(recs []linkRecord) []byte {
 	return w.bytes(shardFormatLink)
 }
 
-func decodeLinkShard(b []byte) ([]linkRecord, error) {
+func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinks(b, nil, linkAll) }
+
+// decodeLinkShardOf decodes the records of a links shard whose paths keep
+// says and steps over the rest.
+func decodeLinkShardOf(b []byte, keep func(path string) bool) ([]linkRecord, error) {
+	return decodeLinks(b, keep, linkAll)
+}
+
+// decodeLinkShardInterfaces decodes a links shard without the references:
+// what resolving another file reads of these (see package graph).
+func decodeLinkShardInterfaces(b []byte) ([]linkRecord, error) {
+	return decodeLinks(b, nil, linkInterfaces)
+}
+
+// decodeLinkShardImports decodes a links shard's languages, packages and
+// imports only: enough to tell which files read a folder.
+func decodeLinkShardImports(b []byte) ([]linkRecord, error) { return decodeLinks(b, nil, linkImports) }
+
+// What decodeLinks decodes of each link.
+const (
+	linkAll        = iota
+	linkInterfaces // no references
+	linkImports    // no references, no definitions
+)
+
+// decodeLinks decodes what of the records whose paths keep says (every
+// record when keep is nil) and steps over the rest.
+func decodeLinks(b []byte, keep func(path string) bool, what int) ([]linkRecord, error) {
 	r := newShardReader(b, shardFormatLink)
 	n := r.count()
-	recs := make([]linkRecord, 0, n)
+	var recs []linkRecord
+	if keep == nil {
+		recs = make([]linkRecord, 0, n)
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		p := r.str()
+		if keep != nil && !keep(p) {
+			r.skip(2)
+			for nd := r.count(); nd > 0 && r.err == nil; nd-- {
+				r.skip(3)
+				r.bool()
+				r.skip(1)
+			}
+			r.skipUses()
+			continue
+		}
 		l := &world.Link{Lang: r.str(), Package: r.str()}
-		if nd := r.count(); nd > 0 {
+		if nd := r.count(); what == linkImports {
+			for j := 0; j < nd && r.err == nil; j++ {
+				r.skip(3)
+				r.bool()
+				r.skip(1)
+			}
+		} else if nd > 0 {
 			l.Defs = make([]world.LinkDef, nd)
 			for j := range l.Defs {
 				l.Defs[j] = world.LinkDef{Name: r.str(), Kind: r.str(), Parent: r.str(), Exported: r.bool(), Returns: r.str()}
 			}
 		}
 		l.Imports = r.imports()
-		if nr := r.count(); nr > 0 {
+		if nr := r.count(); what != linkAll {
+			for j := 0; j < nr && r.err == nil; j++ {
+				r.skip(3)
+				r.uint()
+			}
+		} else if nr > 0 {
 			l.Refs = make([]world.LinkRef, nr)
 			for j := range l.Refs {
 				l.Refs[j] = world.LinkRef{Name: r.str(), Qual: r.str(), Kind: r.str(), Count: int(r.uint())}
@@ -296,4 +432,25 @@ func (r *shardReader) imports() []world.Import {
 // shardError names the artifact and shard a decode failed in.
 func shardError(artifact, dir string, err error) error {
 	return fmt.Errorf("%s shard %q: %w", artifact, dir, err)
+}
+
+// skip reads n string indexes without making the strings.
+func (r *shardReader) skip(n int) {
+	for k := 0; k < n && r.err == nil; k++ {
+		r.index()
+	}
+}
+
+// skipUses steps over a link's imports and references.
+func (r *shardReader) skipUses() {
+	for ni := r.count(); ni > 0 && r.err == nil; ni-- {
+		r.skip(2)
+		r.skip(r.count())
+		r.uint()
+		r.skip(1)
+	}
+	for nr := r.count(); nr > 0 && r.err == nil; nr-- {
+		r.skip(3)
+		r.uint()
+	}
 }

@@ -114,12 +114,68 @@ func decodeAll[T any](artifact string, shards map[string][]byte, decode func([]b
 		}
 		n += len(parts[i])
 	}
+	return mergeByPath(parts, n, pathOf), nil
+}
+
+// mergeByPath merges parts, each sorted by path as shards are written,
+// into one slice sorted by path. Should a part be out of order (a shard
+// git-speed did not write), everything is sorted instead.
+func mergeByPath[T any](parts [][]T, n int, pathOf func(*T) string) []T {
 	out := make([]T, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+	pos := make([]int, len(parts))
+	var h []int // parts with records left: a min-heap by their next path
+	less := func(a, b int) bool {
+		return pathOf(&parts[h[a]][pos[h[a]]]) < pathOf(&parts[h[b]][pos[h[b]]])
 	}
-	sort.Slice(out, func(i, j int) bool { return pathOf(&out[i]) < pathOf(&out[j]) })
-	return out, nil
+	down := func(i int) {
+		for {
+			m := 2*i + 1
+			if m >= len(h) {
+				return
+			}
+			if r := m + 1; r < len(h) && less(r, m) {
+				m = r
+			}
+			if !less(m, i) {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for p := range parts {
+		if len(parts[p]) > 0 {
+			h = append(h, p)
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		p := h[0]
+		out = append(out, parts[p][pos[p]])
+		if pos[p]++; pos[p] == len(parts[p]) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
+	for i := 1; i < len(out); i++ {
+		if pathOf(&out[i-1]) > pathOf(&out[i]) {
+			// Sort an order, not the records: they are large to move.
+			order := make([]int32, len(out))
+			for k := range order {
+				order[k] = int32(k)
+			}
+			sort.SliceStable(order, func(a, b int) bool { return pathOf(&out[order[a]]) < pathOf(&out[order[b]]) })
+			sorted := make([]T, len(out))
+			for k, j := range order {
+				sorted[k] = out[j]
+			}
+			return sorted
+		}
+	}
+	return out
 }
 
 func decodeMapShards(shards map[string][]byte) ([]mapRecord, error) {
@@ -142,9 +198,14 @@ func decodeLinkShards(shards map[string][]byte) (map[string]*world.Link, error) 
 func graphFromRecords(tree string, recs []mapRecord, symbols int) *world.Graph {
 	g := &world.Graph{Tree: tree, Files: make([]world.FileEntry, len(recs)), Symbols: symbols}
 	idx := make(map[string]int, len(recs))
+	n := 0
 	for i := range recs {
 		g.Files[i] = recs[i].FileEntry
 		idx[recs[i].Path] = i
+		n += len(recs[i].Out)
+	}
+	if n > 0 {
+		g.Edges = make([]world.Edge, 0, n)
 	}
 	for i := range recs {
 		for _, o := range recs[i].Out {
@@ -153,11 +214,14 @@ func graphFromRecords(tree string, recs []mapRecord, symbols int) *world.Graph {
 			}
 		}
 	}
-	sort.Slice(g.Edges, func(a, b int) bool {
+	less := func(a, b int) bool {
 		if g.Edges[a].From != g.Edges[b].From {
 			return g.Edges[a].From < g.Edges[b].From
 		}
 		return g.Edges[a].To < g.Edges[b].To
-	})
+	}
+	if !sort.SliceIsSorted(g.Edges, less) { // stored in order: a check is enough
+		sort.Slice(g.Edges, less)
+	}
 	return g
 }

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"sync"
@@ -60,8 +61,9 @@ func changedTerms(old, new []world.Term) (o, n []world.Term) {
 }
 
 // termTable interns the terms of index runs: a file's vector is held as
-// packed ids (id<<32 | fields<<24 | count) until the term index is
-// encoded, several times smaller than strings on a large tree.
+// varint term numbers, fields and counts (five bytes a term, most often)
+// until the term index is encoded, several times smaller than strings on
+// a large tree.
 var termTable = struct {
 	sync.Mutex
 	ids  map[string]uint32
@@ -71,7 +73,8 @@ var termTable = struct {
 const maxPackedCount = 1<<24 - 1
 
 func setTerms(f *file, vec []world.Term) {
-	out := make([]uint64, len(vec))
+	n := 0
+	ids := make([]uint32, len(vec))
 	termTable.Lock()
 	for i, t := range vec {
 		id, ok := termTable.ids[t.Text]
@@ -80,25 +83,60 @@ func setTerms(f *file, vec []world.Term) {
 			termTable.ids[t.Text] = id
 			termTable.strs = append(termTable.strs, t.Text)
 		}
-		out[i] = uint64(id)<<32 | uint64(t.Fields)<<24 | uint64(min(t.Count, maxPackedCount))
+		ids[i] = id
+		n += uvarintLen(uint64(id)) + 1 + uvarintLen(uint64(min(t.Count, maxPackedCount)))
 	}
 	termTable.Unlock()
-	f.terms, f.haveTerms = out, true
+	out := make([]byte, 0, n)
+	for i, t := range vec {
+		out = binary.AppendUvarint(out, uint64(ids[i]))
+		out = append(out, t.Fields)
+		out = binary.AppendUvarint(out, uint64(min(t.Count, maxPackedCount)))
+	}
+	f.terms, f.nterms, f.haveTerms = out, len(vec), true
 }
 
-// packedVectors gives the term index encoder the rows' packed vectors.
+// unpack decodes a vector setTerms packed, as id<<32 | fields<<24 | count
+// (appended to out).
+func unpack(out []uint64, b []byte) []uint64 {
+	for len(b) > 0 {
+		id, n := binary.Uvarint(b)
+		fields := b[n]
+		c, m := binary.Uvarint(b[n+1:])
+		b = b[n+1+m:]
+		out = append(out, id<<32|uint64(fields)<<24|c)
+	}
+	return out
+}
+
+// packedVectors gives the term index encoder the rows' packed vectors,
+// one row unpacked at a time (the encoder reads them in order).
 type packedVectors struct {
 	files []*file
 	strs  []string
+	at    int
+	row   []uint64
 }
 
-func (v packedVectors) Len() int          { return len(v.files) }
-func (v packedVectors) Path(i int) string { return v.files[i].rec.Path }
-func (v packedVectors) Terms(i int) int   { return len(v.files[i].terms) }
-func (v packedVectors) Term(i, k int) (string, uint8, uint32) {
-	x := v.files[i].terms[k]
+func (v *packedVectors) get(i int) []uint64 {
+	if v.at != i || v.row == nil {
+		v.row, v.at = unpack(v.row[:0], v.files[i].terms), i
+	}
+	return v.row
+}
+
+func (v *packedVectors) Len() int          { return len(v.files) }
+func (v *packedVectors) Path(i int) string { return v.files[i].rec.Path }
+func (v *packedVectors) Terms(i int) int   { return v.files[i].nterms }
+func (v *packedVectors) Term(i, k int) (string, uint8, uint32) {
+	x := v.get(i)[k]
 	return v.strs[x>>32], uint8(x >> 24), uint32(x & maxPackedCount)
 }
+
+// The vectors' terms are numbered by termTable (terms.Interned).
+func (v *packedVectors) IDs() int              { return len(v.strs) }
+func (v *packedVectors) ID(i, k int) uint32    { return uint32(v.get(i)[k] >> 32) }
+func (v *packedVectors) Text(id uint32) string { return v.strs[id] }
 
 func (r *shardReader) byte() byte {
 	if r.err != nil || len(r.b) == 0 {
@@ -179,7 +217,7 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 	termTable.Lock()
 	strs := termTable.strs
 	termTable.Unlock()
-	out := terms.EncodeFrom(packedVectors{files: rows, strs: strs})
+	out := terms.EncodeFrom(&packedVectors{files: rows, strs: strs})
 	for _, f := range rows {
 		f.terms = nil
 	}
@@ -367,7 +405,8 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cf
 }
 
 // unpackTerms turns a packed vector back into terms.
-func unpackTerms(packed []uint64) []world.Term {
+func unpackTerms(b []byte) []world.Term {
+	packed := unpack(nil, b)
 	termTable.Lock()
 	defer termTable.Unlock()
 	out := make([]world.Term, len(packed))

@@ -14,10 +14,10 @@
 package extract
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -59,11 +59,23 @@ import (
 //	   bases. TypeScript and JavaScript likewise ("this:Client", "a:Foo"
 //	   for const a = new Foo() or a: Foo); a class's Returns names what it
 //	   extends.
-//	9: Go member refs whose receiver's type the code says carry it in their
-//	   qualifier ("r:http.Request", "p:pool.New()>WithErrors", ":T" for a
-//	   key of a T{…} literal); Go functions, methods, fields and variables
-//	   say their type (Def.Returns), interfaces what they embed.
-const Version = 9
+//	9: TypeScript and JavaScript: a member reference's qualifier carries
+//	   its receiver's type ("recv:EXPR"), definitions their declared type
+//	   in Returns (annotations, Promise<T>, interface and alias members,
+//	   new C, JSDoc); export aliases are definitions; module.exports.x
+//	   after module.exports = f is an export only when f is declared.
+//	10: Python: attributes a class's methods assign on self are fields of
+//	   the class; module variables and fields carry their type hint in
+//	   Returns; hints see through conditionals, await, calls of a typed
+//	   receiver's method ("Client#get" for c.get()), with/except/
+//	   isinstance/cast, decorators and generics; members after a module
+//	   path are qualified by the chain (pkg.sub.name).
+//	11: Go member refs whose receiver's type the code says carry it in
+//	   their qualifier ("r:http.Request", "p:pool.New()>WithErrors", ":T"
+//	   for a key of a T{…} literal); Go functions, methods, fields,
+//	   variables and defined types say their type (Def.Returns),
+//	   interfaces what they embed.
+const Version = 11
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
@@ -270,7 +282,7 @@ func countLines(src []byte) int {
 	if len(src) == 0 {
 		return 0
 	}
-	n := strings.Count(string(src), "\n")
+	n := bytes.Count(src, []byte{'\n'})
 	if src[len(src)-1] != '\n' {
 		n++
 	}

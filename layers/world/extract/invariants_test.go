@@ -92,7 +92,8 @@ func FuzzExtractPython(f *testing.F) {
 		"def f(:\n  pass\n",
 		"@dec\nasync def g(*a, **k) -> int:\n    global z\n    z = [i for i in a]\n",
 		"X = {\n 'a': 1,\n 'b': 2,\n}\n",
-		"import pytest\n@pytest.fixture(scope='module')\ndef runner(request) -> 'CliRunner':\n    return CliRunner()\n\ndef test_x(runner, tmp_path: Path):\n    runner.invoke()\n")
+		"import pytest\n@pytest.fixture(scope='module')\ndef runner(request) -> 'CliRunner':\n    return CliRunner()\n\ndef test_x(runner, tmp_path: Path):\n    runner.invoke()\n",
+		"class C:\n    def __init__(self, p):\n        self.u = U(p) if p else U()\n        self.v: V = make()\n\n    def __enter__(self):\n        return self\n\nasync def f(m: M):\n    async with C(1) as c, D() as (a, b):\n        c.u.x(await m.get().y())\n    try:\n        pass\n    except (E, F) as e:\n        e.z\n    x = m()\n    x = x.a().b()()\n\n@group()\ndef cli():\n    typing.cast(A, cli).b.c().d\n    cast('B[int]', 1).e\n    if isinstance(cli, C):\n        cli.x\n    elif isinstance(cli, (D, E)):\n        cli.y\n")
 }
 
 func FuzzExtractJavaScript(f *testing.F) {

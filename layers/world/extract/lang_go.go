@@ -167,11 +167,14 @@ func goImportNames(p string) []string {
 	if b != base {
 		names = append(names, b)
 	}
-	if c := strings.NewReplacer("-", "", ".", "").Replace(b); c != b {
+	if c := dashesDots.Replace(b); c != b {
 		names = append(names, c)
 	}
 	return names
 }
+
+// dashesDots drops the dashes and dots of a module's last path element.
+var dashesDots = strings.NewReplacer("-", "", ".", "")
 
 func isDigits(s string) bool {
 	if s == "" {

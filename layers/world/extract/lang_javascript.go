@@ -59,10 +59,21 @@ type jsWalker struct {
 	// re-exports.
 	exportAs map[string][]string
 	whole    string
+	// wholeDef is the name of the function or class expression
+	// module.exports was set to (module.exports = function …, = class …):
+	// properties assigned to module.exports after it are that value's
+	// members, not the module's exports, as the TypeScript compiler binds
+	// them (it does export them after module.exports = f, f declared).
+	wholeDef string
 	// docs holds the doc lines of the children of the bodies being walked,
 	// by start byte, read from their sibling lists (cheaper than asking
 	// tree-sitter for each node's previous sibling).
 	docs map[uint]string
+	// jsdoc holds the types a /** … */ comment right above a node gives
+	// (@param, @returns, @type), by the node's start byte; params is what
+	// the function being entered takes from it.
+	jsdoc     map[uint]*jsDoc
+	docParams map[string]string
 	// requireAlias is the name a top-level const x = require("m") binds,
 	// while its declarator is walked; requireNames the names
 	// const {a, b: c} = require("m") or const c = require("m").b binds
@@ -81,6 +92,7 @@ func walkJS(f *file) {
 	w := &jsWalker{f: f, ns: map[string]bool{}, exported: map[string]bool{}, docs: map[uint]string{}, exportAs: map[string][]string{}}
 	w.statements(f.root, "", 0, false)
 	w.reexports()
+	w.exportAliases()
 	if len(w.exported) > 0 {
 		for i := range f.facts.Defs {
 			d := &f.facts.Defs[i]
@@ -103,6 +115,7 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 		w.in = parentIdx
 		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
 			f.commentAt(ks, i)
+			w.typedefImports(&ks[i].n)
 			continue
 		}
 		w.statement(&ks[i].n, ks[i].kind, prefix, parentIdx, exported, &ks[i].n)
@@ -115,6 +128,9 @@ func (w *jsWalker) noteDocs(ks []kid) {
 		if ks[i].named && !isCommentKind(ks[i].kind) {
 			if d := w.f.docAt(ks, i); d != "" {
 				w.docs[startByte(&ks[i].n)] = d
+			}
+			if i > 0 && isCommentKind(ks[i-1].kind) {
+				w.noteJSDoc(ks, i)
 			}
 		}
 	}
@@ -188,8 +204,10 @@ func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int,
 	body := f.field(n, "body")
 	idx := f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: w.qual(prefix, name),
 		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer),
-		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer)})
+		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer),
+		Returns: w.docReturns(outer, w.jsReturnType(n))})
 	w.in = idx
+	w.docParams = w.paramsDoc(outer)
 	w.functionScope(n, body)
 	w.in = parentIdx
 }
@@ -205,8 +223,12 @@ func (w *jsWalker) functionScope(n, body *sitter.Node) {
 	}
 	w.frames = append(w.frames, locals)
 	defer func() { w.frames = w.frames[:len(w.frames)-1] }()
+	doc := w.docParams
+	w.docParams = nil
 	if p := f.field(n, "parameters"); p != nil {
+		w.docParams = doc
 		w.params(p, locals)
+		w.docParams = nil
 	}
 	if p := f.field(n, "parameter"); p != nil { // x => …
 		locals[f.text(p)] = true
@@ -265,8 +287,12 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 			if t := f.field(p, "type"); t != nil {
 				w.types(t)
 				if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" {
-					w.setType(f.text(nm), jsTypeName(f, t), locals)
+					w.setType(f.text(nm), jsTypeExpr(f, t), locals)
+				} else {
+					w.typePattern(nm, jsTypeExpr(f, t), locals, 0)
 				}
+			} else if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
+				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
 			}
 			if v := f.field(p, "value"); v != nil {
 				w.uses(v)
@@ -278,6 +304,15 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 				}
 			}
 			f.release(m)
+		case "identifier", "assignment_pattern":
+			w.bind(p, locals)
+			nm := p
+			if c.kind == "assignment_pattern" {
+				nm = f.field(p, "left")
+			}
+			if nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
+				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
+			}
 		default:
 			if c.named && c.kind != "comment" {
 				w.bind(p, locals)
@@ -404,6 +439,7 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 		chain[i], chain[j] = chain[j], chain[i]
 	}
 	root := ""
+	nsRoot := false
 	switch f.kind(obj) {
 	case "identifier":
 		root = f.text(obj)
@@ -411,6 +447,7 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 			return // console.log, Math.max, JSON.parse: nothing of this project
 		}
 		if w.ns[root] && !w.bound(root) && len(chain) > 0 {
+			nsRoot = true
 			k := world.RefValue
 			if len(chain) == 1 {
 				k = kind
@@ -425,14 +462,19 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 	default:
 		w.uses(obj)
 	}
-	hint := w.typeOf(obj, root)
-	for k, a := range chain {
+	hint := ""
+	if !nsRoot {
+		hint = w.exprOf(obj, 0)
+	}
+	for _, a := range chain {
 		if f.kind(a) == "private_property_identifier" {
+			hint = ""
 			continue
 		}
 		q := root
-		if k == 0 && hint != "" {
-			q = root + ":" + hint // the member is looked up in that class
+		if hint != "" {
+			q = root + ":" + hint // the member is looked up in that type
+			hint += "." + f.text(a)
 		}
 		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
@@ -525,9 +567,20 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		}
 		if nm := f.field(n, "name"); nm != nil && f.kind(nm) != "identifier" {
 			w.bind(nm, map[string]bool{}) // defaults inside patterns
+			if len(w.frames) > 0 {
+				w.typePattern(nm, w.declType(n), w.frames[len(w.frames)-1], 0)
+			}
 		}
 		if v := f.field(n, "value"); v != nil {
+			if t := f.field(n, "type"); t != nil {
+				w.objectKeys(v, jsTypeExpr(f, t))
+			}
+			// const x = require("m"), const {a} = require("m") in a
+			// block or a function: the declaration is a use of the
+			// module or of the names it takes.
+			w.requireBinding(f.field(n, "name"), v)
 			w.uses(v)
+			w.requireAlias, w.requireNames = "", nil
 		}
 		return
 	case "catch_clause":
@@ -565,6 +618,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		w.types(n)
 		return
 	case "as_expression", "satisfies_expression", "type_assertion":
+		if k != "type_assertion" && n.NamedChildCount() == 2 {
+			w.objectKeys(n.NamedChild(0), jsTypeExpr(f, n.NamedChild(1)))
+		}
 		w.children(n)
 		return
 	case "interface_declaration", "type_alias_declaration", "enum_declaration":
@@ -945,6 +1001,9 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 					}
 				} else {
 					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
+					if t := f.field(n, "type"); t != nil && t.NamedChildCount() == 1 && f.kind(t.NamedChild(0)) == "function_type" {
+						kind = world.KindMethod // run: () => void is called like a method
+					}
 				}
 			} else {
 				sig = strings.TrimSuffix(f.signature(n, body), ";")
@@ -954,10 +1013,19 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 			}
 			sig = stripDecorators(sig)
 			private := f.kind(nm) == "private_property_identifier" || strings.HasPrefix(sig, "private ") || strings.Contains(sig, " private ") || strings.HasPrefix(sig, "protected ")
+			returns := ""
+			if kind == world.KindField || c.kind == "public_field_definition" || c.kind == "field_definition" {
+				returns = w.valueType(f.field(n, "type"), f.field(n, "value"))
+			} else {
+				returns = w.jsReturnType(n)
+			}
+			returns = w.docReturns(n, returns)
+			w.docParams = w.paramsDoc(n)
 			idx := f.def(world.Def{Name: name, Kind: kind, Qualified: parent + "." + name, Parent: parent,
-				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n)})
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n), Returns: returns})
 			w.in = idx
 			w.member1(n, c.kind)
+			w.docParams = nil
 		default:
 			if c.named {
 				w.member1(n, c.kind)
@@ -1003,36 +1071,62 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	name := f.text(nm)
 	qual := w.qual(prefix, name)
 	body := f.field(n, "body")
+	bases := ""
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); f.kind(c) == "extends_type_clause" {
+			bases = w.typeBases(c)
+		}
+	}
 	idx := f.def(world.Def{Name: name, Kind: world.KindInterface, Qualified: qual, Parent: w.parentOf(prefix),
-		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer),
+		Returns: bases})
 	w.in = idx
 	if body != nil {
-		mark := len(f.stack)
-		iks := f.kids(body)
-		w.noteDocs(iks)
-		for i := range iks {
-			c := &iks[i]
-			switch c.kind {
-			case "comment":
-				f.commentAt(iks, i)
-			case "property_signature", "method_signature":
-				if mn := f.field(&c.n, "name"); mn != nil {
-					kind := world.KindField
-					if c.kind == "method_signature" {
-						kind = world.KindMethod
-					}
-					mname := f.text(mn)
-					f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
-						Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
-						Exported: exported, Doc: w.docOf(&c.n)})
-				}
-			}
-		}
-		f.release(mark)
+		w.typeMembers(body, qual, exported)
 	}
 	w.in = idx
 	w.types(n)
 	w.in = parentIdx
+}
+
+// typeMembers defines the property and method signatures of an interface
+// body or object type as members of qual, each with its type.
+func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	iks := f.kids(body)
+	w.noteDocs(iks)
+	for i := range iks {
+		c := &iks[i]
+		switch c.kind {
+		case "comment":
+			f.commentAt(iks, i)
+		case "call_signature":
+			// What calling a value of this type gives: a member "()".
+			f.def(world.Def{Name: "()", Kind: world.KindMethod, Qualified: qual + "()", Parent: qual,
+				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
+				Exported: exported, Doc: w.docOf(&c.n), Returns: w.jsReturnType(&c.n)})
+		case "property_signature", "method_signature":
+			if mn := f.field(&c.n, "name"); mn != nil {
+				kind := world.KindField
+				returns := ""
+				if c.kind == "method_signature" {
+					kind = world.KindMethod
+					returns = w.jsReturnType(&c.n)
+				} else if t := f.field(&c.n, "type"); t != nil {
+					returns = jsTypeExpr(f, t)
+					if t.NamedChildCount() == 1 && f.kind(t.NamedChild(0)) == "function_type" {
+						kind = world.KindMethod // get: (url) => R is called like a method
+					}
+				}
+				mname := jsString(f.text(mn))
+				f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
+					Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
+					Exported: exported, Doc: w.docOf(&c.n), Returns: returns})
+			}
+		}
+	}
 }
 
 func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int, exported bool) {
@@ -1047,8 +1141,20 @@ func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int
 	if v := f.field(n, "value"); v != nil && (len(sig) > 160 || w.f.endLine(v)-line(v) >= 1) {
 		sig = foldSpace(f.textRange(startByte(n), startByte(v))) + " …"
 	}
+	v := f.field(n, "value")
+	bases := ""
+	if v != nil {
+		bases = w.typeBases(v)
+	}
 	w.in = f.def(world.Def{Name: name, Kind: world.KindType, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
-		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer), Returns: bases})
+	idx := w.in
+	// The members of an object type (or of the object types of an
+	// intersection) are the alias's members.
+	for _, o := range w.objectParts(v) {
+		w.typeMembers(o, w.qual(prefix, name), exported)
+		w.in = idx
+	}
 	w.types(n)
 	w.in = parentIdx
 }
@@ -1168,9 +1274,14 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 			}
 		}
 		first := 0
+		returns := ""
+		if f.kind(nm) == "identifier" {
+			returns = w.docReturns(outer, w.valueType(f.field(d, "type"), val))
+		}
 		for _, name := range list {
 			i := f.def(world.Def{Name: name, Kind: k, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
-				Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer)})
+				Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer),
+				Returns: returns})
 			if first == 0 {
 				first = i
 			}
@@ -1178,7 +1289,11 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if first != 0 {
 			w.in = first
 		}
+		if fn != nil {
+			w.docParams = w.paramsDoc(outer)
+		}
 		w.uses(d)
+		w.docParams = nil
 		if val != nil && fn == nil {
 			w.elideValue(val)
 		}
@@ -1551,6 +1666,9 @@ func (w *jsWalker) commonJS(expr, outer *sitter.Node, prefix string, parentIdx i
 	}
 	name, owner := f.text(prop), f.text(obj)
 	switch {
+	case owner == "module.exports" && w.wholeDef != "" && prefix == "":
+		// module.exports = fn; module.exports.x = …: a member of fn.
+		w.assigned(name, w.wholeDef+".", w.wholeDef, right, outer, parentIdx)
 	case owner == "exports" || owner == "module.exports":
 		if f.kind(right) == "identifier" {
 			w.exported[f.text(right)] = true
@@ -1594,15 +1712,26 @@ func (w *jsWalker) exportsValue(v, outer *sitter.Node, prefix string, parentIdx 
 	case k == "identifier":
 		w.exported[f.text(v)] = true
 		w.whole = f.text(v)
+		if w.definesFunc(f.text(v)) {
+			// module.exports = f, f a function or class declared here:
+			// what requires the module whole gets f (module.exports.x = …
+			// still exports x, as the compiler binds them).
+			w.exportName(f.text(v), "default")
+		}
 		w.name(v, world.RefValue)
 	case k == "class":
 		w.class(v, outer, prefix, parentIdx, true)
+		w.wholeDef = "default"
+		if nm := f.field(v, "name"); nm != nil {
+			w.wholeDef = f.text(nm)
+		}
 	case isFunctionValue(k):
 		name := "default"
 		if nm := f.field(v, "name"); nm != nil {
 			name = f.text(nm)
 		}
 		w.assigned(name, prefix, w.parentOf(prefix), v, outer, parentIdx)
+		w.wholeDef = name
 	case k == "call_expression" && w.requireCall(v) != "":
 		// module.exports = require("./lib/x"): the module hands x on whole.
 		f.imp(world.Import{Path: w.requireCall(v), Alias: "*", Line: line(v), Kind: "reexport"})
@@ -1648,8 +1777,10 @@ func (w *jsWalker) assigned(name, prefix, parent string, v, outer *sitter.Node, 
 		sig = foldSpace(f.textRange(startByte(outer), startByte(v))) + " …"
 	}
 	w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
-		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer)})
+		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: true, Doc: w.docOf(outer),
+		Returns: w.docReturns(outer, w.valueType(nil, v))})
 	if body != nil {
+		w.docParams = w.paramsDoc(outer)
 		w.functionScope(v, body)
 	} else {
 		w.uses(v)
@@ -1697,7 +1828,9 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 			}
 			name := jsString(f.text(nm))
 			w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
-				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n)})
+				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n),
+				Returns: w.docReturns(n, w.jsReturnType(n))})
+			w.docParams = w.paramsDoc(n)
 			w.functionScope(n, body)
 		case "pair":
 			key, v := f.field(n, "key"), f.field(n, "value")
@@ -1880,33 +2013,10 @@ func (w *jsWalker) setType(name, class string, frame map[string]bool) {
 	w.vtypes[name] = jsVarType{class: class, frame: frame}
 }
 
-// declType is the class a declarator's variable holds: its annotation
-// (a: Foo), else the class its value constructs (new Foo(…)).
+// declType is the type expression of what a declarator's variable
+// holds: its annotation (a: Foo), else its value's (new Foo(…), f(…)).
 func (w *jsWalker) declType(n *sitter.Node) string {
-	f := w.f
-	if t := f.field(n, "type"); t != nil {
-		return jsTypeName(f, t)
-	}
-	v := f.field(n, "value")
-	if v == nil || f.kind(v) != "new_expression" {
-		return ""
-	}
-	if c := f.field(v, "constructor"); c != nil && f.kind(c) == "identifier" {
-		return f.text(c)
-	}
-	return ""
-}
-
-// jsTypeName is the class a type annotation names when it is a plain
-// identifier (": Foo"), "" otherwise.
-func jsTypeName(f *file, t *sitter.Node) string {
-	if f.kind(t) == "type_annotation" && t.NamedChildCount() == 1 {
-		t = t.NamedChild(0)
-	}
-	if f.kind(t) == "type_identifier" {
-		return f.text(t)
-	}
-	return ""
+	return w.valueType(w.f.field(n, "type"), w.f.field(n, "value"))
 }
 
 // typeOf is the class receiver root is an instance of where it is used:

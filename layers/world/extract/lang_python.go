@@ -437,7 +437,7 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		d.Kind = world.KindFunction
 	}
 	if !isClass {
-		d.Returns = w.returns(def, body)
+		d.Returns = w.returns(def, body, parent)
 	} else if sc := f.field(def, "superclasses"); sc != nil {
 		d.Returns = w.bases(sc)
 	}
@@ -457,12 +457,22 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 			outerCls := w.cls
 			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body)}
 			w.block(body, qual, idx, false)
+			w.instanceAttrs(body, qual, idx)
 			w.cls = outerCls
 		}
 		return
 	}
 	if strings.HasPrefix(name, "test") || w.isFixture(decos) {
 		w.fixtureParams(def)
+	}
+	if parent == "" && len(w.frames) == 0 && len(decos) > 0 {
+		// @group() def cli(): cli is what the outermost decorator gives
+		if h := w.decoratedHint(decos[0]); h != "" {
+			if w.modTypes == nil {
+				w.modTypes = map[string]string{}
+			}
+			w.modTypes[name] = h
+		}
 	}
 	outerCls := w.cls
 	if parent == "" || w.cls == nil || w.cls.qual != parent {
@@ -702,6 +712,11 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	}
 	if f.kind(obj) != "identifier" {
 		w.uses(obj)
+		if h := w.valueHint(obj, 0); h != "" && len(chain) > 0 && !w.isSuper(obj) {
+			// T().m, f().m: members of what the call gives
+			w.typedChain("", h, chain)
+			return
+		}
 		if w.isSuper(obj) && len(chain) > 0 {
 			// super().m: m as the bases of the enclosing class declare it
 			f.ref(world.Ref{Name: f.text(chain[0]), Qual: "super:" + w.cls.qual + "^", Line: line(chain[0]), In: w.in, Kind: world.RefMember})
@@ -725,48 +740,77 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 			k = kind
 		}
 		f.ref(world.Ref{Name: f.text(chain[i]), Qual: qual, Line: line(chain[i]), In: w.in, Kind: k})
+		// the members after it are qualified by the chain so far
+		// (mod.Class.member, pkg.sub.name)
 		for _, a := range chain[i+1:] {
+			qual += "." + f.text(chain[i])
+			i++
 			f.ref(world.Ref{Name: f.text(a), Qual: qual, Line: line(a), In: w.in, Kind: world.RefMember})
 		}
 		return
 	}
 	w.name(obj, world.RefValue)
 	if h := w.typeOf(root); h != "" && len(chain) > 0 {
-		// A receiver whose type the code says: the resolver looks the
-		// member up in that class and its bases ("v:T" qualifiers).
-		path := root
-		for k, a := range chain {
-			q := root
-			switch {
-			case k == 0:
-			case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
-				h = w.cls.attrs[f.text(chain[0])]
-			case k <= 3:
-				// what the previous member is declared to hold or return
-				h += "#" + f.text(chain[k-1])
-			default:
-				h = ""
-			}
-			if h != "" {
-				q = path + ":" + h
-			}
-			path += "." + f.text(a)
-			f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
-		}
+		w.typedChain(root, h, chain)
 		return
 	}
 	if w.names[root] && !w.bound(root) && len(chain) > 0 {
 		// x.Y where x came from "from m import x": x may be a module or a
 		// class; either way Y is qualified by the imported name.
+		// The resolver also tries x as a class or a variable of a known
+		// type ("x:x"): Y is then looked up in the class and its bases.
 		k := world.RefValue
 		if len(chain) == 1 {
 			k = kind
 		}
-		f.ref(world.Ref{Name: f.text(chain[0]), Qual: root, Line: line(chain[0]), In: w.in, Kind: k})
-		chain = chain[1:]
+		f.ref(world.Ref{Name: f.text(chain[0]), Qual: root + ":" + root, Line: line(chain[0]), In: w.in, Kind: k})
+		if len(chain) > 1 {
+			w.typedChainFrom(root, root, chain, 1)
+		}
+		return
 	}
 	for _, a := range chain {
 		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+	}
+}
+
+// typedChain records the members of a receiver whose type the code says
+// (hint h): the resolver looks each member up in that class and its
+// bases ("v:T" qualifiers), the next one in what the previous member is
+// declared to hold or return. root is the receiver as written ("" for a
+// call).
+func (w *pyWalker) typedChain(root, h string, chain []*sitter.Node) {
+	w.typedChainFrom(root, h, chain, 0)
+}
+
+// typedChainFrom is typedChain for the members of chain from index
+// from on.
+func (w *pyWalker) typedChainFrom(root, h string, chain []*sitter.Node, from int) {
+	f := w.f
+	path := root
+	for _, a := range chain[:from] {
+		path += "." + f.text(a)
+	}
+	for k, a := range chain {
+		if k < from {
+			continue
+		}
+		q := root
+		switch {
+		case k == 0:
+		case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
+			h = w.cls.attrs[f.text(chain[0])]
+		case k <= 3:
+			// what the previous member is declared to hold or return
+			h += "#" + f.text(chain[k-1])
+		default:
+			h = ""
+		}
+		if h != "" {
+			q = path + ":" + h
+		}
+		path += "." + f.text(a)
+		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 
@@ -877,6 +921,36 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		return
+	case "if_statement":
+		if name, t := w.isinstanceOf(f.field(n, "condition")); name != "" && len(w.frames) > 0 {
+			// if isinstance(v, T): v is a T in the block
+			fr := w.frames[len(w.frames)-1]
+			if fr.locals[name] {
+				old, had := fr.types[name]
+				if fr.types == nil {
+					fr.types = map[string]string{}
+				}
+				mark := len(f.stack)
+				defer f.release(mark)
+				for _, c := range f.kids(n) {
+					if !c.named {
+						continue
+					}
+					if c.field == f.fieldID("consequence") {
+						fr.types[name] = t
+						w.uses(&c.n)
+						if had {
+							fr.types[name] = old
+						} else {
+							delete(fr.types, name)
+						}
+						continue
+					}
+					w.uses(&c.n)
+				}
+				return
+			}
+		}
 	case "for_statement":
 		if r := f.field(n, "right"); r != nil {
 			w.uses(r)
@@ -892,6 +966,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		return
 	case "as_pattern", "except_clause":
 		mark := len(f.stack)
+		var value *sitter.Node
 		for _, c := range f.kids(n) {
 			if !c.named {
 				continue
@@ -900,7 +975,13 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 				if len(w.frames) > 0 {
 					w.bindTargets(&c.n)
 				}
+				if value != nil {
+					w.asType(n, k, value, &c.n)
+				}
 				continue
+			}
+			if value == nil {
+				value = &c.n
 			}
 			w.uses(&c.n)
 		}
@@ -1058,6 +1139,9 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 		} else {
 			d.Kind = world.KindVar
 		}
+		if len(names) == 1 && f.kind(left) == "identifier" {
+			d.Returns = w.hintOf(a) // what it holds, when the code says
+		}
 		if i := f.def(d); first == 0 {
 			first = i
 		}
@@ -1187,10 +1271,14 @@ func (w *pyWalker) bindModule(name, path string) {
 // return annotation ("-> Client", "-> 'Client'", "-> models.Client"),
 // else the class its first return statement constructs
 // ("return Client(...)"); "" otherwise.
-func (w *pyWalker) returns(def, body *sitter.Node) string {
+func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	f := w.f
 	if rt := f.field(def, "return_type"); rt != nil {
-		return pyTypeName(f.text(rt))
+		t := pyAnnotType(f.text(rt))
+		if class != "" && (t == "Self" || strings.HasSuffix(t, ".Self")) {
+			return class
+		}
+		return t
 	}
 	if body == nil {
 		return ""
@@ -1204,7 +1292,13 @@ func (w *pyWalker) returns(def, body *sitter.Node) string {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "return_statement":
-			if v := n.NamedChild(0); v != nil && f.kind(v) == "call" {
+			v := n.NamedChild(0)
+			if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
+				f.kind(v) == "call" && f.field(v, "function") != nil && f.textIs(f.field(v, "function"), "cls")) {
+				found = class // return self, return cls(…): an instance of the class
+				return false
+			}
+			if v != nil && f.kind(v) == "call" {
 				if fn := f.field(v, "function"); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
 					if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
 						found = t
@@ -1249,10 +1343,49 @@ func (w *pyWalker) paramType(name string, t *sitter.Node) {
 	if w.ptypes == nil || name == "self" || name == "cls" {
 		return
 	}
-	if h := pyTypeName(pyUnwrapOptional(w.f.text(t))); h != "" {
+	if h := pyAnnotType(w.f.text(t)); h != "" {
 		w.ptypes[name] = h
 	}
 }
+
+// pyWrappers are the generic forms whose first argument is the type an
+// annotation gives (ClassVar[T], Final[T], Annotated[T, …], type[T]).
+var pyWrappers = toSet(`ClassVar Final Annotated type Type Required NotRequired ReadOnly`)
+
+// pyAnnotType is the class an annotation says a value is an instance of,
+// as written: Optional and "| None" unwrapped, T[…] read as T (but for
+// containers), ClassVar[T] and the like as T; "" when not one class.
+func pyAnnotType(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	for k := 0; k < 3; k++ {
+		s = strings.TrimSpace(pyUnwrapOptional(s))
+		open := strings.IndexByte(s, '[')
+		if open < 0 || !strings.HasSuffix(s, "]") {
+			break
+		}
+		head := s[:open]
+		base := head[strings.LastIndexByte(head, '.')+1:]
+		if !pyWrappers[base] {
+			s = head // Generic[T] as T's class
+			break
+		}
+		in := s[open+1 : len(s)-1]
+		if c := strings.IndexByte(in, ','); c >= 0 {
+			in = in[:c]
+		}
+		s = in
+	}
+	t := pyTypeName(s)
+	if t != "" && pyContainers[t[strings.LastIndexByte(t, '.')+1:]] {
+		return ""
+	}
+	return t
+}
+
+// pyContainers are generic names that say nothing of a class of the tree.
+var pyContainers = toSet(`list dict set frozenset tuple List Dict Set FrozenSet Tuple Callable Union
+Optional Literal Iterable Iterator Sequence Mapping MutableMapping Generator AsyncIterator
+AsyncGenerator Awaitable Coroutine Any TypeVar Protocol`)
 
 // pyUnwrapOptional turns "Optional[T]", "T | None" and "None | T" into T.
 func pyUnwrapOptional(s string) string {
@@ -1273,24 +1406,307 @@ func pyUnwrapOptional(s string) string {
 }
 
 // hintOf is the type hint an assignment gives its target: the annotated
-// type ("T"), or the callee of a call it assigns ("T()"); "" otherwise.
+// type ("T"), or what the value it assigns is (see valueHint); "" when
+// the code does not say.
 func (w *pyWalker) hintOf(a *sitter.Node) string {
 	f := w.f
 	if t := f.field(a, "type"); t != nil {
-		return pyTypeName(pyUnwrapOptional(f.text(t)))
+		return pyAnnotType(f.text(t))
 	}
-	r := f.field(a, "right")
-	if r == nil || f.kind(r) != "call" {
+	return w.valueHint(f.field(a, "right"), 0)
+}
+
+// valueHint is the type hint of an expression: "T()" for a call of T (a
+// class, or a function whose declared return the resolver reads),
+// "H#m" for a call of method m of a receiver whose hint is H, the
+// common hint of both branches of a conditional expression, what an
+// await of a call gives; "" otherwise.
+func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
+	f := w.f
+	if r == nil || depth > 4 {
+		return ""
+	}
+	switch f.kind(r) {
+	case "parenthesized_expression":
+		if r.NamedChildCount() == 1 {
+			return w.valueHint(r.NamedChild(0), depth+1)
+		}
+		return ""
+	case "conditional_expression":
+		if r.NamedChildCount() != 3 {
+			return ""
+		}
+		a, b := w.valueHint(r.NamedChild(0), depth+1), w.valueHint(r.NamedChild(2), depth+1)
+		if a != b {
+			return ""
+		}
+		return a
+	case "await":
+		if r.NamedChildCount() == 1 {
+			return w.valueHint(r.NamedChild(0), depth+1)
+		}
+		return ""
+	case "call":
+	default:
 		return ""
 	}
 	fn := f.field(r, "function")
-	if fn == nil || f.kind(fn) != "identifier" && f.kind(fn) != "attribute" {
+	if fn == nil {
+		return ""
+	}
+	switch f.kind(fn) {
+	case "identifier":
+		if f.textIs(fn, "cls") && w.isSelf("cls") {
+			return w.cls.qual // cls(…) in a classmethod: an instance
+		}
+		if f.textIs(fn, "cast") && !w.bound("cast") {
+			return w.castHint(r)
+		}
+		if pyBuiltins[f.text(fn)] {
+			return ""
+		}
+		if w.bound(f.text(fn)) {
+			// a local holding an instance: what its __call__ returns
+			if h := w.typeOf(f.text(fn)); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#__call__"
+			}
+			return ""
+		}
+	case "attribute":
+		o, at := f.field(fn, "object"), f.field(fn, "attribute")
+		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.text(o)] {
+			return w.castHint(r) // typing.cast(T, v), t.cast(T, v)
+		}
+		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.text(o)] {
+			// recv.m(): what method m of recv's type returns
+			if h := w.typeOf(f.text(o)); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#" + f.text(at)
+			}
+			if w.bound(f.text(o)) || w.isSelf(f.text(o)) {
+				return ""
+			}
+		}
+		if o != nil && at != nil && f.kind(o) == "identifier" && w.names[f.text(o)] && !w.bound(f.text(o)) && isUpper(f.text(o)[0]) {
+			// Cls.make() with Cls imported: what Cls's make returns
+			return f.text(o) + "#" + f.text(at)
+		}
+		if o != nil && at != nil && f.kind(o) == "attribute" {
+			// a.b.m(): what m of a.b's type returns
+			if h := w.attrHint(o, depth+1); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#" + f.text(at)
+			}
+		}
+		if o != nil && at != nil && f.kind(o) != "identifier" && f.kind(o) != "attribute" {
+			// T().m(), f().m(): what m of the call's result returns
+			if h := w.valueHint(o, depth+1); h != "" {
+				return h + "#" + f.text(at)
+			}
+			return ""
+		}
+	default:
 		return ""
 	}
 	if t := pyTypeName(f.text(fn)); t != "" {
 		return t + "()"
 	}
 	return ""
+}
+
+// asType records the type an "as" binding gets when the code says:
+// with T(…) as v (what T's __enter__, or __aenter__ in an async with,
+// returns), except E as e (an instance of E).
+func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
+	f := w.f
+	if alias.NamedChildCount() == 1 && f.kind(alias) == "as_pattern_target" {
+		alias = alias.NamedChild(0)
+	}
+	if f.kind(alias) != "identifier" {
+		return
+	}
+	h := ""
+	switch p := n.Parent(); {
+	case k == "except_clause" || p != nil && f.kind(p) == "except_clause":
+		h = pyTypeName(f.text(value))
+	case p != nil && f.kind(p) == "with_item":
+		enter := "__enter__"
+		for q := p.Parent(); q != nil; q = q.Parent() {
+			if f.kind(q) == "with_statement" {
+				if strings.HasPrefix(f.text(q), "async") {
+					enter = "__aenter__"
+				}
+				break
+			}
+		}
+		if v := w.valueHint(value, 0); v != "" && strings.Count(v, "#") < 4 {
+			h = v + "#" + enter
+		}
+	default:
+		return
+	}
+	name := f.text(alias)
+	if len(w.frames) > 0 {
+		fr := w.frames[len(w.frames)-1]
+		if fr.locals[name] {
+			if fr.types == nil {
+				fr.types = map[string]string{}
+			}
+			fr.types[name] = h
+		}
+		return
+	}
+	if w.modTypes == nil {
+		w.modTypes = map[string]string{}
+	}
+	w.modTypes[name] = h
+}
+
+// isinstanceOf reads a condition isinstance(v, T) (v a name, T one
+// class) and returns v and T's hint; "" otherwise.
+func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
+	f := w.f
+	if c == nil || f.kind(c) != "call" {
+		return "", ""
+	}
+	fn, args := f.field(c, "function"), f.field(c, "arguments")
+	if fn == nil || args == nil || !f.textIs(fn, "isinstance") || args.NamedChildCount() != 2 {
+		return "", ""
+	}
+	v, t := args.NamedChild(0), args.NamedChild(1)
+	if f.kind(v) != "identifier" || f.kind(t) != "identifier" && f.kind(t) != "attribute" {
+		return "", ""
+	}
+	h := pyTypeName(f.text(t))
+	if h == "" || pyBuiltins[h] {
+		return "", ""
+	}
+	return f.text(v), h
+}
+
+// castHint is the type cast(T, v) says its result is.
+func (w *pyWalker) castHint(call *sitter.Node) string {
+	args := w.f.field(call, "arguments")
+	if args == nil || args.NamedChildCount() == 0 {
+		return ""
+	}
+	return pyAnnotType(w.f.text(args.NamedChild(0)))
+}
+
+// decoratedHint is the type hint of a function decorated with dec, as
+// far as the code says: @d(…) gives what calling d returns (the class a
+// decorator factory's declared result builds, read as its first
+// overload), @d what calling d on the function returns; "" otherwise.
+func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
+	f := w.f
+	e := dec.NamedChild(0)
+	if e == nil {
+		return ""
+	}
+	switch f.kind(e) {
+	case "call":
+		return w.valueHint(e, 0)
+	case "identifier", "attribute":
+		t := pyTypeName(f.text(e))
+		root, _, _ := strings.Cut(t, ".")
+		if t == "" || pyBuiltins[root] || w.bound(root) || w.modules[t] {
+			return ""
+		}
+		return t + "()"
+	}
+	return ""
+}
+
+// attrHint is the type hint of an attribute expression a.b (a.b.c…)
+// whose receiver's type the code says: "H#b", or the type self.b is
+// assigned in the class; "" otherwise.
+func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
+	f := w.f
+	o, at := f.field(n, "object"), f.field(n, "attribute")
+	if o == nil || at == nil || depth > 4 {
+		return ""
+	}
+	h := ""
+	switch f.kind(o) {
+	case "identifier":
+		root := f.text(o)
+		if w.modules[root] {
+			return ""
+		}
+		if w.isSelf(root) && w.cls.attrs[f.text(at)] != "" {
+			return w.cls.attrs[f.text(at)]
+		}
+		h = w.typeOf(root)
+	case "attribute":
+		h = w.attrHint(o, depth+1)
+	default:
+		h = w.valueHint(o, depth+1)
+	}
+	if h == "" || strings.Count(h, "#") >= 4 {
+		return ""
+	}
+	return h + "#" + f.text(at)
+}
+
+// instanceAttrs defines the attributes the methods of class qual assign
+// on self (self.x = …) that the class body does not declare, as fields
+// with the type the code gives them: jedi and type checkers find a
+// member there.
+func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
+	f := w.f
+	have := map[string]bool{}
+	for _, d := range f.facts.Defs[classIdx:] {
+		if d.Parent == qual {
+			have[d.Name] = true
+		}
+	}
+	w.selfAssignments(body, func(name string, n *sitter.Node) {
+		if have[name] {
+			return
+		}
+		have[name] = true
+		sig := foldSpace(f.text(n))
+		if len(sig) > 120 || line(n) != f.endLine(n) {
+			sig = "self." + name + " = …"
+		}
+		f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
+			Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
+			Returns: w.cls.attrs[name]})
+	})
+}
+
+// selfAssignments calls fn, in source order, for every assignment
+// self.name = … in the methods of a class body (not in functions nested
+// in them).
+func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign *sitter.Node)) {
+	f := w.f
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		st := body.NamedChild(i)
+		if f.kind(st) == "decorated_definition" {
+			st = f.field(st, "definition")
+		}
+		if st == nil || f.kind(st) != "function_definition" {
+			continue
+		}
+		fb := f.field(st, "body")
+		if fb == nil {
+			continue
+		}
+		f.walk(fb, func(n *sitter.Node) bool {
+			switch f.kind(n) {
+			case "function_definition", "class_definition", "lambda":
+				return false
+			case "assignment":
+				l := f.field(n, "left")
+				if l == nil || f.kind(l) != "attribute" {
+					return true
+				}
+				o, at := f.field(l, "object"), f.field(l, "attribute")
+				if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
+					fn(f.text(at), n)
+				}
+			}
+			return true
+		})
+	}
 }
 
 // isSelf reports whether root is self or cls in a method of the class
@@ -1337,36 +1753,15 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 				continue
 			}
 		}
-		switch f.kind(st) {
-		case "expression_statement":
+		if f.kind(st) == "expression_statement" {
 			if a := st.NamedChild(0); a != nil && f.kind(a) == "assignment" {
 				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
 					set(f.text(l), w.hintOf(a))
 				}
 			}
-		case "function_definition":
-			fb := f.field(st, "body")
-			if fb == nil {
-				continue
-			}
-			f.walk(fb, func(n *sitter.Node) bool {
-				switch f.kind(n) {
-				case "function_definition", "class_definition", "lambda":
-					return false
-				case "assignment":
-					l := f.field(n, "left")
-					if l == nil || f.kind(l) != "attribute" {
-						return true
-					}
-					o, at := f.field(l, "object"), f.field(l, "attribute")
-					if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
-						set(f.text(at), w.hintOf(n))
-					}
-				}
-				return true
-			})
 		}
 	}
+	w.selfAssignments(body, func(name string, n *sitter.Node) { set(name, w.hintOf(n)) })
 	for k, v := range attrs {
 		if v == "" {
 			delete(attrs, k)

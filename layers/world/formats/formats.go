@@ -21,9 +21,9 @@
 package formats
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
@@ -127,7 +127,7 @@ func countLines(src []byte) int {
 	if len(src) == 0 {
 		return 0
 	}
-	n := strings.Count(string(src), "\n")
+	n := bytes.Count(src, []byte{'\n'})
 	if src[len(src)-1] != '\n' {
 		n++
 	}

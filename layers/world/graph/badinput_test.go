@@ -7,11 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/git-speed/git-speed/layers/world"
 )
 
 // TestCircularReexports: barrels that re-export each other, in JS and in
-// Python, end; names defined on the cycle still resolve.
+// Python, end; names defined on the cycle still resolve. (Types that refer
+// to each other: testdata/projects/typescript_types.txtar.)
 func TestCircularReexports(t *testing.T) {
 	star := func(p string) world.Import { return world.Import{Path: p, Alias: "*", Kind: "reexport"} }
 	g := Build(fixture([]fx{
@@ -153,4 +156,77 @@ func FuzzTSConfig(f *testing.F) {
 		}
 		parseTSConfig("a/tsconfig.json", read)
 	})
+}
+
+// TestPythonBadInput: a class hierarchy with a cycle across files is
+// warned about by file and class, stubs that import a name from each
+// other end, and a long chain of typed calls ends; the rest resolves.
+func TestPythonBadInput(t *testing.T) {
+	var chain strings.Builder
+	chain.WriteString("from .a import A\n\n\ndef f():\n    A().step().ping()\n    x = A()\n")
+	for k := 0; k < 2000; k++ {
+		chain.WriteString("    x = x.step().step()()\n")
+	}
+	chain.WriteString("    x.ping()\n")
+	in, _ := projectInput(t, txtar.Parse([]byte(`
+-- c/__init__.py --
+-- c/a.py --
+from .b import B
+
+
+class A(B):
+    def step(self) -> "A":
+        return self
+
+    def __call__(self):
+        return self
+-- c/b.py --
+from . import a
+
+
+class B(a.A):
+    def ping(self):
+        pass
+-- c/use.py --
+from .a import A
+
+A().ping()
+A().missing()
+-- s/__init__.py --
+-- s/x.py --
+def f():
+    pass
+-- s/x.pyi --
+from s.y import f as f
+-- s/y.py --
+def f():
+    pass
+-- s/y.pyi --
+from s.x import f as f
+-- s/use.py --
+from s.x import f
+
+f()
+-- c/chain.py --
+`+chain.String())))
+	var warns []string
+	in.Warn = func(msg string) { warns = append(warns, msg) }
+	start := time.Now()
+	g := Build(in)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Build took %v", d)
+	}
+	wantWarns := []string{
+		"c/a.py: class A: its base classes lead back to it; members are looked up 12 classes up at most",
+		"c/b.py: class B: its base classes lead back to it; members are looked up 12 classes up at most",
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("warnings:\n got  %q\n want %q", warns, wantWarns)
+	}
+	edges := strings.Join(edgeList(g), "\n")
+	for _, e := range []string{"c/use.py -> c/b.py", "c/chain.py -> c/b.py", "s/use.py -> s/x.py"} {
+		if !strings.Contains(edges, e) {
+			t.Errorf("missing edge %s in\n%s", e, edges)
+		}
+	}
 }

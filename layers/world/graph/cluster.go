@@ -15,28 +15,21 @@ import (
 // clusterIterations bounds label propagation.
 const clusterIterations = 30
 
-// usedNames returns, per file, how many references other files make to
-// each name it defines (through the graph's edges). Only files with want
-// set (all when want is nil) are counted; topOnly skips members.
-func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
-	out := make([]map[string]int, len(g.Files))
-	sorted := make([]*world.Link, len(g.Links)) // each link sorted by name, checked once
-	link := func(i int) *world.Link {
-		if sorted[i] == nil && g.Links[i] != nil {
-			l := g.Links[i]
-			if !refsSorted(l.Refs) || !defsSorted(l.Defs) {
-				l = sortedLink(l)
-			}
-			sorted[i] = l
-		}
-		return sorted[i]
-	}
+// How often other files use each name a file defines is counted over the
+// graph's edges in two steps: usedEdges picks the edges, countUses counts
+// the references along them (the repo map reads the links of the edges'
+// ends only, usedOf).
+
+// usedEdges picks the edges whose references countUses counts: into the
+// files with want set, from at most maxUsers users of each, the heaviest.
+// Both ends are below n (the number of links there are).
+func usedEdges(g *world.Graph, n int, want []bool) []world.Edge {
 	// A hub (a core types file) has thousands of users; how its names are
 	// used is told well enough by its heaviest users, and counting them
 	// all made the map of a large tree take a third of a second.
 	users := map[int][]world.Edge{}
 	for _, e := range g.Edges {
-		if e.From >= len(g.Links) || e.To >= len(g.Links) || (want != nil && !want[e.To]) {
+		if e.From >= n || e.To >= n || (want != nil && !want[e.To]) {
 			continue
 		}
 		users[e.To] = append(users[e.To], e)
@@ -53,6 +46,25 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 			es = es[:maxUsers]
 		}
 		edges = append(edges, es...)
+	}
+	return edges
+}
+
+// countUses counts, over edges, the references of each edge's user to the
+// names the used file defines; links are parallel to g.Files and need
+// only be there for the edges' ends.
+func countUses(g *world.Graph, links []*world.Link, edges []world.Edge, topOnly bool) []map[string]int {
+	out := make([]map[string]int, len(g.Files))
+	sorted := make([]*world.Link, len(links)) // each link sorted by name, checked once
+	link := func(i int) *world.Link {
+		if sorted[i] == nil && links[i] != nil {
+			l := links[i]
+			if !refsSorted(l.Refs) || !defsSorted(l.Defs) {
+				l = sortedLink(l)
+			}
+			sorted[i] = l
+		}
+		return sorted[i]
 	}
 	for _, e := range edges {
 		from, to := link(e.From), link(e.To)
@@ -109,7 +121,7 @@ func usedNames(g *world.Graph, want []bool, topOnly bool) []map[string]int {
 	return out
 }
 
-// maxUsers bounds the users of a file whose references usedNames counts.
+// maxUsers bounds the users of a file whose references countUses counts.
 const maxUsers = 32
 
 // sortedLink returns l with its definitions and references sorted by name.

@@ -5,12 +5,22 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
 
 // jsExts are tried, in order, after an import path without extension.
 var jsExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+// jsTSExts are the TypeScript files an import of a JavaScript file's
+// path stands for, in the order TypeScript tries them.
+var jsTSExts = map[string][]string{
+	".js":  {".ts", ".tsx", ".d.ts"},
+	".jsx": {".ts", ".tsx", ".d.ts"},
+	".mjs": {".mts", ".d.mts"},
+	".cjs": {".cts", ".d.cts"},
+}
 
 // tsConfig is the part of a tsconfig.json or jsconfig.json that resolution
 // uses.
@@ -162,6 +172,9 @@ type jsIndex struct {
 	// followed through chains of barrels. A whole-tree structure: a change
 	// to a barrel or to a file it re-exports changes it.
 	exports map[int]map[string][]int
+	// members indexes, per file, its member definitions by parent and
+	// name (jstypes.go), filled as resolution asks, shared by the workers.
+	members sync.Map
 }
 
 func (b *builder) resolveJS() {
@@ -224,7 +237,21 @@ func (b *builder) resolveJS() {
 			case len(im.Names) > 0:
 				for _, n := range im.Names {
 					orig, local := importName(im, n)
-					d := b.definers(s, []int{t}, orig)
+					var d []int
+					if b.definesTop(t, orig) {
+						d = []int{t}
+					} else {
+						d = x.exports[t][orig]
+					}
+					if len(d) == 0 && b.jsExpando(t, orig) {
+						// module.exports = fn; module.exports.x = …: x is
+						// a property of fn, not an export the compiler
+						// binds (other names not found may be declared
+						// where the extractor could not parse: the module
+						// is linked).
+						s.external(local)
+						continue
+					}
 					if len(d) == 0 {
 						d = []int{t}
 					}
@@ -252,8 +279,6 @@ func (b *builder) resolveJS() {
 					s.bind(im.Alias, t)
 					s.name(im.Alias, t)
 				}
-			default:
-				s.bind(strings.TrimSuffix(path.Base(b.files[t].Path), path.Ext(b.files[t].Path)), t)
 			}
 		}
 		// In a module every name from another file is imported: no
@@ -262,10 +287,11 @@ func (b *builder) resolveJS() {
 		if hasTyped(l) {
 			rest := *l
 			rest.Refs = nil
+			ev := &jsEval{b: b, x: x}
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
-					if r.Kind == world.RefMember && a.jsTyped(x, s, i, r) {
-						continue
+					if r.Kind == world.RefMember && a.jsTyped(ev, i, r) || r.Qual[:k] == "{}" {
+						continue // a key of an object literal of a type not the tree's: no edge
 					}
 					r.Qual = r.Qual[:k]
 				}
@@ -278,6 +304,27 @@ func (b *builder) resolveJS() {
 	for _, i := range files {
 		b.register(i, fn)
 	}
+}
+
+// jsExpando reports whether file t declares name only as a property of
+// a function or class it declares at top level (module.exports = fn;
+// module.exports.name = …).
+func (b *builder) jsExpando(t int, name string) bool {
+	l := b.links[t]
+	if l == nil {
+		return false
+	}
+	defs := l.Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if p := defs[k].Parent; p != "" && !strings.Contains(p, ".") {
+			for _, d := range (&jsEval{b: b}).topDefs(t, p) {
+				if d.Kind == world.KindFunction {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // underNodeModules reports whether p lies in a node_modules folder.
@@ -480,17 +527,19 @@ func (b *builder) jsFile(x *jsIndex, p string) int {
 	if p == "" {
 		return -1
 	}
-	if f := b.lookupPath(p); f >= 0 && b.links[f] != nil {
-		return f
-	}
-	// "./x.js" written for x.ts
+	// "./x.js" stands for x.ts, x.tsx or x.d.ts before x.js itself, as
+	// TypeScript resolves it (from JavaScript, jsModule maps a declaration
+	// file back to the file that runs).
 	if ext := path.Ext(p); ext == ".js" || ext == ".jsx" || ext == ".mjs" || ext == ".cjs" {
 		stem := strings.TrimSuffix(p, ext)
-		for _, e := range []string{".ts", ".tsx", ".mts", ".cts"} {
+		for _, e := range jsTSExts[ext] {
 			if f := b.lookupPath(stem + e); f >= 0 {
 				return f
 			}
 		}
+	}
+	if f := b.lookupPath(p); f >= 0 && b.links[f] != nil {
+		return f
 	}
 	for _, e := range jsExts {
 		if f := b.lookupPath(p + e); f >= 0 {

@@ -1,73 +1,262 @@
 package graph
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// TypeScript and JavaScript members reached through a class. The
-// extractor writes the qualifier of a member whose receiver is an
-// instance of a known class as "receiver:Class" (this:Client, a:Foo for
-// const a = new Foo() or a: Foo). The member is looked up in that class,
-// then up the classes it extends across files. Only other files'
-// definitions and imports are read, as for every other rule.
+// TypeScript and JavaScript members reached through a type. The extractor
+// writes the qualifier of a member ref as "receiver:EXPR" when it knows
+// the receiver's type expression (lang_javascript_types.go in extract):
+// "this:Client", "a:Foo" for const a = new Foo() or a: Foo,
+// "ky:ky.get" for ky.get(…).text(). Resolution evaluates EXPR in the
+// file: its first name through the file's definitions and imports
+// (barrels followed), a value through the type its definition Returns, a
+// member through the class, interface or type alias declaring it, up the
+// types they extend, file after file. Only other files' definitions and
+// imports are read, as for every other rule.
 
-// maxJSBases bounds a walk up a class hierarchy (and ends cycles).
+// maxJSBases bounds a walk up a type hierarchy and the names followed in
+// one evaluation (and ends cycles).
 const maxJSBases = 12
 
-// jsTyped resolves a member ref whose qualifier names a class. It
-// reports false when the class is not one of the tree's; the ref then
-// goes the usual way with the receiver as written.
-func (a *acc) jsTyped(x *jsIndex, s *scope, i int, r world.LinkRef) bool {
-	_, cls, _ := strings.Cut(r.Qual, ":")
-	f, n := -1, ""
-	if a.jsClassIn(i, cls) {
-		f, n = i, cls
-	} else if fs := a.bare(s, cls); len(fs) == 1 && a.jsClassIn(fs[0], cls) {
-		f, n = fs[0], cls
-	} else {
+// maxJSSteps bounds the definitions one member lookup visits.
+const maxJSSteps = 256
+
+// jsType is a class, interface, type alias or enum of the tree.
+type jsType struct {
+	file int
+	name string
+}
+
+// jsEval evaluates type expressions for the file being resolved.
+type jsEval struct {
+	b     *builder
+	x     *jsIndex
+	steps int
+}
+
+// jsTyped resolves a member ref whose qualifier carries a type
+// expression. It reports false when the expression does not lead to a
+// type of the tree; the ref then goes the usual way with the receiver as
+// written. A type of the tree that has no such member, its own or
+// inherited from the tree, gives no edge.
+func (a *acc) jsTyped(ev *jsEval, i int, r world.LinkRef) bool {
+	_, expr, _ := strings.Cut(r.Qual, ":")
+	ev.steps = 0
+	t, ok := ev.eval(i, expr, maxJSBases)
+	if !ok {
 		return false
 	}
-	if d := a.jsMember(x, f, n, r.Name, maxJSBases); d >= 0 {
-		a.edge(i, d, r.Count, 1)
+	f, _, known := ev.member(t, r.Name, maxJSBases)
+	if f >= 0 {
+		a.edge(i, f, r.Count, 1)
+		// A member of a union: every member type declaring it.
+		for _, g := range ev.union(t, r.Name) {
+			if g != f {
+				a.edge(i, g, r.Count, 1)
+			}
+		}
+		return true
 	}
-	return true
+	return known
 }
 
-// jsClassIn reports whether file f declares top-level class name.
-func (b *builder) jsClassIn(f int, name string) bool {
-	for _, d := range b.links[f].Defs {
-		if d.Name == name && d.Parent == "" && d.Kind == world.KindClass {
-			return true
+// eval is the type expression expr denotes in file f.
+func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
+	if expr == "" || budget <= 0 {
+		return jsType{}, false
+	}
+	parts := strings.Split(expr, ".")
+	name, calls := jsCalls(parts[0])
+	g, n := ev.b.jsNameIn(ev.x, f, name)
+	if g < 0 && calls == 0 {
+		// A module bound whole (import * as m, const m = require(…)):
+		// m.x is its top-level name x; m alone what it exports whole
+		// (module.exports = C).
+		if m := ev.module(f, name); m >= 0 {
+			if len(parts) > 1 {
+				name, calls = jsCalls(parts[1])
+				if g, n = ev.b.jsNameIn(ev.x, m, name); g >= 0 {
+					parts = parts[1:]
+				} else {
+					calls = 0
+				}
+			}
+			if g < 0 && ev.b.definesTop(m, "default") {
+				g, n = m, "default"
+			}
 		}
 	}
-	return false
+	if g < 0 {
+		return jsType{}, false
+	}
+	t, fn, ok := ev.typeOfName(g, n, budget-1)
+	if ok {
+		t = ev.call(t, fn, calls, budget-1)
+	}
+	for _, p := range parts[1:] {
+		if !ok {
+			return jsType{}, false
+		}
+		name, calls := jsCalls(p)
+		mf, md, _ := ev.member(t, name, budget-1)
+		if mf < 0 {
+			return jsType{}, false
+		}
+		t, ok = ev.typeOfDef(mf, md, budget-1)
+		if ok {
+			t = ev.call(t, md.Kind == world.KindFunction || md.Kind == world.KindMethod, calls, budget-1)
+		}
+	}
+	return t, ok
 }
 
-// jsMember finds the file declaring member name of top-level class cls
-// of file f, walking up what it extends; -1 when none in the tree does.
-func (b *builder) jsMember(x *jsIndex, f int, cls, name string, depth int) int {
-	if depth <= 0 {
-		return -1
+// jsCalls splits an expression step into its name and the calls made on
+// it ("get()" → "get", 1).
+func jsCalls(p string) (string, int) {
+	n := 0
+	for strings.HasSuffix(p, "()") {
+		p = p[:len(p)-2]
+		n++
 	}
-	base := ""
-	for _, d := range b.links[f].Defs {
-		if d.Name == name && d.Parent == cls {
-			return f
+	return p, n
+}
+
+// call is the type calling a value of type t gives, calls times. t of a
+// function or method is already what calling it returns (fn), so its
+// first call is not applied again; a call of an instance goes through
+// the call signature of its type ("()" member) when it has one, else
+// leaves the type as it is (a property typed by a function type is
+// recorded with its return type).
+func (ev *jsEval) call(t jsType, fn bool, calls, budget int) jsType {
+	if fn && calls > 0 {
+		calls--
+	}
+	for ; calls > 0; calls-- {
+		mf, md, _ := ev.member(t, "()", budget)
+		if mf < 0 {
+			return t
 		}
-		if d.Name == cls && d.Parent == "" && d.Kind == world.KindClass {
-			base = d.Returns
+		nt, ok := ev.typeOfDef(mf, md, budget)
+		if !ok {
+			return t
+		}
+		t = nt
+	}
+	return t
+}
+
+// typeOfName is the type top-level name of file g denotes: the type it
+// declares, else the type of the value it holds or returns.
+func (ev *jsEval) typeOfName(g int, name string, budget int) (t jsType, fn, ok bool) {
+	var val *world.LinkDef
+	for _, d := range ev.topDefs(g, name) {
+		if jsTypeKind(d.Kind) {
+			return jsType{g, name}, false, true
+		}
+		if val == nil && d.Returns != "" {
+			val = d
 		}
 	}
-	if base == "" {
-		return -1
+	if val == nil {
+		return jsType{}, false, false
 	}
-	g, n := b.jsNameIn(x, f, base)
-	if g < 0 || !b.jsClassIn(g, n) {
-		return -1
+	t, ok = ev.eval(g, val.Returns, budget-1)
+	return t, val.Kind == world.KindFunction || val.Kind == world.KindMethod, ok
+}
+
+// typeOfDef is the type of member definition d of file g.
+func (ev *jsEval) typeOfDef(g int, d *world.LinkDef, budget int) (jsType, bool) {
+	if d.Returns == "" || jsTypeKind(d.Kind) {
+		return jsType{}, false
 	}
-	return b.jsMember(x, g, n, name, depth-1)
+	return ev.eval(g, d.Returns, budget-1)
+}
+
+// jsTypeKind reports whether a definition of kind k declares a type.
+func jsTypeKind(k string) bool {
+	return k == world.KindClass || k == world.KindInterface || k == world.KindType || k == world.KindEnum
+}
+
+// topDefs returns the top-level definitions named name of file g.
+func (ev *jsEval) topDefs(g int, name string) []*world.LinkDef {
+	l := ev.b.links[g]
+	if l == nil {
+		return nil
+	}
+	var out []*world.LinkDef
+	defs := l.Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		if defs[k].Parent == "" {
+			out = append(out, &defs[k])
+		}
+	}
+	return out
+}
+
+// member finds the definition of member name of type t, walking up what
+// t extends: its file and definition, or -1. known reports whether t is a
+// type whose members the tree declares (a class, or a type with members
+// or bases of the tree), so that a miss means the member is not the
+// tree's.
+func (ev *jsEval) member(t jsType, name string, budget int) (int, *world.LinkDef, bool) {
+	ev.steps++
+	if budget <= 0 || ev.steps > maxJSSteps {
+		return -1, nil, false
+	}
+	idx := ev.memberIndex(t.file)
+	if k, ok := idx[t.name+"."+name]; ok {
+		return t.file, &ev.b.links[t.file].Defs[k], true
+	}
+	_, known := idx[t.name]
+	var bases string
+	for _, d := range ev.topDefs(t.file, t.name) {
+		if jsTypeKind(d.Kind) {
+			bases = d.Returns
+			if d.Kind == world.KindClass {
+				known = true
+			}
+			break
+		}
+	}
+	for _, base := range strings.FieldsFunc(bases, func(r rune) bool { return r == ',' || r == '|' }) {
+		bt, ok := ev.eval(t.file, base, budget-1)
+		if !ok || bt == t {
+			continue
+		}
+		if f, d, k := ev.member(bt, name, budget-1); f >= 0 {
+			return f, d, true
+		} else if k {
+			known = true
+		}
+	}
+	return -1, nil, known
+}
+
+// memberIndex maps "Parent.name" to the index of that member definition
+// in file g's definitions, and each parent to -1.
+func (ev *jsEval) memberIndex(g int) map[string]int {
+	if m, ok := ev.x.members.Load(g); ok {
+		return m.(map[string]int)
+	}
+	m := map[string]int{}
+	if l := ev.b.links[g]; l != nil {
+		for k, d := range l.Defs {
+			if d.Parent == "" || strings.Contains(d.Parent, ".") {
+				continue
+			}
+			key := d.Parent + "." + d.Name
+			if _, dup := m[key]; !dup {
+				m[key] = k
+			}
+			m[d.Parent] = -1
+		}
+	}
+	ev.x.members.Store(g, m)
+	return m
 }
 
 // jsNameIn finds the file declaring what name designates in file f and
@@ -100,4 +289,39 @@ func (b *builder) jsNameIn(x *jsIndex, f int, name string) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// module is the file of the tree that alias, bound whole to a module by an
+// import of file f, stands for; -1 when none.
+func (ev *jsEval) module(f int, alias string) int {
+	for _, im := range ev.b.links[f].Imports {
+		if im.Alias != alias || len(im.Names) > 0 || strings.Contains(im.Kind, "reexport") {
+			continue
+		}
+		if t := ev.b.jsModule(ev.x, f, im.Path); t >= 0 {
+			return ev.b.jsWhole(ev.x, t)
+		}
+		return -1
+	}
+	return -1
+}
+
+// union returns, when t is a type alias of a union (Returns "A|B"), the
+// files declaring member name in each member type that has it.
+func (ev *jsEval) union(t jsType, name string) []int {
+	var out []int
+	for _, d := range ev.topDefs(t.file, t.name) {
+		if d.Kind != world.KindType || !strings.Contains(d.Returns, "|") {
+			continue
+		}
+		for _, part := range strings.Split(d.Returns, "|") {
+			if bt, ok := ev.eval(t.file, part, maxJSBases-1); ok {
+				if f, _, _ := ev.member(bt, name, maxJSBases-1); f >= 0 {
+					out = append(out, f)
+				}
+			}
+		}
+		break
+	}
+	return out
 }

@@ -12,10 +12,7 @@ import (
 type pyIndex struct {
 	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
 	names map[int]string // file → its module name
-	stubs map[int]bool   // modules with a .pyi stub beside them
-	// children maps a package's __init__ file to the modules directly in
-	// it, sorted (a whole-tree structure: adding a module changes it).
-	children map[int][]int
+	stubs map[int]int    // module → the .pyi stub beside it
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -40,7 +37,7 @@ func pyModule(p, root string) string {
 }
 
 func (b *builder) resolvePython() {
-	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]bool{}}
+	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]int{}}
 	var files []int
 	inits := map[string]bool{} // directories with __init__.py
 	b.filesOf(world.LangPython, func(i int, l *world.Link) {
@@ -84,16 +81,6 @@ func (b *builder) resolvePython() {
 			}
 		}
 	}
-	x.children = map[int][]int{}
-	for _, i := range files {
-		p := b.files[i].Path
-		if isPyPackage(p) || isStub(p) {
-			continue
-		}
-		if pkg := b.lookupPath(path.Dir(p) + "/__init__.py"); pkg >= 0 {
-			x.children[pkg] = append(x.children[pkg], i)
-		}
-	}
 	for m, i := range x.mods {
 		// the shortest name, the one below the most specific root
 		if n, ok := x.names[i]; !ok || len(m) < len(n) || len(m) == len(n) && m < n {
@@ -103,16 +90,18 @@ func (b *builder) resolvePython() {
 	for _, i := range files {
 		if p := b.files[i].Path; isStub(p) {
 			if j := b.lookupPath(strings.TrimSuffix(p, ".pyi") + ".py"); j >= 0 {
-				x.stubs[j] = true
+				x.stubs[j] = i
 			}
 		}
 	}
+	b.pyWarnCycles(x, files)
 	fn := func(a *acc, i int) {
 		l := b.links[i]
 		s := newScope()
 		s.follow = func(f int, name string, depth int) []int { return b.pyFollow(x, f, name, 4) }
 		s.pkgQual = func(q, name string) ([]int, bool) { return b.pyDotted(x, s, q, name) }
-		s.lastResort = func(q, name string) []int { return b.pyInPackage(x, s, q, name) }
+		s.noFallback = true // Python names come from imports, star imports or builtins
+		s.noMemberGuess = true
 		for _, im := range l.Imports {
 			b.pyImport(a, x, i, im, s)
 		}
@@ -135,7 +124,7 @@ func (b *builder) resolvePython() {
 			rest.Refs = nil
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
-					if r.Kind == world.RefMember && a.pyTyped(x, i, r) {
+					if a.pyTyped(x, i, r) {
 						continue
 					}
 					r.Qual = qualHead(r.Qual[:k])
@@ -151,28 +140,6 @@ func (b *builder) resolvePython() {
 	}
 }
 
-// pyResolve turns an import path as written ("a.b", ".x", "..") into a
-// dotted module name, relative imports taken from file i's package.
-func (b *builder) pyResolve(i int, p string) string {
-	if !strings.HasPrefix(p, ".") {
-		return p
-	}
-	dots := len(p) - len(strings.TrimLeft(p, "."))
-	rest := p[dots:]
-	dir := path.Dir(b.files[i].Path)
-	for k := 1; k < dots; k++ {
-		dir = path.Dir(dir)
-	}
-	var parts []string
-	if dir != "." {
-		parts = strings.Split(dir, "/")
-	}
-	if rest != "" {
-		parts = append(parts, strings.Split(rest, ".")...)
-	}
-	return strings.Join(parts, ".")
-}
-
 // pyFile finds the file of dotted module m, trying it as written and, for
 // relative imports resolved from the tree root, below each source root.
 func (x *pyIndex) pyFile(m string) (int, bool) {
@@ -183,17 +150,42 @@ func (x *pyIndex) pyFile(m string) (int, bool) {
 }
 
 func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
-	m := b.pyResolve(i, p)
-	if f, ok := x.pyFile(m); ok {
-		return f, true
-	}
 	if strings.HasPrefix(p, ".") {
-		// A relative import resolved by path: strip leading roots.
-		for k := strings.IndexByte(m, '.'); k > 0; k = strings.IndexByte(m, '.') {
-			m = m[k+1:]
-			if f, ok := x.pyFile(m); ok {
-				return f, true
-			}
+		// A relative import names a file by its path from file i's folder.
+		return b.pyRelFile(i, p)
+	}
+	return x.pyFile(p)
+}
+
+// pyRelFile finds the module a relative import (".x", "..a.b", ".")
+// names from file i: a .py or .pyi file or a package's __init__.
+func (b *builder) pyRelFile(i int, p string) (int, bool) {
+	dots := len(p) - len(strings.TrimLeft(p, "."))
+	dir := path.Dir(b.files[i].Path)
+	for k := 1; k < dots; k++ {
+		if dir == "." {
+			return -1, false // above the tree
+		}
+		dir = path.Dir(dir)
+	}
+	rel := strings.ReplaceAll(p[dots:], ".", "/")
+	base := rel
+	if dir != "." {
+		base = dir + "/" + rel
+		if rel == "" {
+			base = dir
+		}
+	}
+	cands := []string{base + ".py", base + "/__init__.py", base + ".pyi", base + "/__init__.pyi"}
+	if rel == "" {
+		cands = []string{base + "/__init__.py", base + "/__init__.pyi"}
+		if dir == "." {
+			cands = []string{"__init__.py", "__init__.pyi"}
+		}
+	}
+	for _, c := range cands {
+		if f := b.lookupPath(c); f >= 0 {
+			return f, true
 		}
 	}
 	return -1, false
@@ -210,7 +202,8 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			s.external(im.Alias, qualHead(p))
 			return
 		}
-		if !isPyPackage(b.files[f].Path) {
+		if !isPyPackage(b.files[f].Path) || im.Alias != "" {
+			// import pkg as p binds p to the package's __init__
 			a.edge(i, f, 1, 1)
 		}
 		if im.Alias != "" {
@@ -242,14 +235,32 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			}
 			continue
 		}
-		sub := p + "." + n
-		if strings.HasSuffix(p, ".") {
-			sub = p + n
+		if okBase {
+			if st, ok := x.stubs[base]; ok {
+				// a package with a stub: the name as the stub binds it
+				if d := b.pyStubFollow(x, st, n, 4); len(d) > 0 {
+					if isPyModule(b.files[d[0]].Path, n) {
+						s.bind(local, d...)
+					}
+					s.name(local, d...)
+					a.spread(i, d, 1, 1)
+					continue
+				}
+			}
 		}
+		if okBase && base != i && b.definesTop(base, n) {
+			// the package's own definition shadows a submodule of that name
+			s.name(local, base)
+			a.edge(i, base, 1, 1)
+			continue
+		}
+		sub := pySub(p, n)
 		if f, ok := b.pyModFile(x, i, sub); ok {
 			s.bind(local, f)
-			s.name(local, f)
-			if !isPyPackage(b.files[f].Path) {
+			if !isPyPackage(b.files[f].Path) || local != n {
+				// naming a package is no use of its __init__ (but for
+				// binding it to another name); naming a module is
+				s.name(local, f)
 				a.edge(i, f, 1, 1)
 			}
 			continue
@@ -270,6 +281,12 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 // pyFollow finds name through the imports of file f (re-exports of an
 // __init__.py and similar, star imports included), depth levels deep.
 func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
+	return b.pyFollowIn(x, f, name, depth, true)
+}
+
+// pyFollowIn is pyFollow; without viaStubs it reads modules, never their
+// stubs, to find where a class is really declared.
+func (b *builder) pyFollowIn(x *pyIndex, f int, name string, depth int, viaStubs bool) []int {
 	if depth <= 0 {
 		return nil
 	}
@@ -277,9 +294,13 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 	if l == nil {
 		return nil
 	}
-	if x.stubs[f] {
-		// A module with a stub is where its names are declared, as far as
-		// an analyser reading the stub can tell, but for submodules.
+	if st, ok := x.stubs[f]; ok && viaStubs {
+		// A module with a stub is read through the stub, as type checkers
+		// and jedi do: a name the stub declares is declared by the module
+		// beside it, a name the stub imports is followed from there.
+		if r := b.pyStubFollow(x, st, name, depth); len(r) > 0 {
+			return r
+		}
 		if t, ok := b.pySubmodule(x, f, name); ok {
 			return []int{t}
 		}
@@ -288,9 +309,12 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 		}
 		return nil
 	}
+	// Every import binding name counts (try: from a import X / except
+	// ImportError: from b import X); a star import only when none does.
+	var out []int
 	for _, im := range l.Imports {
 		if im.Alias == "*" && len(im.Names) == 0 {
-			if strings.HasPrefix(name, "_") {
+			if len(out) > 0 || strings.HasPrefix(name, "_") {
 				continue // a star import leaves private names out
 			}
 			t, ok := b.pyModFile(x, f, im.Path)
@@ -300,7 +324,7 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 			if b.definesTop(t, name) {
 				return []int{t}
 			}
-			if r := b.pyFollow(x, t, name, depth-1); len(r) > 0 {
+			if r := b.pyFollowIn(x, t, name, depth-1, viaStubs); len(r) > 0 {
 				return r
 			}
 			continue
@@ -310,26 +334,85 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 			if local != name && n != "*" {
 				continue
 			}
-			sub := im.Path + "." + n
-			if strings.HasSuffix(im.Path, ".") {
-				sub = im.Path + n
-			}
+			sub := pySub(im.Path, n)
 			if t, ok := b.pyModFile(x, f, sub); ok && n != "*" {
-				return []int{t}
+				out = append(out, t)
+				continue
 			}
 			t, ok := b.pyModFile(x, f, im.Path)
 			if !ok || t == f {
 				continue
 			}
 			if n == "*" {
+				if len(out) > 0 {
+					continue
+				}
 				n = name
 			}
 			if b.definesTop(t, n) {
-				return []int{t}
+				out = append(out, t)
+			} else {
+				out = append(out, b.pyFollowIn(x, t, n, depth-1, viaStubs)...)
 			}
-			if r := b.pyFollow(x, t, n, depth-1); len(r) > 0 {
-				return r
+		}
+	}
+	sort.Ints(out)
+	return uniq(out)
+}
+
+// pyStubFollow finds name as stub file st declares it: st's own
+// definition stands for the module beside st; an imported name is looked
+// up in the module it comes from, through that module's stub when it has
+// one.
+func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int {
+	if depth <= 0 {
+		return nil
+	}
+	mod := func(f int) int {
+		// the module a stub stands for, when there is one
+		if p := b.files[f].Path; isStub(p) {
+			if g := b.lookupPath(strings.TrimSuffix(p, "i")); g >= 0 {
+				return g
 			}
+		}
+		return f
+	}
+	if b.definesTop(st, name) {
+		return []int{mod(st)}
+	}
+	// from m import * in the stub: m's public names, through m's stub
+	from := func(t int, orig string) []int {
+		t = mod(t)
+		if tst, ok := x.stubs[t]; ok {
+			return b.pyStubFollow(x, tst, orig, depth-1)
+		}
+		if b.definesTop(t, orig) {
+			return []int{t}
+		}
+		return b.pyFollow(x, t, orig, depth-1)
+	}
+	for _, im := range b.links[st].Imports {
+		if im.Alias == "*" && len(im.Names) == 0 && !strings.HasPrefix(name, "_") {
+			if t, ok := b.pyModFile(x, st, im.Path); ok && t != st {
+				if r := from(t, name); len(r) > 0 {
+					return r
+				}
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			if local != name {
+				continue
+			}
+			if t, ok := b.pySubmodule(x, st, name); ok {
+				return []int{mod(t)} // from . import sub as sub
+			}
+			t, ok := b.pyModFile(x, st, im.Path)
+			if !ok || t == st {
+				return nil
+			}
+			return from(t, orig)
 		}
 	}
 	return nil
@@ -340,6 +423,23 @@ func (b *builder) pyFollow(x *pyIndex, f int, name string, depth int) []int {
 func isPyPackage(p string) bool {
 	base := path.Base(p)
 	return base == "__init__.py" || base == "__init__.pyi"
+}
+
+// pySub is the import path of submodule name of the module imported as
+// p ("a.b" and "c" give "a.b.c", "." and "c" give ".c").
+func pySub(p, name string) string {
+	if strings.HasSuffix(p, ".") {
+		return p + name
+	}
+	return p + "." + name
+}
+
+// isPyModule reports whether p is the file of a module called name.
+func isPyModule(p, name string) bool {
+	if isPyPackage(p) {
+		p = path.Dir(p)
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".pyi"), ".py") == name
 }
 
 // isStub reports whether p is a type stub (.pyi).
@@ -361,8 +461,10 @@ func (b *builder) pyBinds(f int, name string) bool {
 	return false
 }
 
-// pyDotted resolves a qualifier written a.b (a bound to a module) where
-// a.b is a submodule: name is looked up in that submodule.
+// pyDotted resolves a qualifier written a.b… (a bound to a module): the
+// longest run of submodules, then, when names are left, a class of that
+// module (Outer.Inner too) whose member name is looked up up its bases;
+// a member of anything else is no edge.
 func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	head, rest, ok := strings.Cut(q, ".")
 	if !ok {
@@ -376,14 +478,34 @@ func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	if !ok {
 		return nil, false
 	}
-	t, ok := x.mods[m+"."+rest]
+	cur, parts := fs[0], strings.Split(rest, ".")
+	for len(parts) > 0 {
+		t, ok := x.mods[m+"."+parts[0]]
+		if !ok {
+			break
+		}
+		cur, m, parts = t, m+"."+parts[0], parts[1:]
+	}
+	if len(parts) == 0 {
+		if d := b.definers(s, []int{cur}, name); len(d) > 0 {
+			return d, true
+		}
+		return []int{cur}, true
+	}
+	g, cls, ok := b.pyClassNamed(x, cur, parts[0])
+	for _, p := range parts[1:] {
+		if !ok {
+			break
+		}
+		g, cls, ok = b.pyClassNamed(x, g, cls+"."+p)
+	}
 	if !ok {
-		return nil, false
+		return nil, true
 	}
-	if d := b.definers(s, []int{t}, name); len(d) > 0 {
-		return d, true
+	if d := b.pyMember(x, g, cls, name, maxPyBases); d >= 0 {
+		return []int{d}, true
 	}
-	return []int{t}, true
+	return nil, true
 }
 
 // pySubmodule returns the module file that module f imports as name
@@ -395,10 +517,7 @@ func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
 			if local != name {
 				continue
 			}
-			sub := im.Path + "." + n
-			if strings.HasSuffix(im.Path, ".") {
-				sub = im.Path + n
-			}
+			sub := pySub(im.Path, n)
 			if t, ok := b.pyModFile(x, f, sub); ok {
 				return t, true
 			}
@@ -507,34 +626,10 @@ func (b *builder) pyDeclaring(x *pyIndex, m int, name string) int {
 	if b.definesTop(m, name) {
 		return m
 	}
-	if d := b.pyFollow(x, m, name, 4); len(d) > 0 {
+	if d := b.pyFollowIn(x, m, name, 4, false); len(d) > 0 {
 		return d[0]
 	}
 	return -1
-}
-
-// pyInPackage resolves pkg.name, where pkg is an imported package whose
-// __init__ does not bind name: a chain written pkg.sub.name reaches the
-// resolver as (pkg, name), so name is looked for in pkg's own modules and
-// taken when exactly one defines it.
-func (b *builder) pyInPackage(x *pyIndex, s *scope, q, name string) []int {
-	fs := s.alias[q]
-	if len(fs) != 1 || !isPyPackage(b.files[fs[0]].Path) {
-		return nil
-	}
-	found := -1
-	for _, c := range x.children[fs[0]] {
-		if b.definesTop(c, name) {
-			if found >= 0 {
-				return nil
-			}
-			found = c
-		}
-	}
-	if found < 0 {
-		return nil
-	}
-	return []int{found}
 }
 
 // hasTyped reports whether some reference of l carries a type hint in its

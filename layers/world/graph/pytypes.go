@@ -52,8 +52,16 @@ func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
 // pyTypeOf finds the class a hint names as file i sees it: its file and
 // its qualified name there.
 func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
+	return b.pyTypeOfD(x, i, hint, 4)
+}
+
+// pyTypeOfD is pyTypeOf following variables' hints depth deep.
+func (b *builder) pyTypeOfD(x *pyIndex, i int, hint string, depth int) (int, string, bool) {
+	if depth <= 0 {
+		return -1, "", false
+	}
 	hint, members, _ := strings.Cut(hint, "#")
-	f, cls, ok := b.pyTypeOf1(x, i, hint)
+	f, cls, ok := b.pyTypeOfIn(x, i, hint, depth)
 	if !ok || members == "" {
 		return f, cls, ok
 	}
@@ -64,11 +72,22 @@ func (b *builder) pyTypeOf(x *pyIndex, i int, hint string) (int, string, bool) {
 		if g < 0 || ret == "" {
 			return -1, "", false
 		}
-		if f, cls, ok = b.pyClassNamed(x, g, ret); !ok {
+		if f, cls, ok = b.pyTypeOfD(x, g, ret, depth-1); !ok {
 			return -1, "", false
 		}
 	}
 	return f, cls, true
+}
+
+// pyVarHint is the type hint module variable name of file f is declared
+// with, "" when none.
+func (b *builder) pyVarHint(f int, name string) string {
+	for _, d := range b.links[f].Defs {
+		if d.Name == name && d.Parent == "" && (d.Kind == world.KindVar || d.Kind == world.KindConst) {
+			return d.Returns
+		}
+	}
+	return ""
 }
 
 // pyClassNamed is pyClassAt when what name designates is a class.
@@ -80,16 +99,25 @@ func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, boo
 	return g, n, true
 }
 
-// pyTypeOf1 is pyTypeOf for a hint without members.
-func (b *builder) pyTypeOf1(x *pyIndex, i int, hint string) (int, string, bool) {
+// pyTypeOfIn is pyTypeOfD for a hint without members.
+func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, string, bool) {
 	name, call := strings.CutSuffix(hint, "()")
 	f, n, ok := b.pyClassAt(x, i, name)
 	if !ok {
 		return -1, "", false
 	}
-	if k := b.pyDefKind(f, n); k == world.KindClass {
+	k := b.pyDefKind(f, n)
+	if k == world.KindClass {
 		return f, n, true
-	} else if !call || k != world.KindFunction || strings.Contains(n, ".") {
+	}
+	if (k == world.KindVar || k == world.KindConst) && !call && depth > 0 && !strings.Contains(n, ".") {
+		// a module variable: the type the code gives it where declared
+		if h := b.pyVarHint(f, n); h != "" {
+			return b.pyTypeOfD(x, f, h, depth-1)
+		}
+		return -1, "", false
+	}
+	if !call || k != world.KindFunction || strings.Contains(n, ".") {
 		return -1, "", false
 	}
 	ret := b.pyReturns(f, n)
@@ -131,10 +159,7 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 				return -1, "", false
 			case dotted && local == head:
 				// from pkg import m, then m.X: m a submodule, or a class
-				sub := im.Path + "." + orig
-				if strings.HasSuffix(im.Path, ".") {
-					sub = im.Path + orig
-				}
+				sub := pySub(im.Path, orig)
 				if m, ok := b.pyModFile(x, f, sub); ok {
 					if d := b.pyDeclaring(x, m, rest); d >= 0 {
 						return d, rest, true
@@ -185,12 +210,19 @@ func (b *builder) pyBases(f int, q string) []string {
 // walking up its bases (depth levels at most); -1 when none in the tree
 // does.
 func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
+	g, _ := b.pyMemberAt(x, f, cls, name, depth)
+	return g
+}
+
+// pyMemberAt is pyMember that also returns the class declaring the
+// member.
+func (b *builder) pyMemberAt(x *pyIndex, f int, cls, name string, depth int) (int, string) {
 	if depth <= 0 {
-		return -1
+		return -1, ""
 	}
 	for _, d := range b.links[f].Defs {
 		if d.Name == name && d.Parent == cls {
-			return f
+			return f, cls
 		}
 	}
 	for _, base := range b.pyBases(f, cls) {
@@ -198,11 +230,11 @@ func (b *builder) pyMember(x *pyIndex, f int, cls, name string, depth int) int {
 		if !ok {
 			continue
 		}
-		if d := b.pyMember(x, g, n, name, depth-1); d >= 0 {
-			return d
+		if d, c := b.pyMemberAt(x, g, n, name, depth-1); d >= 0 {
+			return d, c
 		}
 	}
-	return -1
+	return -1, ""
 }
 
 // pyBaseAt finds base class base of class cls of file f.
@@ -216,16 +248,65 @@ func (b *builder) pyBaseAt(x *pyIndex, f int, cls, base string) (int, string, bo
 }
 
 // pyMemberDef finds member name of class cls of file f as pyMember does
-// and returns its file and the type it is declared to return.
+// and returns its file and the type it is declared to hold or return
+// (a type hint, see pyTypeOfIn).
 func (b *builder) pyMemberDef(x *pyIndex, f int, cls, name string, depth int) (int, string) {
-	g := b.pyMember(x, f, cls, name, depth)
+	g, c := b.pyMemberAt(x, f, cls, name, depth)
 	if g < 0 {
 		return -1, ""
 	}
 	for _, d := range b.links[g].Defs {
-		if d.Name == name && d.Parent != "" && d.Returns != "" && d.Kind != world.KindClass {
+		if d.Name == name && d.Parent == c && d.Returns != "" && d.Kind != world.KindClass {
 			return g, d.Returns
 		}
 	}
 	return g, ""
+}
+
+// pyWarnCycles warns, in file order, about every class of files whose
+// base classes lead back to it: member lookups through it stop after
+// maxPyBases classes.
+func (b *builder) pyWarnCycles(x *pyIndex, files []int) {
+	if b.in.Warn == nil {
+		return
+	}
+	type class struct {
+		f   int
+		cls string
+	}
+	for _, f := range files {
+		if b.in.Only != nil && !b.in.Only[b.files[f].Path] {
+			continue
+		}
+		for _, d := range b.links[f].Defs {
+			if d.Kind != world.KindClass || d.Returns == "" {
+				continue
+			}
+			start := class{f, d.Name}
+			if d.Parent != "" {
+				start.cls = d.Parent + "." + d.Name
+			}
+			seen := map[class]bool{}
+			var walk func(c class, depth int) bool
+			walk = func(c class, depth int) bool {
+				if depth > maxPyBases || seen[c] {
+					return false
+				}
+				seen[c] = true
+				for _, base := range b.pyBases(c.f, c.cls) {
+					g, n, ok := b.pyBaseAt(x, c.f, c.cls, base)
+					if !ok {
+						continue
+					}
+					if (class{g, n}) == start || walk(class{g, n}, depth+1) {
+						return true
+					}
+				}
+				return false
+			}
+			if walk(start, 0) {
+				b.warnf("%s: class %s: its base classes lead back to it; members are looked up %d classes up at most", b.files[f].Path, start.cls, maxPyBases)
+			}
+		}
+	}
 }

@@ -60,11 +60,20 @@ func outCSR(g *world.Graph) csr {
 // defining a mentioned identifier and to files whose path contains a
 // mention (case-insensitive); without any, to every file with facts.
 func Rank(g *world.Graph, focus []string, mentions []string) []float64 {
+	return rank(g, personalisation(g, focus, mentions, LinkDefs(g)))
+}
+
+// RankOf is Rank without mentions over a graph whose Links are not
+// loaded: defs is LinkDefs of the graph as stored.
+func RankOf(g *world.Graph, defs []int, focus []string) []float64 {
+	return rank(g, personalisation(g, focus, nil, defs))
+}
+
+func rank(g *world.Graph, p []float64) []float64 {
 	n := len(g.Files)
 	if n == 0 {
 		return nil
 	}
-	p := personalisation(g, focus, mentions)
 	c := outCSR(g)
 	r := append([]float64(nil), p...)
 	next := make([]float64, n)
@@ -92,7 +101,9 @@ func Rank(g *world.Graph, focus []string, mentions []string) []float64 {
 	return r
 }
 
-func personalisation(g *world.Graph, focus, mentions []string) []float64 {
+// personalisation is the restart mass of Rank; defs (LinkDefs) tells
+// the files with facts.
+func personalisation(g *world.Graph, focus, mentions []string, defs []int) []float64 {
 	n := len(g.Files)
 	p := make([]float64, n)
 	total := 0.0
@@ -148,7 +159,7 @@ func personalisation(g *world.Graph, focus, mentions []string) []float64 {
 	}
 	if total == 0 {
 		for i := range g.Files {
-			if i < len(g.Links) && g.Links[i] != nil {
+			if i < len(defs) && defs[i] >= 0 {
 				p[i] = 1
 				total++
 			}

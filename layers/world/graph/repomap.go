@@ -24,6 +24,36 @@ type mapFile struct {
 // file's facts (signatures); a file whose facts fail to load is listed
 // without signatures. The output is deterministic.
 func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
+	all := func([]int) ([]*world.Link, error) { return g.Links, nil }
+	return repoMap(g, rank, LinkDefs(g), len(g.Links), all, facts, budget, count)
+}
+
+// LinkDefs is, per file of g, the number of definitions of its link, -1
+// for a file without one.
+func LinkDefs(g *world.Graph) []int {
+	defs := make([]int, len(g.Files))
+	for i := range defs {
+		defs[i] = -1
+		if i < len(g.Links) && g.Links[i] != nil {
+			defs[i] = len(g.Links[i].Defs)
+		}
+	}
+	return defs
+}
+
+// RepoMapOf is RepoMap over a graph whose Links are not loaded: defs
+// is LinkDefs of the graph as stored, and links returns links parallel to
+// g.Files in which those of the given files (the shown files and their
+// heaviest users) are present. The map is the same as RepoMap's.
+func RepoMapOf(g *world.Graph, rank []float64, defs []int, links func(files []int) ([]*world.Link, error), facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
+	if len(defs) != len(g.Files) {
+		return "", fmt.Errorf("repo map: %d definition counts for %d files", len(defs), len(g.Files))
+	}
+	return repoMap(g, rank, defs, len(g.Files), links, facts, budget, count)
+}
+
+// repoMap renders the map; links returns at least nlinks links.
+func repoMap(g *world.Graph, rank []float64, defs []int, nlinks int, links func(files []int) ([]*world.Link, error), facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
 	if budget <= 0 {
 		return "", fmt.Errorf("repo map: budget %d tokens is not positive", budget)
 	}
@@ -32,7 +62,7 @@ func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Fac
 	}
 	order := make([]int, 0, len(g.Files))
 	for i := range g.Files {
-		if i < len(g.Links) && g.Links[i] != nil && len(g.Links[i].Defs) > 0 {
+		if defs[i] > 0 {
 			order = append(order, i)
 		}
 	}
@@ -54,6 +84,7 @@ func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Fac
 		want[i] = true
 	}
 	var used []map[string]int
+	var err error
 	const title = "# Repository map\n"
 	// Gather files in rank order until their lines, counted one by one,
 	// comfortably exceed the budget; the exact cut is found below.
@@ -77,7 +108,9 @@ func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Fac
 				}
 				est2 += count(g.Files[j].Path) + 8
 			}
-			used = usedNames(g, want, false)
+			if used, err = usedOf(g, defs, nlinks, want, links); err != nil {
+				return "", err
+			}
 		}
 		if facts != nil {
 			if f, err := facts(g.Files[i].Path); err == nil && f != nil {
@@ -189,4 +222,29 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// usedOf is usedNames over the links the loader gives for the files the
+// counted edges join; n is how many links there are.
+func usedOf(g *world.Graph, defs []int, n int, want []bool, links func(files []int) ([]*world.Link, error)) ([]map[string]int, error) {
+	edges := usedEdges(g, n, want)
+	var files []int
+	seen := map[int]bool{}
+	for _, e := range edges {
+		for _, i := range []int{e.From, e.To} {
+			if !seen[i] && defs[i] >= 0 {
+				seen[i] = true
+				files = append(files, i)
+			}
+		}
+	}
+	sort.Ints(files)
+	ls, err := links(files)
+	if err != nil {
+		return nil, err
+	}
+	if len(ls) < n {
+		return nil, fmt.Errorf("repo map: links of %d files, want %d", len(ls), n)
+	}
+	return countUses(g, ls, edges, false), nil
 }

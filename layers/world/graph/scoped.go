@@ -24,6 +24,9 @@ type scope struct {
 	// noFallback turns the name fallback off (a module system where every
 	// name from another file is imported).
 	noFallback bool
+	// noMemberGuess turns off linking a member of an unknown receiver to
+	// the few files in scope that declare a member of that name.
+	noMemberGuess bool
 	// pkgQual, when set, resolves a qualifier that names a whole package
 	// or namespace (Shop.Models.Order): ok reports that q is one.
 	pkgQual func(q, name string) (files []int, ok bool)
@@ -111,7 +114,9 @@ func (a *acc) resolveScoped(i int, l *world.Link, s *scope) {
 			}
 		}
 		if r.Kind == world.RefMember || (r.Qual != "" && !selfQuals[r.Qual]) {
-			a.scopedMember(i, s, r)
+			if !s.noMemberGuess {
+				a.scopedMember(i, s, r)
+			}
 			continue
 		}
 		if s.noFallback || a.definesTop(i, r.Name) {

@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -58,12 +59,19 @@ type Index struct {
 // "h/hh" (16 folders of 256 shards). Many small buckets keep an update of
 // a few files to the postings of their own terms: a file's few hundred
 // terms touch a few hundred small shards, not every posting of the tree.
-func Bucket(t string) string {
-	h := fnv.New32a()
-	h.Write([]byte(t))
-	v := h.Sum32() % Buckets
-	return fmt.Sprintf("%x/%02x", v>>8, v&0xff)
+func Bucket(t string) string { return bucketName(bucketOf(t)) }
+
+// bucketOf is the number of t's bucket: its FNV-1a hash modulo Buckets.
+func bucketOf(t string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(t); i++ {
+		h ^= uint32(t[i])
+		h *= 16777619
+	}
+	return h % Buckets
 }
+
+func bucketName(v uint32) string { return fmt.Sprintf("%x/%02x", v>>8, v&0xff) }
 
 // Length is a file's length for BM25: the sum of its term counts.
 func Length(vec []world.Term) uint32 {
@@ -102,8 +110,21 @@ func Encode(paths []string, vecs [][]world.Term) map[string][]byte {
 	return EncodeFrom(sliceVectors{paths, vecs})
 }
 
+// Interned is Vectors whose terms are numbered 0 to IDs()-1: the term
+// index is then built in arrays indexed by number, without a map keyed by
+// every term of the tree.
+type Interned interface {
+	Vectors
+	IDs() int
+	ID(i, k int) uint32 // the number of Term(i, k)'s text
+	Text(id uint32) string
+}
+
 // EncodeFrom makes the shards of a tree's term index from v.
 func EncodeFrom(v Vectors) map[string][]byte {
+	if iv, ok := v.(Interned); ok {
+		return encodeInterned(iv)
+	}
 	out := map[string][]byte{}
 	// Postings of all terms share one array, sized by a first pass.
 	df := map[string]int{}
@@ -136,13 +157,66 @@ func EncodeFrom(v Vectors) map[string][]byte {
 		out[k] = b
 	}
 
-	byBucket := map[string][]string{}
+	byBucket := map[uint32][]string{}
 	for t := range post {
-		b := Bucket(t)
+		b := bucketOf(t)
 		byBucket[b] = append(byBucket[b], t)
 	}
 	for b, ts := range byBucket {
-		out[b] = encodeBucket(ts, post)
+		out[bucketName(b)] = encodeBucket(ts, post)
+	}
+	return out
+}
+
+// encodeInterned is EncodeFrom for numbered terms: the same shards.
+func encodeInterned(v Interned) map[string][]byte {
+	// Postings of all terms share one array: term id's are
+	// all[start[id]:start[id+1]], filled in doc order.
+	n := v.IDs()
+	start := make([]int, n+1)
+	for i := 0; i < v.Len(); i++ {
+		for k := 0; k < v.Terms(i); k++ {
+			start[v.ID(i, k)+1]++
+		}
+	}
+	for id := 0; id < n; id++ {
+		start[id+1] += start[id]
+	}
+	all := make([]Posting, start[n])
+	fill := slices.Clone(start[:n])
+	docs := make([]Doc, v.Len())
+	for i := range docs {
+		docs[i].Path = v.Path(i)
+		for k := 0; k < v.Terms(i); k++ {
+			_, f, c := v.Term(i, k)
+			id := v.ID(i, k)
+			docs[i].Len += c
+			all[fill[id]] = Posting{Doc: uint32(i), Fields: f, Count: c}
+			fill[id]++
+		}
+	}
+	fill = nil
+	out := EncodeDocs(docs)
+	var byBucket [Buckets][]uint32
+	for id := 0; id < n; id++ {
+		if start[id+1] > start[id] {
+			b := bucketOf(v.Text(uint32(id)))
+			byBucket[b] = append(byBucket[b], uint32(id))
+		}
+	}
+	var ts []string
+	var ps [][]Posting
+	for b, ids := range byBucket {
+		if len(ids) == 0 {
+			continue
+		}
+		slices.SortFunc(ids, func(x, y uint32) int { return strings.Compare(v.Text(x), v.Text(y)) })
+		ts, ps = ts[:0], ps[:0]
+		for _, id := range ids {
+			ts = append(ts, v.Text(id))
+			ps = append(ps, all[start[id]:start[id+1]])
+		}
+		out[bucketName(uint32(b))] = appendBucket(ts, ps)
 	}
 	return out
 }
@@ -159,11 +233,21 @@ func EncodeBucket(post map[string][]Posting) []byte {
 
 func encodeBucket(ts []string, post map[string][]Posting) []byte {
 	sort.Strings(ts)
+	ps := make([][]Posting, len(ts))
+	for i, t := range ts {
+		ps[i] = post[t]
+	}
+	return appendBucket(ts, ps)
+}
+
+// appendBucket encodes a bucket of the sorted terms ts with their
+// postings ps.
+func appendBucket(ts []string, post [][]Posting) []byte {
 	buf := []byte{'B', IndexFormat}
 	buf = binary.AppendUvarint(buf, uint64(len(ts)))
 	var block []byte
-	for _, t := range ts {
-		ps := post[t]
+	for i, t := range ts {
+		ps := post[i]
 		buf = binary.AppendUvarint(buf, uint64(len(t)))
 		buf = append(buf, t...)
 		buf = binary.AppendUvarint(buf, uint64(len(ps)))

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -42,4 +44,139 @@ func TestOfCountsLikeWordByWord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// ofByAcc is Of written plainly: every token added to an acc, each
+// content token split and stemmed at every occurrence, the vector sorted
+// with sort.Slice. Of must give exactly its vector.
+func ofByAcc(f *world.Facts, content []byte) []world.Term {
+	a := acc{}
+	if f != nil && SecretValues(f.Lang) {
+		content = []byte(f.Skeleton)
+	}
+	Words(content, func(tok string) { a.addWord(tok, Content) })
+	if f != nil {
+		for _, d := range f.Defs {
+			a.addWord(d.Name, Def)
+			if d.Doc != "" {
+				forWords(d.Doc, func(w string) { a.addWord(w, DocLine) })
+			}
+		}
+		for _, im := range f.Imports {
+			forWords(im.Path, func(w string) { a.addWord(w, Import) })
+			for _, n := range im.Names {
+				a.addWord(n, Import)
+			}
+		}
+		if f.Lang == "markdown" {
+			for _, h := range headings(content) {
+				forWords(h, func(w string) { a.addWord(w, Heading) })
+			}
+		}
+	}
+	out := make([]world.Term, 0, len(a))
+	for _, t := range a {
+		out = append(out, *t)
+	}
+	if len(out) > MaxTerms {
+		sort.Slice(out, func(i, j int) bool {
+			ni, nj := out[i].Fields&^(Content|Ident) != 0, out[j].Fields&^(Content|Ident) != 0
+			if ni != nj {
+				return ni
+			}
+			if out[i].Count != out[j].Count {
+				return out[i].Count > out[j].Count
+			}
+			return out[i].Text < out[j].Text
+		})
+		out = out[:MaxTerms]
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+// factsOf makes facts for a test from a text: its long words as
+// definitions with the line after as their doc, its lines with a slash as
+// imports.
+func factsOf(lang string, src []byte) *world.Facts {
+	f := &world.Facts{Lang: lang, Skeleton: string(src)}
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "/") && len(f.Imports) < 50 {
+			f.Imports = append(f.Imports, world.Import{Path: l, Names: strings.Fields(l)})
+		}
+		for _, w := range strings.Fields(l) {
+			if len(w) > 12 && len(f.Defs) < 200 {
+				d := world.Def{Name: w}
+				if i+1 < len(lines) {
+					d.Doc = lines[i+1]
+				}
+				f.Defs = append(f.Defs, d)
+			}
+		}
+	}
+	return f
+}
+
+// Of gives ofByAcc's vector on real sources of several kinds, with and
+// without facts, including files over MaxTerms.
+func TestOfIsOfByAcc(t *testing.T) {
+	var files []string
+	for _, g := range []string{"strings/*.go", "unicode/*.go", "net/http/*.go", "go/types/*.go", "html/template/*.go", "encoding/json/testdata/*"} {
+		m, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", g))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no GOROOT sources")
+	}
+	over := 0
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range []string{"go", "markdown", "env"} {
+			for _, f := range []*world.Facts{nil, factsOf(lang, src)} {
+				got, want := Of(f, src), ofByAcc(f, src)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s (%s, facts %v): Of differs from ofByAcc (%d terms, want %d)", p, lang, f != nil, len(got), len(want))
+				}
+				if len(want) == MaxTerms {
+					over++
+				}
+			}
+		}
+	}
+	if over == 0 {
+		t.Error("no file reached MaxTerms: the trimming went untested")
+	}
+}
+
+// FuzzOfIsOfByAcc: Of gives ofByAcc's vector on any bytes (non-ASCII
+// letters, bad UTF-8, digits, underscores).
+func FuzzOfIsOfByAcc(f *testing.F) {
+	f.Add([]byte("func parseHTTPRequest_v2() { return x } // caches entries ÄÖüß _x__ X9y 123"), "markdown")
+	f.Add([]byte("# Ünïcode Heading\n\xff\xfe bad utf8 \x00 classes passes buses"), "go")
+	f.Add([]byte("KEY=value\nOTHER_KEY=secret"), "env")
+	f.Fuzz(func(t *testing.T, b []byte, lang string) {
+		fa := factsOf(lang, b)
+		if got, want := Of(fa, b), ofByAcc(fa, b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Of %v\nofByAcc %v", got, want)
+		}
+		if got, want := Of(nil, b), ofByAcc(nil, b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Of %v\nofByAcc %v", got, want)
+		}
+	})
+}
+
+// stemBytes is Stem.
+func FuzzStemBytes(f *testing.F) {
+	for _, w := range []string{"entries", "classes", "running", "cached", "buses", "is", "ies", "hopping", "fizzes"} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if got, want := string(stemBytes([]byte(w))), Stem(w); got != want {
+			t.Fatalf("stemBytes(%q) = %q, Stem = %q", w, got, want)
+		}
+	})
 }

@@ -133,66 +133,40 @@ func (a acc) entry(t string, field uint8) *world.Term {
 
 // Of makes the term vector of a file from its facts and content, sorted
 // by term. It depends only on them, so it is stored with the blob's facts.
+// It gives what adding every token to an acc with addWord gives (content
+// words under Content, definition names under Def, and so on); the
+// builder behind it (vector) only does so with less garbage.
 func Of(f *world.Facts, content []byte) []world.Term {
-	a := acc{}
+	v := vectors.Get().(*vector)
+	defer func() { v.reset(); vectors.Put(v) }()
 	if f != nil && SecretValues(f.Lang) {
 		// Values are never stored: the words are the skeleton's, which
 		// the extractor wrote with every value masked.
 		content = []byte(f.Skeleton)
 	}
 	// Content words repeat: each distinct token is split and stemmed
-	// once, and its repeats only count (a map indexed by string(bytes)
-	// does not allocate).
-	seen := map[string][]*world.Term{}
-	wordBytes(content, func(tok []byte) {
-		if hits, ok := seen[string(tok)]; ok {
-			for _, e := range hits {
-				e.Count++
-			}
-			return
-		}
-		t := string(tok)
-		seen[t] = a.addContent(t)
-	})
+	// once, and its repeats only count.
+	wordBytes(content, v.content)
 	if f != nil {
 		for _, d := range f.Defs {
-			a.addWord(d.Name, Def)
+			v.word([]byte(d.Name), Def)
 			if d.Doc != "" {
-				forWords(d.Doc, func(w string) { a.addWord(w, DocLine) })
+				v.named(d.Doc, DocLine)
 			}
 		}
 		for _, im := range f.Imports {
-			forWords(im.Path, func(w string) { a.addWord(w, Import) })
+			v.named(im.Path, Import)
 			for _, n := range im.Names {
-				a.addWord(n, Import)
+				v.word([]byte(n), Import)
 			}
 		}
 		if f.Lang == "markdown" {
 			for _, h := range headings(content) {
-				forWords(h, func(w string) { a.addWord(w, Heading) })
+				v.named(h, Heading)
 			}
 		}
 	}
-	out := make([]world.Term, 0, len(a))
-	for _, t := range a {
-		out = append(out, *t)
-	}
-	if len(out) > MaxTerms {
-		// Keep the terms of named fields first, then the most frequent.
-		sort.Slice(out, func(i, j int) bool {
-			ni, nj := out[i].Fields&^(Content|Ident) != 0, out[j].Fields&^(Content|Ident) != 0
-			if ni != nj {
-				return ni
-			}
-			if out[i].Count != out[j].Count {
-				return out[i].Count > out[j].Count
-			}
-			return out[i].Text < out[j].Text
-		})
-		out = out[:MaxTerms]
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
-	return out
+	return v.finish()
 }
 
 // PathTerms are the terms of a path's folders and file name, stemmed.
@@ -275,10 +249,17 @@ func Whole(tok string) string {
 // digits: "parseHTTPRequest_v2" → parse, http, request, v, 2.
 func Split(tok string) []string {
 	var out []string
+	splitAt(tok, func(start, end int) { out = append(out, strings.ToLower(tok[start:end])) })
+	return out
+}
+
+// splitAt calls part with the bounds of each part of tok, as Split
+// splits it.
+func splitAt[T string | []byte](tok T, part func(start, end int)) {
 	start := 0
 	emit := func(end int) {
 		if end > start {
-			out = append(out, strings.ToLower(tok[start:end]))
+			part(start, end)
 		}
 		start = end
 	}
@@ -303,7 +284,6 @@ func Split(tok string) []string {
 		}
 	}
 	emit(len(tok))
-	return out
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -153,4 +154,49 @@ func FuzzOf(f *testing.F) {
 			}
 		}
 	})
+}
+
+// interned numbers the terms of sliceVectors, as an index run does.
+type interned struct {
+	sliceVectors
+	ids   map[string]uint32
+	texts []string
+}
+
+func newInterned(paths []string, vecs [][]world.Term) interned {
+	v := interned{sliceVectors: sliceVectors{paths, vecs}, ids: map[string]uint32{}}
+	// Numbered in an order unlike the terms' own, so nothing leans on it.
+	for i := len(vecs) - 1; i >= 0; i-- {
+		for _, t := range vecs[i] {
+			if _, ok := v.ids[t.Text]; !ok {
+				v.ids[t.Text] = uint32(len(v.texts))
+				v.texts = append(v.texts, t.Text)
+			}
+		}
+	}
+	return v
+}
+
+func (v interned) IDs() int              { return len(v.texts) }
+func (v interned) ID(i, k int) uint32    { return v.ids[v.vecs[i][k].Text] }
+func (v interned) Text(id uint32) string { return v.texts[id] }
+
+// Numbered terms give the shards that terms keyed by text give.
+func TestEncodeInternedIsEncode(t *testing.T) {
+	var paths []string
+	var vecs [][]world.Term
+	for i, src := range []string{
+		"func parseHTTPRequest(r *Request) error { return nil } // parses requests",
+		"package cache\n// Cache caches entries recently used.\ntype Cache struct{ entries map[string]int }",
+		"# Caching\nThe cache evicts entries. Parsing requests is done by parseHTTPRequest.",
+		"",
+	} {
+		paths = append(paths, fmt.Sprintf("d%d/f.go", i))
+		vecs = append(vecs, Of(&world.Facts{Lang: "go", Defs: []world.Def{{Name: "ParseThing"}}}, []byte(src)))
+	}
+	want := Encode(paths, vecs)
+	got := EncodeFrom(newInterned(paths, vecs))
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("interned encoding differs: %d shards, want %d", len(got), len(want))
+	}
 }

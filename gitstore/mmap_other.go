@@ -1,0 +1,11 @@
+//go:build !unix
+
+package gitstore
+
+import "os"
+
+// mapFile reads a file whole where memory mapping is not at hand.
+func mapFile(name string) ([]byte, func() error, error) {
+	data, err := os.ReadFile(name)
+	return data, func() error { return nil }, err
+}

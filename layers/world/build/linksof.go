@@ -1,0 +1,96 @@
+package build
+
+import (
+	"fmt"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Defs is, per file of Graph(), the number of definitions of its link, -1
+// for a file without a link, as the rows artifact stores them: what the
+// repo map ranks and picks files by before it reads any link
+// (graph.RankOf, graph.RepoMapOf).
+func (w *World) Defs() []int {
+	w.loadMap()
+	return w.defs
+}
+
+// LinksOf returns links parallel to Graph().Files in which those of the
+// given files (indexes into Graph().Files) are present, reading only the
+// shards of their folders; every link once LoadLinks has run. It leaves
+// Graph().Links as it is.
+func (w *World) LinksOf(files []int) ([]*world.Link, error) {
+	g := w.Graph()
+	if w.linksLoaded() {
+		return g.Links, nil
+	}
+	seen := map[string]bool{}
+	var dirs []string
+	for _, i := range files {
+		if i < 0 || i >= len(g.Files) {
+			return nil, fmt.Errorf("links of file %d: the tree has %d files", i, len(g.Files))
+		}
+		if d := shardOf(g.Files[i].Path); !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	out := make([]*world.Link, len(g.Files))
+	if len(dirs) == 0 {
+		return out, nil
+	}
+	shards, err := w.st.Shards(w.tree, w.digest, artifactLinks, dirs)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[string]bool, len(files))
+	for _, i := range files {
+		want[g.Files[i].Path] = true
+	}
+	keep := func(p string) bool { return want[p] }
+	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, keep) }
+	recs, err := decodeAll(artifactLinks, shards, decode, func(r *linkRecord) string { return r.Path })
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if i := g.Index(r.Path); i >= 0 {
+			out[i] = r.Link
+		}
+	}
+	return out, nil
+}
+
+// defsGraph is Graph() with links holding only their definitions' names
+// and kinds, from the defs artifact (defs.go): all the spec alignment
+// reads of links (align.Align). Graph().Links, when loaded, serve as they
+// are.
+func (w *World) defsGraph() (*world.Graph, error) {
+	g := w.Graph()
+	if w.linksLoaded() {
+		return g, nil
+	}
+	shards, err := w.st.Tree(w.tree, w.digest, artifactDefs)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := decodeAll(artifactDefs, shards, decodeDefShard, func(r *linkRecord) string { return r.Path })
+	if err != nil {
+		return nil, err
+	}
+	dg := *g
+	dg.Links = make([]*world.Link, len(g.Files))
+	for _, r := range recs {
+		if i := g.Index(r.Path); i >= 0 {
+			dg.Links[i] = r.Link
+		}
+	}
+	return &dg, nil
+}
+
+// linksLoaded reports whether LoadLinks has run.
+func (w *World) linksLoaded() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.links != nil
+}

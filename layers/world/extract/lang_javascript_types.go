@@ -1,0 +1,585 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Type expressions of TypeScript and JavaScript, as the graph resolves
+// members through them. A type expression is a name followed by member
+// names, dot-separated: "Foo" (what the name Foo denotes: an instance of
+// class, interface or type alias Foo, or the type of value Foo),
+// "ky.get" (the type of member get of what ky holds). Calling a value is
+// not written: the type of a function or method is what it returns, the
+// type of a property its declared type (the return type when that is a
+// function type), so "createInstance" stands for createInstance()'s
+// result. Promise<T>, Partial<T>, T | undefined and the like give T;
+// arrays, literals, object types and other unions give "" (unknown).
+
+// jsTypeWrappers are generic types whose members are, for lookup, those of
+// their first type argument.
+var jsTypeWrappers = toSet(`Promise PromiseLike Partial Readonly Required NonNullable Awaited`)
+
+// maxJSTypeDepth bounds the nesting followed in a type or expression.
+const maxJSTypeDepth = 12
+
+// jsTypeExpr is the type expression of type node t ("" when unknown).
+func jsTypeExpr(f *file, t *sitter.Node) string {
+	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
+		switch f.kind(t) {
+		case "type_annotation", "parenthesized_type", "readonly_type":
+			if t.NamedChildCount() != 1 {
+				return ""
+			}
+			t = t.NamedChild(0)
+		case "type_identifier", "identifier":
+			return f.text(t)
+		case "generic_type":
+			name, args := f.field(t, "name"), f.field(t, "type_arguments")
+			if name == nil || f.kind(name) != "type_identifier" {
+				return ""
+			}
+			if n := f.text(name); !jsTypeWrappers[n] || args == nil || args.NamedChildCount() == 0 {
+				return n
+			}
+			t = args.NamedChild(0)
+		case "union_type":
+			var parts []*sitter.Node
+			jsUnionParts(f, t, &parts, 0)
+			if len(parts) != 1 {
+				return ""
+			}
+			t = parts[0]
+		case "function_type":
+			t = f.field(t, "return_type")
+		case "type_query":
+			if t.NamedChildCount() != 1 {
+				return ""
+			}
+			if c := t.NamedChild(0); f.kind(c) == "identifier" {
+				return f.text(c)
+			}
+			return ""
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// jsUnionParts collects the members of union t that are not null,
+// undefined or void.
+func jsUnionParts(f *file, t *sitter.Node, out *[]*sitter.Node, depth int) {
+	if depth > maxJSTypeDepth {
+		*out = append(*out, nil, nil) // too deep: unknown
+		return
+	}
+	for i := uint(0); i < t.NamedChildCount(); i++ {
+		c := t.NamedChild(i)
+		switch f.kind(c) {
+		case "union_type":
+			jsUnionParts(f, c, out, depth+1)
+		case "literal_type", "predefined_type":
+			if s := f.text(c); s == "null" || s == "undefined" || s == "void" {
+				continue
+			}
+			*out = append(*out, c)
+		default:
+			*out = append(*out, c)
+		}
+	}
+}
+
+// jsReturnType is the type expression of what function-like node n
+// returns: its return type annotation, else, for an arrow function whose
+// body is an expression, that expression's.
+func (w *jsWalker) jsReturnType(n *sitter.Node) string {
+	f := w.f
+	if rt := f.field(n, "return_type"); rt != nil {
+		return jsTypeExpr(f, rt)
+	}
+	b := f.field(n, "body")
+	if b == nil {
+		return ""
+	}
+	if f.kind(b) != "statement_block" {
+		return w.exprOf(b, 0)
+	}
+	return w.constructedReturn(b)
+}
+
+// constructedReturn is the class a function body's return statements
+// construct (return new C(…), or return c after const c = new C(…)),
+// when they construct one class only and return nothing else but bare
+// returns; "" otherwise. Nested functions and classes are not looked
+// into.
+func (w *jsWalker) constructedReturn(body *sitter.Node) string {
+	f := w.f
+	// Locals the body constructs (const c = new C(…)) stand for their
+	// class when returned.
+	built := map[string]string{}
+	f.walk(body, func(c *sitter.Node) bool {
+		switch k := f.kind(c); {
+		case isFunctionValue(k), k == "function_declaration", k == "generator_function_declaration",
+			k == "class", k == "class_declaration", k == "method_definition":
+			return false
+		case k == "variable_declarator":
+			nm, v := f.field(c, "name"), f.field(c, "value")
+			if nm != nil && v != nil && f.kind(nm) == "identifier" && f.kind(v) == "new_expression" {
+				if t := w.exprOf(v, 0); t != "" {
+					built[f.text(nm)] = t
+				}
+			}
+		}
+		return true
+	})
+	cls, other := "", false
+	f.walk(body, func(c *sitter.Node) bool {
+		if other {
+			return false
+		}
+		switch k := f.kind(c); {
+		case isFunctionValue(k), k == "function_declaration", k == "generator_function_declaration",
+			k == "class", k == "class_declaration", k == "method_definition":
+			return false
+		case k == "return_statement":
+			if c.NamedChildCount() == 0 {
+				return false
+			}
+			v := c.NamedChild(0)
+			name := ""
+			switch f.kind(v) {
+			case "new_expression":
+				name = w.exprOf(v, 0)
+			case "identifier":
+				name = built[f.text(v)]
+			}
+			if name == "" || cls != "" && cls != name {
+				other = true
+			}
+			cls = name
+			return false
+		}
+		return true
+	})
+	if other {
+		return ""
+	}
+	return cls
+}
+
+// valueType is the type expression of what a declaration holds: its
+// annotation t, else its value v (a function's return type, or the
+// expression's type).
+func (w *jsWalker) valueType(t, v *sitter.Node) string {
+	f := w.f
+	if t != nil {
+		return jsTypeExpr(f, t)
+	}
+	if v == nil {
+		return ""
+	}
+	if isFunctionValue(f.kind(v)) {
+		return w.jsReturnType(v)
+	}
+	return w.exprOf(v, 0)
+}
+
+// exprOf is the type expression of value expression n where it is
+// written: a name of the module (not a local, nor a global), a local
+// whose type is known, this in a top-level class, members of those,
+// calls, await, new C(…), x as T and x!; "" otherwise.
+func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
+	f := w.f
+	if n == nil || depth > maxJSTypeDepth {
+		return ""
+	}
+	switch f.kind(n) {
+	case "identifier":
+		name := f.text(n)
+		if w.bound(name) {
+			return w.typeOf(n, name)
+		}
+		if jsGlobals[name] {
+			return ""
+		}
+		return name
+	case "this":
+		return w.cls
+	case "member_expression":
+		p := f.field(n, "property")
+		if p == nil || f.kind(p) != "property_identifier" {
+			return ""
+		}
+		if base := w.exprOf(f.field(n, "object"), depth+1); base != "" {
+			return base + "." + f.text(p)
+		}
+		return ""
+	case "call_expression":
+		if fn := w.exprOf(f.field(n, "function"), depth+1); fn != "" {
+			return fn + "()"
+		}
+		return ""
+	case "await_expression", "parenthesized_expression", "non_null_expression":
+		if n.NamedChildCount() == 0 {
+			return ""
+		}
+		return w.exprOf(n.NamedChild(0), depth+1)
+	case "as_expression", "satisfies_expression":
+		if k := n.NamedChildCount(); k == 2 {
+			return jsTypeExpr(f, n.NamedChild(1))
+		}
+		return ""
+	case "new_expression":
+		if c := f.field(n, "constructor"); c != nil && (f.kind(c) == "identifier" || f.kind(c) == "member_expression") {
+			return w.exprOf(c, depth+1)
+		}
+	}
+	return ""
+}
+
+// typeBases is the comma-separated list of the named types an interface's
+// extends clause or a type alias's intersection lists.
+func (w *jsWalker) typeBases(n *sitter.Node) string {
+	f := w.f
+	var out []string
+	var visit func(c *sitter.Node, depth int)
+	visit = func(c *sitter.Node, depth int) {
+		if c == nil || depth > maxJSTypeDepth {
+			return
+		}
+		switch f.kind(c) {
+		case "extends_type_clause", "intersection_type":
+			for i := uint(0); i < c.NamedChildCount(); i++ {
+				visit(c.NamedChild(i), depth+1)
+			}
+		default:
+			if t := jsTypeExpr(f, c); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	visit(n, 0)
+	if len(out) == 0 && f.kind(n) == "union_type" {
+		// A union of named types: a member of it is each one's.
+		var parts []*sitter.Node
+		jsUnionParts(f, n, &parts, 0)
+		for _, p := range parts {
+			t := jsTypeExpr(f, p)
+			if t == "" || p == nil {
+				return ""
+			}
+			out = append(out, t)
+		}
+		return strings.Join(out, "|")
+	}
+	return strings.Join(out, ",")
+}
+
+// objectParts is the object type v is, or the object types of the
+// intersection v is.
+func (w *jsWalker) objectParts(v *sitter.Node) []*sitter.Node {
+	f := w.f
+	var out []*sitter.Node
+	var visit func(c *sitter.Node, depth int)
+	visit = func(c *sitter.Node, depth int) {
+		if c == nil || depth > maxJSTypeDepth {
+			return
+		}
+		switch f.kind(c) {
+		case "object_type":
+			out = append(out, c)
+		case "intersection_type", "parenthesized_type":
+			for i := uint(0); i < c.NamedChildCount(); i++ {
+				visit(c.NamedChild(i), depth+1)
+			}
+		}
+	}
+	visit(v, 0)
+	return out
+}
+
+// exportAliases defines the names a top-level definition is exported
+// under besides its own (export {Hono as HonoBase}, export default ky),
+// each with the definition's kind and lines and Returns naming it, so
+// that what imports the alias reaches the definition and its type.
+func (w *jsWalker) exportAliases() {
+	f := w.f
+	n := len(f.facts.Defs)
+	for k := 0; k < n; k++ {
+		d := f.facts.Defs[k]
+		if d.Parent != "" {
+			continue
+		}
+		for _, as := range w.exportAs[d.Name] {
+			if as == d.Name || w.definedTop(as) {
+				continue
+			}
+			f.def(world.Def{Name: as, Kind: d.Kind, Qualified: as, Start: d.Start, End: d.End,
+				Signature: "export { " + d.Name + " as " + as + " }", Exported: true, Returns: d.Name})
+		}
+		delete(w.exportAs, d.Name) // a name defined twice (overloads) is aliased once
+	}
+}
+
+// definedTop reports whether the module defines name at top level.
+func (w *jsWalker) definedTop(name string) bool {
+	for _, d := range w.f.facts.Defs {
+		if d.Name == name && d.Parent == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// definesFunc reports whether the module has defined name at top level,
+// so far, as a function or class.
+func (w *jsWalker) definesFunc(name string) bool {
+	for _, d := range w.f.facts.Defs {
+		if d.Name == name && d.Parent == "" && (d.Kind == world.KindFunction || d.Kind == world.KindClass) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsDoc is what a /** … */ comment says of types: @param {T} name,
+// @returns {T}, @type {T}, each as a type expression.
+type jsDoc struct {
+	params  map[string]string
+	returns string
+	typ     string
+}
+
+// noteJSDoc records the JSDoc types of the comment right above ks[i].
+func (w *jsWalker) noteJSDoc(ks []kid, i int) {
+	c := &ks[i-1]
+	t := string(w.f.src[startByte(&c.n):c.end])
+	if !strings.HasPrefix(t, "/**") || !strings.Contains(t, "@") {
+		return
+	}
+	d := parseJSDoc(t)
+	if d == nil {
+		return
+	}
+	if w.jsdoc == nil {
+		w.jsdoc = map[uint]*jsDoc{}
+	}
+	w.jsdoc[startByte(&ks[i].n)] = d
+}
+
+// parseJSDoc reads the @param, @returns and @type tags of comment t
+// whose type is a plain name; nil when it has none.
+func parseJSDoc(t string) *jsDoc {
+	var d jsDoc
+	found := false
+	for _, ln := range strings.Split(t, "\n") {
+		ln = strings.TrimLeft(strings.TrimSpace(ln), "/* ")
+		tag, rest, ok := strings.Cut(ln, " ")
+		if !ok || !strings.HasPrefix(tag, "@") {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, "{") {
+			continue
+		}
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			continue
+		}
+		typ := jsDocType(rest[1:end])
+		if typ == "" {
+			continue
+		}
+		switch tag {
+		case "@param", "@arg", "@argument":
+			name, _, _ := strings.Cut(strings.TrimSpace(rest[end+1:]), " ")
+			name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+			name, _, _ = strings.Cut(name, "=")
+			if !isJSIdent(name) {
+				continue
+			}
+			if d.params == nil {
+				d.params = map[string]string{}
+			}
+			d.params[name] = typ
+		case "@returns", "@return":
+			d.returns = typ
+		case "@type":
+			d.typ = typ
+		default:
+			continue
+		}
+		found = true
+	}
+	if !found {
+		return nil
+	}
+	return &d
+}
+
+// jsDocType is the type expression of a JSDoc type: a name, ?Name,
+// Name|null|undefined, Promise<Name>; "" for anything else.
+func jsDocType(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimLeft(s, "?!")
+	var keep []string
+	for _, p := range strings.Split(s, "|") {
+		p = strings.TrimSpace(p)
+		if p != "null" && p != "undefined" && p != "void" {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) != 1 {
+		return ""
+	}
+	s = keep[0]
+	for depth := 0; depth < 4; depth++ {
+		open := strings.IndexByte(s, '<')
+		if open < 0 || !strings.HasSuffix(s, ">") {
+			break
+		}
+		if !jsTypeWrappers[s[:open]] {
+			s = s[:open]
+			break
+		}
+		s = strings.TrimSpace(s[open+1 : len(s)-1])
+	}
+	if !isJSIdent(s) || jsDocBuiltins[s] {
+		return ""
+	}
+	return s
+}
+
+// jsDocBuiltins are JSDoc type names that are not the project's.
+var jsDocBuiltins = toSet(`string number boolean object any unknown never symbol bigint function Function Object
+String Number Boolean Array Promise Error Date RegExp Map Set Buffer this`)
+
+// isJSIdent reports whether s is a plain identifier.
+func isJSIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// paramsDoc is the parameter types the JSDoc above outer gives.
+func (w *jsWalker) paramsDoc(outer *sitter.Node) map[string]string {
+	if d := w.jsdoc[startByte(outer)]; d != nil {
+		return d.params
+	}
+	return nil
+}
+
+// docReturns is the type expression declared, else what the JSDoc above
+// outer gives (@returns, or @type for a value).
+func (w *jsWalker) docReturns(outer *sitter.Node, declared string) string {
+	if declared != "" {
+		return declared
+	}
+	if d := w.jsdoc[startByte(outer)]; d != nil {
+		if d.returns != "" {
+			return d.returns
+		}
+		return d.typ
+	}
+	return ""
+}
+
+// jsTypedefImport matches a JSDoc import of a type:
+// @typedef {import("./command.js").Command} Command.
+var jsTypedefImport = regexp.MustCompile(`@typedef\s*\{\s*import\(\s*["']([^"']+)["']\s*\)\.([A-Za-z_$][\w$]*)\s*\}\s*([A-Za-z_$][\w$]*)`)
+
+// typedefImports records the JSDoc type imports of a module-level
+// comment as type imports, which is what they are to the compiler.
+func (w *jsWalker) typedefImports(c *sitter.Node) {
+	f := w.f
+	t := f.text(c)
+	if !strings.Contains(t, "@typedef") || !strings.Contains(t, "import(") {
+		return
+	}
+	base := line(c)
+	for _, m := range jsTypedefImport.FindAllStringSubmatchIndex(t, -1) {
+		spec, name, alias := t[m[2]:m[3]], t[m[4]:m[5]], t[m[6]:m[7]]
+		n := name
+		if alias != name {
+			n = name + " as " + alias
+		}
+		f.imp(world.Import{Path: spec, Names: []string{n}, Line: base + strings.Count(t[:m[0]], "\n"), Kind: "type"})
+	}
+}
+
+// typePattern gives the names an object pattern binds the types of the
+// members they take from a value of type base: const {a, b: c} = x gives
+// a the type "X.a" and c "X.b" when x is of type X.
+func (w *jsWalker) typePattern(p *sitter.Node, base string, frame map[string]bool, depth int) {
+	f := w.f
+	if base == "" || p == nil || depth > maxJSTypeDepth || f.kind(p) != "object_pattern" {
+		return
+	}
+	for i := uint(0); i < p.NamedChildCount(); i++ {
+		c := p.NamedChild(i)
+		switch f.kind(c) {
+		case "shorthand_property_identifier_pattern":
+			w.setType(f.text(c), base+"."+f.text(c), frame)
+		case "object_assignment_pattern":
+			if l := f.field(c, "left"); l != nil && f.kind(l) == "shorthand_property_identifier_pattern" {
+				w.setType(f.text(l), base+"."+f.text(l), frame)
+			}
+		case "pair_pattern":
+			k, v := f.field(c, "key"), f.field(c, "value")
+			if k == nil || v == nil || f.kind(k) != "property_identifier" {
+				continue
+			}
+			if f.kind(v) == "assignment_pattern" {
+				v = f.field(v, "left")
+			}
+			switch {
+			case v == nil:
+			case f.kind(v) == "identifier":
+				w.setType(f.text(v), base+"."+f.text(k), frame)
+			case f.kind(v) == "object_pattern":
+				w.typePattern(v, base+"."+f.text(k), frame, depth+1)
+			}
+		}
+	}
+}
+
+// objectKeys records the keys of object literal obj, written where the
+// code gives it type typ (const x: T = {…}, {…} satisfies T, {…} as T),
+// as members of typ: receiver "{}", which resolution drops when typ is
+// not a type of the tree.
+func (w *jsWalker) objectKeys(obj *sitter.Node, typ string) {
+	f := w.f
+	if typ == "" || obj == nil || f.kind(obj) != "object" {
+		return
+	}
+	for i := uint(0); i < obj.NamedChildCount(); i++ {
+		c := obj.NamedChild(i)
+		var key *sitter.Node
+		switch f.kind(c) {
+		case "pair", "method_definition":
+			if k := f.field(c, "key"); k != nil {
+				key = k
+			} else {
+				key = f.field(c, "name")
+			}
+		case "shorthand_property_identifier":
+			key = c
+		}
+		if key == nil || (f.kind(key) != "property_identifier" && f.kind(key) != "shorthand_property_identifier") {
+			continue
+		}
+		f.ref(world.Ref{Name: f.text(key), Qual: "{}:" + typ, Line: line(key), In: w.in, Kind: world.RefMember})
+	}
+}

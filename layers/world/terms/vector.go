@@ -1,0 +1,249 @@
+package terms
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// vector builds one file's term vector as acc does, with less garbage:
+// entries are values in one slice indexed by a map, a term's text is
+// allocated once when the term is first seen, identifiers are split and
+// stemmed in a scratch buffer, and builders are reused between files.
+// Indexing a large tree runs Of on every file, and acc's allocations were
+// a good part of a build's CPU and of its garbage collection.
+type vector struct {
+	terms []world.Term
+	index map[string]int32 // term → its entry in terms
+	// seen holds each distinct content token with the entry its repeats
+	// count (-1 when none: an identifier of several parts is not counted).
+	seen  map[string]int32
+	buf   []byte   // lower-case parts of the token being split, then its stems
+	parts []span32 // the parts, as ranges of buf
+}
+
+type span32 struct{ lo, hi int32 }
+
+var vectors = sync.Pool{New: func() any {
+	return &vector{index: map[string]int32{}, seen: map[string]int32{}}
+}}
+
+func (v *vector) reset() {
+	v.terms = v.terms[:0]
+	// Clearing a map costs as much as its largest size: the maps of a
+	// large file are dropped, not cleared for every small file after it.
+	if len(v.index) > keepMap || len(v.seen) > keepMap {
+		v.index, v.seen = map[string]int32{}, map[string]int32{}
+		v.terms = nil
+	} else {
+		clear(v.index)
+		clear(v.seen)
+	}
+	v.buf, v.parts = v.buf[:0], v.parts[:0]
+}
+
+// keepMap is the most entries a builder's maps may have held and still be
+// cleared for the next file.
+const keepMap = 2048
+
+// entry returns the entry of t with field set, -1 for a term not kept;
+// t may be a scratch buffer: it is copied when the term is new.
+func (v *vector) entry(t []byte, field uint8) int32 {
+	if len(t) < MinLen || len(t) > MaxLen || stop[string(t)] || allDigitBytes(t) {
+		return -1
+	}
+	i, ok := v.index[string(t)]
+	if !ok {
+		i = int32(len(v.terms))
+		s := string(t)
+		v.terms = append(v.terms, world.Term{Text: s})
+		v.index[s] = i
+	}
+	v.terms[i].Fields |= field
+	return i
+}
+
+// split splits tok as Split does into lower-case parts in v.buf.
+func (v *vector) split(tok []byte) {
+	v.buf, v.parts = v.buf[:0], v.parts[:0]
+	splitAt(tok, func(start, end int) {
+		lo := int32(len(v.buf))
+		for _, c := range tok[start:end] {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			v.buf = append(v.buf, c)
+		}
+		v.parts = append(v.parts, span32{lo, int32(len(v.buf))})
+	})
+}
+
+// lowerASCII reports whether Split's strings.ToLower of a part equals the
+// ASCII lower-casing split does: true unless the part holds a non-ASCII
+// byte (ToLower also folds non-ASCII letters and repairs bad UTF-8).
+func lowerASCII(tok []byte) bool {
+	for _, c := range tok {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// word adds one raw token as acc.addWord does, and for a content token
+// (field Content) returns the entry its repeats count, or -1.
+func (v *vector) word(tok []byte, field uint8) int32 {
+	if !lowerASCII(tok) {
+		return v.wordSlow(string(tok), field)
+	}
+	v.split(tok)
+	if len(v.parts) == 0 {
+		return -1
+	}
+	hit := int32(-1)
+	if len(v.parts) > 1 {
+		if field == Content {
+			field |= Ident
+		}
+		// Whole: the token lower-cased with its underscores dropped.
+		w := len(v.buf)
+		for _, c := range tok {
+			switch {
+			case c >= 'A' && c <= 'Z':
+				v.buf = append(v.buf, c+'a'-'A')
+			case c == '_':
+			default:
+				v.buf = append(v.buf, c)
+			}
+		}
+		v.entry(v.buf[w:], field)
+		v.buf = v.buf[:w]
+	}
+	for _, p := range v.parts {
+		e := v.entry(stemBytes(v.buf[p.lo:p.hi]), field)
+		if field == Content && e >= 0 {
+			hit = e
+		}
+	}
+	return hit
+}
+
+// wordSlow is word for a token with non-ASCII bytes, through the string
+// functions acc uses.
+func (v *vector) wordSlow(tok string, field uint8) int32 {
+	parts := Split(tok)
+	if len(parts) == 0 {
+		return -1
+	}
+	hit := int32(-1)
+	if len(parts) > 1 {
+		if field == Content {
+			field |= Ident
+		}
+		v.entry([]byte(Whole(tok)), field)
+	}
+	for _, p := range parts {
+		e := v.entry([]byte(Stem(p)), field)
+		if field == Content && e >= 0 {
+			hit = e
+		}
+	}
+	return hit
+}
+
+// content adds a content token: counted once more when seen before,
+// split and stemmed when new.
+func (v *vector) content(tok []byte) {
+	if e, ok := v.seen[string(tok)]; ok {
+		if e >= 0 {
+			v.terms[e].Count++
+		}
+		return
+	}
+	e := v.word(tok, Content)
+	if e >= 0 {
+		v.terms[e].Count++
+	}
+	v.seen[string(tok)] = e
+}
+
+// named adds the words of s under a named field (no counts).
+func (v *vector) named(s string, field uint8) {
+	wordBytes([]byte(s), func(w []byte) { v.word(w, field) })
+}
+
+// stemBytes is Stem on a scratch buffer: it returns a prefix of w,
+// changed in place ("ies" becomes "y").
+func stemBytes(w []byte) []byte {
+	if len(w) <= 3 {
+		return w
+	}
+	switch {
+	case hasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-2]
+		w[len(w)-1] = 'y'
+	case hasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	for _, suf := range stemSuffixes {
+		if hasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	if len(w) > 3 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+var stemSuffixes = []string{"ing", "ed", "er", "ly"}
+
+func hasSuffix(b []byte, s string) bool {
+	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
+}
+
+func allDigitBytes(b []byte) bool {
+	for _, c := range b {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// finish returns the vector, trimmed to MaxTerms and sorted by term.
+func (v *vector) finish() []world.Term {
+	out := v.terms
+	if len(out) > MaxTerms {
+		// Keep the terms of named fields first, then the most frequent.
+		// (The builder's own entries are sorted: it is reset next.)
+		slices.SortFunc(out, func(a, b world.Term) int {
+			na, nb := a.Fields&^(Content|Ident) != 0, b.Fields&^(Content|Ident) != 0
+			if na != nb {
+				if na {
+					return -1
+				}
+				return 1
+			}
+			if a.Count != b.Count {
+				if a.Count > b.Count {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a.Text, b.Text)
+		})
+		out = out[:MaxTerms]
+	}
+	out = slices.Clone(out)
+	slices.SortFunc(out, func(a, b world.Term) int { return strings.Compare(a.Text, b.Text) })
+	return out
+}
