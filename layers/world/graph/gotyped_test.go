@@ -7,7 +7,29 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/layers/world"
 )
+
+// buildGoTree writes files (path → content) under root and builds their
+// graph with the real extractor.
+func buildGoTree(t *testing.T, root string, files map[string]string) *world.Graph {
+	t.Helper()
+	var paths []string
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if p != "go.mod" {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return Build(buildInput(t, root, paths, extractLink))
+}
 
 // TestGoTypedMembers checks that a Go member links to the type the code
 // says its receiver has, and nowhere else, with the real extractor.
@@ -27,20 +49,7 @@ func TestGoTypedMembers(t *testing.T) {
 		// Ranging over a slice of a type of the tree.
 		"e/e.go": "package e\n\nimport \"example.com/m/a\"\n\nfunc g(ts []*a.T) {\n\tfor _, t := range ts {\n\t\tt.M()\n\t}\n}\n",
 	}
-	var paths []string
-	for p, c := range files {
-		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if p != "go.mod" {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
-	g := Build(buildInput(t, root, paths, extractLink))
+	g := buildGoTree(t, root, files)
 	got := map[[2]string]int{}
 	for _, e := range g.Edges {
 		got[[2]string{g.Files[e.From].Path, g.Files[e.To].Path}] = e.Refs
@@ -85,20 +94,7 @@ func TestGoTypedCycles(t *testing.T) {
 		"w/o.go":   "package w\n\ntype O struct{}\n\nfunc (O) Missing() {}\n",
 		"w/use.go": "package w\n\ntype A struct{ B }\ntype B struct{ A }\n\nfunc h(x A) { x.Missing() }\n",
 	}
-	var paths []string
-	for p, c := range files {
-		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if p != "go.mod" {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
-	g := Build(buildInput(t, root, paths, extractLink))
+	g := buildGoTree(t, root, files)
 	for _, e := range g.Edges {
 		if g.Files[e.To].Path == "w/o.go" {
 			t.Errorf("edge %s -> w/o.go: no receiver there has type O", g.Files[e.From].Path)
