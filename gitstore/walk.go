@@ -92,7 +92,10 @@ func parseLsTree(rec []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf("ls-tree: bad mode in %q", rec)
 	}
 	size := int64(-1)
-	if string(f[3]) != "-" {
+	// "-" for a tree or submodule; "BAD" for a blob missing from the
+	// object database (a damaged repository): its size is unknown, and
+	// reading it fails later for that file alone.
+	if s := string(f[3]); s != "-" && s != "BAD" {
 		if size, err = strconv.ParseInt(string(f[3]), 10, 64); err != nil {
 			return Entry{}, fmt.Errorf("ls-tree: bad size in %q", rec)
 		}
