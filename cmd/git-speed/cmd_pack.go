@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -46,8 +47,11 @@ func cmdPack() *cli.Command {
 				return err
 			}
 			// The tokenizer's vocabulary takes 30 ms to build: build it
-			// while the index opens and the request is scored.
+			// while the index opens and the request is scored. A pack's
+			// heap stays small (tens of MB), so collect less often, as
+			// scope and map do.
 			go func() { _, _ = e.counter() }()
+			defer debug.SetGCPercent(debug.SetGCPercent(400))
 			rev, err := revArg(c)
 			if err != nil {
 				return err
