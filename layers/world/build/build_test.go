@@ -245,3 +245,19 @@ func TestFactsRoundTrip(t *testing.T) {
 		t.Fatal("truncated facts accepted")
 	}
 }
+
+// indexHead indexes HEAD of the repository in dir with the default
+// settings.
+func indexHead(t *testing.T, dir string) (*gitstore.Repo, config.Config, *Result) {
+	t.Helper()
+	repo, err := gitstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	res, err := Index(context.Background(), repo, "HEAD", Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, cfg, res
+}

@@ -3,14 +3,11 @@ package build
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/git-speed/git-speed/gitstore"
-	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/gittest"
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -76,15 +73,7 @@ func TestDocumentsIndexed(t *testing.T) {
 	r.Write(".env", "DB_PASSWORD=hunter2-very-secret\n")
 	r.Write("main.go", "package main\n\nfunc main() {}\n")
 	r.Commit("docs")
-	repo, err := gitstore.Open(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	res, err := Index(context.Background(), repo, "HEAD", Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, cfg, res := indexHead(t, r.Dir)
 	if res.Parsed != 6 {
 		t.Errorf("parsed %d files, want all 6: %+v", res.Parsed, res)
 	}

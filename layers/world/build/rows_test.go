@@ -1,13 +1,10 @@
 package build
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/git-speed/git-speed/gitstore"
-	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/gittest"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/graph"
@@ -151,15 +148,7 @@ func TestLinksOf(t *testing.T) {
 	r.Write("README.md", "# m\n")
 	r.Write("logo.png", "\x89PNG\x00\x00")
 	r.Commit("one")
-	repo, err := gitstore.Open(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	res, err := Index(context.Background(), repo, "HEAD", Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, cfg, res := indexHead(t, r.Dir)
 	lazy, err := Load(repo, res.Tree, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,8 @@
 package build
 
 import (
-	"context"
 	"testing"
 
-	"github.com/git-speed/git-speed/gitstore"
-	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/gittest"
 	"github.com/git-speed/git-speed/layers/world/terms"
 )
@@ -18,15 +15,7 @@ func TestWorldTerms(t *testing.T) {
 	r.Write("cache/lru.go", "package cache\n\n// Evict drops the least recently used entry.\nfunc Evict() {}\n")
 	r.Write("server/http.go", "package server\n\nimport \"example.com/m/cache\"\n\nfunc Serve() { cache.Evict() }\n")
 	r.Commit("one")
-	repo, err := gitstore.Open(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	res, err := Index(context.Background(), repo, "HEAD", Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, cfg, res := indexHead(t, r.Dir)
 	w, err := Load(repo, res.Tree, cfg)
 	if err != nil {
 		t.Fatal(err)
