@@ -20,6 +20,8 @@ var rules = []struct {
 	{"layers/world/formats", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/cochange", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/terms", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/graph", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// Test support of the extractors: facts and text, no parser, no git.
+	{"layers/world/worldtest", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/formats", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
 	// pack reads an indexed tree through its Source interface: no git, no cgo, no build.
 	{"layers/pack", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/align", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},

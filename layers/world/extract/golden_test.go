@@ -3,15 +3,12 @@ package extract
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/worldtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/<lang>/*.txtar")
@@ -23,59 +20,19 @@ func TestGolden(t *testing.T) { runGolden(t, goldenLangs) }
 
 // runGolden is TestGolden for the goldens of langs.
 func runGolden(t *testing.T, langs []string) {
-	var archives []string
-	for _, lang := range langs {
-		a, err := filepath.Glob(filepath.Join("testdata", lang, "*.txtar"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		archives = append(archives, a...)
-	}
-	if len(archives) == 0 {
-		t.Fatal("no golden archives")
-	}
-	for _, path := range archives {
-		lang := filepath.Base(filepath.Dir(path))
-		t.Run(lang+"/"+strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+	worldtest.Golden{Langs: langs, Sections: goldenOrder, Render: goldenSections, Update: *update,
+		Accept: "go test -run TestGolden -update to accept",
+		Extract: func(t *testing.T, lang, _ string, src []byte) *world.Facts {
 			if !Supported(lang) {
 				t.Skipf("no extractor for %s yet", lang)
 			}
-			a, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(a.Files) == 0 || strings.HasPrefix(a.Files[0].Name, "@") {
-				t.Fatalf("%s: first file must be the input", path)
-			}
-			src := a.Files[0].Data
 			facts, err := Extract(lang, src, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkInvariants(t, lang, src, facts)
-			got := goldenSections(facts)
-			if *update {
-				files := []txtar.File{a.Files[0]}
-				for _, s := range goldenOrder {
-					files = append(files, txtar.File{Name: s, Data: []byte(got[s])})
-				}
-				a.Files = files
-				if err := os.WriteFile(path, txtar.Format(a), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want := map[string]string{}
-			for _, f := range a.Files[1:] {
-				want[f.Name] = string(f.Data)
-			}
-			for _, s := range goldenOrder {
-				if got[s] != want[s] {
-					t.Errorf("%s: section %s differs (go test -run TestGolden -update to accept)\n--- got\n%s--- want\n%s", path, s, got[s], want[s])
-				}
-			}
-		})
-	}
+			return facts
+		}}.Run(t)
 }
 
 // goldenLangs are the languages whose goldens TestGolden checks (the

@@ -3,10 +3,7 @@ package formats
 import (
 	"bytes"
 	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -14,6 +11,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/worldtest"
 )
 
 // updateCode rewrites the expected sections of the goldens of codeLangs
@@ -27,57 +25,22 @@ var codeLangs = []string{world.LangGraphQL, world.LangProtobuf, world.LangPrisma
 	world.LangCMake, world.LangNix, world.LangGradle, world.LangWAT, world.LangAssembly, world.LangMATLAB, world.LangGDScript, world.LangGML,
 	world.LangPowerShell, world.LangINI, world.LangSolidity, world.LangPerl, world.LangR, world.LangErlang, world.LangClojure}
 
-var goldenSecs = []string{"@meta", "@defs", "@imports", "@refs", "@skeleton"}
-
 // TestGoldenCode extracts the first file of every testdata/<lang>/*.txtar
 // and compares its facts with the archive's sections.
 func TestGoldenCode(t *testing.T) {
-	for _, lang := range codeLangs {
-		files, _ := filepath.Glob(filepath.Join("testdata", lang, "*.txtar"))
-		if len(files) == 0 {
-			t.Errorf("%s: no goldens in testdata/%s", lang, lang)
-		}
-		for _, path := range files {
-			t.Run(lang+"/"+filepath.Base(path), func(t *testing.T) {
-				ar, err := txtar.ParseFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(ar.Files) == 0 || strings.HasPrefix(ar.Files[0].Name, "@") {
-					t.Fatalf("%s: first file must be the input", path)
-				}
-				src := ar.Files[0].Data
-				facts, ok := Extract(lang, src, Options{Path: ar.Files[0].Name})
-				if !ok {
-					t.Fatalf("%s: no extractor", lang)
-				}
-				checkCodeFacts(t, lang, facts)
-				if strings.Contains(facts.Warning, "failed") {
-					t.Fatalf("%s: %s", path, facts.Warning)
-				}
-				got := renderCodeFacts(facts)
-				if *updateCode {
-					out := &txtar.Archive{Comment: ar.Comment, Files: []txtar.File{ar.Files[0]}}
-					for _, sec := range goldenSecs {
-						out.Files = append(out.Files, txtar.File{Name: sec, Data: []byte(got[sec])})
-					}
-					if err := os.WriteFile(path, txtar.Format(out), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want := map[string]string{}
-				for _, f := range ar.Files[1:] {
-					want[f.Name] = string(f.Data)
-				}
-				for _, sec := range goldenSecs {
-					if got[sec] != want[sec] {
-						t.Errorf("%s: section %s differs (go test -run TestGoldenCode -update-code)\n--- got\n%s--- want\n%s", path, sec, got[sec], want[sec])
-					}
-				}
-			})
-		}
-	}
+	worldtest.Golden{Langs: codeLangs, Sections: worldtest.FactSections, Render: worldtest.RenderFacts, Update: *updateCode,
+		Accept: "go test -run TestGoldenCode -update-code",
+		Extract: func(t *testing.T, lang, name string, src []byte) *world.Facts {
+			facts, ok := Extract(lang, src, Options{Path: name})
+			if !ok {
+				t.Fatalf("%s: no extractor", lang)
+			}
+			checkCodeFacts(t, lang, facts)
+			if strings.Contains(facts.Warning, "failed") {
+				t.Fatalf("%s: %s", name, facts.Warning)
+			}
+			return facts
+		}}.Run(t)
 }
 
 // checkCodeFacts checks invariants every extraction must keep.
@@ -99,76 +62,6 @@ func checkCodeFacts(t testing.TB, lang string, facts *world.Facts) {
 			t.Fatalf("%s: bad import %+v (lines %d)", lang, i, n)
 		}
 	}
-}
-
-// renderCodeFacts writes facts as golden sections, one fact per line, sorted.
-func renderCodeFacts(facts *world.Facts) map[string]string {
-	lines := func(ss []string) string {
-		sort.Strings(ss)
-		if len(ss) == 0 {
-			return ""
-		}
-		return strings.Join(ss, "\n") + "\n"
-	}
-	var meta []string
-	if facts.Package != "" {
-		meta = append(meta, "package "+facts.Package)
-	}
-	if facts.Partial {
-		meta = append(meta, "partial")
-	}
-	if facts.Warning != "" {
-		meta = append(meta, "warning "+facts.Warning)
-	}
-	meta = append(meta, fmt.Sprintf("lines %d", facts.Lines))
-	var defs []string
-	for _, d := range facts.Defs {
-		s := fmt.Sprintf("%s %s %d-%d", d.Qualified, d.Kind, d.Start, d.End)
-		if d.Name != afterLast(d.Qualified, ".") {
-			s += " name=" + d.Name
-		}
-		if d.Parent != "" {
-			s += " parent=" + d.Parent
-		}
-		if d.Exported {
-			s += " exported"
-		}
-		if d.Signature != "" {
-			s += fmt.Sprintf(" sig=%q", d.Signature)
-		}
-		if d.Doc != "" {
-			s += fmt.Sprintf(" doc=%q", d.Doc)
-		}
-		defs = append(defs, s)
-	}
-	var imps []string
-	for _, i := range facts.Imports {
-		s := fmt.Sprintf("%04d %s", i.Line, i.Path)
-		if i.Kind != "" {
-			s += " kind=" + i.Kind
-		}
-		if i.Alias != "" {
-			s += " alias=" + i.Alias
-		}
-		if len(i.Names) > 0 {
-			s += " names=" + strings.Join(i.Names, ",")
-		}
-		imps = append(imps, s)
-	}
-	var refs []string
-	for _, r := range facts.Refs {
-		s := fmt.Sprintf("%04d %s ", r.Line, r.Kind)
-		if r.Qual != "" {
-			s += r.Qual + " "
-		}
-		s += r.Name
-		if r.In > 0 {
-			s += " in=" + facts.Defs[r.In-1].Qualified
-		}
-		refs = append(refs, s)
-	}
-	return map[string]string{"@meta": lines(meta), "@defs": lines(defs), "@imports": lines(imps),
-		"@refs": lines(refs), "@skeleton": facts.Skeleton}
 }
 
 // goldenInputsOf returns the inputs of lang's goldens.
