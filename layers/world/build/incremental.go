@@ -35,8 +35,7 @@ import (
 // Go narrows what an interface is: a Go file's imports are read by the
 // resolution of its folder's files alone, so an edit that changes only
 // them stays in place, resolving that folder's files again and storing the
-// layout's Uses anew;
-// and when its definitions change (same package), the files that can
+// layout's Uses anew; and when its definitions change (same package), the files that can
 // resolve differently are those reading its folder — the folder's Go
 // files and those whose imports reach it (graph.GoLayout.Reads, found
 // from every file's imports). resolveReaders resolves them again over the

@@ -90,47 +90,6 @@ func (a acc) addWord(tok string, field uint8) {
 	}
 }
 
-// addContent adds a content token as addWord(tok, Content) does and
-// returns the entries it counted, one per count, for the token's repeats.
-func (a acc) addContent(tok string) []*world.Term {
-	parts := Split(tok)
-	if len(parts) == 0 {
-		return nil
-	}
-	field := Content
-	var hits []*world.Term
-	add := func(t string) {
-		// As add: only a term of exactly one counted field is counted, so
-		// the parts of a compound identifier (Content|Ident) are not.
-		if e := a.entry(t, field); e != nil && field == Content {
-			e.Count++
-			hits = append(hits, e)
-		}
-	}
-	if len(parts) > 1 {
-		field |= Ident
-		add(Whole(tok))
-	}
-	for _, p := range parts {
-		add(Stem(p))
-	}
-	return hits
-}
-
-// entry returns t's entry with field set, nil for a term not kept.
-func (a acc) entry(t string, field uint8) *world.Term {
-	if len(t) < MinLen || len(t) > MaxLen || stop[t] || allDigits(t) {
-		return nil
-	}
-	e := a[t]
-	if e == nil {
-		e = &world.Term{Text: t}
-		a[t] = e
-	}
-	e.Fields |= field
-	return e
-}
-
 // Of makes the term vector of a file from its facts and content, sorted
 // by term. It depends only on them, so it is stored with the blob's facts.
 // It gives what adding every token to an acc with addWord gives (content
