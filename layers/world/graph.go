@@ -61,7 +61,10 @@ func (f *Facts) Link() *Link {
 		if a.Kind != b.Kind {
 			return a.Kind < b.Kind
 		}
-		return a.Parent < b.Parent
+		if a.Parent != b.Parent {
+			return a.Parent < b.Parent
+		}
+		return a.Returns < b.Returns // overloads
 	})
 	counts := sc.counts
 	for _, r := range f.Refs {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -581,5 +582,232 @@ func (w *jsWalker) objectKeys(obj *sitter.Node, typ string) {
 			continue
 		}
 		f.ref(world.Ref{Name: f.text(key), Qual: "{}:" + typ, Line: line(key), In: w.in, Kind: world.RefMember})
+	}
+}
+
+// Parameter types. A function-like definition (a function, a method, a
+// call signature, a property or variable holding or typed by a function,
+// a type alias of a function type) writes, after its Returns, the type
+// expressions of its parameters: "R;P0;P1" (";P0" when what it returns
+// is not known). A parameter is "" when not known, "...T" for a rest
+// parameter of type T[] (it stands for every later argument; a rest tuple
+// [A, B] is written as its positions), or "=>A0/A1" for an inline
+// function type whose parameters are A0 and A1. A callback passed where
+// such a parameter is declared takes its parameters' types from it:
+// the extractor writes the type of the callback's parameter j as
+// "CALLEE#k#j", parameter j of the function type of parameter k of what
+// CALLEE holds (jsSelect in graph).
+
+// jsParamsSuffix is ";P0;P1…" for the parameters of function-like node n,
+// "" when it declares none whose type is known.
+func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
+	f := w.f
+	ps := f.field(n, "parameters")
+	if ps == nil {
+		return ""
+	}
+	var out []string
+	known := false
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		k := f.kind(p)
+		if k != "required_parameter" && k != "optional_parameter" {
+			if k != "comment" {
+				out = append(out, "")
+			}
+			continue
+		}
+		pat := f.field(p, "pattern")
+		if pat != nil && f.kind(pat) == "this" {
+			continue // this: T is not an argument
+		}
+		t := jsUnwrapType(f, f.field(p, "type"))
+		if pat != nil && f.kind(pat) == "rest_pattern" && t != nil {
+			switch f.kind(t) {
+			case "array_type":
+				if e := jsParamType(f, t.NamedChild(0), false); e != "" {
+					out = append(out, "..."+e)
+					known = true
+					continue
+				}
+			case "tuple_type":
+				for j := uint(0); j < t.NamedChildCount(); j++ {
+					e := jsParamType(f, t.NamedChild(j), false)
+					known = known || e != ""
+					out = append(out, e)
+				}
+				continue
+			}
+			out = append(out, "")
+			continue
+		}
+		e := jsParamType(f, t, true)
+		known = known || e != ""
+		out = append(out, e)
+	}
+	if !known {
+		return ""
+	}
+	return ";" + strings.Join(out, ";")
+}
+
+// withParams appends the parameter types of function-like node n to
+// returns.
+func (w *jsWalker) withParams(returns string, n *sitter.Node) string {
+	if n == nil {
+		return returns
+	}
+	return returns + w.jsParamsSuffix(n)
+}
+
+// jsUnwrapType strips annotations, parentheses, readonly and the null and
+// undefined of a union from type t.
+func jsUnwrapType(f *file, t *sitter.Node) *sitter.Node {
+	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
+		switch f.kind(t) {
+		case "type_annotation", "parenthesized_type", "readonly_type", "opting_type_annotation":
+			if t.NamedChildCount() != 1 {
+				return nil
+			}
+			t = t.NamedChild(0)
+		case "union_type":
+			var parts []*sitter.Node
+			jsUnionParts(f, t, &parts, 0)
+			if len(parts) != 1 {
+				return t
+			}
+			t = parts[0]
+		default:
+			return t
+		}
+	}
+	return t
+}
+
+// jsParamType is the type expression of a parameter of type t: a named
+// type, the first named type of an intersection, or (when inline is set)
+// an inline function type written "=>A0/A1".
+func jsParamType(f *file, t *sitter.Node, inline bool) string {
+	t = jsUnwrapType(f, t)
+	if t == nil {
+		return ""
+	}
+	switch f.kind(t) {
+	case "function_type":
+		if !inline {
+			return ""
+		}
+		ps := f.field(t, "parameters")
+		if ps == nil {
+			return ""
+		}
+		var out []string
+		known := false
+		for i := uint(0); i < ps.NamedChildCount(); i++ {
+			p := ps.NamedChild(i)
+			if k := f.kind(p); k != "required_parameter" && k != "optional_parameter" {
+				if k != "comment" {
+					out = append(out, "")
+				}
+				continue
+			}
+			if pat := f.field(p, "pattern"); pat != nil && f.kind(pat) == "this" {
+				continue
+			}
+			e := jsParamType(f, f.field(p, "type"), false)
+			known = known || e != ""
+			out = append(out, e)
+		}
+		if !known {
+			return ""
+		}
+		return "=>" + strings.Join(out, "/")
+	case "intersection_type":
+		for i := uint(0); i < t.NamedChildCount(); i++ {
+			if e := jsParamType(f, t.NamedChild(i), false); e != "" {
+				return e
+			}
+		}
+		return ""
+	}
+	return jsTypeExpr(f, t)
+}
+
+// fnTypeOf is the function type node a declaration's annotation t is
+// (run: () => void), or nil.
+func fnTypeOf(f *file, t *sitter.Node) *sitter.Node {
+	if t = jsUnwrapType(f, t); t != nil && f.kind(t) == "function_type" {
+		return t
+	}
+	return nil
+}
+
+// callableOf is the node whose parameters a declaration with annotation t
+// and value v declares: its function value, else its function type.
+func callableOf(f *file, t, v *sitter.Node) *sitter.Node {
+	if v != nil && isFunctionValue(f.kind(v)) {
+		return v
+	}
+	return fnTypeOf(f, t)
+}
+
+// args records the refs of the arguments of a call of callee (its type
+// expression, "" when unknown). A function passed as argument k takes
+// the types of its untyped parameters from callee's parameter k
+// ("callee#k"); the functions the keys of an object literal passed there
+// hold take their parameters' types from the key's member of that
+// parameter's type ("callee#k.key"). The keys themselves are the
+// literal's own properties, as the compiler binds them: no refs.
+func (w *jsWalker) args(args *sitter.Node, callee string) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	pos := -1
+	for _, c := range f.kids(args) {
+		if !c.named || c.kind == "comment" {
+			continue
+		}
+		pos++
+		a := &c.n
+		if callee == "" {
+			w.usesK(a, c.kind)
+			continue
+		}
+		at := callee + "#" + strconv.Itoa(pos)
+		switch {
+		case isFunctionValue(c.kind):
+			w.ctx = at
+		case c.kind == "object":
+			w.objectValues(a, at)
+			continue
+		}
+		w.usesK(a, c.kind)
+	}
+}
+
+// objectValues records the refs of the members of object literal obj of
+// type typ; a function a key holds takes its parameters' types from the
+// key's type.
+func (w *jsWalker) objectValues(obj *sitter.Node, typ string) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(obj) {
+		if !c.named {
+			continue
+		}
+		n := &c.n
+		var key, fn *sitter.Node
+		switch c.kind {
+		case "pair":
+			key, fn = f.field(n, "key"), f.field(n, "value")
+		case "method_definition":
+			key, fn = f.field(n, "name"), n
+		}
+		if key != nil && fn != nil && f.kind(key) == "property_identifier" && (fn == n || isFunctionValue(f.kind(fn))) {
+			w.ctx = typ + "." + f.text(key)
+		}
+		w.usesK(n, c.kind)
+		w.ctx = ""
 	}
 }

@@ -1,0 +1,219 @@
+package graph
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// Parameters typed by their context. A callback's untyped parameter has
+// the type the callable it is passed to declares for it: the extractor
+// writes "app.get#1#0" for c in app.get("/", (c) => …), parameter 0 of
+// the function type of parameter 1 of what app.get holds, and writes the
+// parameter types of every function-like definition after its Returns
+// ("R;P0;P1", lang_javascript_types.go in extract). Resolution reads the
+// signatures of the callable (its own, its overloads', the call
+// signatures of its type, up the interfaces that type extends, each
+// member of a union alias), takes the first that declares a type at the
+// position, and goes on from that type in the file declaring it. Type
+// parameters are names no file declares: they give no type.
+
+// jsSig is the parameter types of one signature, as written in file.
+type jsSig struct {
+	file   int
+	params []string
+}
+
+// sigOf reads the parameter types written in returns; false when it has
+// none.
+func sigOf(file int, returns string) (jsSig, bool) {
+	i := strings.IndexByte(returns, ';')
+	if i < 0 {
+		return jsSig{}, false
+	}
+	return jsSig{file, strings.Split(returns[i+1:], ";")}, true
+}
+
+// param is the type expression of argument k of s: the parameter at k,
+// else the element type of a rest parameter covering k; "" when unknown.
+func (s jsSig) param(k int) string {
+	n := len(s.params)
+	if k < n && !strings.HasPrefix(s.params[k], "...") {
+		return s.params[k]
+	}
+	if n > 0 && k >= n-1 && strings.HasPrefix(s.params[n-1], "...") {
+		return s.params[n-1][3:]
+	}
+	return ""
+}
+
+// beyond is the type of argument k past the parameters of every
+// signature of sigs, when they all end with a parameter of the same known
+// type: the signatures that take more arguments are overloads the parser
+// lost (tree-sitter ends an interface at a call signature that opens with
+// type parameters on a new line), and hono's and the like repeat the
+// handler's type. "" otherwise.
+func beyond(sigs []jsSig, k int) (string, int) {
+	p, pf := "", -1
+	for _, s := range sigs {
+		n := len(s.params)
+		if n == 0 || n > k || s.params[n-1] == "" || p != "" && s.params[n-1] != p {
+			return "", -1
+		}
+		p, pf = strings.TrimPrefix(s.params[n-1], "..."), s.file
+	}
+	return p, pf
+}
+
+// selectIn is the type of the parameter sels select (sels[0] of the
+// callable defs of file g declare, sels[1] of that parameter's function
+// type, …), the callable called calls times first.
+func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, calls int, sels []int, budget int) (jsType, bool) {
+	var sigs []jsSig
+	if calls == 0 {
+		sigs = ev.defSigs(g, defs, budget-1)
+	} else {
+		for _, d := range defs {
+			if jsTypeKind(d.Kind) {
+				continue
+			}
+			if t, ok := ev.eval(g, jsRet(d.Returns), budget-1); ok {
+				t = ev.call(t, d.Kind == world.KindFunction || d.Kind == world.KindMethod, calls, budget-1)
+				sigs = ev.typeSigs(t, budget-1)
+			}
+			break
+		}
+	}
+	for i, k := range sels {
+		p, pf := "", -1
+		for _, s := range sigs {
+			if p = s.param(k); p != "" {
+				pf = s.file
+				break
+			}
+		}
+		if p == "" {
+			p, pf = beyond(sigs, k)
+		}
+		if p == "" {
+			return jsType{}, false
+		}
+		if i == len(sels)-1 {
+			if strings.HasPrefix(p, "=>") {
+				return jsType{}, false // a function: no members of the tree
+			}
+			return ev.eval(pf, p, budget-1)
+		}
+		sigs = ev.exprSigs(pf, p, budget-1)
+	}
+	return jsType{}, false
+}
+
+// defSigs is the signatures of the callable definitions defs of file g
+// declare: their own parameters, else (a property or variable holding a
+// value of some type) the call signatures of their type.
+func (ev *jsEval) defSigs(g int, defs []*world.LinkDef, budget int) []jsSig {
+	var out []jsSig
+	for _, d := range defs {
+		if jsTypeKind(d.Kind) {
+			out = append(out, ev.typeSigs(jsType{g, d.Name}, budget-1)...) // const h: Handler = (c) => …
+			continue
+		}
+		if s, ok := sigOf(g, d.Returns); ok {
+			out = append(out, s)
+			continue
+		}
+		if d.Kind == world.KindFunction || d.Kind == world.KindMethod {
+			continue
+		}
+		if t, ok := ev.eval(g, jsRet(d.Returns), budget-1); ok {
+			out = append(out, ev.typeSigs(t, budget-1)...)
+		}
+	}
+	return out
+}
+
+// exprSigs is the signatures of a parameter's type p written in file g:
+// an inline function type ("=>A/B"), else the call signatures of the
+// type p names.
+func (ev *jsEval) exprSigs(g int, p string, budget int) []jsSig {
+	if strings.HasPrefix(p, "=>") {
+		return []jsSig{{g, strings.Split(p[2:], "/")}}
+	}
+	t, ok := ev.eval(g, p, budget-1)
+	if !ok {
+		return nil
+	}
+	return ev.typeSigs(t, budget-1)
+}
+
+// typeSigs is the call signatures of type t: an alias of a function type
+// gives its own; an interface or object type alias its "()" members and
+// its bases'; a union or intersection alias each member type's.
+func (ev *jsEval) typeSigs(t jsType, budget int) []jsSig {
+	ev.steps++
+	if budget <= 0 || ev.steps > maxJSSteps {
+		return nil
+	}
+	for _, d := range ev.topDefs(t.file, t.name) {
+		if !jsTypeKind(d.Kind) {
+			continue
+		}
+		if d.Kind == world.KindClass || d.Kind == world.KindEnum {
+			return nil
+		}
+		if s, ok := sigOf(t.file, d.Returns); ok {
+			return []jsSig{s} // type F = (a: A) => R
+		}
+		out := ev.callSigs(t.file, t.name)
+		for _, part := range strings.FieldsFunc(d.Returns, func(r rune) bool { return r == ',' || r == '|' }) {
+			if bt, ok := ev.eval(t.file, part, budget-1); ok && bt != t {
+				out = append(out, ev.typeSigs(bt, budget-1)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// callSigs is the call signatures ("()" members) type name of file g
+// declares itself.
+func (ev *jsEval) callSigs(g int, name string) []jsSig {
+	var out []jsSig
+	for _, d := range ev.namedDefs(g, "()") {
+		if d.Parent != name {
+			continue
+		}
+		if s, ok := sigOf(g, d.Returns); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// overloads is member definition md of file g with its overloads: every
+// definition of file g of the same name and parent.
+func (ev *jsEval) overloads(g int, md *world.LinkDef) []*world.LinkDef {
+	var out []*world.LinkDef
+	for _, d := range ev.namedDefs(g, md.Name) {
+		if d.Parent == md.Parent {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// namedDefs is the definitions named name of file g.
+func (ev *jsEval) namedDefs(g int, name string) []*world.LinkDef {
+	l := ev.b.links[g]
+	if l == nil {
+		return nil
+	}
+	var out []*world.LinkDef
+	defs := l.Defs
+	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+		out = append(out, &defs[k])
+	}
+	return out
+}
