@@ -88,6 +88,8 @@ type jsWalker struct {
 	// being walked, innermost last.
 	ctx  string
 	rets []string
+	// jsxSource is the module the file's @jsxImportSource pragma names.
+	jsxSource string
 }
 
 // jsVarType is the class a variable holds and the frame that binds it.
@@ -124,6 +126,9 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
 			f.commentAt(ks, i)
 			w.typedefImports(&ks[i].n)
+			if w.jsxSource == "" && prefix == "" {
+				w.jsxSource = jsxPragma(f.text(&ks[i].n))
+			}
 			continue
 		}
 		w.statement(&ks[i].n, ks[i].kind, prefix, parentIdx, exported, &ks[i].n)
@@ -718,6 +723,10 @@ func (w *jsWalker) jsxName(nm *sitter.Node) {
 		t := f.text(nm)
 		if t != "" && t[0] >= 'A' && t[0] <= 'Z' {
 			w.name(nm, world.RefCall)
+		} else if t != "" && t[0] >= 'a' && t[0] <= 'z' && !w.bound(t) {
+			// An HTML element: a member of JSX.IntrinsicElements of the
+			// file's JSX import source.
+			f.ref(world.Ref{Name: t, Qual: "jsx:" + w.jsxSource, Line: line(nm), In: w.in, Kind: world.RefMember})
 		}
 	case "member_expression":
 		w.member(nm, world.RefCall)

@@ -39,6 +39,11 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 			t = t.NamedChild(0)
 		case "type_identifier", "identifier":
 			return f.text(t)
+		case "nested_type_identifier": // ns.Type
+			if s := strings.ReplaceAll(f.text(t), " ", ""); isJSPath(s) {
+				return s
+			}
+			return ""
 		case "generic_type":
 			name, args := f.field(t, "name"), f.field(t, "type_arguments")
 			if name == nil || f.kind(name) != "type_identifier" {
@@ -810,4 +815,28 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string) {
 		w.usesK(n, c.kind)
 		w.ctx = ""
 	}
+}
+
+// isJSPath reports whether s is identifiers joined by dots.
+func isJSPath(s string) bool {
+	for _, p := range strings.Split(s, ".") {
+		if !isJSIdent(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsxPragma is the module a /** @jsxImportSource m */ comment names, ""
+// when it names none.
+func jsxPragma(c string) string {
+	_, rest, ok := strings.Cut(c, "@jsxImportSource")
+	if !ok {
+		return ""
+	}
+	fs := strings.Fields(rest)
+	if len(fs) == 0 || strings.HasPrefix(fs[0], "*") || strings.ContainsAny(fs[0], ":;#") {
+		return ""
+	}
+	return fs[0]
 }

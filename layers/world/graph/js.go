@@ -28,6 +28,9 @@ type tsConfig struct {
 	dir     string // folder of the config file
 	baseURL string // tree path, "" when unset
 	paths   []tsPath
+	// jsxImportSource is the module whose jsx-runtime gives the JSX
+	// namespace ("hono/jsx"), as written; "" when unset.
+	jsxImportSource string
 }
 
 type tsPath struct {
@@ -56,8 +59,9 @@ func parseTSConfigChain(file string, read func(string) []byte, seen map[string]b
 	var raw struct {
 		Extends         json.RawMessage `json:"extends"`
 		CompilerOptions struct {
-			BaseURL *string             `json:"baseUrl"`
-			Paths   map[string][]string `json:"paths"`
+			BaseURL         *string             `json:"baseUrl"`
+			Paths           map[string][]string `json:"paths"`
+			JSXImportSource *string             `json:"jsxImportSource"`
 		} `json:"compilerOptions"`
 	}
 	if json.Unmarshal(jsonc(data), &raw) != nil {
@@ -82,12 +86,15 @@ func parseTSConfigChain(file string, read func(string) []byte, seen map[string]b
 			p += ".json"
 		}
 		if base := parseTSConfigChain(p, read, seen); base != nil {
-			c.baseURL, c.paths = base.baseURL, base.paths
+			c.baseURL, c.paths, c.jsxImportSource = base.baseURL, base.paths, base.jsxImportSource
 			c.dir = base.dir // paths without a baseUrl are relative to the config declaring them
 		}
 	}
 	if raw.CompilerOptions.BaseURL != nil {
 		c.baseURL = cleanJoin(dir, *raw.CompilerOptions.BaseURL)
+	}
+	if raw.CompilerOptions.JSXImportSource != nil {
+		c.jsxImportSource = *raw.CompilerOptions.JSXImportSource
 	}
 	if raw.CompilerOptions.Paths != nil {
 		c.paths = nil
@@ -290,6 +297,10 @@ func (b *builder) resolveJS() {
 			ev := &jsEval{b: b, x: x}
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
+					if r.Qual[:k] == "jsx" {
+						a.jsxIntrinsic(ev, i, r)
+						continue
+					}
 					if r.Kind == world.RefMember && a.jsTyped(ev, i, r) || r.Qual[:k] == "{}" {
 						continue // a key of an object literal of a type not the tree's: no edge
 					}

@@ -217,3 +217,78 @@ func (ev *jsEval) namedDefs(g int, name string) []*world.LinkDef {
 	}
 	return out
 }
+
+// jsxIntrinsic resolves a lower-case JSX element (<div>, qualifier
+// "jsx:SOURCE"): the member of that name of JSX.IntrinsicElements in the
+// JSX namespace that the jsx-runtime of the file's JSX import source
+// exports (the @jsxImportSource pragma, else the nearest tsconfig's
+// jsxImportSource), up the interfaces it extends. A source outside the
+// tree (react) gives no edge.
+func (a *acc) jsxIntrinsic(ev *jsEval, i int, r world.LinkRef) {
+	_, src, _ := strings.Cut(r.Qual, ":")
+	if src == "" {
+		if c := ev.x.config(ev.b.files[i].Path); c != nil {
+			src = c.jsxImportSource
+		}
+	}
+	if src == "" {
+		return
+	}
+	if src != "/" {
+		src = strings.TrimSuffix(src, "/")
+	}
+	t := ev.b.jsModule(ev.x, i, src+"/jsx-runtime")
+	if t < 0 {
+		return
+	}
+	g := t
+	if !ev.b.definesTop(t, "JSX") {
+		ds := ev.x.exports[t]["JSX"]
+		if len(ds) != 1 {
+			return
+		}
+		g = ds[0]
+	}
+	ev.steps = 0
+	if f := ev.nsMember(g, "JSX.IntrinsicElements", r.Name, maxJSBases); f >= 0 {
+		a.edge(i, f, r.Count, 1)
+	}
+}
+
+// nsMember finds the file declaring member name of interface qual
+// ("JSX.IntrinsicElements") of file g, or of what it extends; -1 when
+// none.
+func (ev *jsEval) nsMember(g int, qual, name string, budget int) int {
+	ev.steps++
+	if budget <= 0 || ev.steps > maxJSSteps {
+		return -1
+	}
+	for _, d := range ev.namedDefs(g, name) {
+		if d.Parent == qual {
+			return g
+		}
+	}
+	parent, last := "", qual
+	if k := strings.LastIndexByte(qual, '.'); k >= 0 {
+		parent, last = qual[:k], qual[k+1:]
+	}
+	for _, d := range ev.namedDefs(g, last) {
+		if d.Parent != parent || d.Kind != world.KindInterface {
+			continue
+		}
+		for _, base := range strings.Split(jsRet(d.Returns), ",") {
+			root, rest, dotted := strings.Cut(base, ".")
+			h, n := ev.b.jsNameIn(ev.x, g, root)
+			if h < 0 {
+				continue
+			}
+			if dotted {
+				n += "." + rest
+			}
+			if f := ev.nsMember(h, n, name, budget-1); f >= 0 {
+				return f
+			}
+		}
+	}
+	return -1
+}
