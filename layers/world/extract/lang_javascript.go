@@ -1451,9 +1451,34 @@ func (w *jsWalker) namespace(n, outer *sitter.Node, prefix string, parentIdx int
 	idx := f.def(world.Def{Name: name, Kind: world.KindModule, Qualified: qual, Parent: w.parentOf(prefix),
 		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
 	if body != nil {
+		if f.kind(nm) == "string" && prefix == "" {
+			w.augments(name, body)
+		}
 		w.statements(body, qual+".", idx, false)
 	}
 	w.in = parentIdx
+}
+
+// augments records the interfaces a module augmentation (declare module
+// "../.." { interface Vars {…} }) merges into module spec as type imports
+// of them: their declarations merge with the module's own, which the
+// compiler counts as the interface's declaration.
+func (w *jsWalker) augments(spec string, body *sitter.Node) {
+	f := w.f
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		c := body.NamedChild(i)
+		if f.kind(c) == "export_statement" {
+			if d := f.field(c, "declaration"); d != nil {
+				c = d
+			}
+		}
+		if k := f.kind(c); k != "interface_declaration" && k != "class_declaration" {
+			continue
+		}
+		if nm := f.field(c, "name"); nm != nil {
+			f.imp(world.Import{Path: spec, Names: []string{f.text(nm)}, Line: line(nm), Kind: "type"})
+		}
+	}
 }
 
 // importStmt records an import declaration and its bindings.
