@@ -258,6 +258,9 @@ func (w *jsWalker) functionScope(n, body *sitter.Node) {
 			ret = jsTypeExpr(f, rt)
 		}
 	}
+	if ret == "" && ctx != "" {
+		ret = ctx + "()" // what the callable it is passed as returns
+	}
 	w.rets = append(w.rets, ret)
 	defer func() { w.rets = w.rets[:len(w.rets)-1] }()
 	if body == nil {
@@ -641,7 +644,11 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			// block or a function: the declaration is a use of the
 			// module or of the names it takes.
 			w.requireBinding(f.field(n, "name"), v)
-			w.uses(v)
+			if t := f.field(n, "type"); t != nil && f.kind(v) == "object" {
+				w.objectValues(v, jsTypeExpr(f, t)) // const r: Rule = {handler: (m) => …}
+			} else {
+				w.uses(v)
+			}
 			w.requireAlias, w.requireNames = "", nil
 		}
 		return

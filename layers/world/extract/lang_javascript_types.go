@@ -791,8 +791,9 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 }
 
 // objectValues records the refs of the members of object literal obj of
-// type typ; a function a key holds takes its parameters' types from the
-// key's type.
+// type typ (passed as an argument, or the value of a declared variable);
+// a function a key holds takes its parameters' types from the key's
+// type.
 func (w *jsWalker) objectValues(obj *sitter.Node, typ string) {
 	f := w.f
 	mark := len(f.stack)
@@ -809,7 +810,7 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string) {
 		case "method_definition":
 			key, fn = f.field(n, "name"), n
 		}
-		if key != nil && fn != nil && f.kind(key) == "property_identifier" && (fn == n || isFunctionValue(f.kind(fn))) {
+		if typ != "" && key != nil && fn != nil && f.kind(key) == "property_identifier" && (fn == n || isFunctionValue(f.kind(fn))) {
 			w.ctx = typ + "." + f.text(key)
 		}
 		w.usesK(n, c.kind)

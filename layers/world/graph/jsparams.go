@@ -66,26 +66,49 @@ func beyond(sigs []jsSig, k int) (string, int) {
 	return p, pf
 }
 
-// selectIn is the type of the parameter sels select (sels[0] of the
-// callable defs of file g declare, sels[1] of that parameter's function
-// type, …), the callable called calls times first.
-func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, calls int, sels []int, budget int) (jsType, bool) {
+// selectIn is the type the operations ops give (jsStep) applied to the
+// callable or value defs of file g declare: a call gives what the value
+// returns, a selection k the type of parameter k of its signatures (of
+// the callable itself, then of the parameter's function type, …).
+func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, budget int) (jsType, bool) {
+	var t jsType
 	var sigs []jsSig
-	if calls == 0 {
-		sigs = ev.defSigs(g, defs, budget-1)
-	} else {
-		for _, d := range defs {
-			if jsTypeKind(d.Kind) {
-				continue
-			}
-			if t, ok := ev.eval(g, jsRet(d.Returns), budget-1); ok {
-				t = ev.call(t, d.Kind == world.KindFunction || d.Kind == world.KindMethod, calls, budget-1)
-				sigs = ev.typeSigs(t, budget-1)
-			}
-			break
+	isType := false
+	if ops[0] < 0 {
+		// A value called: what it returns, as for a step without
+		// selections.
+		n := 0
+		for n < len(ops) && ops[n] < 0 {
+			n++
 		}
+		if len(defs) == 0 {
+			return jsType{}, false
+		}
+		d := defs[0]
+		if jsTypeKind(d.Kind) {
+			t = ev.call(jsType{g, d.Name}, false, n, budget-1)
+		} else {
+			var ok bool
+			if t, ok = ev.eval(g, jsRet(d.Returns), budget-1); !ok {
+				return jsType{}, false
+			}
+			t = ev.call(t, d.Kind == world.KindFunction || d.Kind == world.KindMethod, n, budget-1)
+		}
+		isType, ops = true, ops[n:]
+	} else {
+		sigs = ev.defSigs(g, defs, budget-1)
 	}
-	for i, k := range sels {
+	for _, k := range ops {
+		if k < 0 {
+			if !isType {
+				return jsType{}, false // what an inline function type returns: not written
+			}
+			t = ev.call(t, false, 1, budget-1)
+			continue
+		}
+		if isType {
+			sigs = ev.typeSigs(t, budget-1)
+		}
 		p, pf := "", -1
 		for _, s := range sigs {
 			if p = s.param(k); p != "" {
@@ -99,15 +122,17 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, calls int, sels []int, 
 		if p == "" {
 			return jsType{}, false
 		}
-		if i == len(sels)-1 {
-			if strings.HasPrefix(p, "=>") {
-				return jsType{}, false // a function: no members of the tree
-			}
-			return ev.eval(pf, p, budget-1)
+		if strings.HasPrefix(p, "=>") {
+			sigs, isType = []jsSig{{pf, strings.Split(p[2:], "/")}}, false
+			continue
 		}
-		sigs = ev.exprSigs(pf, p, budget-1)
+		var ok bool
+		if t, ok = ev.eval(pf, p, budget-1); !ok {
+			return jsType{}, false
+		}
+		isType = true
 	}
-	return jsType{}, false
+	return t, isType
 }
 
 // defSigs is the signatures of the callable definitions defs of file g
@@ -132,20 +157,6 @@ func (ev *jsEval) defSigs(g int, defs []*world.LinkDef, budget int) []jsSig {
 		}
 	}
 	return out
-}
-
-// exprSigs is the signatures of a parameter's type p written in file g:
-// an inline function type ("=>A/B"), else the call signatures of the
-// type p names.
-func (ev *jsEval) exprSigs(g int, p string, budget int) []jsSig {
-	if strings.HasPrefix(p, "=>") {
-		return []jsSig{{g, strings.Split(p[2:], "/")}}
-	}
-	t, ok := ev.eval(g, p, budget-1)
-	if !ok {
-		return nil
-	}
-	return ev.typeSigs(t, budget-1)
 }
 
 // typeSigs is the call signatures of type t: an alias of a function type

@@ -97,7 +97,7 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	var t jsType
 	var ok bool
 	if len(sels) > 0 {
-		t, ok = ev.selectIn(g, ev.topDefs(g, n), calls, sels, budget-1)
+		t, ok = ev.selectIn(g, ev.topDefs(g, n), sels, budget-1)
 	} else {
 		var fn bool
 		t, fn, ok = ev.typeOfName(g, n, budget-1)
@@ -115,7 +115,7 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 			return jsType{}, false
 		}
 		if len(sels) > 0 {
-			t, ok = ev.selectIn(mf, ev.overloads(mf, md), calls, sels, budget-1)
+			t, ok = ev.selectIn(mf, ev.overloads(mf, md), sels, budget-1)
 			continue
 		}
 		t, ok = ev.typeOfDef(mf, md, budget-1)
@@ -126,27 +126,41 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	return t, ok
 }
 
-// jsStep splits an expression step into its name, the calls made on it
-// and the parameters selected after them ("get()" → "get", 1;
-// "get#1#0" → "get", 0, [1 0]).
+// jsStep splits an expression step into its name and the calls made on
+// it ("get()" → "get", 1). A step that selects parameters gives instead
+// its operations in order, a call as -1 and a selection of parameter k
+// as k ("get#1#0" → "get", 0, [1 0]; "handler()#0" → [-1 0]).
 func jsStep(p string) (string, int, []int) {
-	var sels []int
-	if i := strings.IndexByte(p, '#'); i >= 0 {
-		for _, s := range strings.Split(p[i+1:], "#") {
-			k, err := strconv.Atoi(s)
-			if err != nil || k < 0 {
-				return "", 0, nil
-			}
-			sels = append(sels, k)
+	i := strings.IndexAny(p, "(#")
+	if i < 0 {
+		return p, 0, nil
+	}
+	name, rest := p[:i], p[i:]
+	if !strings.Contains(rest, "#") {
+		return name, strings.Count(rest, "()"), nil
+	}
+	var ops []int
+	for rest != "" {
+		if strings.HasPrefix(rest, "()") {
+			ops = append(ops, -1)
+			rest = rest[2:]
+			continue
 		}
-		p = p[:i]
+		if rest[0] != '#' {
+			return "", 0, nil
+		}
+		end := strings.IndexAny(rest[1:], "(#") + 1
+		if end == 0 {
+			end = len(rest)
+		}
+		k, err := strconv.Atoi(rest[1:end])
+		if err != nil || k < 0 {
+			return "", 0, nil
+		}
+		ops = append(ops, k)
+		rest = rest[end:]
 	}
-	n := 0
-	for strings.HasSuffix(p, "()") {
-		p = p[:len(p)-2]
-		n++
-	}
-	return p, n, sels
+	return name, 0, ops
 }
 
 // jsRet is the type part of a definition's Returns, without the types of
@@ -171,6 +185,11 @@ func (ev *jsEval) call(t jsType, fn bool, calls, budget int) jsType {
 	for ; calls > 0; calls-- {
 		mf, md, _ := ev.member(t, "()", budget)
 		if mf < 0 {
+			// type F = (…) => R: calling an F gives an R.
+			if r, ok := ev.aliasReturns(t, budget); ok {
+				t = r
+				continue
+			}
 			return t
 		}
 		nt, ok := ev.typeOfDef(mf, md, budget)
@@ -357,4 +376,15 @@ func (ev *jsEval) union(t jsType, name string) []int {
 		break
 	}
 	return out
+}
+
+// aliasReturns is what calling a value of type t gives when t is an alias
+// of a function type.
+func (ev *jsEval) aliasReturns(t jsType, budget int) (jsType, bool) {
+	for _, d := range ev.topDefs(t.file, t.name) {
+		if d.Kind == world.KindType && strings.Contains(d.Returns, ";") {
+			return ev.eval(t.file, jsRet(d.Returns), budget-1)
+		}
+	}
+	return jsType{}, false
 }
