@@ -595,6 +595,14 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			break
 		}
 		return
+	case "assignment_expression":
+		l, r := f.field(n, "left"), f.field(n, "right")
+		if l != nil && r != nil && f.kind(l) == "member_expression" && isFunctionValue(f.kind(r)) {
+			w.uses(l)
+			w.ctx = w.exprOf(l, 0) // x.onInit = (store) => …: the property's type
+			w.uses(r)
+			return
+		}
 	case "return_statement":
 		if c := n.NamedChild(0); c != nil && len(w.rets) > 0 && isFunctionValue(f.kind(c)) {
 			w.ctx = w.rets[len(w.rets)-1] // return (c) => … in a function returning Handler

@@ -49,7 +49,20 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 			if name == nil || f.kind(name) != "type_identifier" {
 				return ""
 			}
-			if n := f.text(name); !jsTypeWrappers[n] || args == nil || args.NamedChildCount() == 0 {
+			n := f.text(name)
+			if (n == "ReturnType" || n == "InstanceType") && args != nil && args.NamedChildCount() == 1 {
+				// ReturnType<typeof f>: what calling f gives;
+				// InstanceType<typeof C>: an instance of C.
+				q := args.NamedChild(0)
+				if f.kind(q) != "type_query" || q.NamedChildCount() != 1 || f.kind(q.NamedChild(0)) != "identifier" {
+					return ""
+				}
+				if n == "ReturnType" {
+					return f.text(q.NamedChild(0)) + "()"
+				}
+				return f.text(q.NamedChild(0))
+			}
+			if !jsTypeWrappers[n] || args == nil || args.NamedChildCount() == 0 {
 				return n
 			}
 			t = args.NamedChild(0)
