@@ -624,6 +624,7 @@ func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
 	if ps == nil {
 		return ""
 	}
+	bounds := w.typeBounds(n)
 	var out []string
 	known := false
 	for i := uint(0); i < ps.NamedChildCount(); i++ {
@@ -643,14 +644,14 @@ func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
 		if pat != nil && f.kind(pat) == "rest_pattern" && t != nil {
 			switch f.kind(t) {
 			case "array_type":
-				if e := jsParamType(f, t.NamedChild(0), false); e != "" {
+				if e := bound(bounds, jsParamType(f, t.NamedChild(0), false)); e != "" {
 					out = append(out, "..."+e)
 					known = true
 					continue
 				}
 			case "tuple_type":
 				for j := uint(0); j < t.NamedChildCount(); j++ {
-					e := jsParamType(f, t.NamedChild(j), false)
+					e := bound(bounds, jsParamType(f, t.NamedChild(j), false))
 					known = known || e != ""
 					out = append(out, e)
 				}
@@ -659,7 +660,7 @@ func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
 			out = append(out, "")
 			continue
 		}
-		e := jsParamType(f, t, true)
+		e := bound(bounds, jsParamType(f, t, true))
 		known = known || e != ""
 		out = append(out, e)
 	}
@@ -667,6 +668,41 @@ func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
 		return ""
 	}
 	return ";" + strings.Join(out, ";")
+}
+
+// typeBounds maps the type parameters of function-like node n that have
+// a constraint to the constraint's type expression: a parameter typed by
+// one (<H extends Handler>(h: H)) takes, as a callback's context, the
+// constraint's type, as the compiler infers it.
+func (w *jsWalker) typeBounds(n *sitter.Node) map[string]string {
+	f := w.f
+	tps := f.field(n, "type_parameters")
+	if tps == nil {
+		return nil
+	}
+	var out map[string]string
+	for i := uint(0); i < tps.NamedChildCount(); i++ {
+		tp := tps.NamedChild(i)
+		nm, c := f.field(tp, "name"), f.field(tp, "constraint")
+		if nm == nil || c == nil || c.NamedChildCount() != 1 {
+			continue
+		}
+		if e := jsParamType(f, c.NamedChild(0), true); e != "" && e != f.text(nm) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[f.text(nm)] = e
+		}
+	}
+	return out
+}
+
+// bound is the constraint of type parameter e, or e itself.
+func bound(bounds map[string]string, e string) string {
+	if b, ok := bounds[e]; ok {
+		return b
+	}
+	return e
 }
 
 // withParams appends the parameter types of function-like node n to
