@@ -739,8 +739,9 @@ func jsUnwrapType(f *file, t *sitter.Node) *sitter.Node {
 }
 
 // jsParamType is the type expression of a parameter of type t: a named
-// type, the first named type of an intersection, or (when inline is set)
-// an inline function type written "=>A0/A1".
+// type, the first named type of an intersection, a union of named types
+// ("A|B"), or (when inline is set) an inline function type written
+// "=>A0/A1".
 func jsParamType(f *file, t *sitter.Node, inline bool) string {
 	t = jsUnwrapType(f, t)
 	if t == nil {
@@ -783,6 +784,20 @@ func jsParamType(f *file, t *sitter.Node, inline bool) string {
 			}
 		}
 		return ""
+	case "union_type":
+		// handler: Middleware | H3: a callback takes its parameters
+		// from the members that have call signatures ("A|B").
+		var parts []*sitter.Node
+		jsUnionParts(f, t, &parts, 0)
+		var out []string
+		for _, p := range parts {
+			e := jsTypeExpr(f, p)
+			if e == "" || p == nil {
+				return ""
+			}
+			out = append(out, e)
+		}
+		return strings.Join(out, "|")
 	}
 	return jsTypeExpr(f, t)
 }

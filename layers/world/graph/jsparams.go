@@ -126,6 +126,17 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, budget int) 
 			sigs, isType = []jsSig{{pf, strings.Split(p[2:], "/")}}, false
 			continue
 		}
+		if strings.Contains(p, "|") {
+			// A union: what a callback passed there takes comes from the
+			// members with call signatures; a value of it is no one type.
+			sigs, isType = nil, false
+			for _, part := range strings.Split(p, "|") {
+				if pt, ok := ev.eval(pf, part, budget-1); ok {
+					sigs = append(sigs, ev.typeSigs(pt, budget-1)...)
+				}
+			}
+			continue
+		}
 		var ok bool
 		if t, ok = ev.eval(pf, p, budget-1); !ok {
 			return jsType{}, false
