@@ -70,7 +70,12 @@ func beyond(sigs []jsSig, k int) (string, int) {
 // callable or value defs of file g declare: a call gives what the value
 // returns, a selection k the type of parameter k of its signatures (of
 // the callable itself, then of the parameter's function type, …).
-func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, budget int) (jsType, bool) {
+//
+// next is the member the expression looks up next ("" when none): of the
+// overloads that declare a named type at the last selected position, the
+// first whose type has that member is taken (defineHandler({handler: …})
+// takes the overload whose parameter has a handler).
+func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, next string, budget int) (jsType, bool) {
 	var t jsType
 	var sigs []jsSig
 	isType := false
@@ -98,7 +103,7 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, budget int) 
 	} else {
 		sigs = ev.defSigs(g, defs, budget-1)
 	}
-	for _, k := range ops {
+	for i, k := range ops {
 		if k < 0 {
 			if !isType {
 				return jsType{}, false // what an inline function type returns: not written
@@ -108,6 +113,11 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, budget int) 
 		}
 		if isType {
 			sigs = ev.typeSigs(t, budget-1)
+		}
+		if i == len(ops)-1 && next != "" {
+			if t, ok := ev.withMember(sigs, k, next, budget-1); ok {
+				return t, true
+			}
 		}
 		p, pf := "", -1
 		for _, s := range sigs {
@@ -313,4 +323,24 @@ func (ev *jsEval) nsMember(g int, qual, name string, budget int) int {
 		}
 	}
 	return -1
+}
+
+// withMember is the first named type declared at position k by one of
+// sigs that has member name, its own or inherited.
+func (ev *jsEval) withMember(sigs []jsSig, k int, name string, budget int) (jsType, bool) {
+	if len(sigs) < 2 {
+		return jsType{}, false // one candidate: the usual way
+	}
+	for _, s := range sigs {
+		p := s.param(k)
+		if p == "" || strings.HasPrefix(p, "=>") || strings.Contains(p, "|") {
+			continue
+		}
+		if t, ok := ev.eval(s.file, p, budget-1); ok {
+			if f, _, _ := ev.member(t, name, budget-1); f >= 0 {
+				return t, true
+			}
+		}
+	}
+	return jsType{}, false
 }

@@ -97,7 +97,7 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	var t jsType
 	var ok bool
 	if len(sels) > 0 {
-		t, ok = ev.selectIn(g, ev.topDefs(g, n), sels, budget-1)
+		t, ok = ev.selectIn(g, ev.topDefs(g, n), sels, jsNext(parts, 1), budget-1)
 	} else {
 		var fn bool
 		t, fn, ok = ev.typeOfName(g, n, budget-1)
@@ -105,7 +105,7 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 			t = ev.call(t, fn, calls, budget-1)
 		}
 	}
-	for _, p := range parts[1:] {
+	for i, p := range parts[1:] {
 		if !ok {
 			return jsType{}, false
 		}
@@ -115,7 +115,7 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 			return jsType{}, false
 		}
 		if len(sels) > 0 {
-			t, ok = ev.selectIn(mf, ev.overloads(mf, md), sels, budget-1)
+			t, ok = ev.selectIn(mf, ev.overloads(mf, md), sels, jsNext(parts, i+2), budget-1)
 			continue
 		}
 		t, ok = ev.typeOfDef(mf, md, budget-1)
@@ -161,6 +161,15 @@ func jsStep(p string) (string, int, []int) {
 		rest = rest[end:]
 	}
 	return name, 0, ops
+}
+
+// jsNext is the name of member step i of parts, "" past the end.
+func jsNext(parts []string, i int) string {
+	if i >= len(parts) {
+		return ""
+	}
+	name, _, _ := jsStep(parts[i])
+	return name
 }
 
 // jsRet is the type part of a definition's Returns, without the types of
