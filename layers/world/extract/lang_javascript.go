@@ -653,7 +653,7 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			// module or of the names it takes.
 			w.requireBinding(f.field(n, "name"), v)
 			if t := f.field(n, "type"); t != nil && f.kind(v) == "object" {
-				w.objectValues(v, jsTypeExpr(f, t)) // const r: Rule = {handler: (m) => …}
+				w.objectValues(v, jsTypeExpr(f, t), 0) // const r: Rule = {handler: (m) => …}
 			} else {
 				w.uses(v)
 			}

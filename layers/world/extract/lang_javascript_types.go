@@ -75,6 +75,16 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 			t = parts[0]
 		case "function_type":
 			t = f.field(t, "return_type")
+		case "array_type":
+			// T[]: written "[]T", which names no type; a callback in
+			// an array literal takes its parameters from T.
+			if t.NamedChildCount() != 1 {
+				return ""
+			}
+			if e := jsTypeExpr(f, t.NamedChild(0)); e != "" && !strings.HasPrefix(e, "[]") && !strings.HasSuffix(e, "()") {
+				return "[]" + e
+			}
+			return ""
 		case "type_query":
 			if t.NamedChildCount() != 1 {
 				return ""
@@ -847,7 +857,7 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 		case isFunctionValue(c.kind):
 			w.ctx = at
 		case c.kind == "object":
-			w.objectValues(a, at)
+			w.objectValues(a, at, 0)
 			continue
 		}
 		w.usesK(a, c.kind)
@@ -858,7 +868,7 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 // type typ (passed as an argument, or the value of a declared variable);
 // a function a key holds takes its parameters' types from the key's
 // type.
-func (w *jsWalker) objectValues(obj *sitter.Node, typ string) {
+func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
@@ -874,8 +884,17 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string) {
 		case "method_definition":
 			key, fn = f.field(n, "name"), n
 		}
-		if typ != "" && key != nil && fn != nil && f.kind(key) == "property_identifier" && (fn == n || isFunctionValue(f.kind(fn))) {
-			w.ctx = typ + "." + f.text(key)
+		if typ != "" && key != nil && fn != nil && f.kind(key) == "property_identifier" {
+			switch at := typ + "." + f.text(key); {
+			case fn == n || isFunctionValue(f.kind(fn)):
+				w.ctx = at
+			case f.kind(fn) == "object" && depth < maxJSTypeDepth:
+				w.objectValues(fn, at, depth+1) // hooks: {…}
+				continue
+			case f.kind(fn) == "array":
+				w.arrayValues(fn, at+"[]") // beforeRequest: [(state) => …]
+				continue
+			}
 		}
 		w.usesK(n, c.kind)
 		w.ctx = ""
@@ -904,4 +923,23 @@ func jsxPragma(c string) string {
 		return ""
 	}
 	return fs[0]
+}
+
+// arrayValues records the refs of the elements of array literal arr
+// whose elements are of type elem ("x.hooks[]"); a function among them
+// takes its parameters' types from elem.
+func (w *jsWalker) arrayValues(arr *sitter.Node, elem string) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(arr) {
+		if !c.named {
+			continue
+		}
+		if isFunctionValue(c.kind) {
+			w.ctx = elem
+		}
+		w.usesK(&c.n, c.kind)
+		w.ctx = ""
+	}
 }

@@ -79,11 +79,24 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, next string,
 	var t jsType
 	var sigs []jsSig
 	isType := false
-	if ops[0] < 0 {
+	if ops[0] == -2 {
+		// An element of an array the definition holds ("[]T").
+		if len(defs) == 0 || jsTypeKind(defs[0].Kind) || !strings.HasPrefix(jsRet(defs[0].Returns), "[]") {
+			return jsType{}, false
+		}
+		var ok bool
+		if t, ok = ev.eval(g, jsRet(defs[0].Returns)[2:], budget-1); !ok {
+			return jsType{}, false
+		}
+		isType, ops = true, ops[1:]
+		if len(ops) == 0 {
+			return t, true
+		}
+	} else if ops[0] < 0 {
 		// A value called: what it returns, as for a step without
 		// selections.
 		n := 0
-		for n < len(ops) && ops[n] < 0 {
+		for n < len(ops) && ops[n] == -1 {
 			n++
 		}
 		if len(defs) == 0 {
@@ -104,6 +117,9 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, next string,
 		sigs = ev.defSigs(g, defs, budget-1)
 	}
 	for i, k := range ops {
+		if k == -2 {
+			return jsType{}, false // an element of a parameter's array: not written
+		}
 		if k < 0 {
 			if !isType {
 				return jsType{}, false // what an inline function type returns: not written

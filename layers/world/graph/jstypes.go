@@ -128,15 +128,19 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 
 // jsStep splits an expression step into its name and the calls made on
 // it ("get()" → "get", 1). A step that selects parameters gives instead
-// its operations in order, a call as -1 and a selection of parameter k
-// as k ("get#1#0" → "get", 0, [1 0]; "handler()#0" → [-1 0]).
+// its operations in order, a call as -1, an element of an array as -2
+// and a selection of parameter k as k ("get#1#0" → "get", 0, [1 0];
+// "handler()#0" → [-1 0]; "hooks[]#0" → [-2 0]).
 func jsStep(p string) (string, int, []int) {
-	i := strings.IndexAny(p, "(#")
+	i := strings.IndexAny(p, "(#[")
 	if i < 0 {
 		return p, 0, nil
 	}
 	name, rest := p[:i], p[i:]
 	if !strings.Contains(rest, "#") {
+		if strings.Contains(rest, "[") {
+			return "", 0, nil
+		}
 		return name, strings.Count(rest, "()"), nil
 	}
 	var ops []int
@@ -146,10 +150,15 @@ func jsStep(p string) (string, int, []int) {
 			rest = rest[2:]
 			continue
 		}
+		if strings.HasPrefix(rest, "[]") {
+			ops = append(ops, -2)
+			rest = rest[2:]
+			continue
+		}
 		if rest[0] != '#' {
 			return "", 0, nil
 		}
-		end := strings.IndexAny(rest[1:], "(#") + 1
+		end := strings.IndexAny(rest[1:], "(#[") + 1
 		if end == 0 {
 			end = len(rest)
 		}
