@@ -294,19 +294,25 @@ func (w *jsWalker) typeBases(n *sitter.Node) string {
 	}
 	visit(n, 0)
 	if len(out) == 0 && f.kind(n) == "union_type" {
-		// A union of named types: a member of it is each one's.
-		var parts []*sitter.Node
-		jsUnionParts(f, n, &parts, 0)
-		for _, p := range parts {
-			t := jsTypeExpr(f, p)
-			if t == "" || p == nil {
-				return ""
-			}
-			out = append(out, t)
-		}
-		return strings.Join(out, "|")
+		return jsUnionNames(f, n) // a member of it is each one's
 	}
 	return strings.Join(out, ",")
+}
+
+// jsUnionNames is "A|B" for a union of named types (null and undefined
+// left out), "" when a member is anything else.
+func jsUnionNames(f *file, n *sitter.Node) string {
+	var parts []*sitter.Node
+	jsUnionParts(f, n, &parts, 0)
+	var out []string
+	for _, p := range parts {
+		t := jsTypeExpr(f, p)
+		if t == "" || p == nil {
+			return ""
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, "|")
 }
 
 // objectParts is the object type v is, or the object types of the
@@ -797,17 +803,7 @@ func jsParamType(f *file, t *sitter.Node, inline bool) string {
 	case "union_type":
 		// handler: Middleware | H3: a callback takes its parameters
 		// from the members that have call signatures ("A|B").
-		var parts []*sitter.Node
-		jsUnionParts(f, t, &parts, 0)
-		var out []string
-		for _, p := range parts {
-			e := jsTypeExpr(f, p)
-			if e == "" || p == nil {
-				return ""
-			}
-			out = append(out, e)
-		}
-		return strings.Join(out, "|")
+		return jsUnionNames(f, t)
 	}
 	return jsTypeExpr(f, t)
 }

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -253,15 +252,10 @@ func jsTypeKind(k string) bool {
 
 // topDefs returns the top-level definitions named name of file g.
 func (ev *jsEval) topDefs(g int, name string) []*world.LinkDef {
-	l := ev.b.links[g]
-	if l == nil {
-		return nil
-	}
 	var out []*world.LinkDef
-	defs := l.Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if defs[k].Parent == "" {
-			out = append(out, &defs[k])
+	for _, d := range ev.namedDefs(g, name) {
+		if d.Parent == "" {
+			out = append(out, d)
 		}
 	}
 	return out
