@@ -121,8 +121,12 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 	defer f.release(mark)
 	ks := f.kids(n)
 	w.noteDocs(ks)
-	for i := range ks {
+	for i := 0; i < len(ks); i++ {
 		w.in = parentIdx
+		if prefix == "" && w.importAlias(ks, i) {
+			i++ // export import x = require("m") parses as two statements
+			continue
+		}
 		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
 			f.commentAt(ks, i)
 			w.typedefImports(&ks[i].n)
@@ -2181,4 +2185,61 @@ func (w *jsWalker) extends(n *sitter.Node) string {
 		})
 	}
 	return out
+}
+
+// importAlias records import A = NS.X and export import A = NS.X, NS a
+// module bound whole, as an import of X as A from NS's module, and
+// export import x = require("m"), which tree-sitter parses as the export
+// of x = require followed by the statement ("m"), as a require of m
+// bound to x; exported, the module exports them again. It reports
+// whether it took the statement after ks[i] as well.
+func (w *jsWalker) importAlias(ks []kid, i int) bool {
+	f := w.f
+	n := &ks[i].n
+	exported := false
+	if ks[i].kind == "export_statement" {
+		if n.NamedChildCount() != 1 || f.kind(n.NamedChild(0)) != "import_alias" {
+			return false
+		}
+		n, exported = n.NamedChild(0), true
+	} else if ks[i].kind != "import_alias" {
+		return false
+	}
+	if n.NamedChildCount() != 2 || f.kind(n.NamedChild(0)) != "identifier" {
+		return false
+	}
+	local, v := f.text(n.NamedChild(0)), n.NamedChild(1)
+	switch f.kind(v) {
+	case "identifier":
+		if !exported || f.text(v) != "require" || i+1 >= len(ks) || ks[i+1].kind != "expression_statement" {
+			return false
+		}
+		e := ks[i+1].n.NamedChild(0)
+		if e == nil || f.kind(e) != "parenthesized_expression" || e.NamedChildCount() != 1 || f.kind(e.NamedChild(0)) != "string" {
+			return false
+		}
+		f.imp(world.Import{Path: jsString(f.text(e.NamedChild(0))), Alias: local, Line: line(n), Kind: "require"})
+		w.ns[local] = true
+		w.exportName(local, local)
+		return true
+	case "nested_identifier":
+		path := strings.Split(f.text(v), ".")
+		if len(path) != 2 || !w.ns[path[0]] {
+			return false
+		}
+		for _, im := range f.facts.Imports {
+			if im.Alias == path[0] && len(im.Names) == 0 && !strings.Contains(im.Kind, "reexport") {
+				name := path[1]
+				if name != local {
+					name += " as " + local
+				}
+				f.imp(world.Import{Path: im.Path, Names: []string{name}, Line: line(n)})
+				if exported {
+					w.exportName(local, local)
+				}
+				break
+			}
+		}
+	}
+	return false
 }
