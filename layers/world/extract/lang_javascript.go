@@ -90,6 +90,9 @@ type jsWalker struct {
 	rets []string
 	// jsxSource is the module the file's @jsxImportSource pragma names.
 	jsxSource string
+	// cutShort is set while the members of an interface the parser
+	// ended early are walked.
+	cutShort bool
 }
 
 // jsVarType is the class a variable holds and the frame that binds it.
@@ -1170,7 +1173,14 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 		Returns: bases})
 	w.in = idx
 	if body != nil {
+		// An interface the parser ended early (tree-sitter stops at a
+		// call signature that opens with type parameters on a new
+		// line): the overloads after the first are lost, and those
+		// read as repeating their last parameter (hono's handlers).
+		end := f.endByte(n)
+		w.cutShort = n.HasError() || end == 0 || f.src[end-1] != '}'
 		w.typeMembers(body, qual, exported)
+		w.cutShort = false
 	}
 	w.in = idx
 	w.types(n)
@@ -1194,7 +1204,7 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 			// What calling a value of this type gives: a member "()".
 			f.def(world.Def{Name: "()", Kind: world.KindMethod, Qualified: qual + "()", Parent: qual,
 				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
-				Exported: exported, Doc: w.docOf(&c.n), Returns: w.withParams(w.jsReturnType(&c.n), &c.n)})
+				Exported: exported, Doc: w.docOf(&c.n), Returns: w.cutParams(w.withParams(w.jsReturnType(&c.n), &c.n))})
 		case "property_signature", "method_signature":
 			if mn := f.field(&c.n, "name"); mn != nil {
 				kind := world.KindField

@@ -939,3 +939,13 @@ func (w *jsWalker) arrayValues(arr *sitter.Node, elem string) {
 		w.ctx = ""
 	}
 }
+
+// cutParams makes the last parameter of a call signature of an interface
+// the parser ended early a rest parameter ("R;P;H" → "R;P;...H").
+func (w *jsWalker) cutParams(returns string) string {
+	k := strings.LastIndexByte(returns, ';')
+	if !w.cutShort || k < 0 || returns[k+1:] == "" || strings.HasPrefix(returns[k+1:], "...") || strings.HasPrefix(returns[k+1:], "=>") {
+		return returns
+	}
+	return returns[:k+1] + "..." + returns[k+1:]
+}

@@ -48,24 +48,6 @@ func (s jsSig) param(k int) string {
 	return ""
 }
 
-// beyond is the type of argument k past the parameters of every
-// signature of sigs, when they all end with a parameter of the same known
-// type: the signatures that take more arguments are overloads the parser
-// lost (tree-sitter ends an interface at a call signature that opens with
-// type parameters on a new line), and hono's and the like repeat the
-// handler's type. "" otherwise.
-func beyond(sigs []jsSig, k int) (string, int) {
-	p, pf := "", -1
-	for _, s := range sigs {
-		n := len(s.params)
-		if n == 0 || n > k || s.params[n-1] == "" || p != "" && s.params[n-1] != p {
-			return "", -1
-		}
-		p, pf = strings.TrimPrefix(s.params[n-1], "..."), s.file
-	}
-	return p, pf
-}
-
 // selectIn is the type the operations ops give (jsStep) applied to the
 // callable or value defs of file g declare: a call gives what the value
 // returns, a selection k the type of parameter k of its signatures (of
@@ -141,9 +123,6 @@ func (ev *jsEval) selectIn(g int, defs []*world.LinkDef, ops []int, next string,
 				pf = s.file
 				break
 			}
-		}
-		if p == "" {
-			p, pf = beyond(sigs, k)
 		}
 		if p == "" {
 			return jsType{}, false
