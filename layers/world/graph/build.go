@@ -500,5 +500,6 @@ func cleanJoin(dir, rel string) string {
 //	   members of class instances likewise, up what classes extend.
 //	4: edge kinds: weak edges (Graph.Weak) for a required module's member
 //	   that is only a property of its export, an import for effects
-//	   alone, a namespace binding of a module exporting nothing.
+//	   alone, a namespace binding of a module exporting nothing, a
+//	   package root whose built entry point is missing (to its source).
 const Version = 4

@@ -225,6 +225,9 @@ func (b *builder) resolveJS() {
 		for _, im := range l.Imports {
 			t := b.jsModule(x, i, im.Path)
 			if t < 0 {
+				// A package root whose built entry point is not in the
+				// tree: a weak edge to its source, no names bound.
+				a.weakEdge(i, b.jsUnbuilt(x, i, im.Path), 1)
 				s.external(im.Alias)
 				for _, n := range im.Names {
 					_, local := importName(im, n)
