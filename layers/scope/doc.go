@@ -14,7 +14,8 @@
 //     test named after them elsewhere in the tree, tests in a test folder
 //     named after them or whose dotted name starts with theirs, conftest.py
 //     up the tree of those tests, a Rust crate's tests/util.rs and
-//     tests/common/mod.rs, Java tests under src/test mirroring src/main);
+//     tests/common/mod.rs, Java tests under src/test mirroring src/main,
+//     tsd's index.test-d.ts for index.d.ts);
 //     names, files whose path, basename or a definition the task's title,
 //     description, acceptance or the decisions of it and its upstream tasks
 //     name, at 1 hop; cochange, files that changed in the same commits as a

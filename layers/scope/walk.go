@@ -464,6 +464,13 @@ func (s *state) testLinks() []testLink {
 				addIf(tp, "test of "+p)
 			}
 		}
+		// A declaration file's type tests (tsd): index.test-d.ts for
+		// index.d.ts, and the other way round.
+		if d, ok := strings.CutSuffix(base, ".d.ts"); ok {
+			addIf(dir+d+".test-d.ts", "test of "+p)
+		} else if d, ok := strings.CutSuffix(base, ".test-d.ts"); ok {
+			addIf(dir+d+".d.ts", p+" tests it")
+		}
 		// Test files elsewhere in the tree named after the file
 		// (tests/test_core.py for src/pkg/_core.py), nearest first.
 		if testSubject(p) == "" {
