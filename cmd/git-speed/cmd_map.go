@@ -209,7 +209,8 @@ func cmdGraph() *cli.Command {
 		Usage:     "print the code symbol graph: file-level edges and domain clusters",
 		UsageText: "git speed graph [--json] [--rev R | --worktree]",
 		Description: "An edge from A to B means A uses what B defines, with the number of references resolved.\n" +
-			"Without --json, one edge per line: from<TAB>to<TAB>refs.",
+			"Without --json, one edge per line: from<TAB>to<TAB>refs. With --json, weak_edges lists apart the\n" +
+			"links a reader follows that no declaration binds (docs/graph-resolution.md, edge kinds).",
 		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
