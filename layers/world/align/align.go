@@ -181,27 +181,72 @@ func queryOf(f *feature.Feature) *query {
 }
 
 // mayHold reports whether an identifier or path can have a term of q.
+// It runs on every definition name of the tree, so ASCII names (nearly
+// all) are matched without making their lower-case copy.
 func (q *query) mayHold(name string) bool {
-	lower := strings.ToLower(name)
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			lower := strings.ToLower(name)
+			for _, s := range q.subs {
+				if strings.Contains(lower, s) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	for _, s := range q.subs {
-		if strings.Contains(lower, s) {
+		if containsLowerASCII(name, s) {
 			return true
 		}
 	}
 	return false
 }
 
+// containsLowerASCII reports whether the lower-case form of the ASCII
+// string name contains sub, as strings.Contains(strings.ToLower(name), sub).
+func containsLowerASCII(name, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(name); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := name[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Wants returns what the alignment of f reads of the tree's definitions:
+// whether a definition called name can count (the names its requirements
+// name, and those that may have one of their terms). Align over a graph
+// whose links hold only the definitions Wants keeps (in their order) gives
+// the same alignment as over the whole links, since definitions of one
+// name are adjacent in a link (world.Facts.Link sorts them).
+func Wants(f *feature.Feature) func(name string) bool {
+	q := queryOf(f)
+	return func(name string) bool { return q.names[name] || q.mayHold(name) }
+}
+
 // buildIndex indexes g for the questions of q.
 func buildIndex(g *world.Graph, q *query) *index {
-	memo := map[string][]string{}
+	memo := map[string][]string{} // names that may hold a term only: few
 	termsOf := func(name string) []string {
+		if !q.mayHold(name) {
+			return nil
+		}
 		if t, ok := memo[name]; ok {
 			return t
 		}
-		var t []string
-		if q.mayHold(name) {
-			t = nameTerms(name)
-		}
+		t := nameTerms(name)
 		memo[name] = t
 		return t
 	}

@@ -61,11 +61,12 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 	return out, nil
 }
 
-// defsGraph is Graph() with links holding only their definitions' names
-// and kinds, from the defs artifact (defs.go): all the spec alignment
-// reads of links (align.Align). Graph().Links, when loaded, serve as they
+// defsGraph is Graph() with links holding only the definitions want
+// keeps, their names and kinds, from the defs artifact (defs.go): all the
+// spec alignment reads of links (align.Align with align.Wants). A file
+// left without one has no link. Graph().Links, when loaded, serve as they
 // are.
-func (w *World) defsGraph() (*world.Graph, error) {
+func (w *World) defsGraph(want func(name string) bool) (*world.Graph, error) {
 	g := w.Graph()
 	if w.linksLoaded() {
 		return g, nil
@@ -74,7 +75,8 @@ func (w *World) defsGraph() (*world.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := decodeAll(artifactDefs, shards, decodeDefShard, func(r *linkRecord) string { return r.Path })
+	decode := func(b []byte) ([]linkRecord, error) { return decodeDefShardWanted(b, want) }
+	recs, err := decodeAll(artifactDefs, shards, decode, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err
 	}
