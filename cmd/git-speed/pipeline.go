@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/tokens"
@@ -152,17 +153,23 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	if _, err := e.cfg.StageBudget(stage); err != nil {
 		return nil, usagef("--stage: %v", err)
 	}
+	start := time.Now()
 	w, err := loadWorld(e, o.rev)
 	if err != nil {
 		return nil, &contextError{err}
 	}
+	e.trace("scope: load the world", start)
 	in := &scopeInputs{w: w, sw: w}
+	start = time.Now()
 	in.co = e.coChange(o.rev)
+	e.trace("scope: co-change history", start)
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
+			start = time.Now()
 			if in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) }); err != nil {
 				err = &contextError{err}
 			}
+			e.trace("scope: spec alignment", start)
 		}
 	} else if !errors.Is(err, feature.ErrNotFound) {
 		err = &contextError{err}
@@ -202,8 +209,16 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 		_, err := scope.Scope(in.sw, in.f, task, scope.Options{}) // names the task's problems, or the tasks there are
 		return nil, err
 	}
+	start := time.Now()
 	e.loadCounts()
-	defer e.saveCounts()
+	e.trace("scope: load the kept token counts", start)
+	defer func() {
+		start := time.Now()
+		e.saveCounts()
+		e.trace("scope: keep the token counts", start)
+	}()
+	start = time.Now()
+	defer e.trace("scope: walk, narrow and fill", start)
 	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 		CoChange: in.co,
@@ -220,6 +235,7 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 // writeScope writes a scope result's three artifacts into the task's
 // context folder (the --speed-dir one).
 func (e *env) writeScope(res *scope.Result, featureName, task string) (string, error) {
+	defer e.trace("scope: encode and write the artifacts", time.Now())
 	dir := filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err

@@ -1,6 +1,7 @@
 package align
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"path"
@@ -195,30 +196,20 @@ func (q *query) mayHold(name string) bool {
 			return false
 		}
 	}
-	for _, s := range q.subs {
-		if containsLowerASCII(name, s) {
-			return true
-		}
+	var buf [128]byte
+	lower := buf[:0]
+	if len(name) > len(buf) {
+		lower = make([]byte, 0, len(name))
 	}
-	return false
-}
-
-// containsLowerASCII reports whether the lower-case form of the ASCII
-// string name contains sub, as strings.Contains(strings.ToLower(name), sub).
-func containsLowerASCII(name, sub string) bool {
-	n := len(sub)
-	for i := 0; i+n <= len(name); i++ {
-		j := 0
-		for ; j < n; j++ {
-			c := name[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
 		}
-		if j == n {
+		lower = append(lower, c)
+	}
+	for _, s := range q.subs {
+		if bytes.Contains(lower, []byte(s)) {
 			return true
 		}
 	}
