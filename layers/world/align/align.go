@@ -151,6 +151,11 @@ type query struct {
 	// name of any identifier having the term (stem only cuts a suffix,
 	// or turns "ies" into "y").
 	subs []string
+	// pairs marks the first two bytes of each sub, for matching ASCII
+	// names without lower-casing them (mayHold); short is set when a sub
+	// is too short or not ASCII for that.
+	pairs []bool
+	short bool
 }
 
 func queryOf(f *feature.Feature) *query {
@@ -178,7 +183,20 @@ func queryOf(f *feature.Feature) *query {
 		}
 	}
 	sort.Strings(q.subs)
+	q.pairUp()
 	return q
+}
+
+// pairUp fills pairs and short from subs.
+func (q *query) pairUp() {
+	q.pairs = make([]bool, 1<<16)
+	for _, sub := range q.subs {
+		if len(sub) < 2 || sub[0] >= 0x80 || sub[1] >= 0x80 {
+			q.short = true
+			continue
+		}
+		q.pairs[int(sub[0])<<8|int(sub[1])] = true
+	}
 }
 
 // mayHold reports whether an identifier or path can have a term of q.
@@ -196,24 +214,51 @@ func (q *query) mayHold(name string) bool {
 			return false
 		}
 	}
-	var buf [128]byte
-	lower := buf[:0]
-	if len(name) > len(buf) {
-		lower = make([]byte, 0, len(name))
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+	if q.short {
+		var buf [128]byte
+		lower := buf[:0]
+		for i := 0; i < len(name); i++ {
+			lower = append(lower, lowerASCII(name[i]))
 		}
-		lower = append(lower, c)
+		for _, s := range q.subs {
+			if bytes.Contains(lower, []byte(s)) {
+				return true
+			}
+		}
+		return false
 	}
-	for _, s := range q.subs {
-		if bytes.Contains(lower, []byte(s)) {
-			return true
+	for i := 0; i+1 < len(name); i++ {
+		if !q.pairs[int(lowerASCII(name[i]))<<8|int(lowerASCII(name[i+1]))] {
+			continue
+		}
+		for _, s := range q.subs {
+			if hasLowerPrefix(name[i:], s) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasLowerPrefix reports whether the lower-case form of the ASCII string
+// s begins with prefix.
+func hasLowerPrefix(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Wants returns what the alignment of f reads of the tree's definitions:

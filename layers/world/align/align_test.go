@@ -195,6 +195,9 @@ func FuzzSplitIdent(f *testing.F) {
 		f.Add(s)
 	}
 	q := &query{subs: []string{"pod", "sync", "kubelet", "stor"}}
+	q.pairUp()
+	short := &query{subs: []string{"ü", "x", "pod"}}
+	short.pairUp()
 	f.Fuzz(func(t *testing.T, s string) {
 		ascii := true
 		for i := 0; i < len(s); i++ {
@@ -211,6 +214,13 @@ func FuzzSplitIdent(f *testing.F) {
 		}
 		if got := q.mayHold(s); got != want {
 			t.Errorf("mayHold(%q) = %v, want %v", s, got, want)
+		}
+		want = false
+		for _, sub := range short.subs {
+			want = want || strings.Contains(strings.ToLower(s), sub)
+		}
+		if got := short.mayHold(s); got != want {
+			t.Errorf("short subs: mayHold(%q) = %v, want %v", s, got, want)
 		}
 	})
 }
