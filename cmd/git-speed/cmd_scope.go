@@ -69,7 +69,9 @@ func cmdScope() *cli.Command {
 			// artifacts as held in memory, so it always runs in full.
 			key := ""
 			if !c.Bool("json") {
-				key = e.scopeKeyOf(featureName, task, o)
+				if key = e.scopeKeyOf(featureName, task, &o); o.opened != nil {
+					defer o.opened.Close()
+				}
 			}
 			if rec, ok := e.cachedScope(key, featureName, task); key != "" && ok {
 				for _, msg := range rec.Warnings {
@@ -87,12 +89,12 @@ func cmdScope() *cli.Command {
 				return err
 			}
 			defer w.Close()
-			dir, err := e.writeScope(res, featureName, task)
+			dir, digests, err := e.writeScopeDigests(res, featureName, task)
 			if err != nil {
 				return err
 			}
 			if key != "" {
-				e.keepScope(key, res, dir)
+				e.keepScope(key, res, digests)
 			}
 			if !res.Budget.WithinBudget {
 				e.warnf("over budget: %s", res.Budget.OverBudget)

@@ -100,6 +100,10 @@ type scopeOptions struct {
 	budget int
 	rev    string
 	strict bool
+	// opened, when set, is rev's indexed tree, opened already (the
+	// scope cache's look-up), and commit is rev's commit.
+	opened *build.World
+	commit string
 }
 
 // runScope runs Layer 2 for one task and returns the result, with warnings
@@ -154,14 +158,27 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 		return nil, usagef("--stage: %v", err)
 	}
 	start := time.Now()
-	w, err := loadWorld(e, o.rev)
+	var w *build.World
+	var err error
+	if o.opened != nil {
+		// As build.Load: the whole map, or why it cannot be read.
+		if w = o.opened; w.MapErr() != nil {
+			err = w.MapErr()
+		}
+	} else {
+		w, err = loadWorld(e, o.rev)
+	}
 	if err != nil {
 		return nil, &contextError{err}
 	}
 	e.trace("scope: load the world", start)
 	in := &scopeInputs{w: w, sw: w}
 	start = time.Now()
-	in.co = e.coChange(o.rev)
+	if o.opened != nil {
+		in.co = e.coChangeAt(o.commit)
+	} else {
+		in.co = e.coChange(o.rev)
+	}
 	e.trace("scope: co-change history", start)
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
@@ -193,6 +210,11 @@ func (e *env) coChange(rev string) *cochange.Index {
 	if err != nil {
 		return nil
 	}
+	return e.coChangeAt(commit)
+}
+
+// coChangeAt is coChange of a resolved commit.
+func (e *env) coChangeAt(commit string) *cochange.Index {
 	log, err := build.ChangeLog(e.repo, commit, cochange.DefaultWindow)
 	if err != nil {
 		return nil
@@ -235,21 +257,30 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 // writeScope writes a scope result's three artifacts into the task's
 // context folder (the --speed-dir one).
 func (e *env) writeScope(res *scope.Result, featureName, task string) (string, error) {
+	dir, _, err := e.writeScopeDigests(res, featureName, task)
+	return dir, err
+}
+
+// writeScopeDigests is writeScope, also returning the blake3 digest of
+// each artifact written (for the scope cache).
+func (e *env) writeScopeDigests(res *scope.Result, featureName, task string) (string, map[string]string, error) {
 	defer e.trace("scope: encode and write the artifacts", time.Now())
 	dir := filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return "", nil, err
 	}
+	digests := map[string]string{}
 	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
 		data, err := res.Encode(name)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
+		digests[name] = digestHex(data)
 		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	return dir, nil
+	return dir, digests, nil
 }
 
 // writeFileAtomic writes data through a temporary file and a rename, and

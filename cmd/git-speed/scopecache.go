@@ -70,8 +70,9 @@ func digestHex(b []byte) string {
 // cannot be had cheaply: the work tree, a tree not indexed yet (the full
 // run indexes it and says so), a feature or task that does not load (the
 // full run reports why). Loading the feature prints its warnings, as the
-// full run would.
-func (e *env) scopeKeyOf(featureName, task string, o scopeOptions) string {
+// full run would. With a key, o holds the tree opened and its commit for
+// the full run (the caller closes o.opened).
+func (e *env) scopeKeyOf(featureName, task string, o *scopeOptions) string {
 	if o.rev == worktreeRev {
 		return ""
 	}
@@ -84,12 +85,13 @@ func (e *env) scopeKeyOf(featureName, task string, o scopeOptions) string {
 	if err != nil {
 		return ""
 	}
-	defer w.Close()
 	f, err := e.loadFeature(featureName, w, o.strict)
 	if err != nil || f.Task(task) == nil {
+		w.Close()
 		return ""
 	}
-	return e.scopeKey(tree, commit, f, task, o)
+	o.opened, o.commit = w, commit
+	return e.scopeKey(tree, commit, f, task, *o)
 }
 
 // cachedScope returns the record of key when the task's context folder
@@ -113,19 +115,13 @@ func (e *env) cachedScope(key, featureName, task string) (*scopeRecord, bool) {
 	return &rec, true
 }
 
-// keepScope records a scope written to dir under key. A cache that cannot
-// be written only costs the next run its speed.
-func (e *env) keepScope(key string, res *scope.Result, dir string) {
-	rec := scopeRecord{Version: scopeRecordVersion, Artifacts: map[string]string{}, Summary: res.Summary(), Warnings: res.Warnings}
+// keepScope records under key a scope whose artifacts were written with
+// these digests. A cache that cannot be written only costs the next run
+// its speed.
+func (e *env) keepScope(key string, res *scope.Result, digests map[string]string) {
+	rec := scopeRecord{Version: scopeRecordVersion, Artifacts: digests, Summary: res.Summary(), Warnings: res.Warnings}
 	if !res.Budget.WithinBudget {
 		rec.OverBudget = res.Budget.OverBudget
-	}
-	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return
-		}
-		rec.Artifacts[name] = digestHex(data)
 	}
 	b, err := json.Marshal(rec)
 	if err != nil {
