@@ -157,28 +157,18 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	if _, err := e.cfg.StageBudget(stage); err != nil {
 		return nil, usagef("--stage: %v", err)
 	}
-	start := time.Now()
-	var w *build.World
-	var err error
 	if o.opened != nil {
-		// As build.Load: the whole map, or why it cannot be read.
-		if w = o.opened; w.MapErr() != nil {
-			err = w.MapErr()
-		}
-	} else {
-		w, err = loadWorld(e, o.rev)
+		return e.openScopeOpened(featureName, o)
 	}
+	start := time.Now()
+	w, err := loadWorld(e, o.rev)
 	if err != nil {
 		return nil, &contextError{err}
 	}
 	e.trace("scope: load the world", start)
 	in := &scopeInputs{w: w, sw: w}
 	start = time.Now()
-	if o.opened != nil {
-		in.co = e.coChangeAt(o.commit)
-	} else {
-		in.co = e.coChange(o.rev)
-	}
+	in.co = e.coChange(o.rev)
 	e.trace("scope: co-change history", start)
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
@@ -194,6 +184,58 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	if err != nil {
 		w.Close()
 		return nil, err
+	}
+	return in, nil
+}
+
+// openScopeOpened is openScope of a tree the scope cache's look-up
+// opened (o.opened; its feature loaded, so its warnings are out): the
+// spec alignment, when not stored yet, reads the definitions while this
+// goroutine reads the project map, each on a core of its own.
+func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs, error) {
+	w := o.opened
+	in := &scopeInputs{w: w, sw: w}
+	f, err := e.loadFeature(featureName, w, o.strict)
+	if err != nil {
+		if errors.Is(err, feature.ErrNotFound) {
+			return nil, err
+		}
+		return nil, &contextError{err}
+	}
+	in.f = f
+	if in.cnt, err = e.counter(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var alErr error
+	var alWarns []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				alErr = fmt.Errorf("internal error while aligning feature %s: %v", featureName, r)
+			}
+		}()
+		in.al, alErr = w.Alignment(f, func(msg string) { alWarns = append(alWarns, msg) })
+	}()
+	mapErr := w.MapErr() // as build.Load: the whole map, or why it cannot be read
+	e.trace("scope: load the world", start)
+	if mapErr == nil {
+		t := time.Now()
+		in.co = e.coChangeAt(o.commit)
+		e.trace("scope: co-change history", t)
+	}
+	<-done
+	for _, msg := range alWarns {
+		e.warnf("%s", msg)
+	}
+	e.trace("scope: load the world and align the spec", start)
+	if mapErr != nil {
+		return nil, &contextError{mapErr}
+	}
+	if alErr != nil {
+		return nil, &contextError{alErr}
 	}
 	return in, nil
 }

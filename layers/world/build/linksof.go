@@ -65,11 +65,11 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 // keeps, their names and kinds, from the defs artifact (defs.go): all the
 // spec alignment reads of links (align.Align with align.Wants). A file
 // left without one has no link. Graph().Links, when loaded, serve as they
-// are.
+// are. The definitions are read before the map, so that on an opened
+// World another goroutine can read the map meanwhile (a scope does).
 func (w *World) defsGraph(want func(name string) bool) (*world.Graph, error) {
-	g := w.Graph()
 	if w.linksLoaded() {
-		return g, nil
+		return w.Graph(), nil
 	}
 	shards, err := w.st.Tree(w.tree, w.digest, artifactDefs)
 	if err != nil {
@@ -79,6 +79,10 @@ func (w *World) defsGraph(want func(name string) bool) (*world.Graph, error) {
 	recs, err := decodeAll(artifactDefs, shards, decode, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err
+	}
+	g := w.Graph()
+	if err := w.MapErr(); err != nil {
+		return nil, err // an alignment over no files is no alignment
 	}
 	dg := *g
 	dg.Links = make([]*world.Link, len(g.Files))
