@@ -72,15 +72,10 @@ func (w *factsCounter) Facts(p string) (*world.Facts, error) {
 // the skeletons it delivers only, and writes the same bytes as with none.
 func TestSkeletonCountsKept(t *testing.T) {
 	w := goroot()
-	f, err := testFeature("big", "## REQ-1: Files\nFile01000 does things.\n", map[string]string{
-		"t1": "id = \"t1\"\ntitle = \"change file 1000\"\nfiles_touched = [\"pkg200/file01000.go\", \"pkg201/file05001.go\"]\nrequirements = [\"REQ-1\"]\n",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := gorootFeature(t)
 	scope := func() (*Result, int) {
 		fw := &factsCounter{fakeWorld: w}
-		r, err := Scope(fw, f, "t1", Options{Stage: "developer", Counter: o200k(t)})
+		r, err := Scope(fw, f, "t", Options{Stage: "developer", Counter: o200k(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +98,7 @@ func TestSkeletonCountsKept(t *testing.T) {
 			skeletons++
 		}
 	}
-	if skeletons == 0 || warmAsked >= coldAsked || warmAsked > skeletons+len(f.Task("t1").FilesTouched)+1 {
+	if skeletons == 0 || warmAsked >= coldAsked || warmAsked > skeletons+len(f.Task("t").FilesTouched)+1 {
 		t.Errorf("facts read: %d cold, %d warm, for %d skeletons delivered", coldAsked, warmAsked, skeletons)
 	}
 	// A file of the same blob in another language has its own count.
