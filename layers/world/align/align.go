@@ -136,7 +136,7 @@ type index struct {
 	defs   map[string][]int // definition name → files (sorted, unique)
 	terms  map[string][]int // term → files whose path or definitions use it
 	nfiles int
-	base   map[string][]int // file base name → files
+	base   map[string][]int // file base name → files, made on first use (baseOf)
 }
 
 // query is what a feature's requirements can ask of the index: their
@@ -286,7 +286,7 @@ func buildIndex(g *world.Graph, q *query) *index {
 		memo[name] = t
 		return t
 	}
-	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, base: map[string][]int{}, nfiles: len(g.Files)}
+	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, nfiles: len(g.Files)}
 	addTerm := func(t string, i int) {
 		if !q.terms[t] {
 			return
@@ -297,7 +297,6 @@ func buildIndex(g *world.Graph, q *query) *index {
 		}
 	}
 	for i, fe := range g.Files {
-		ix.base[path.Base(fe.Path)] = append(ix.base[path.Base(fe.Path)], i)
 		if q.mayHold(fe.Path) {
 			for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
 				addTerm(t, i)
@@ -320,6 +319,20 @@ func buildIndex(g *world.Graph, q *query) *index {
 		}
 	}
 	return ix
+}
+
+// baseOf returns the files whose base name is name, in order. Only a
+// requirement naming a file by its base name asks, so the table of every
+// file's base name is made then.
+func (ix *index) baseOf(name string) []int {
+	if ix.base == nil {
+		ix.base = map[string][]int{}
+		for i, fe := range ix.g.Files {
+			b := path.Base(fe.Path)
+			ix.base[b] = append(ix.base[b], i)
+		}
+	}
+	return ix.base[name]
 }
 
 func (ix *index) idf(t string) float64 {
@@ -435,7 +448,7 @@ func alignOne(ix *index, f *feature.Feature, r feature.Requirement, facts func(s
 			continue
 		}
 		if !strings.Contains(tok, "/") && strings.Contains(tok, ".") {
-			if hits := ix.base[tok]; len(hits) > 0 && len(hits) <= ambiguousDefs {
+			if hits := ix.baseOf(tok); len(hits) > 0 && len(hits) <= ambiguousDefs {
 				for _, i := range hits {
 					p := ix.g.Files[i].Path
 					add(i, EvPath, 1/float64(len(hits)))
