@@ -94,15 +94,28 @@ func (c *cand) estimate() {
 func (s *state) materialize(c *cand, needFull bool) []job {
 	var jobs []job
 	if !c.skelExact && !c.noSkel {
+		if n, ok := s.counter.skeleton(c.entry); ok {
+			// Counted before: the skeleton is read from the facts only
+			// if it is delivered (fitCode's last loop, truncate).
+			c.skel, c.skelExact = n, true
+			return append(jobs, s.fullJob(c, needFull)...)
+		}
 		fc := s.factsOf(c.path)
 		if fc == nil || strings.TrimSpace(fc.Skeleton) == "" {
 			c.noSkel = true
 		} else {
 			c.content = fc.Skeleton
 			c.skelExact = true
-			jobs = append(jobs, job{blob: c.entry.Blob, kind: 's', text: fc.Skeleton, out: &c.skel})
+			jobs = append(jobs, job{blob: c.entry.Blob, kind: 's', text: fc.Skeleton, out: &c.skel, skeletonOf: c.entry})
 		}
 	}
+	return append(jobs, s.fullJob(c, needFull)...)
+}
+
+// fullJob reads a candidate's text when needFull and it is not counted
+// yet, and returns the count to make.
+func (s *state) fullJob(c *cand, needFull bool) []job {
+	var jobs []job
 	if needFull && !c.fullExact {
 		text, kind := s.readText(c)
 		c.fullExact = true

@@ -177,6 +177,11 @@ func (r *shardReader) str() string {
 	if r.err != nil {
 		return ""
 	}
+	return r.strAt(i)
+}
+
+// strAt makes (once) the string of table index i, which index checked.
+func (r *shardReader) strAt(i uint64) string {
 	if s := r.strs[i]; s != "" {
 		return s
 	}
