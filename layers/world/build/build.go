@@ -218,9 +218,9 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	for i := range files {
 		files[i].rec.Out = nil
 	}
-	for _, e := range g.Edges {
-		files[e.From].rec.Out = append(files[e.From].rec.Out, outEdge{To: files[e.To].rec.Path, Refs: e.Refs, Weight: round(e.Weight)})
-	}
+	outEdges(g, func(from int, o outEdge) {
+		files[from].rec.Out = append(files[from].rec.Out, o)
+	})
 	in, g = graph.Input{}, nil // the links are held by files alone from here
 
 	// Store: new facts, then the tree's artifacts, then one ref update.

@@ -232,7 +232,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	byPath := map[string]*edited{}
 	for _, ed := range eds {
 		byPath[ed.path] = ed
-		m.Edges += len(ed.f.rec.Out) - len(ed.old.Out)
+		m.Edges += certainEdges(ed.f.rec.Out) - certainEdges(ed.old.Out)
 	}
 	// The readers' rows get their new out-edges, in their folders' shards.
 	var more []string
@@ -257,7 +257,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		touched := false
 		for k := range rs {
 			if out, ok := readers[rs[k].Path]; ok && byPath[rs[k].Path] == nil {
-				m.Edges += len(out) - len(rs[k].Out)
+				m.Edges += certainEdges(out) - certainEdges(rs[k].Out)
 				rs[k].Out = out
 				touched = true
 				placed++
@@ -508,11 +508,11 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		return nil, false, nil
 	}
 	var out []outEdge
-	for _, e := range g.Edges {
-		if e.From == from {
-			out = append(out, outEdge{To: g.Files[e.To].Path, Refs: e.Refs, Weight: round(e.Weight)})
+	outEdges(g, func(f int, o outEdge) {
+		if f == from {
+			out = append(out, o)
 		}
-	}
+	})
 	return out, true, nil
 }
 
@@ -643,10 +643,10 @@ func resolveReaders(st *gitstore.Store, prev, tree, digest string, lay *graph.Go
 	for p := range only {
 		out[p] = nil
 	}
-	for _, e := range g.Edges {
-		p := g.Files[e.From].Path
-		out[p] = append(out[p], outEdge{To: g.Files[e.To].Path, Refs: e.Refs, Weight: round(e.Weight)})
-	}
+	outEdges(g, func(from int, o outEdge) {
+		p := g.Files[from].Path
+		out[p] = append(out[p], o)
+	})
 	return out, true, nil
 }
 

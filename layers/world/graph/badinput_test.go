@@ -169,7 +169,7 @@ func TestPythonBadInput(t *testing.T) {
 		chain.WriteString("    x = x.step().step()()\n")
 	}
 	chain.WriteString("    x.ping()\n")
-	in, _ := projectInput(t, txtar.Parse([]byte(`
+	in, _, _ := projectInput(t, txtar.Parse([]byte(`
 -- c/__init__.py --
 -- c/a.py --
 from .b import B

@@ -232,6 +232,9 @@ func (b *builder) resolveJS() {
 		for _, im := range l.Imports {
 			t := b.jsModule(x, i, im.Path)
 			if t < 0 {
+				// A package root whose built entry point is not in the
+				// tree: a weak edge to its source, no names bound.
+				a.weakEdge(i, b.jsUnbuilt(x, i, im.Path), 1)
 				s.external(im.Alias)
 				for _, n := range im.Names {
 					_, local := importName(im, n)
@@ -255,8 +258,10 @@ func (b *builder) resolveJS() {
 						// a property of fn, not an export the compiler
 						// binds (other names not found may be declared
 						// where the extractor could not parse: the module
-						// is linked).
+						// is linked). A reader follows it to the module:
+						// a weak edge.
 						s.external(local)
+						a.weakEdge(i, t, 1)
 						continue
 					}
 					if len(d) == 0 {
@@ -276,16 +281,24 @@ func (b *builder) resolveJS() {
 				// use of the module when it exports something of its own
 				// or through its barrel table (not when it only hands on a
 				// module from outside the tree).
-				t = b.jsWhole(x, t)
-				if t < 0 {
+				w := b.jsWhole(x, t)
+				if w < 0 {
+					// The module hands on nothing of the tree's, or
+					// declares nothing the extractor sees: a weak edge.
 					s.external(im.Alias)
+					a.weakEdge(i, t, 1)
 					continue
 				}
+				t = w
 				a.edge(i, t, 1, 1)
 				if !reexport {
 					s.bind(im.Alias, t)
 					s.name(im.Alias, t)
 				}
+			default:
+				// import "./x", require("./x") for its effects alone: a
+				// reader follows it, no name binds.
+				a.weakEdge(i, t, 1)
 			}
 		}
 		// In a module every name from another file is imported: no
