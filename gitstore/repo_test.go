@@ -286,7 +286,11 @@ func TestBlobs(t *testing.T) {
 	r := open(t, g.Dir)
 	readme := g.Git("rev-parse", "HEAD:README.md")
 	tree := g.Git("rev-parse", "HEAD^{tree}")
-	for _, b := range []BlobBackend{CatFile, GoGit} {
+	backends := []BlobBackend{CatFile, GoGit, InProcess}
+	for k, b := range append(backends, backends...) {
+		if k == len(backends) {
+			g.Git("gc", "-q") // then from a pack
+		}
 		t.Run(b.String(), func(t *testing.T) {
 			br, err := r.BlobsWith(b)
 			if err != nil {

@@ -523,6 +523,13 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	workers = max(1, min(workers, len(todo)))
+	// A few files (an in-place update) are read in process: starting a
+	// cat-file per worker cost more than reading them.
+	backend := gitstore.CatFile
+	if len(todo) <= maxInPlace {
+		backend = gitstore.InProcess
+	}
 	fw := &factsWriter{st: st}
 	var (
 		mu       sync.Mutex
@@ -552,7 +559,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			blobs, err := repo.Blobs()
+			blobs, err := repo.BlobsWith(backend)
 			if err != nil {
 				fail(err)
 				return
