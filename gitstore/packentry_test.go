@@ -4,7 +4,14 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"fmt"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/internal/gittest"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -136,4 +143,66 @@ func FuzzPackEntry(f *testing.F) {
 		}
 		looseObject(b)
 	})
+}
+
+// TestUncompressed: the shards of an artifact marked Uncompressed are
+// stored as zlib stored blocks, loose (a small commit) and packed (a large
+// one), and read back whole; other artifacts stay compressed; git fsck
+// finds nothing wrong.
+func TestUncompressed(t *testing.T) {
+	g := gittest.New(t)
+	r, err := Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Store()
+	tree := strings.Repeat("ab", 20)
+	shardsOf := func(n int, tag string) map[string][]byte {
+		m := map[string][]byte{}
+		for i := 0; i < n; i++ {
+			m[fmt.Sprintf("d%d", i)] = []byte(strings.Repeat(tag+fmt.Sprint(i)+" compressible text ", 200))
+		}
+		return m
+	}
+	for _, n := range []int{2, 150} { // loose, then one pack
+		raw, packed := shardsOf(n, fmt.Sprint("raw", n)), shardsOf(n, fmt.Sprint("zip", n))
+		tx := s.Begin()
+		tx.Uncompressed("raw")
+		tx.PutTree(tree, fmt.Sprint("d", n), "raw", raw)
+		tx.PutTree(tree, fmt.Sprint("d", n), "zip", packed)
+		if err := tx.Commit("uncompressed"); err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string]map[string][]byte{"raw": raw, "zip": packed} {
+			got, err := s.Tree(tree, fmt.Sprint("d", n), name)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%d shards: %s reads back as %d shards, %v", n, name, len(got), err)
+			}
+			for _, data := range want {
+				id := plumbing.ComputeHash(plumbing.BlobObject, data).String()
+				size := diskSize(t, g, id)
+				if stored := size >= len(data); stored != (name == "raw") {
+					t.Errorf("%d shards: a %s shard of %d bytes takes %d on disk", n, name, len(data), size)
+				}
+				break
+			}
+		}
+	}
+	g.Git("fsck", "--strict")
+}
+
+// diskSize is the bytes object id takes in g's object database.
+func diskSize(t *testing.T, g *gittest.Repo, id string) int {
+	cmd := exec.Command("git", "cat-file", "--batch-check=%(objectsize:disk)")
+	cmd.Dir, cmd.Env = g.Dir, g.Env
+	cmd.Stdin = strings.NewReader(id + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("cat-file: %q", out)
+	}
+	return n
 }

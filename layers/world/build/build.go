@@ -209,10 +209,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	}
 	in.Warn = warn
 	g := graph.Build(in)
-	layout, err := jsonMarshal(graph.NewGoLayout(in))
-	if err != nil {
-		return nil, err
-	}
+	layout := encodeLayout(graph.NewGoLayout(in))
 	lap("graph")
 	res.Edges = len(g.Edges)
 	for i := range files {
@@ -225,6 +222,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 
 	// Store: new facts, then the tree's artifacts, then one ref update.
 	txn := st.Begin()
+	txn.Uncompressed(uncompressed...)
 	recs := make([]mapRecord, len(files))
 	var links []linkRecord
 	withFacts := 0

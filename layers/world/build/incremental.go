@@ -308,9 +308,17 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			}
 			lay.Refresh(d, imps)
 		}
-		if summary[layoutShard], err = jsonMarshal(lay); err != nil {
-			return false, err
+		summary[layoutShard] = encodeLayout(lay)
+	}
+	if b := summary[layoutShard]; len(b) > 0 && b[0] == '{' {
+		// The JSON of a store written before encodeLayout: stored as a
+		// whole index of this tree would store it.
+		if lay == nil {
+			if lay, err = decodeLayout(summary); err != nil {
+				return false, nil
+			}
 		}
+		summary[layoutShard] = encodeLayout(lay)
 	}
 	m.Tree = tree
 	if summary["meta"], err = jsonMarshal(m); err != nil {
@@ -343,6 +351,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 
 	lap("encode")
 	txn := st.Begin()
+	txn.Uncompressed(uncompressed...)
 	for _, f := range files {
 		putFacts(txn, f)
 	}
@@ -441,11 +450,7 @@ func decodeLayout(summary map[string][]byte) (*graph.GoLayout, error) {
 	if !ok {
 		return nil, errors.New("the indexed tree has no Go layout")
 	}
-	var lay graph.GoLayout
-	if err := jsonUnmarshal(b, &lay); err != nil {
-		return nil, err
-	}
-	return &lay, nil
+	return decodeLayoutShard(b)
 }
 
 // resolveGoFile resolves the edited Go file ed of tree over the links of
