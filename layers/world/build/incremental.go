@@ -99,6 +99,27 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		}
 		dirs[shardOf(c.Path)] = true
 	}
+	// The edited files are read and extracted, as the whole-tree path
+	// would, on other cores while this one reads what resolving them
+	// needs: the rows and links of their folders, the Go layout, the
+	// interfaces of the folders their old imports reach (prefetch).
+	cls := newClassifier(cfg)
+	files := make([]*file, len(changes))
+	for i, c := range changes {
+		files[i] = newFile(cls, c.Path, c.Mode, c.To, -1)
+	}
+	sub := &Result{}
+	factsDone := make(chan error, 1)
+	go func() { factsDone <- fillFacts(ctx, repo, st, files, cfg, opt, sub, warn) }()
+	var factsErr error
+	waited := false
+	waitFacts := func() error {
+		if !waited {
+			factsErr, waited = <-factsDone, true
+		}
+		return factsErr
+	}
+	defer waitFacts()
 	// The summary artifact is read once: its meta and Go layout shards are
 	// read here, and it is stored again with the new meta.
 	summary, err := st.Tree(prev, digest, artifactMeta)
@@ -126,11 +147,8 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		}
 	}
 
-	lap("diff and read shards")
-	// The edited files, read and extracted as the whole-tree path would.
-	cls := newClassifier(cfg)
 	var eds []*edited
-	for _, c := range changes {
+	for i, c := range changes {
 		d := shardOf(c.Path)
 		ed := &edited{path: c.Path}
 		k := sort.Search(len(recs[d]), func(k int) bool { return recs[d][k].Path >= c.Path })
@@ -143,15 +161,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 				ed.oldLink = l.Link
 			}
 		}
-		ed.f = newFile(cls, c.Path, c.Mode, c.To, -1)
+		ed.f = files[i]
 		eds = append(eds, ed)
 	}
-	files := make([]*file, len(eds))
-	for i, ed := range eds {
-		files[i] = ed.f
-	}
-	sub := &Result{}
-	if err := fillFacts(ctx, repo, st, files, cfg, opt, sub, func(msg string) { warn(msg) }); err != nil {
+	var lay *graph.GoLayout
+	prefetched := prefetchInterfaces(st, prev, digest, summary, eds, &lay)
+	lap("diff and read shards")
+	if err := waitFacts(); err != nil {
 		return false, err
 	}
 	// Folders whose Go definitions changed: the files reading them are
@@ -180,12 +196,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 
 	lap("facts")
-	var lay *graph.GoLayout
 	// Out-edges of files other than the edited ones, resolved again.
 	var readers map[string][]outEdge
 	if len(changed) > 0 {
-		if lay, err = decodeLayout(summary); err != nil {
-			return false, nil
+		if lay == nil {
+			if lay, err = decodeLayout(summary); err != nil {
+				return false, nil
+			}
 		}
 		var ok bool
 		readers, ok, err = resolveReaders(st, prev, tree, digest, lay, eds, keysOf(changed))
@@ -218,7 +235,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 				return false, nil
 			}
 		}
-		out, ok, err := resolveGoFile(st, prev, tree, digest, lay, ed, eds)
+		out, ok, err := resolveGoFile(st, prev, tree, digest, lay, ed, eds, prefetched)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -453,18 +470,72 @@ func decodeLayout(summary map[string][]byte) (*graph.GoLayout, error) {
 	return decodeLayoutShard(b)
 }
 
-// resolveGoFile resolves the edited Go file ed of tree over the links of
-// the folders its resolution reads (with the edited files' new links) and
-// the tree's go.mod files, and returns its out-edges as the whole-tree
-// graph has them.
-func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, ed *edited, eds []*edited) ([]outEdge, bool, error) {
-	folders := lay.Needs(ed.path, ed.f.link.Imports)
+// needShards returns the link shards (folders, "" for the top one) that
+// resolving the Go file p with imports imps reads (graph.GoLayout.Needs).
+func needShards(lay *graph.GoLayout, p string, imps []world.Import) []string {
+	folders := lay.Needs(p, imps)
 	for k, d := range folders {
 		if d == "." {
 			folders[k] = "" // the shard of the top folder
 		}
 	}
+	return folders
+}
+
+// prefetchInterfaces reads and decodes, without their references, the
+// link shards that resolving the edited Go files would read if their
+// imports stay as they were (*lay is decoded for it), while the files are
+// parsed. A shard the stored links lack is absent: resolveGoFile reads
+// what its new imports need beyond these. Nothing is read when no edited
+// file was a Go file with a link, or the summary has no layout.
+func prefetchInterfaces(st *gitstore.Store, prev, digest string, summary map[string][]byte, eds []*edited, lay **graph.GoLayout) map[string][]linkRecord {
+	var folders []string
+	for _, ed := range eds {
+		if ed.oldLink == nil || ed.oldLink.Lang != world.LangGo {
+			continue
+		}
+		if *lay == nil {
+			l, err := decodeLayout(summary)
+			if err != nil {
+				return nil
+			}
+			*lay = l
+		}
+		folders = append(folders, needShards(*lay, ed.path, ed.oldLink.Imports)...)
+	}
+	if len(folders) == 0 {
+		return nil
+	}
+	slices.Sort(folders)
+	folders = slices.Compact(folders)
 	sh, err := st.Shards(prev, digest, artifactLinks, folders)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string][]linkRecord, len(sh))
+	for d, b := range sh {
+		ls, err := decodeLinkShardInterfaces(b)
+		if err != nil {
+			return nil
+		}
+		out[d] = ls
+	}
+	return out
+}
+
+// resolveGoFile resolves the edited Go file ed of tree over the links of
+// the folders its resolution reads (with the edited files' new links) and
+// the tree's go.mod files, and returns its out-edges as the whole-tree
+// graph has them.
+func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, ed *edited, eds []*edited, prefetched map[string][]linkRecord) ([]outEdge, bool, error) {
+	folders := needShards(lay, ed.path, ed.f.link.Imports)
+	var missing []string
+	for _, d := range folders {
+		if _, ok := prefetched[d]; !ok {
+			missing = append(missing, d)
+		}
+	}
+	sh, err := st.Shards(prev, digest, artifactLinks, missing)
 	if err != nil {
 		return nil, false, nil
 	}
@@ -478,14 +549,12 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 	}
 	var rows []row
 	for _, d := range folders {
-		b, ok := sh[d]
-		if !ok {
-			continue
-		}
-		// Resolution reads the other files' interfaces only.
-		ls, err := decodeLinkShardInterfaces(b)
-		if err != nil {
-			return nil, false, nil
+		ls, ok := prefetched[d]
+		if b, in := sh[d]; !ok && in {
+			// Resolution reads the other files' interfaces only.
+			if ls, err = decodeLinkShardInterfaces(b); err != nil {
+				return nil, false, nil
+			}
 		}
 		for _, l := range ls {
 			if nl, ok := newLink[l.Path]; ok {
