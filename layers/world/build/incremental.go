@@ -203,6 +203,26 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 
 	lap("facts")
+	// The term index's patch needs the files' terms, not their edges: it
+	// is made on another core while they are resolved.
+	type termsPatch struct {
+		shards map[string][]byte
+		ok     bool
+	}
+	termsDone := make(chan termsPatch, 1)
+	go func() {
+		sh, ok := patchTerms(repo, st, prev, digest, cfg, eds) // terms.go
+		termsDone <- termsPatch{sh, ok}
+	}()
+	var tp *termsPatch
+	waitTerms := func() termsPatch {
+		if tp == nil {
+			t := <-termsDone
+			tp = &t
+		}
+		return *tp
+	}
+	defer waitTerms()
 	// Out-edges of files other than the edited ones, resolved again.
 	var readers map[string][]outEdge
 	if len(changed) > 0 {
@@ -349,10 +369,11 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		return false, err
 	}
 
-	tpatch, ok := patchTerms(repo, st, prev, digest, cfg, eds) // terms.go
-	if !ok {
+	tpr := waitTerms()
+	if !tpr.ok {
 		return false, nil
 	}
+	tpatch := tpr.shards
 
 	fix := map[string]func(*rowRecord){}
 	for _, ed := range eds {
