@@ -237,23 +237,12 @@ func applyDelta(base, d []byte) ([]byte, error) {
 		switch {
 		case op&0x80 != 0:
 			var off, size uint64
-			for i := uint(0); i < 4; i++ {
-				if op&(1<<i) != 0 {
-					if len(d) == 0 {
-						return nil, errPackEntry
-					}
-					off |= uint64(d[0]) << (8 * i)
-					d = d[1:]
-				}
+			var ok bool
+			if off, d, ok = copyField(op, 4, d); !ok {
+				return nil, errPackEntry
 			}
-			for i := uint(0); i < 3; i++ {
-				if op&(0x10<<i) != 0 {
-					if len(d) == 0 {
-						return nil, errPackEntry
-					}
-					size |= uint64(d[0]) << (8 * i)
-					d = d[1:]
-				}
+			if size, d, ok = copyField(op>>4, 3, d); !ok {
+				return nil, errPackEntry
 			}
 			if size == 0 {
 				size = 0x10000
@@ -309,4 +298,21 @@ func looseObject(raw []byte) (plumbing.ObjectType, []byte, error) {
 		return plumbing.InvalidObject, nil, err
 	}
 	return t, all[nul+1:], nil
+}
+
+// copyField reads a copy instruction's offset (n = 4) or size (n = 3): of
+// its n little-endian bytes, those whose bit is set in the low bits of bits
+// follow in d, the others are zero.
+func copyField(bits byte, n uint, d []byte) (uint64, []byte, bool) {
+	var v uint64
+	for i := uint(0); i < n; i++ {
+		if bits&(1<<i) != 0 {
+			if len(d) == 0 {
+				return 0, d, false
+			}
+			v |= uint64(d[0]) << (8 * i)
+			d = d[1:]
+		}
+	}
+	return v, d, true
 }
