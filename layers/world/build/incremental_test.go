@@ -183,3 +183,52 @@ func compareWithFull(t *testing.T, step string, r *gittest.Repo, repo *gitstore.
 		}
 	}
 }
+
+// TestInPlaceStoresLayoutOfOldStores: a store written before the Go layout
+// had its binary form holds it as JSON; an in-place update from it reads
+// that and stores what a full index of the new tree stores.
+func TestInPlaceStoresLayoutOfOldStores(t *testing.T) {
+	r := gittest.New(t)
+	r.Write("go.mod", "module example.com/m\n")
+	r.Write("a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	r.Write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.F() }\n")
+	r.Git("add", "-A")
+	r.Commit("init")
+	repo, err := gitstore.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	ctx := context.Background()
+	first, err := Index(ctx, repo, "HEAD", Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The summary as an older version wrote it: the layout as JSON.
+	digest := treeDigest(&cfg)
+	st := repo.Store()
+	summary, err := st.Tree(first.Tree, digest, artifactMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay, err := decodeLayoutShard(summary[layoutShard])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if summary[layoutShard], err = jsonMarshal(lay); err != nil {
+		t.Fatal(err)
+	}
+	txn := st.Begin()
+	txn.PutTree(first.Tree, digest, artifactMeta, summary)
+	if err := txn.Commit("an older store's layout"); err != nil {
+		t.Fatal(err)
+	}
+	r.Write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.F() + 1 }\n")
+	r.Git("add", "-A")
+	r.Commit("body")
+	res, err := Index(ctx, repo, "HEAD", Options{Config: cfg})
+	if err != nil || !res.InPlace {
+		t.Fatalf("index = %+v, %v; want in place", res, err)
+	}
+	compareWithFull(t, "from a JSON layout", r, repo, res.Tree, cfg)
+}
