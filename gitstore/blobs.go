@@ -293,8 +293,9 @@ func (w *gogitWorker) read(id string, limit int64) ([]byte, error) {
 func (w *gogitWorker) close() error { return w.st.Close() }
 
 // objectsWorker reads with its own objects (its own maps of the packs, so
-// workers share nothing). Objects of a pack whose index it does not read
-// (not version 2) are read through cat-file.
+// workers share nothing). Objects it cannot find (in a pack whose index it
+// does not read, or not fetched yet in a partial clone) are read through
+// cat-file.
 type objectsWorker struct {
 	r  *Repo
 	o  *objects
@@ -303,16 +304,17 @@ type objectsWorker struct {
 
 func (w *objectsWorker) read(id string, limit int64) ([]byte, error) {
 	t, data, err := w.o.read(plumbing.NewHash(id))
-	if errors.Is(err, plumbing.ErrObjectNotFound) && w.o.goGit {
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		// Objects of a pack it cannot read, and objects this repository
+		// does not hold yet: in a partial clone git fetches a missing
+		// blob from the promisor remote when cat-file asks for it, and
+		// cat-file reports a blob truly missing.
 		if w.cf == nil {
 			if w.cf, err = w.r.startCatFile(); err != nil {
 				return nil, err
 			}
 		}
 		return w.cf.read(id, limit)
-	}
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return nil, &blobError{id, "object not found"}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", id, err)
