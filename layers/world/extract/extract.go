@@ -75,7 +75,11 @@ import (
 //	   for a key of a T{…} literal); Go functions, methods, fields,
 //	   variables and defined types say their type (Def.Returns),
 //	   interfaces what they embed.
-const Version = 11
+//	12: Python: container annotations give element hints ("T[]", "T{}")
+//	   and for loops, comprehensions, x[k], d.items() read them ("h#@i",
+//	   "h#@v"); hints of names, attributes and subscripts; self.x = p
+//	   with p an annotated parameter; C[T](…) is a call of C.
+const Version = 12
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

@@ -61,22 +61,143 @@ func (b *builder) pyTypeOfD(x *pyIndex, i int, hint string, depth int) (int, str
 		return -1, "", false
 	}
 	hint, members, _ := strings.Cut(hint, "#")
+	var ops []string
+	if members != "" {
+		ops = strings.Split(members, "#")
+	}
+	if isPyContainer(hint) || len(ops) > 0 && isPyElemOp(ops[0]) {
+		// an element of a container: of the one written, or of what the
+		// variable or function named is declared to hold or return
+		g, decl := i, hint
+		if !isPyContainer(hint) {
+			if g, decl = b.pyDeclared(x, i, hint); g < 0 {
+				return -1, "", false
+			}
+		}
+		return b.pyContainerOps(x, g, decl, ops, depth)
+	}
 	f, cls, ok := b.pyTypeOfIn(x, i, hint, depth)
-	if !ok || members == "" {
-		return f, cls, ok
+	if !ok {
+		if m, isMod := b.pyModuleNamed(x, i, hint); isMod && len(ops) > 0 && !isPyElemOp(ops[0]) {
+			// m#v#…: what module m's v is, as m sees it
+			return b.pyTypeOfD(x, m, pyJoinOps(ops[0], ops[1:]), depth-1)
+		}
+		return -1, "", false
 	}
 	// T#a#b: the type member a of T is declared to hold or return, then
 	// member b of that.
-	for _, m := range strings.Split(members, "#") {
+	for k, m := range ops {
+		if isPyElemOp(m) {
+			return -1, "", false // an instance of a class iterated over
+		}
 		g, ret := b.pyMemberDef(x, f, cls, m, maxPyBases)
 		if g < 0 || ret == "" {
 			return -1, "", false
+		}
+		if isPyContainer(ret) || k+1 < len(ops) && isPyElemOp(ops[k+1]) {
+			// what the member holds, then the rest, as seen from its file
+			if ret = pyJoinOps(ret, ops[k+1:]); strings.Count(ret, "#") > 8 {
+				return -1, "", false
+			}
+			return b.pyTypeOfD(x, g, ret, depth-1)
 		}
 		if f, cls, ok = b.pyTypeOfD(x, g, ret, depth-1); !ok {
 			return -1, "", false
 		}
 	}
 	return f, cls, true
+}
+
+// pyModuleNamed finds the module file i binds name to by an import
+// (import m, import a.b as m, from pkg import m).
+func (b *builder) pyModuleNamed(x *pyIndex, i int, name string) (int, bool) {
+	if name == "" || strings.ContainsAny(name, ".()") {
+		return -1, false
+	}
+	for _, im := range b.links[i].Imports {
+		if len(im.Names) == 0 {
+			if im.Alias == name || im.Alias == "" && im.Path == name {
+				return b.pyModFile(x, i, im.Path)
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			if orig, local := importName(im, n); local == name {
+				return b.pyModFile(x, i, pySub(im.Path, orig))
+			}
+		}
+	}
+	return -1, false
+}
+
+// isPyContainer reports whether hint is a container the code declares:
+// "T[]" (elements T) or "T{}" (values T).
+func isPyContainer(hint string) bool {
+	return !strings.Contains(hint, "#") && (strings.HasSuffix(hint, "[]") || strings.HasSuffix(hint, "{}"))
+}
+
+// isPyElemOp reports whether op takes an element of a container: "@i"
+// one iterated over, "@v" one taken by key or index.
+func isPyElemOp(op string) bool { return op == "@i" || op == "@v" }
+
+// pyJoinOps appends ops to hint h.
+func pyJoinOps(h string, ops []string) string {
+	if len(ops) == 0 {
+		return h
+	}
+	return h + "#" + strings.Join(ops, "#")
+}
+
+// pyDeclared is what name (a module variable, or "f()", a call of a
+// function) is declared to hold or return as file i sees it: the file
+// declaring it and the hint there; -1 when the code does not say.
+func (b *builder) pyDeclared(x *pyIndex, i int, name string) (int, string) {
+	name, call := strings.CutSuffix(name, "()")
+	f, n, ok := b.pyClassAt(x, i, name)
+	if !ok || strings.Contains(n, ".") {
+		return -1, ""
+	}
+	switch k := b.pyDefKind(f, n); {
+	case !call && (k == world.KindVar || k == world.KindConst):
+		if h := b.pyVarHint(f, n); h != "" {
+			return f, h
+		}
+	case call && k == world.KindFunction:
+		if h := b.pyReturns(f, n); h != "" {
+			return f, h
+		}
+	}
+	return -1, ""
+}
+
+// pyContainerOps applies ops to decl, a hint in file f: on a container
+// the code declares, "@i" and "@v" give its elements ("T[]") or values
+// ("T{}"), and so do its methods pop, get and setdefault, and values()
+// iterated over; copy() keeps it; anything else on a hint that is no
+// container yet is left to pyTypeOfD.
+func (b *builder) pyContainerOps(x *pyIndex, f int, decl string, ops []string, depth int) (int, string, bool) {
+	for len(ops) > 0 {
+		if !isPyContainer(decl) {
+			return b.pyTypeOfD(x, f, pyJoinOps(decl, ops), depth-1)
+		}
+		elem, isMap := decl[:len(decl)-2], strings.HasSuffix(decl, "{}")
+		switch op := ops[0]; {
+		case op == "@v", op == "pop", isMap && (op == "get" || op == "setdefault"):
+			decl, ops = elem, ops[1:]
+		case op == "@i" && !isMap:
+			decl, ops = elem, ops[1:]
+		case op == "values" && isMap && len(ops) > 1 && ops[1] == "@i":
+			decl, ops = elem, ops[2:]
+		case op == "copy":
+			ops = ops[1:]
+		default:
+			return -1, "", false
+		}
+	}
+	if isPyContainer(decl) {
+		return -1, "", false
+	}
+	return b.pyTypeOfD(x, f, decl, depth-1)
 }
 
 // pyVarHint is the type hint module variable name of file f is declared
