@@ -863,6 +863,9 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		}
 		if a := f.field(n, "arguments"); a != nil {
 			w.uses(a)
+			if fn != nil {
+				w.keywords(fn, a)
+			}
 		}
 		return
 	case "keyword_argument":
@@ -1650,6 +1653,42 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		return t + "()"
 	}
 	return ""
+}
+
+// keywords records the keyword arguments of a call of what looks like a
+// class (C(…), m.C(…), cls(…) in a classmethod) as members of that class
+// ("k" qualified ":C="): the resolver links each to the __init__ that
+// takes it, up the class's bases, or, in a class without one (a
+// dataclass), to the field of that name.
+func (w *pyWalker) keywords(fn, args *sitter.Node) {
+	f := w.f
+	h := ""
+	switch k := f.kind(fn); {
+	case k == "identifier" && f.textIs(fn, "cls") && w.isSelf("cls"):
+		h = w.cls.qual
+	case k == "identifier" || k == "attribute":
+		t := pyTypeName(f.text(fn))
+		root, _, _ := strings.Cut(t, ".")
+		if t == "" || !isUpper(t[strings.LastIndexByte(t, '.')+1]) || w.bound(root) && !w.isSelf(root) {
+			return
+		}
+		if w.isSelf(root) || strings.Count(t, ".") > 1 {
+			return // an attribute of an instance, or of a nested path
+		}
+		h = t
+	default:
+		return
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(args) {
+		if c.kind != "keyword_argument" {
+			continue
+		}
+		if nm := f.field(&c.n, "name"); nm != nil {
+			f.ref(world.Ref{Name: f.text(nm), Qual: ":" + h + "=", Line: line(nm), In: w.in, Kind: world.RefMember})
+		}
+	}
 }
 
 // loopTypes records in frame fr the types of the names a for loop (or

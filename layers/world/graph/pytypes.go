@@ -24,6 +24,21 @@ const maxPyBases = 12
 // goes the usual way with the receiver as written.
 func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
 	_, hint, _ := strings.Cut(r.Qual, ":")
+	if cls, ok := strings.CutSuffix(hint, "="); ok {
+		// a keyword argument of a call of class cls: the __init__ taking
+		// it, else (a dataclass) the field of that name
+		f, n, ok := a.pyClassNamed(x, i, cls)
+		if _, stub := x.stubs[f]; ok && !stub && !a.pyStubbed(x, i, cls) {
+			d := a.pyMember(x, f, n, "__init__", maxPyBases)
+			if d < 0 {
+				d = a.pyMember(x, f, n, r.Name, maxPyBases)
+			}
+			if d >= 0 {
+				a.edge(i, d, r.Count, 1)
+			}
+		}
+		return true
+	}
 	hint, up := strings.CutSuffix(hint, "^")
 	f, cls, ok := a.pyTypeOf(x, i, hint)
 	if !ok {
@@ -106,6 +121,32 @@ func (b *builder) pyTypeOfD(x *pyIndex, i int, hint string, depth int) (int, str
 		}
 	}
 	return f, cls, true
+}
+
+// pyStubbed reports whether file i reaches name ("C", "m.C") through a
+// module with a .pyi stub: jedi then reads the stub, not the tree's
+// class, for what calling it takes.
+func (b *builder) pyStubbed(x *pyIndex, i int, name string) bool {
+	head, _, _ := strings.Cut(name, ".")
+	stubbed := func(p string) bool {
+		m, ok := b.pyModFile(x, i, p)
+		_, st := x.stubs[m]
+		return ok && st
+	}
+	for _, im := range b.links[i].Imports {
+		if len(im.Names) == 0 {
+			if im.Alias == head || im.Alias == "" && qualHead(im.Path) == head {
+				return stubbed(im.Path)
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			if orig, local := importName(im, n); local == head {
+				return stubbed(im.Path) || stubbed(pySub(im.Path, orig))
+			}
+		}
+	}
+	return false
 }
 
 // pyModuleNamed finds the module file i binds name to by an import
