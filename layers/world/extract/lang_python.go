@@ -1074,11 +1074,18 @@ func (w *pyWalker) children(n *sitter.Node) {
 func (w *pyWalker) nestedDef(n *sitter.Node) {
 	f := w.f
 	def := n
+	hint := ""
 	if f.kind(n) == "decorated_definition" {
 		mark := len(f.stack)
+		first := true
 		for _, c := range f.kids(n) {
 			if c.kind == "decorator" {
 				w.uses(&c.n)
+				if first {
+					// @group() def cli(): cli is what the outermost
+					// decorator gives
+					hint, first = w.decoratedHint(&c.n), false
+				}
 			}
 		}
 		f.release(mark)
@@ -1089,6 +1096,14 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 	}
 	if nm := f.field(def, "name"); nm != nil {
 		w.bindLocal(f.text(nm))
+		if len(w.frames) > 0 && f.kind(def) == "function_definition" {
+			if fr := w.frames[len(w.frames)-1]; fr.locals[f.text(nm)] {
+				if fr.types == nil {
+					fr.types = map[string]string{}
+				}
+				fr.types[f.text(nm)] = hint
+			}
+		}
 	}
 	body := f.field(def, "body")
 	if f.kind(def) == "class_definition" {
