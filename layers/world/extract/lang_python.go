@@ -1438,6 +1438,13 @@ func pyAnnotTypeD(s string, depth int) string {
 			s = head // Generic[T] as T's class
 			break
 		}
+		if base == "type" || base == "Type" {
+			// type[T]: the class T itself ("T!"); calling it gives a T
+			if t := pyTypeName(args[0]); t != "" && !pyContainers[t[strings.LastIndexByte(t, '.')+1:]] {
+				return t + "!"
+			}
+			return ""
+		}
 		s = args[0]
 	}
 	t := pyTypeName(s)
@@ -1590,7 +1597,7 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			return h
 		}
 		if w.names[name] {
-			return name
+			return name + "!" // what the name is: a class, a variable
 		}
 		return ""
 	case "attribute":
@@ -1624,8 +1631,13 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			return ""
 		}
 		if w.bound(f.text(fn)) {
-			// a local holding an instance: what its __call__ returns
-			if h := w.typeOf(f.text(fn)); h != "" && strings.Count(h, "#") < 4 {
+			// a local holding a class (type[T]): an instance; a local
+			// holding an instance: what its __call__ returns
+			h := w.typeOf(f.text(fn))
+			if c, ok := strings.CutSuffix(h, "!"); ok && !strings.Contains(c, "#") {
+				return c + "()"
+			}
+			if h != "" && strings.Count(h, "#") < 4 {
 				return h + "#__call__"
 			}
 			return ""

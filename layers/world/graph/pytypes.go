@@ -93,7 +93,7 @@ func (b *builder) pyTypeOfD(x *pyIndex, i int, hint string, depth int) (int, str
 	}
 	f, cls, ok := b.pyTypeOfIn(x, i, hint, depth)
 	if !ok {
-		if m, isMod := b.pyModuleNamed(x, i, hint); isMod && len(ops) > 0 && !isPyElemOp(ops[0]) {
+		if m, isMod := b.pyModuleNamed(x, i, strings.TrimSuffix(hint, "!")); isMod && len(ops) > 0 && !isPyElemOp(ops[0]) {
 			// m#v#…: what module m's v is, as m sees it
 			return b.pyTypeOfD(x, m, pyJoinOps(ops[0], ops[1:]), depth-1)
 		}
@@ -193,7 +193,7 @@ func pyJoinOps(h string, ops []string) string {
 // function) is declared to hold or return as file i sees it: the file
 // declaring it and the hint there; -1 when the code does not say.
 func (b *builder) pyDeclared(x *pyIndex, i int, name string) (int, string) {
-	name, call := strings.CutSuffix(name, "()")
+	name, call := strings.CutSuffix(strings.TrimSuffix(name, "!"), "()")
 	f, n, ok := b.pyClassAt(x, i, name)
 	if !ok || strings.Contains(n, ".") {
 		return -1, ""
@@ -263,6 +263,7 @@ func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, boo
 
 // pyTypeOfIn is pyTypeOfD for a hint without members.
 func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, string, bool) {
+	hint = strings.TrimSuffix(hint, "!") // a class as itself: its members are its instances
 	name, call := strings.CutSuffix(hint, "()")
 	f, n, ok := b.pyClassAt(x, i, name)
 	if !ok {
