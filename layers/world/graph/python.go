@@ -589,6 +589,7 @@ func (b *builder) pyReturns(f int, name string) string {
 // module f sees it: its own definition, or what its imports bind; -1
 // when not in the tree.
 func (b *builder) pyResolveIn(x *pyIndex, f int, t string) int {
+	t = strings.TrimSuffix(t, "!") // the class itself (type[T])
 	head, rest, dotted := strings.Cut(t, ".")
 	if dotted && strings.Contains(rest, ".") {
 		return -1

@@ -293,6 +293,7 @@ func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, st
 // pyClassAt finds what name ("X", "Outer.X" or "m.X") designates in file
 // f: a definition of f by qualified name, else what its imports bind.
 func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) {
+	name = strings.TrimSuffix(name, "!") // the class itself (type[T])
 	if b.pyDefKind(f, name) != "" {
 		return f, name, true
 	}
