@@ -119,6 +119,20 @@ func (b *builder) resolvePython() {
 			}
 			l = &rest
 		}
+		if hasModuleDunder(l) {
+			// m.__file__, m.__path__…: attributes every module has, so
+			// uses of the module's file
+			rest := *l
+			rest.Refs = nil
+			for _, r := range l.Refs {
+				if fs := s.alias[r.Qual]; pyModuleDunders[r.Name] && len(fs) == 1 {
+					a.edge(i, fs[0], r.Count, 1)
+					continue
+				}
+				rest.Refs = append(rest.Refs, r)
+			}
+			l = &rest
+		}
 		if hasTyped(l) {
 			rest := *l
 			rest.Refs = nil
@@ -638,6 +652,21 @@ func (b *builder) pyDeclaring(x *pyIndex, m int, name string) int {
 func hasTyped(l *world.Link) bool {
 	for _, r := range l.Refs {
 		if strings.IndexByte(r.Qual, ':') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pyModuleDunders are the attributes every module has.
+var pyModuleDunders = map[string]bool{"__file__": true, "__path__": true, "__name__": true, "__spec__": true,
+	"__loader__": true, "__package__": true, "__doc__": true, "__dict__": true}
+
+// hasModuleDunder reports whether some reference of l selects one of
+// pyModuleDunders.
+func hasModuleDunder(l *world.Link) bool {
+	for _, r := range l.Refs {
+		if pyModuleDunders[r.Name] && r.Qual != "" {
 			return true
 		}
 	}

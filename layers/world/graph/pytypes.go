@@ -312,6 +312,9 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 			return -1, "", false
 		}
 		for _, n := range im.Names {
+			// (an import from outside the tree may be the first of two
+			// binding the name: try: from lib import X / except
+			// ImportError: from .fallback import X)
 			orig, local := importName(im, n)
 			switch {
 			case !dotted && local == name:
@@ -320,7 +323,6 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 						return d, orig, true
 					}
 				}
-				return -1, "", false
 			case dotted && local == head:
 				// from pkg import m, then m.X: m a submodule, or a class
 				sub := pySub(im.Path, orig)
@@ -329,7 +331,6 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 						return d, rest, true
 					}
 				}
-				return -1, "", false
 			}
 		}
 	}
