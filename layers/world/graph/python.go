@@ -120,7 +120,7 @@ func (b *builder) resolvePython() {
 			l = &rest
 		}
 		if hasModuleDunder(l) {
-			// m.__file__, m.__path__…: attributes every module has, so
+			// m.__file__, m.__name__…: attributes every module has, so
 			// uses of the module's file
 			rest := *l
 			rest.Refs = nil
@@ -658,9 +658,9 @@ func hasTyped(l *world.Link) bool {
 	return false
 }
 
-// pyModuleDunders are the attributes every module has.
-var pyModuleDunders = map[string]bool{"__file__": true, "__path__": true, "__name__": true, "__spec__": true,
-	"__loader__": true, "__package__": true, "__doc__": true, "__dict__": true}
+// pyModuleDunders are the attributes every module has, as jedi knows
+// them (a package's __path__ is not among them).
+var pyModuleDunders = map[string]bool{"__file__": true, "__name__": true, "__package__": true, "__doc__": true}
 
 // hasModuleDunder reports whether some reference of l selects one of
 // pyModuleDunders.
