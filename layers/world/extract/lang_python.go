@@ -1596,10 +1596,9 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		if h := w.typeOf(name); h != "" || w.bound(name) || w.isSelf(name) {
 			return h
 		}
-		if w.names[name] {
-			return name + "!" // what the name is: a class, a variable
-		}
-		return ""
+		// a name of the module or imported: what it is (a class, a
+		// variable)
+		return name + "!"
 	case "attribute":
 		return w.attrHint(r, depth+1)
 	case "subscript":

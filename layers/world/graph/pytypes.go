@@ -280,6 +280,14 @@ func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, st
 		}
 		return -1, "", false
 	}
+	if call && (k == world.KindVar || k == world.KindConst) && !strings.Contains(n, ".") {
+		// calling a variable that holds a class (type[T], a class
+		// assigned, a factory returning type[T]) gives an instance
+		if h := b.pyVarHint(f, n); b.pyHoldsClass(x, f, h, depth) {
+			return b.pyTypeOfD(x, f, h, depth-1)
+		}
+		return -1, "", false
+	}
 	if !call || k != world.KindFunction || strings.Contains(n, ".") {
 		return -1, "", false
 	}
@@ -288,6 +296,28 @@ func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, st
 		return -1, "", false
 	}
 	return b.pyClassNamed(x, f, ret)
+}
+
+// pyHoldsClass reports whether hint h of file f designates a class
+// itself rather than an instance: "T!", a function declared to return
+// type[T] called, a variable holding one (depth levels deep).
+func (b *builder) pyHoldsClass(x *pyIndex, f int, h string, depth int) bool {
+	if depth <= 0 || h == "" || strings.Contains(h, "#") {
+		return false
+	}
+	if strings.HasSuffix(h, "!") {
+		if g, n, ok := b.pyClassAt(x, f, h); ok && b.pyDefKind(g, n) != world.KindClass {
+			// a variable named: what it holds
+			return b.pyHoldsClass(x, g, b.pyVarHint(g, n), depth-1)
+		}
+		return true
+	}
+	if name, call := strings.CutSuffix(h, "()"); call {
+		if g, n, ok := b.pyClassAt(x, f, name); ok && b.pyDefKind(g, n) == world.KindFunction {
+			return strings.HasSuffix(b.pyReturns(g, n), "!")
+		}
+	}
+	return false
 }
 
 // pyClassAt finds what name ("X", "Outer.X" or "m.X") designates in file
