@@ -1695,11 +1695,8 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 	case k == "identifier" || k == "attribute":
 		t := pyTypeName(f.text(fn))
 		root, _, _ := strings.Cut(t, ".")
-		if t == "" || !isUpper(t[strings.LastIndexByte(t, '.')+1]) || w.bound(root) && !w.isSelf(root) {
-			return
-		}
-		if w.isSelf(root) || strings.Count(t, ".") > 1 {
-			return // an attribute of an instance, or of a nested path
+		if t == "" || !isUpper(t[strings.LastIndexByte(t, '.')+1]) || w.bound(root) || strings.Count(t, ".") > 1 {
+			return // no class name, a local's (or self's) attribute, a nested path
 		}
 		h = t
 	default:

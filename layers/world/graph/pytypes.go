@@ -9,9 +9,14 @@ import (
 // Python members reached through a type. The extractor writes the
 // qualifier of a member whose receiver's type the code says as
 // "receiver:hint" (self:Client, self.pool:Pool(), c:Conn, v:make()):
-// "T" is an instance of class T, "T()" what calling T gives (an instance
-// of class T, or what function T is declared to return). The member is
-// looked up in that class, then up its bases across files. Only other
+// "T" is an instance of class T, "T!" the class T itself (type[T]; its
+// members are looked up the same way, calling it gives a T), "T()" what
+// calling T gives (an instance of class T, or what function T is
+// declared to return), "H#m" what member m of H holds or returns. A
+// declared container is "T[]" (its elements are T) or "T{}" (its values
+// are); "H#@i" is an element of H iterated over, "H#@v" one taken by key
+// or index. ":C=" qualifies a keyword argument of a call of class C. The
+// member is looked up in that class, then up its bases across files. Only other
 // files' definitions (with their Parent and Returns) and imports are
 // read, never their references, so a file's resolution changes only when
 // what it can see declared changes.
