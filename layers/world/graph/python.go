@@ -284,12 +284,44 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			continue
 		}
 		d := b.definers(s, []int{base}, n)
+		if len(d) == 0 && b.pyImportsFromOutside(x, base, n, 4) {
+			// the package hands on a name from outside the tree
+			// (from marshmallow import validate): no file declares it
+			s.external(local)
+			continue
+		}
 		if len(d) == 0 {
 			d = []int{base}
 		}
 		s.name(local, d...)
 		a.spread(i, d, 1, 1)
 	}
+}
+
+// pyImportsFromOutside reports whether module f binds name only by
+// imports that lead outside the tree (through modules of the tree that
+// import it in turn, depth levels deep).
+func (b *builder) pyImportsFromOutside(x *pyIndex, f int, name string, depth int) bool {
+	if depth <= 0 || b.definesTop(f, name) {
+		return false
+	}
+	found := false
+	for _, im := range b.links[f].Imports {
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			if local != name {
+				continue
+			}
+			if _, ok := b.pyModFile(x, f, pySub(im.Path, orig)); ok {
+				return false // a submodule
+			}
+			if t, ok := b.pyModFile(x, f, im.Path); ok && (t == f || !b.pyImportsFromOutside(x, t, orig, depth-1)) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // pyFollow finds name through the imports of file f (re-exports of an
