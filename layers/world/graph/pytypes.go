@@ -205,8 +205,8 @@ func (b *builder) pyDeclared(x *pyIndex, i int, name string) (int, string) {
 	}
 	switch k := b.pyDefKind(f, n); {
 	case !call && (k == world.KindVar || k == world.KindConst):
-		if h := b.pyVarHint(f, n); h != "" {
-			return f, h
+		if g, h := b.pyVarHintAt(x, f, n); h != "" {
+			return g, h
 		}
 	case call && k == world.KindFunction:
 		if h := b.pyReturns(f, n); h != "" {
@@ -257,6 +257,19 @@ func (b *builder) pyVarHint(f int, name string) string {
 	return ""
 }
 
+// pyVarHintAt is pyVarHint read as type checkers and jedi read it: in
+// the module's .pyi stub when the stub gives the variable a type
+// (loguru's "logger: Logger", Logger a class of the stub); it returns
+// the file the hint is written in.
+func (b *builder) pyVarHintAt(x *pyIndex, f int, name string) (int, string) {
+	if st, ok := x.stubs[f]; ok {
+		if h := b.pyVarHint(st, name); h != "" {
+			return st, h
+		}
+	}
+	return f, b.pyVarHint(f, name)
+}
+
 // pyClassNamed is pyClassAt when what name designates is a class.
 func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, bool) {
 	g, n, ok := b.pyClassAt(x, f, name)
@@ -280,16 +293,16 @@ func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, st
 	}
 	if (k == world.KindVar || k == world.KindConst) && !call && depth > 0 && !strings.Contains(n, ".") {
 		// a module variable: the type the code gives it where declared
-		if h := b.pyVarHint(f, n); h != "" {
-			return b.pyTypeOfD(x, f, h, depth-1)
+		if g, h := b.pyVarHintAt(x, f, n); h != "" {
+			return b.pyTypeOfD(x, g, h, depth-1)
 		}
 		return -1, "", false
 	}
 	if call && (k == world.KindVar || k == world.KindConst) && !strings.Contains(n, ".") {
 		// calling a variable that holds a class (type[T], a class
 		// assigned, a factory returning type[T]) gives an instance
-		if h := b.pyVarHint(f, n); b.pyHoldsClass(x, f, h, depth) {
-			return b.pyTypeOfD(x, f, h, depth-1)
+		if g, h := b.pyVarHintAt(x, f, n); b.pyHoldsClass(x, g, h, depth) {
+			return b.pyTypeOfD(x, g, h, depth-1)
 		}
 		return -1, "", false
 	}
