@@ -119,15 +119,23 @@ func (b *builder) resolvePython() {
 			}
 			l = &rest
 		}
-		if hasModuleDunder(l) {
+		if hasModuleMember(l, s) {
 			// m.__file__, m.__name__…: attributes every module has, so
-			// uses of the module's file
+			// uses of the module's file; m.sub, sub a submodule m does
+			// not bind: the submodule's file
 			rest := *l
 			rest.Refs = nil
 			for _, r := range l.Refs {
-				if fs := s.alias[r.Qual]; pyModuleDunders[r.Name] && len(fs) == 1 {
+				fs := s.alias[r.Qual]
+				if len(fs) == 1 && pyModuleDunders[r.Name] {
 					a.edge(i, fs[0], r.Count, 1)
 					continue
+				}
+				if len(fs) == 1 && !b.pyBinds(fs[0], r.Name) {
+					if t, ok := x.mods[x.names[fs[0]]+"."+r.Name]; ok && x.names[fs[0]] != "" {
+						a.edge(i, t, r.Count, 1)
+						continue
+					}
 				}
 				rest.Refs = append(rest.Refs, r)
 			}
@@ -694,11 +702,11 @@ func hasTyped(l *world.Link) bool {
 // them (a package's __path__ is not among them).
 var pyModuleDunders = map[string]bool{"__file__": true, "__name__": true, "__package__": true, "__doc__": true}
 
-// hasModuleDunder reports whether some reference of l selects one of
-// pyModuleDunders.
-func hasModuleDunder(l *world.Link) bool {
+// hasModuleMember reports whether some reference of l selects a member
+// of a module s binds whole.
+func hasModuleMember(l *world.Link, s *scope) bool {
 	for _, r := range l.Refs {
-		if pyModuleDunders[r.Name] && r.Qual != "" {
+		if r.Qual != "" && len(s.alias[r.Qual]) == 1 {
 			return true
 		}
 	}
