@@ -10,9 +10,10 @@ import (
 
 // pyIndex maps dotted module names to files.
 type pyIndex struct {
-	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
-	names map[int]string // file → its module name
-	stubs map[int]int    // module → the .pyi stub beside it
+	mods  map[string]int  // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+	names map[int]string  // file → its module name
+	stubs map[int]int     // module → the .pyi stub beside it
+	pkgs  map[string]bool // folders with an __init__.py
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -37,9 +38,9 @@ func pyModule(p, root string) string {
 }
 
 func (b *builder) resolvePython() {
-	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]int{}}
-	var files []int
 	inits := map[string]bool{} // directories with __init__.py
+	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]int{}, pkgs: inits}
+	var files []int
 	b.filesOf(world.LangPython, func(i int, l *world.Link) {
 		files = append(files, i)
 		if base := path.Base(b.files[i].Path); base == "__init__.py" || base == "__init__.pyi" {
@@ -131,7 +132,7 @@ func (b *builder) resolvePython() {
 					a.edge(i, fs[0], r.Count, 1)
 					continue
 				}
-				if len(fs) == 1 && !b.pyBinds(fs[0], r.Name) {
+				if len(fs) == 1 && !b.pyBinds(fs[0], r.Name) && !b.pyStubBinds(x, fs[0], r.Name) {
 					if t, ok := x.mods[x.names[fs[0]]+"."+r.Name]; ok && x.names[fs[0]] != "" {
 						a.edge(i, t, r.Count, 1)
 						continue
@@ -176,7 +177,15 @@ func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
 		// A relative import names a file by its path from file i's folder.
 		return b.pyRelFile(i, p)
 	}
-	return x.pyFile(p)
+	if f, ok := x.pyFile(p); ok {
+		return f, true
+	}
+	if dir := path.Dir(b.files[i].Path); dir != "." && !x.pkgs[dir] {
+		// a script's own folder comes first on its sys.path: import
+		// helper finds helper.py beside a script outside any package
+		return b.pyRelFile(i, "."+p)
+	}
+	return -1, false
 }
 
 // pyRelFile finds the module a relative import (".x", "..a.b", ".")
@@ -696,6 +705,12 @@ func hasTyped(l *world.Link) bool {
 		}
 	}
 	return false
+}
+
+// pyStubBinds reports whether the .pyi stub of module f binds name.
+func (b *builder) pyStubBinds(x *pyIndex, f int, name string) bool {
+	st, ok := x.stubs[f]
+	return ok && b.pyBinds(st, name)
 }
 
 // pyModuleDunders are the attributes every module has, as jedi knows
