@@ -543,6 +543,17 @@ func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	}
 	cur, parts := fs[0], strings.Split(rest, ".")
 	for len(parts) > 0 {
+		if st, ok := x.stubs[cur]; ok && b.pyBinds(st, parts[0]) {
+			// the module's stub binds the name: a module it imports
+			// as that name, else no module
+			t := b.pyStubFollow(x, st, parts[0], 4)
+			n, isMod := x.names[firstOr(t, -1)]
+			if len(t) != 1 || !isMod {
+				break
+			}
+			cur, m, parts = t[0], n, parts[1:]
+			continue
+		}
 		t, ok := x.mods[m+"."+parts[0]]
 		if !ok {
 			break
@@ -726,4 +737,12 @@ func hasModuleMember(l *world.Link, s *scope) bool {
 		}
 	}
 	return false
+}
+
+// firstOr is the first of s, else def.
+func firstOr(s []int, def int) int {
+	if len(s) > 0 {
+		return s[0]
+	}
+	return def
 }
