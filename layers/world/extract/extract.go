@@ -75,7 +75,15 @@ import (
 //	   for a key of a T{…} literal); Go functions, methods, fields,
 //	   variables and defined types say their type (Def.Returns),
 //	   interfaces what they embed.
-const Version = 12
+//	12: TypeScript and JavaScript: a function's Returns is "R;P0;P1…"
+//	   (its parameters' declared types); an untyped callback parameter
+//	   is typed by the callable it is passed to ("CALLEE#k#j"); JSX
+//	   intrinsic elements, module augmentations and import-equals.
+//	13: Python: container annotations give element hints ("T[]", "T{}")
+//	   and for loops, comprehensions, x[k], d.items() read them ("h#@i",
+//	   "h#@v"); hints of names, attributes and subscripts; self.x = p
+//	   with p an annotated parameter; C[T](…) is a call of C.
+const Version = 13
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

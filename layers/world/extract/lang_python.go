@@ -863,6 +863,9 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		}
 		if a := f.field(n, "arguments"); a != nil {
 			w.uses(a)
+			if fn != nil {
+				w.keywords(fn, a)
+			}
 		}
 		return
 	case "keyword_argument":
@@ -894,6 +897,17 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			return true
 		})
 		w.push(locals)
+		fr, top := w.frames[len(w.frames)-1], true
+		f.walk(n, func(c *sitter.Node) bool {
+			if f.kind(c) == "for_in_clause" {
+				if l, r := f.field(c, "left"), f.field(c, "right"); l != nil && r != nil {
+					w.loopTypes(fr, l, r)
+				}
+			}
+			was := top
+			top = false
+			return was // the clauses of this comprehension, not of nested ones
+		})
 		w.children(n)
 		w.pop()
 		return
@@ -952,11 +966,15 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 	case "for_statement":
-		if r := f.field(n, "right"); r != nil {
+		r, l := f.field(n, "right"), f.field(n, "left")
+		if r != nil {
 			w.uses(r)
 		}
-		if l := f.field(n, "left"); l != nil {
+		if l != nil {
 			w.bindTargets(l)
+			if r != nil && len(w.frames) > 0 {
+				w.loopTypes(w.frames[len(w.frames)-1], l, r)
+			}
 		}
 		for _, fl := range []string{"body", "alternative"} {
 			if b := f.field(n, fl); b != nil {
@@ -1056,11 +1074,18 @@ func (w *pyWalker) children(n *sitter.Node) {
 func (w *pyWalker) nestedDef(n *sitter.Node) {
 	f := w.f
 	def := n
+	hint := ""
 	if f.kind(n) == "decorated_definition" {
 		mark := len(f.stack)
+		first := true
 		for _, c := range f.kids(n) {
 			if c.kind == "decorator" {
 				w.uses(&c.n)
+				if first {
+					// @group() def cli(): cli is what the outermost
+					// decorator gives
+					hint, first = w.decoratedHint(&c.n), false
+				}
 			}
 		}
 		f.release(mark)
@@ -1071,6 +1096,14 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 	}
 	if nm := f.field(def, "name"); nm != nil {
 		w.bindLocal(f.text(nm))
+		if len(w.frames) > 0 && f.kind(def) == "function_definition" {
+			if fr := w.frames[len(w.frames)-1]; fr.locals[f.text(nm)] {
+				if fr.types == nil {
+					fr.types = map[string]string{}
+				}
+				fr.types[f.text(nm)] = hint
+			}
+		}
 	}
 	body := f.field(def, "body")
 	if f.kind(def) == "class_definition" {
@@ -1350,12 +1383,20 @@ func (w *pyWalker) paramType(name string, t *sitter.Node) {
 
 // pyWrappers are the generic forms whose first argument is the type an
 // annotation gives (ClassVar[T], Final[T], Annotated[T, …], type[T]).
-var pyWrappers = toSet(`ClassVar Final Annotated type Type Required NotRequired ReadOnly`)
+var pyWrappers = toSet(`ClassVar Final Annotated type Type Required NotRequired ReadOnly Optional`)
 
 // pyAnnotType is the class an annotation says a value is an instance of,
 // as written: Optional and "| None" unwrapped, T[…] read as T (but for
-// containers), ClassVar[T] and the like as T; "" when not one class.
+// containers), ClassVar[T] and the like as T; a container of instances
+// of one class is "T[]" (list[T], Iterator[T], tuple[T, ...] and the
+// like: its elements are T), a mapping to them "T{}" (dict[str, T],
+// Mapping[K, T]: its values are T); "" when not one class.
 func pyAnnotType(s string) string {
+	return pyAnnotTypeD(s, 2)
+}
+
+// pyAnnotTypeD is pyAnnotType reading containers depth deep.
+func pyAnnotTypeD(s string, depth int) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	for k := 0; k < 3; k++ {
 		s = strings.TrimSpace(pyUnwrapOptional(s))
@@ -1365,21 +1406,120 @@ func pyAnnotType(s string) string {
 		}
 		head := s[:open]
 		base := head[strings.LastIndexByte(head, '.')+1:]
+		args := pySplitArgs(s[open+1 : len(s)-1])
+		if e := pyElementArg(base, args); e != "" {
+			if depth <= 1 {
+				return ""
+			}
+			t := pyAnnotTypeD(e, depth-1)
+			if t == "" || strings.ContainsAny(t, "[{") {
+				return "" // containers of containers say too little
+			}
+			if pyMappings[base] {
+				return t + "{}"
+			}
+			return t + "[]"
+		}
+		if base == "Union" {
+			// Union[T, None]: T
+			var one []string
+			for _, a := range args {
+				if a != "None" {
+					one = append(one, a)
+				}
+			}
+			if len(one) != 1 {
+				return ""
+			}
+			s = one[0]
+			continue
+		}
 		if !pyWrappers[base] {
 			s = head // Generic[T] as T's class
 			break
 		}
-		in := s[open+1 : len(s)-1]
-		if c := strings.IndexByte(in, ','); c >= 0 {
-			in = in[:c]
+		if base == "type" || base == "Type" {
+			// type[T]: the class T itself ("T!"); calling it gives a T
+			if t := pyTypeName(args[0]); t != "" && !pyContainers[t[strings.LastIndexByte(t, '.')+1:]] {
+				return t + "!"
+			}
+			return ""
 		}
-		s = in
+		s = args[0]
 	}
 	t := pyTypeName(s)
 	if t != "" && pyContainers[t[strings.LastIndexByte(t, '.')+1:]] {
 		return ""
 	}
 	return t
+}
+
+// pySequences are the generic containers whose first argument is the
+// type of their elements; pyMappings those whose second is the type of
+// their values.
+var (
+	pySequences = toSet(`list List Iterable Iterator Sequence MutableSequence set Set frozenset FrozenSet
+AbstractSet MutableSet Collection Generator AsyncIterator AsyncIterable AsyncGenerator deque Deque
+Reversible`)
+	pyMappings = toSet(`dict Dict Mapping MutableMapping OrderedDict DefaultDict defaultdict ChainMap`)
+)
+
+// pyElementArg is the argument of container base[args…] naming its
+// elements' (or values') type, "" when base is no such container.
+func pyElementArg(base string, args []string) string {
+	switch {
+	case pySequences[base] && len(args) >= 1:
+		return args[0]
+	case pyMappings[base] && len(args) == 2:
+		return args[1]
+	case (base == "tuple" || base == "Tuple") && len(args) == 2 && args[1] == "...":
+		return args[0]
+	}
+	return ""
+}
+
+// pySplitArgs splits the arguments of a subscript at its top-level
+// commas, each trimmed.
+func pySplitArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// pyElemHint is the hint of an element of what hint h designates: op
+// "@i" an element iterated over, "@v" a value taken by key or index
+// (x[k], d.get(k), d.values()). A container the code declares ("T[]",
+// "T{}") gives T at once; anything else defers to the resolver, which
+// reads what h is declared as ("h#@i"). "" when nothing can be said.
+func pyElemHint(h, op string) string {
+	if h == "" || strings.Count(h, "#") >= 4 {
+		return ""
+	}
+	if !strings.Contains(h, "#") {
+		if e, ok := strings.CutSuffix(h, "[]"); ok {
+			return e
+		}
+		if e, ok := strings.CutSuffix(h, "{}"); ok {
+			if op == "@v" {
+				return e
+			}
+			return "" // the keys of a mapping
+		}
+	}
+	return h + "#" + op
 }
 
 // pyContainers are generic names that say nothing of a class of the tree.
@@ -1446,11 +1586,35 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			return w.valueHint(r.NamedChild(0), depth+1)
 		}
 		return ""
+	case "identifier":
+		// a local or module variable whose type the code says, an
+		// imported name as what it is declared to hold
+		name := f.text(r)
+		if pyBuiltins[name] || w.modules[name] {
+			return ""
+		}
+		if h := w.typeOf(name); h != "" || w.bound(name) || w.isSelf(name) {
+			return h
+		}
+		// a name of the module or imported: what it is (a class, a
+		// variable)
+		return name + "!"
+	case "attribute":
+		return w.attrHint(r, depth+1)
+	case "subscript":
+		// x[k]: a value of what x is
+		return pyElemHint(w.valueHint(f.field(r, "value"), depth+1), "@v")
 	case "call":
 	default:
 		return ""
 	}
 	fn := f.field(r, "function")
+	if fn != nil && f.kind(fn) == "subscript" {
+		fn = f.field(fn, "value") // C[T](…): an instance of C
+		if fn != nil && f.kind(fn) != "identifier" && f.kind(fn) != "attribute" {
+			return ""
+		}
+	}
 	if fn == nil {
 		return ""
 	}
@@ -1466,8 +1630,13 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			return ""
 		}
 		if w.bound(f.text(fn)) {
-			// a local holding an instance: what its __call__ returns
-			if h := w.typeOf(f.text(fn)); h != "" && strings.Count(h, "#") < 4 {
+			// a local holding a class (type[T]): an instance; a local
+			// holding an instance: what its __call__ returns
+			h := w.typeOf(f.text(fn))
+			if c, ok := strings.CutSuffix(h, "!"); ok && !strings.Contains(c, "#") {
+				return c + "()"
+			}
+			if h != "" && strings.Count(h, "#") < 4 {
 				return h + "#__call__"
 			}
 			return ""
@@ -1510,6 +1679,87 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		return t + "()"
 	}
 	return ""
+}
+
+// keywords records the keyword arguments of a call of what looks like a
+// class (C(…), m.C(…), cls(…) in a classmethod) as members of that class
+// ("k" qualified ":C="): the resolver links each to the __init__ that
+// takes it, up the class's bases, or, in a class without one (a
+// dataclass), to the field of that name.
+func (w *pyWalker) keywords(fn, args *sitter.Node) {
+	f := w.f
+	h := ""
+	switch k := f.kind(fn); {
+	case k == "identifier" && f.textIs(fn, "cls") && w.isSelf("cls"):
+		h = w.cls.qual
+	case k == "identifier" || k == "attribute":
+		t := pyTypeName(f.text(fn))
+		root, _, _ := strings.Cut(t, ".")
+		if t == "" || !isUpper(t[strings.LastIndexByte(t, '.')+1]) || w.bound(root) || strings.Count(t, ".") > 1 {
+			return // no class name, a local's (or self's) attribute, a nested path
+		}
+		h = t
+	default:
+		return
+	}
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(args) {
+		if c.kind != "keyword_argument" {
+			continue
+		}
+		if nm := f.field(&c.n, "name"); nm != nil {
+			f.ref(world.Ref{Name: f.text(nm), Qual: ":" + h + "=", Line: line(nm), In: w.in, Kind: world.RefMember})
+		}
+	}
+}
+
+// loopTypes records in frame fr the types of the names a for loop (or
+// a comprehension's for clause) binds when the code says what it
+// iterates over: the elements of a declared container (for x in xs,
+// xs: list[T]), the values of a mapping (for k, v in d.items(),
+// for v in d.values()), enumerate(xs), sorted(xs), reversed(xs).
+func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
+	f := w.f
+	set := func(name *sitter.Node, h string) {
+		if f.kind(name) != "identifier" || !fr.locals[f.text(name)] {
+			return
+		}
+		if fr.types == nil {
+			fr.types = map[string]string{}
+		}
+		fr.types[f.text(name)] = h // the latest binding decides
+	}
+	pair := func() (*sitter.Node, *sitter.Node) {
+		if k := f.kind(left); (k == "pattern_list" || k == "tuple_pattern") && left.NamedChildCount() == 2 {
+			return left.NamedChild(0), left.NamedChild(1)
+		}
+		return nil, nil
+	}
+	if f.kind(right) == "call" {
+		fn, args := f.field(right, "function"), f.field(right, "arguments")
+		if fn != nil && args != nil {
+			switch {
+			case f.kind(fn) == "attribute" && f.field(fn, "attribute") != nil && f.textIs(f.field(fn, "attribute"), "items") && args.NamedChildCount() == 0:
+				// for k, v in d.items(): v a value of d
+				if k, v := pair(); k != nil {
+					set(k, "")
+					set(v, pyElemHint(w.valueHint(f.field(fn, "object"), 0), "@v"))
+				}
+				return
+			case f.kind(fn) == "identifier" && f.textIs(fn, "enumerate") && !w.bound("enumerate") && args.NamedChildCount() >= 1:
+				if k, v := pair(); k != nil {
+					set(k, "")
+					set(v, pyElemHint(w.valueHint(args.NamedChild(0), 0), "@i"))
+				}
+				return
+			case f.kind(fn) == "identifier" && (f.textIs(fn, "sorted") || f.textIs(fn, "reversed") || f.textIs(fn, "list") || f.textIs(fn, "tuple")) &&
+				!w.bound(f.text(fn)) && args.NamedChildCount() >= 1:
+				right = args.NamedChild(0)
+			}
+		}
+	}
+	set(left, pyElemHint(w.valueHint(right, 0), "@i"))
 }
 
 // asType records the type an "as" binding gets when the code says:
@@ -1658,7 +1908,7 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 			have[d.Name] = true
 		}
 	}
-	w.selfAssignments(body, func(name string, n *sitter.Node) {
+	w.selfAssignments(body, func(name string, n, _ *sitter.Node) {
 		if have[name] {
 			return
 		}
@@ -1676,7 +1926,7 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 // selfAssignments calls fn, in source order, for every assignment
 // self.name = … in the methods of a class body (not in functions nested
 // in them).
-func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign *sitter.Node)) {
+func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign, method *sitter.Node)) {
 	f := w.f
 	for i := uint(0); i < body.NamedChildCount(); i++ {
 		st := body.NamedChild(i)
@@ -1701,12 +1951,40 @@ func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assig
 				}
 				o, at := f.field(l, "object"), f.field(l, "attribute")
 				if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
-					fn(f.text(at), n)
+					fn(f.text(at), n, st)
 				}
 			}
 			return true
 		})
 	}
+}
+
+// paramAnnot is the type hint of parameter name of function def as its
+// annotation says, "" when it has none.
+func (w *pyWalker) paramAnnot(def *sitter.Node, name string) string {
+	f := w.f
+	ps := f.field(def, "parameters")
+	if ps == nil {
+		return ""
+	}
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		var nm *sitter.Node
+		switch f.kind(p) {
+		case "typed_parameter":
+			nm = p.NamedChild(0)
+		case "typed_default_parameter":
+			nm = f.field(p, "name")
+		default:
+			continue
+		}
+		if nm != nil && f.kind(nm) == "identifier" && f.textIs(nm, name) {
+			if t := f.field(p, "type"); t != nil {
+				return pyAnnotType(f.text(t))
+			}
+		}
+	}
+	return ""
 }
 
 // isSelf reports whether root is self or cls in a method of the class
@@ -1761,7 +2039,15 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 			}
 		}
 	}
-	w.selfAssignments(body, func(name string, n *sitter.Node) { set(name, w.hintOf(n)) })
+	w.selfAssignments(body, func(name string, n, method *sitter.Node) {
+		if r := f.field(n, "right"); f.field(n, "type") == nil && r != nil && f.kind(r) == "identifier" {
+			// self.x = x, x an annotated parameter (other names are the
+			// method's locals, whose types are not known here)
+			set(name, w.paramAnnot(method, f.text(r)))
+			return
+		}
+		set(name, w.hintOf(n))
+	})
 	for k, v := range attrs {
 		if v == "" {
 			delete(attrs, k)

@@ -10,9 +10,10 @@ import (
 
 // pyIndex maps dotted module names to files.
 type pyIndex struct {
-	mods  map[string]int // "a.b.c" → a/b/c.py or a/b/c/__init__.py
-	names map[int]string // file → its module name
-	stubs map[int]int    // module → the .pyi stub beside it
+	mods  map[string]int  // "a.b.c" → a/b/c.py or a/b/c/__init__.py
+	names map[int]string  // file → its module name
+	stubs map[int]int     // module → the .pyi stub beside it
+	pkgs  map[string]bool // folders with an __init__.py
 }
 
 // pyModule returns the dotted module name of p relative to root ("" for
@@ -37,9 +38,9 @@ func pyModule(p, root string) string {
 }
 
 func (b *builder) resolvePython() {
-	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]int{}}
-	var files []int
 	inits := map[string]bool{} // directories with __init__.py
+	x := &pyIndex{mods: map[string]int{}, names: map[int]string{}, stubs: map[int]int{}, pkgs: inits}
+	var files []int
 	b.filesOf(world.LangPython, func(i int, l *world.Link) {
 		files = append(files, i)
 		if base := path.Base(b.files[i].Path); base == "__init__.py" || base == "__init__.pyi" {
@@ -119,6 +120,28 @@ func (b *builder) resolvePython() {
 			}
 			l = &rest
 		}
+		if hasModuleMember(l, s) {
+			// m.__file__, m.__name__…: attributes every module has, so
+			// uses of the module's file; m.sub, sub a submodule m does
+			// not bind: the submodule's file
+			rest := *l
+			rest.Refs = nil
+			for _, r := range l.Refs {
+				fs := s.alias[r.Qual]
+				if len(fs) == 1 && pyModuleDunders[r.Name] {
+					a.edge(i, fs[0], r.Count, 1)
+					continue
+				}
+				if len(fs) == 1 && !b.pyBinds(fs[0], r.Name) && !b.pyStubBinds(x, fs[0], r.Name) {
+					if t, ok := x.mods[x.names[fs[0]]+"."+r.Name]; ok && x.names[fs[0]] != "" {
+						a.edge(i, t, r.Count, 1)
+						continue
+					}
+				}
+				rest.Refs = append(rest.Refs, r)
+			}
+			l = &rest
+		}
 		if hasTyped(l) {
 			rest := *l
 			rest.Refs = nil
@@ -154,7 +177,15 @@ func (b *builder) pyModFile(x *pyIndex, i int, p string) (int, bool) {
 		// A relative import names a file by its path from file i's folder.
 		return b.pyRelFile(i, p)
 	}
-	return x.pyFile(p)
+	if f, ok := x.pyFile(p); ok {
+		return f, true
+	}
+	if dir := path.Dir(b.files[i].Path); dir != "." && !x.pkgs[dir] {
+		// a script's own folder comes first on its sys.path: import
+		// helper finds helper.py beside a script outside any package
+		return b.pyRelFile(i, "."+p)
+	}
+	return -1, false
 }
 
 // pyRelFile finds the module a relative import (".x", "..a.b", ".")
@@ -270,12 +301,44 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 			continue
 		}
 		d := b.definers(s, []int{base}, n)
+		if len(d) == 0 && b.pyImportsFromOutside(x, base, n, 4) {
+			// the package hands on a name from outside the tree
+			// (from marshmallow import validate): no file declares it
+			s.external(local)
+			continue
+		}
 		if len(d) == 0 {
 			d = []int{base}
 		}
 		s.name(local, d...)
 		a.spread(i, d, 1, 1)
 	}
+}
+
+// pyImportsFromOutside reports whether module f binds name only by
+// imports that lead outside the tree (through modules of the tree that
+// import it in turn, depth levels deep).
+func (b *builder) pyImportsFromOutside(x *pyIndex, f int, name string, depth int) bool {
+	if depth <= 0 || b.definesTop(f, name) {
+		return false
+	}
+	found := false
+	for _, im := range b.links[f].Imports {
+		for _, n := range im.Names {
+			orig, local := importName(im, n)
+			if local != name {
+				continue
+			}
+			if _, ok := b.pyModFile(x, f, pySub(im.Path, orig)); ok {
+				return false // a submodule
+			}
+			if t, ok := b.pyModFile(x, f, im.Path); ok && (t == f || !b.pyImportsFromOutside(x, t, orig, depth-1)) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // pyFollow finds name through the imports of file f (re-exports of an
@@ -480,6 +543,17 @@ func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 	}
 	cur, parts := fs[0], strings.Split(rest, ".")
 	for len(parts) > 0 {
+		if st, ok := x.stubs[cur]; ok && b.pyBinds(st, parts[0]) {
+			// the module's stub binds the name: a module it imports
+			// as that name, else no module
+			t := b.pyStubFollow(x, st, parts[0], 4)
+			n, isMod := x.names[firstOr(t, -1)]
+			if len(t) != 1 || !isMod {
+				break
+			}
+			cur, m, parts = t[0], n, parts[1:]
+			continue
+		}
 		t, ok := x.mods[m+"."+parts[0]]
 		if !ok {
 			break
@@ -589,6 +663,7 @@ func (b *builder) pyReturns(f int, name string) string {
 // module f sees it: its own definition, or what its imports bind; -1
 // when not in the tree.
 func (b *builder) pyResolveIn(x *pyIndex, f int, t string) int {
+	t = strings.TrimSuffix(t, "!") // the class itself (type[T])
 	head, rest, dotted := strings.Cut(t, ".")
 	if dotted && strings.Contains(rest, ".") {
 		return -1
@@ -641,4 +716,33 @@ func hasTyped(l *world.Link) bool {
 		}
 	}
 	return false
+}
+
+// pyStubBinds reports whether the .pyi stub of module f binds name.
+func (b *builder) pyStubBinds(x *pyIndex, f int, name string) bool {
+	st, ok := x.stubs[f]
+	return ok && b.pyBinds(st, name)
+}
+
+// pyModuleDunders are the attributes every module has, as jedi knows
+// them (a package's __path__ is not among them).
+var pyModuleDunders = map[string]bool{"__file__": true, "__name__": true, "__package__": true, "__doc__": true}
+
+// hasModuleMember reports whether some reference of l selects a member
+// of a module s binds whole.
+func hasModuleMember(l *world.Link, s *scope) bool {
+	for _, r := range l.Refs {
+		if r.Qual != "" && len(s.alias[r.Qual]) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// firstOr is the first of s, else def.
+func firstOr(s []int, def int) int {
+	if len(s) > 0 {
+		return s[0]
+	}
+	return def
 }

@@ -9,9 +9,14 @@ import (
 // Python members reached through a type. The extractor writes the
 // qualifier of a member whose receiver's type the code says as
 // "receiver:hint" (self:Client, self.pool:Pool(), c:Conn, v:make()):
-// "T" is an instance of class T, "T()" what calling T gives (an instance
-// of class T, or what function T is declared to return). The member is
-// looked up in that class, then up its bases across files. Only other
+// "T" is an instance of class T, "T!" the class T itself (type[T]; its
+// members are looked up the same way, calling it gives a T), "T()" what
+// calling T gives (an instance of class T, or what function T is
+// declared to return), "H#m" what member m of H holds or returns. A
+// declared container is "T[]" (its elements are T) or "T{}" (its values
+// are); "H#@i" is an element of H iterated over, "H#@v" one taken by key
+// or index. ":C=" qualifies a keyword argument of a call of class C. The
+// member is looked up in that class, then up its bases across files. Only other
 // files' definitions (with their Parent and Returns) and imports are
 // read, never their references, so a file's resolution changes only when
 // what it can see declared changes.
@@ -24,6 +29,21 @@ const maxPyBases = 12
 // goes the usual way with the receiver as written.
 func (a *acc) pyTyped(x *pyIndex, i int, r world.LinkRef) bool {
 	_, hint, _ := strings.Cut(r.Qual, ":")
+	if cls, ok := strings.CutSuffix(hint, "="); ok {
+		// a keyword argument of a call of class cls: the __init__ taking
+		// it, else (a dataclass) the field of that name
+		f, n, ok := a.pyClassNamed(x, i, cls)
+		if _, stub := x.stubs[f]; ok && !stub && !a.pyStubbed(x, i, cls) {
+			d := a.pyMember(x, f, n, "__init__", maxPyBases)
+			if d < 0 {
+				d = a.pyMember(x, f, n, r.Name, maxPyBases)
+			}
+			if d >= 0 {
+				a.edge(i, d, r.Count, 1)
+			}
+		}
+		return true
+	}
 	hint, up := strings.CutSuffix(hint, "^")
 	f, cls, ok := a.pyTypeOf(x, i, hint)
 	if !ok {
@@ -61,22 +81,169 @@ func (b *builder) pyTypeOfD(x *pyIndex, i int, hint string, depth int) (int, str
 		return -1, "", false
 	}
 	hint, members, _ := strings.Cut(hint, "#")
+	var ops []string
+	if members != "" {
+		ops = strings.Split(members, "#")
+	}
+	if isPyContainer(hint) || len(ops) > 0 && isPyElemOp(ops[0]) {
+		// an element of a container: of the one written, or of what the
+		// variable or function named is declared to hold or return
+		g, decl := i, hint
+		if !isPyContainer(hint) {
+			if g, decl = b.pyDeclared(x, i, hint); g < 0 {
+				return -1, "", false
+			}
+		}
+		return b.pyContainerOps(x, g, decl, ops, depth)
+	}
 	f, cls, ok := b.pyTypeOfIn(x, i, hint, depth)
-	if !ok || members == "" {
-		return f, cls, ok
+	if !ok {
+		if m, isMod := b.pyModuleNamed(x, i, strings.TrimSuffix(hint, "!")); isMod && len(ops) > 0 && !isPyElemOp(ops[0]) {
+			// m#v#…: what module m's v is, as m sees it
+			return b.pyTypeOfD(x, m, pyJoinOps(ops[0], ops[1:]), depth-1)
+		}
+		return -1, "", false
 	}
 	// T#a#b: the type member a of T is declared to hold or return, then
 	// member b of that.
-	for _, m := range strings.Split(members, "#") {
+	for k, m := range ops {
+		if isPyElemOp(m) {
+			return -1, "", false // an instance of a class iterated over
+		}
 		g, ret := b.pyMemberDef(x, f, cls, m, maxPyBases)
 		if g < 0 || ret == "" {
 			return -1, "", false
+		}
+		if isPyContainer(ret) || k+1 < len(ops) && isPyElemOp(ops[k+1]) {
+			// what the member holds, then the rest, as seen from its file
+			if ret = pyJoinOps(ret, ops[k+1:]); strings.Count(ret, "#") > 8 {
+				return -1, "", false
+			}
+			return b.pyTypeOfD(x, g, ret, depth-1)
 		}
 		if f, cls, ok = b.pyTypeOfD(x, g, ret, depth-1); !ok {
 			return -1, "", false
 		}
 	}
 	return f, cls, true
+}
+
+// pyStubbed reports whether file i reaches name ("C", "m.C") through a
+// module with a .pyi stub: jedi then reads the stub, not the tree's
+// class, for what calling it takes.
+func (b *builder) pyStubbed(x *pyIndex, i int, name string) bool {
+	head, _, _ := strings.Cut(name, ".")
+	stubbed := func(p string) bool {
+		m, ok := b.pyModFile(x, i, p)
+		_, st := x.stubs[m]
+		return ok && st
+	}
+	for _, im := range b.links[i].Imports {
+		if len(im.Names) == 0 {
+			if im.Alias == head || im.Alias == "" && qualHead(im.Path) == head {
+				return stubbed(im.Path)
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			if orig, local := importName(im, n); local == head {
+				return stubbed(im.Path) || stubbed(pySub(im.Path, orig))
+			}
+		}
+	}
+	return false
+}
+
+// pyModuleNamed finds the module file i binds name to by an import
+// (import m, import a.b as m, from pkg import m).
+func (b *builder) pyModuleNamed(x *pyIndex, i int, name string) (int, bool) {
+	if name == "" || strings.ContainsAny(name, ".()") {
+		return -1, false
+	}
+	for _, im := range b.links[i].Imports {
+		if len(im.Names) == 0 {
+			if im.Alias == name || im.Alias == "" && im.Path == name {
+				return b.pyModFile(x, i, im.Path)
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			if orig, local := importName(im, n); local == name {
+				return b.pyModFile(x, i, pySub(im.Path, orig))
+			}
+		}
+	}
+	return -1, false
+}
+
+// isPyContainer reports whether hint is a container the code declares:
+// "T[]" (elements T) or "T{}" (values T).
+func isPyContainer(hint string) bool {
+	return !strings.Contains(hint, "#") && (strings.HasSuffix(hint, "[]") || strings.HasSuffix(hint, "{}"))
+}
+
+// isPyElemOp reports whether op takes an element of a container: "@i"
+// one iterated over, "@v" one taken by key or index.
+func isPyElemOp(op string) bool { return op == "@i" || op == "@v" }
+
+// pyJoinOps appends ops to hint h.
+func pyJoinOps(h string, ops []string) string {
+	if len(ops) == 0 {
+		return h
+	}
+	return h + "#" + strings.Join(ops, "#")
+}
+
+// pyDeclared is what name (a module variable, or "f()", a call of a
+// function) is declared to hold or return as file i sees it: the file
+// declaring it and the hint there; -1 when the code does not say.
+func (b *builder) pyDeclared(x *pyIndex, i int, name string) (int, string) {
+	name, call := strings.CutSuffix(strings.TrimSuffix(name, "!"), "()")
+	f, n, ok := b.pyClassAt(x, i, name)
+	if !ok || strings.Contains(n, ".") {
+		return -1, ""
+	}
+	switch k := b.pyDefKind(f, n); {
+	case !call && (k == world.KindVar || k == world.KindConst):
+		if g, h := b.pyVarHintAt(x, f, n); h != "" {
+			return g, h
+		}
+	case call && k == world.KindFunction:
+		if h := b.pyReturns(f, n); h != "" {
+			return f, h
+		}
+	}
+	return -1, ""
+}
+
+// pyContainerOps applies ops to decl, a hint in file f: on a container
+// the code declares, "@i" and "@v" give its elements ("T[]") or values
+// ("T{}"), and so do its methods pop, get and setdefault, and values()
+// iterated over; copy() keeps it; anything else on a hint that is no
+// container yet is left to pyTypeOfD.
+func (b *builder) pyContainerOps(x *pyIndex, f int, decl string, ops []string, depth int) (int, string, bool) {
+	for len(ops) > 0 {
+		if !isPyContainer(decl) {
+			return b.pyTypeOfD(x, f, pyJoinOps(decl, ops), depth-1)
+		}
+		elem, isMap := decl[:len(decl)-2], strings.HasSuffix(decl, "{}")
+		switch op := ops[0]; {
+		case op == "@v", op == "pop", isMap && (op == "get" || op == "setdefault"):
+			decl, ops = elem, ops[1:]
+		case op == "@i" && !isMap:
+			decl, ops = elem, ops[1:]
+		case op == "values" && isMap && len(ops) > 1 && ops[1] == "@i":
+			decl, ops = elem, ops[2:]
+		case op == "copy":
+			ops = ops[1:]
+		default:
+			return -1, "", false
+		}
+	}
+	if isPyContainer(decl) {
+		return -1, "", false
+	}
+	return b.pyTypeOfD(x, f, decl, depth-1)
 }
 
 // pyVarHint is the type hint module variable name of file f is declared
@@ -90,6 +257,19 @@ func (b *builder) pyVarHint(f int, name string) string {
 	return ""
 }
 
+// pyVarHintAt is pyVarHint read as type checkers and jedi read it: in
+// the module's .pyi stub when the stub gives the variable a type
+// (loguru's "logger: Logger", Logger a class of the stub); it returns
+// the file the hint is written in.
+func (b *builder) pyVarHintAt(x *pyIndex, f int, name string) (int, string) {
+	if st, ok := x.stubs[f]; ok {
+		if h := b.pyVarHint(st, name); h != "" {
+			return st, h
+		}
+	}
+	return f, b.pyVarHint(f, name)
+}
+
 // pyClassNamed is pyClassAt when what name designates is a class.
 func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, bool) {
 	g, n, ok := b.pyClassAt(x, f, name)
@@ -101,6 +281,7 @@ func (b *builder) pyClassNamed(x *pyIndex, f int, name string) (int, string, boo
 
 // pyTypeOfIn is pyTypeOfD for a hint without members.
 func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, string, bool) {
+	hint = strings.TrimSuffix(hint, "!") // a class as itself: its members are its instances
 	name, call := strings.CutSuffix(hint, "()")
 	f, n, ok := b.pyClassAt(x, i, name)
 	if !ok {
@@ -112,8 +293,16 @@ func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, st
 	}
 	if (k == world.KindVar || k == world.KindConst) && !call && depth > 0 && !strings.Contains(n, ".") {
 		// a module variable: the type the code gives it where declared
-		if h := b.pyVarHint(f, n); h != "" {
-			return b.pyTypeOfD(x, f, h, depth-1)
+		if g, h := b.pyVarHintAt(x, f, n); h != "" {
+			return b.pyTypeOfD(x, g, h, depth-1)
+		}
+		return -1, "", false
+	}
+	if call && (k == world.KindVar || k == world.KindConst) && !strings.Contains(n, ".") {
+		// calling a variable that holds a class (type[T], a class
+		// assigned, a factory returning type[T]) gives an instance
+		if g, h := b.pyVarHintAt(x, f, n); b.pyHoldsClass(x, g, h, depth) {
+			return b.pyTypeOfD(x, g, h, depth-1)
 		}
 		return -1, "", false
 	}
@@ -127,9 +316,32 @@ func (b *builder) pyTypeOfIn(x *pyIndex, i int, hint string, depth int) (int, st
 	return b.pyClassNamed(x, f, ret)
 }
 
+// pyHoldsClass reports whether hint h of file f designates a class
+// itself rather than an instance: "T!", a function declared to return
+// type[T] called, a variable holding one (depth levels deep).
+func (b *builder) pyHoldsClass(x *pyIndex, f int, h string, depth int) bool {
+	if depth <= 0 || h == "" || strings.Contains(h, "#") {
+		return false
+	}
+	if strings.HasSuffix(h, "!") {
+		if g, n, ok := b.pyClassAt(x, f, h); ok && b.pyDefKind(g, n) != world.KindClass {
+			// a variable named: what it holds
+			return b.pyHoldsClass(x, g, b.pyVarHint(g, n), depth-1)
+		}
+		return true
+	}
+	if name, call := strings.CutSuffix(h, "()"); call {
+		if g, n, ok := b.pyClassAt(x, f, name); ok && b.pyDefKind(g, n) == world.KindFunction {
+			return strings.HasSuffix(b.pyReturns(g, n), "!")
+		}
+	}
+	return false
+}
+
 // pyClassAt finds what name ("X", "Outer.X" or "m.X") designates in file
 // f: a definition of f by qualified name, else what its imports bind.
 func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) {
+	name = strings.TrimSuffix(name, "!") // the class itself (type[T])
 	if b.pyDefKind(f, name) != "" {
 		return f, name, true
 	}
@@ -148,6 +360,9 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 			return -1, "", false
 		}
 		for _, n := range im.Names {
+			// (an import from outside the tree may be the first of two
+			// binding the name: try: from lib import X / except
+			// ImportError: from .fallback import X)
 			orig, local := importName(im, n)
 			switch {
 			case !dotted && local == name:
@@ -156,7 +371,6 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 						return d, orig, true
 					}
 				}
-				return -1, "", false
 			case dotted && local == head:
 				// from pkg import m, then m.X: m a submodule, or a class
 				sub := pySub(im.Path, orig)
@@ -165,7 +379,6 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 						return d, rest, true
 					}
 				}
-				return -1, "", false
 			}
 		}
 	}
