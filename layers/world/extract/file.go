@@ -435,8 +435,7 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 	i := f.at(n)
 	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
 		if f.recs[j].field == id {
-			c := f.recs[j].node
-			return &c
+			return &f.recs[j].node // valid until close, as walk's nodes
 		}
 	}
 	return nil
@@ -628,4 +627,41 @@ func pick(ks []kid, id uint16) *kid {
 		}
 	}
 	return nil
+}
+
+// namedChild returns n's i-th named child, or nil: NamedChild answered
+// from the file's tree, without a cgo call. The node stays valid until
+// close.
+func (f *file) namedChild(n *sitter.Node, i uint) *sitter.Node {
+	at := f.at(n)
+	for j := at + 1; j < int(f.recs[at].after); j = int(f.recs[j].after) {
+		if f.recNamed(&f.recs[j]) {
+			if i == 0 {
+				return &f.recs[j].node
+			}
+			i--
+		}
+	}
+	return nil
+}
+
+// namedCount returns the number of n's named children (NamedChildCount
+// from the file's tree).
+func (f *file) namedCount(n *sitter.Node) uint {
+	at := f.at(n)
+	c := uint(0)
+	for j := at + 1; j < int(f.recs[at].after); j = int(f.recs[j].after) {
+		if f.recNamed(&f.recs[j]) {
+			c++
+		}
+	}
+	return c
+}
+
+// recNamed reports whether a record of the file's tree is a named node.
+func (f *file) recNamed(r *cRec) bool {
+	if int(r.symbol) < len(f.lang.named) {
+		return f.lang.named[r.symbol]
+	}
+	return r.node.IsNamed()
 }

@@ -32,10 +32,10 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
 		switch f.kind(t) {
 		case "type_annotation", "parenthesized_type", "readonly_type":
-			if t.NamedChildCount() != 1 {
+			if f.namedCount(t) != 1 {
 				return ""
 			}
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "type_identifier", "identifier":
 			return f.text(t)
 		case "generic_type":
@@ -43,10 +43,10 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 			if name == nil || f.kind(name) != "type_identifier" {
 				return ""
 			}
-			if n := f.text(name); !jsTypeWrappers[n] || args == nil || args.NamedChildCount() == 0 {
+			if n := f.text(name); !jsTypeWrappers[n] || args == nil || f.namedCount(args) == 0 {
 				return n
 			}
-			t = args.NamedChild(0)
+			t = f.namedChild(args, 0)
 		case "union_type":
 			var parts []*sitter.Node
 			jsUnionParts(f, t, &parts, 0)
@@ -57,10 +57,10 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 		case "function_type":
 			t = f.field(t, "return_type")
 		case "type_query":
-			if t.NamedChildCount() != 1 {
+			if f.namedCount(t) != 1 {
 				return ""
 			}
-			if c := t.NamedChild(0); f.kind(c) == "identifier" {
+			if c := f.namedChild(t, 0); f.kind(c) == "identifier" {
 				return f.text(c)
 			}
 			return ""
@@ -78,8 +78,8 @@ func jsUnionParts(f *file, t *sitter.Node, out *[]*sitter.Node, depth int) {
 		*out = append(*out, nil, nil) // too deep: unknown
 		return
 	}
-	for i := uint(0); i < t.NamedChildCount(); i++ {
-		c := t.NamedChild(i)
+	for i := uint(0); i < f.namedCount(t); i++ {
+		c := f.namedChild(t, i)
 		switch f.kind(c) {
 		case "union_type":
 			jsUnionParts(f, c, out, depth+1)
@@ -147,10 +147,10 @@ func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 			k == "class", k == "class_declaration", k == "method_definition":
 			return false
 		case k == "return_statement":
-			if c.NamedChildCount() == 0 {
+			if f.namedCount(c) == 0 {
 				return false
 			}
-			v := c.NamedChild(0)
+			v := f.namedChild(c, 0)
 			name := ""
 			switch f.kind(v) {
 			case "new_expression":
@@ -225,13 +225,13 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 		}
 		return ""
 	case "await_expression", "parenthesized_expression", "non_null_expression":
-		if n.NamedChildCount() == 0 {
+		if f.namedCount(n) == 0 {
 			return ""
 		}
-		return w.exprOf(n.NamedChild(0), depth+1)
+		return w.exprOf(f.namedChild(n, 0), depth+1)
 	case "as_expression", "satisfies_expression":
-		if k := n.NamedChildCount(); k == 2 {
-			return jsTypeExpr(f, n.NamedChild(1))
+		if k := f.namedCount(n); k == 2 {
+			return jsTypeExpr(f, f.namedChild(n, 1))
 		}
 		return ""
 	case "new_expression":
@@ -254,8 +254,8 @@ func (w *jsWalker) typeBases(n *sitter.Node) string {
 		}
 		switch f.kind(c) {
 		case "extends_type_clause", "intersection_type":
-			for i := uint(0); i < c.NamedChildCount(); i++ {
-				visit(c.NamedChild(i), depth+1)
+			for i := uint(0); i < f.namedCount(c); i++ {
+				visit(f.namedChild(c, i), depth+1)
 			}
 		default:
 			if t := jsTypeExpr(f, c); t != "" {
@@ -294,8 +294,8 @@ func (w *jsWalker) objectParts(v *sitter.Node) []*sitter.Node {
 		case "object_type":
 			out = append(out, c)
 		case "intersection_type", "parenthesized_type":
-			for i := uint(0); i < c.NamedChildCount(); i++ {
-				visit(c.NamedChild(i), depth+1)
+			for i := uint(0); i < f.namedCount(c); i++ {
+				visit(f.namedChild(c, i), depth+1)
 			}
 		}
 	}
@@ -527,8 +527,8 @@ func (w *jsWalker) typePattern(p *sitter.Node, base string, frame map[string]boo
 	if base == "" || p == nil || depth > maxJSTypeDepth || f.kind(p) != "object_pattern" {
 		return
 	}
-	for i := uint(0); i < p.NamedChildCount(); i++ {
-		c := p.NamedChild(i)
+	for i := uint(0); i < f.namedCount(p); i++ {
+		c := f.namedChild(p, i)
 		switch f.kind(c) {
 		case "shorthand_property_identifier_pattern":
 			w.setType(f.text(c), base+"."+f.text(c), frame)
@@ -564,8 +564,8 @@ func (w *jsWalker) objectKeys(obj *sitter.Node, typ string) {
 	if typ == "" || obj == nil || f.kind(obj) != "object" {
 		return
 	}
-	for i := uint(0); i < obj.NamedChildCount(); i++ {
-		c := obj.NamedChild(i)
+	for i := uint(0); i < f.namedCount(obj); i++ {
+		c := f.namedChild(obj, i)
 		var key *sitter.Node
 		switch f.kind(c) {
 		case "pair", "method_definition":
