@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/git-speed/git-speed/gitstore"
@@ -79,9 +80,12 @@ func setTerms(f *file, vec []world.Term) {
 	for i, t := range vec {
 		id, ok := termTable.ids[t.Text]
 		if !ok {
+			// A copy: a vector's texts share one string per file
+			// (terms.Of), which the table must not keep alive.
+			s := strings.Clone(t.Text)
 			id = uint32(len(termTable.strs))
-			termTable.ids[t.Text] = id
-			termTable.strs = append(termTable.strs, t.Text)
+			termTable.ids[s] = id
+			termTable.strs = append(termTable.strs, s)
 		}
 		ids[i] = id
 		n += uvarintLen(uint64(id)) + 1 + uvarintLen(uint64(min(t.Count, maxPackedCount)))
