@@ -36,6 +36,8 @@ type file struct {
 	recs  []cRec    // the whole tree in document order, read once by tree
 	idx   nodeIndex // node id → index in recs
 	nl    []uint    // offsets of the source's newlines, for lineOfByte
+	// nlDone says nl is filled (it may come from a pool, empty).
+	nlDone bool
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -464,11 +466,43 @@ func (f *file) kids(n *sitter.Node) []kid {
 // release drops the children read by kids calls made since mark.
 func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 
-// close hands back the memory of the file's tree for the next file.
+// close hands back the memory of the file's tree, its kids stack and its
+// line table for the next file.
 func (f *file) close() {
 	keepBuf(f.tbuf)
 	f.tbuf, f.recs = cBuf{}, nil
 	f.idx.release()
+	if f.stack != nil && cap(f.stack) <= maxPooledKids {
+		s := f.stack[:0]
+		spareKids.Put(&s)
+	}
+	if f.nl != nil && cap(f.nl) <= maxPooledLines {
+		nl := f.nl[:0]
+		spareLines.Put(&nl)
+	}
+	f.stack, f.nl = nil, nil
+}
+
+// spareKids and spareLines keep kids stacks and newline tables between
+// files: growing them afresh for every file was a fifth of the bytes an
+// index run allocates.
+var spareKids, spareLines sync.Pool
+
+const (
+	maxPooledKids  = 1 << 14
+	maxPooledLines = 1 << 18
+)
+
+// newFile returns a file ready for a walker, with pooled memory.
+func newFile(l *language, src []byte, root *sitter.Node, facts *world.Facts) *file {
+	f := &file{lang: l, src: src, root: root, facts: facts}
+	if p, ok := spareKids.Get().(*[]kid); ok {
+		f.stack = *p
+	}
+	if p, ok := spareLines.Get().(*[]uint); ok {
+		f.nl = (*p)[:0]
+	}
+	return f
 }
 
 // textRange returns src[start:end] as a string.
@@ -539,8 +573,11 @@ func (f *file) dropComment(n *sitter.Node) {
 
 // lineOfByte returns the 1-based line holding byte offset b.
 func (f *file) lineOfByte(b uint) int {
-	if f.nl == nil {
-		f.nl = make([]uint, 0, len(f.src)/32)
+	if !f.nlDone {
+		f.nlDone = true
+		if f.nl == nil {
+			f.nl = make([]uint, 0, len(f.src)/32)
+		}
 		for i, c := range f.src {
 			if c == '\n' {
 				f.nl = append(f.nl, uint(i))
