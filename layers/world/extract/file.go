@@ -263,7 +263,8 @@ func (f *file) skeleton() string {
 		}
 		return cuts[i].end > cuts[j].end
 	})
-	var b strings.Builder
+	sp := skelBufs.Get().(*[2][]byte)
+	b := sp[0][:0]
 	pos := uint(0)
 	for _, c := range cuts {
 		if c.start < pos { // nested in a cut already made
@@ -272,13 +273,25 @@ func (f *file) skeleton() string {
 		if c.marker == "" {
 			c = f.wholeLine(c, pos)
 		}
-		b.Write(f.src[pos:c.start])
-		b.WriteString(c.marker)
+		b = append(b, f.src[pos:c.start]...)
+		b = append(b, c.marker...)
 		pos = c.end
 	}
-	b.Write(f.src[pos:])
-	return formats.FoldBlankLines(b.String()) + "\n"
+	b = append(b, f.src[pos:]...)
+	out := append(formats.AppendFoldBlankLines(sp[1][:0], b), '\n')
+	skel := string(out)
+	if cap(b) <= maxPooledSkel && cap(out) <= maxPooledSkel {
+		sp[0], sp[1] = b, out
+		skelBufs.Put(sp)
+	}
+	return skel
 }
+
+// skelBufs keep the two buffers a skeleton is built in between files:
+// the source with its cuts made, and that folded.
+var skelBufs = sync.Pool{New: func() any { return new([2][]byte) }}
+
+const maxPooledSkel = 4 << 20
 
 // wholeLine widens a cut that leaves nothing but white space on its lines
 // to take those lines whole, newline included, so it leaves no blank line;
@@ -489,7 +502,7 @@ func (f *file) close() {
 var spareKids, spareLines sync.Pool
 
 const (
-	maxPooledKids  = 1 << 14
+	maxPooledKids  = 1 << 16
 	maxPooledLines = 1 << 18
 )
 
