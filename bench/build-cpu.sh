@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # CPU time of a full build against parse-only, this checkout beside a
-# baseline binary, on each corpus given (a git repository; REV is indexed).
+# baseline binary, on each corpus given: a git repository, indexed at its
+# HEAD or at the commit or tree REV after an @.
 #
-#   bench/build-cpu.sh BASELINE_BINARY RUNS REV CORPUS...
+#   bench/build-cpu.sh BASELINE_BINARY RUNS CORPUS[@REV]...
 #
-# REV is a commit or tree every corpus has (HEAD for GOROOT and the mixed
-# corpus, k8s-v1.36.0-tree for kubernetes). For each corpus and binary,
+# e.g. bench/build-cpu.sh /tmp/git-speed-main 3 ../goroot ../kubernetes@k8s-v1.36.0-tree
+# For each corpus and binary,
 # medians over RUNS of the CPU time (user + system, git included) of:
 #   - parse-only: every file the build reads, parsed with the parser its
 #     extractor is built on (tree-sitter for code; goccy/go-yaml,
@@ -17,17 +18,18 @@
 # alike. A full build of each binary must store the same files (facts,
 # graph, terms; all but the build's time): the script says so, or fails.
 source "$(dirname "$0")/lib.sh"
-base=${1:?usage: bench/build-cpu.sh BASELINE_BINARY RUNS REV CORPUS...}
+base=${1:?usage: bench/build-cpu.sh BASELINE_BINARY RUNS CORPUS[@REV]...}
 runs=${2:?runs}
-rev=${3:?rev}
-shift 3
+shift 2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build_git_speed "$work"
 cp "$base" "$work/base"
 drop() { git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d; }
 cpu() { cut -d' ' -f3 "$1" | median; }
-for corpus in "$@"; do
+for arg in "$@"; do
+  corpus=${arg%@*}; rev=HEAD
+  if [ "$corpus" != "$arg" ]; then rev=${arg##*@}; fi
   cd "$corpus"
   name=$(basename "$corpus")
   for i in $(seq "$runs"); do
