@@ -9,13 +9,16 @@
 // `git rev-parse`. Resolve, Walk and DiffTrees run the git binary (`git
 // cat-file --batch-check`, `git ls-tree -r -l -z`, `git diff-tree -r --raw
 // -z`), which agrees exactly with the git the user runs and measured faster
-// than go-git (see the benchmarks in bench_test.go). Every child process
+// than go-git (see the benchmarks in bench_test.go); DiffTrees of two tree
+// ids compares them in process, as git does. Every child process
 // gets --git-dir explicitly and an environment without GIT_DIR,
 // GIT_WORK_TREE, GIT_INDEX_FILE and friends, so a hook's environment cannot
 // redirect it.
 //
 // Blob contents come from a BlobReader: a pool of long-lived `git cat-file
-// --batch` processes (default) or of go-git object stores (GoGit). One
+// --batch` processes (default), of go-git object stores (GoGit) or of
+// in-process readers of the object folder (InProcess, for a few blobs;
+// packs.go and packentry.go, which the store reads through too). One
 // BlobReader is safe for concurrent use and reads in parallel, one worker
 // per goroutine up to GOMAXPROCS; share one reader among the indexer's
 // workers and Close it at the end.

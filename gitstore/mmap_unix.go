@@ -28,3 +28,6 @@ func mapFile(name string) ([]byte, func() error, error) {
 	}
 	return data, func() error { return syscall.Munmap(data) }, nil
 }
+
+// mapsFiles: mapFile maps files, so a pack is read in place.
+const mapsFiles = true

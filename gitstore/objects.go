@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/sha1"
 	"errors"
 	"fmt"
@@ -134,6 +135,12 @@ func (r *Repo) decodeTree(h plumbing.Hash) ([]treeEntry, error) {
 
 // writeObject stores an object unless it already exists and returns its id.
 func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	return r.writeObjectAs(t, data, false)
+}
+
+// writeObjectAs writes an object, its zlib stream made of stored blocks
+// when raw (Txn.Uncompressed) and a new object.
+func (r *Repo) writeObjectAs(t plumbing.ObjectType, data []byte, raw bool) (plumbing.Hash, error) {
 	h := objectID(t, data)
 	if r.known[h] {
 		return h, nil
@@ -148,9 +155,12 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 		return h, nil
 	}
 	if p := r.pending; p != nil {
-		p.objs[h] = pendingObject{t, data}
+		p.objs[h] = pendingObject{t, data, raw}
 		p.order = append(p.order, h)
 		return h, nil
+	}
+	if raw {
+		return h, r.writeLoose(h, t, data, zlib.NoCompression)
 	}
 	obj := r.storage.NewEncodedObject()
 	obj.SetType(t)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -22,6 +24,7 @@ const packThreshold = 100
 type pendingObject struct {
 	t    plumbing.ObjectType
 	data []byte
+	raw  bool // written as stored blocks (Txn.Uncompressed)
 }
 
 // pendingSet collects the new objects of one commit attempt. Caller holds
@@ -51,7 +54,7 @@ func (r *Repo) flushPending() error {
 	if len(p.order) <= packThreshold {
 		for _, h := range p.order {
 			o := p.objs[h]
-			if _, err := r.writeObject(o.t, o.data); err != nil {
+			if _, err := r.writeObjectAs(o.t, o.data, o.raw); err != nil {
 				return err
 			}
 		}
@@ -80,9 +83,17 @@ func writePack(w io.Writer, p *pendingSet) error {
 		return err
 	}
 	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	var stored *zlib.Writer
 	for _, h := range p.order {
 		o := p.objs[h]
-		if err := writePackEntry(out, zw, o); err != nil {
+		w := zw
+		if o.raw {
+			if stored == nil {
+				stored, _ = zlib.NewWriterLevel(nil, zlib.NoCompression)
+			}
+			w = stored
+		}
+		if err := writePackEntry(out, w, o); err != nil {
 			return err
 		}
 	}
@@ -123,3 +134,40 @@ func writePackEntry(out io.Writer, zw *zlib.Writer, o pendingObject) error {
 }
 
 var _ hash.Hash = sha1.New()
+
+// writeLoose writes object h as a loose file at zlib level, as git does:
+// into a temporary file of its folder, then renamed into place, so that a
+// reader (or a kill) never sees half an object.
+func (r *Repo) writeLoose(h plumbing.Hash, t plumbing.ObjectType, data []byte, level int) error {
+	final := r.objs.loosePath(h)
+	dir := filepath.Dir(final)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "tmp_obj_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // after the rename, nothing to remove
+	zw, err := zlib.NewWriterLevel(f, level)
+	if err == nil {
+		fmt.Fprintf(zw, "%s %d\x00", t, len(data))
+		_, err = zw.Write(data)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), final)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s object: %w", t, err)
+	}
+	return nil
+}

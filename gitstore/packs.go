@@ -14,7 +14,6 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/objfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
@@ -97,6 +96,16 @@ func (o *objects) rescan() {
 	o.packs, o.byName = packs, byName
 }
 
+// close unmaps the packs and their indexes, and those of the alternates.
+func (o *objects) close() {
+	for _, p := range o.packs {
+		p.close()
+	}
+	for _, a := range o.alternates {
+		a.close()
+	}
+}
+
 // find returns the pack holding h and its offset there.
 func (o *objects) find(h plumbing.Hash) (*packIdx, int64, bool) {
 	if !o.scanned {
@@ -166,25 +175,12 @@ func (o *objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 }
 
 func (o *objects) readLoose(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	f, err := os.Open(o.loosePath(h))
+	raw, err := os.ReadFile(o.loosePath(h))
 	if err != nil {
 		return plumbing.InvalidObject, nil, err
 	}
-	defer f.Close()
-	zr, err := objfile.NewReader(f)
+	t, data, err := looseObject(raw)
 	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", h, err)
-	}
-	defer zr.Close()
-	t, size, err := zr.Header()
-	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", h, err)
-	}
-	if size < 0 || size > 1<<40 {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: bad size %d", h, size)
-	}
-	data := make([]byte, size)
-	if _, err := io.ReadFull(zr, data); err != nil {
 		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", h, err)
 	}
 	return t, data, nil
@@ -198,8 +194,12 @@ type packIdx struct {
 	data   []byte // the .idx file
 	unmap  func() error
 	n      uint32
-	pack   *os.File
 	pf     *packfile.Packfile
+	// the .pack file, mapped on first read (packBad: it could not be,
+	// go-git reads it)
+	packData  []byte
+	unmapPack func() error
+	packBad   bool
 }
 
 const (
@@ -263,10 +263,36 @@ func (p *packIdx) find(h plumbing.Hash) (int64, bool) {
 	return int64(binary.BigEndian.Uint64(large[at:])), true
 }
 
-// read decodes the object at off, which find gave for h.
+// read decodes the object at off, which find gave for h: from the pack
+// mapped into memory (packentry.go) where files are mapped, through
+// go-git elsewhere.
 func (p *packIdx) read(h plumbing.Hash, off int64) (plumbing.ObjectType, []byte, error) {
+	name := strings.TrimSuffix(p.idx, ".idx") + ".pack"
+	if mapsFiles && !p.packBad {
+		if p.packData == nil {
+			data, unmap, err := mapFile(name)
+			if errors.Is(err, os.ErrNotExist) {
+				return plumbing.InvalidObject, nil, fmt.Errorf("%s: %w", name, plumbing.ErrObjectNotFound)
+			}
+			if err != nil || len(data) < 12+20 || !bytes.Equal(data[:4], []byte("PACK")) {
+				if unmap != nil {
+					unmap()
+				}
+				p.packBad = true
+			} else {
+				p.packData, p.unmapPack = data, unmap
+			}
+		}
+		if p.packData != nil {
+			pd := packData{b: p.packData, find: p.find}
+			typ, data, err := pd.objectAt(off)
+			if err != nil {
+				return plumbing.InvalidObject, nil, fmt.Errorf("%s in %s: %w", h, filepath.Base(name), err)
+			}
+			return typ, data, nil
+		}
+	}
 	if p.pf == nil {
-		name := strings.TrimSuffix(p.idx, ".idx") + ".pack"
 		f, err := osfs.New(filepath.Dir(name)).Open(filepath.Base(name))
 		if errors.Is(err, os.ErrNotExist) {
 			return plumbing.InvalidObject, nil, fmt.Errorf("%s: %w", name, plumbing.ErrObjectNotFound)
@@ -305,7 +331,11 @@ func (p *packIdx) close() {
 		p.unmap()
 		p.unmap = nil
 	}
-	p.data, p.opened = nil, false
+	if p.unmapPack != nil {
+		p.unmapPack()
+		p.unmapPack = nil
+	}
+	p.data, p.opened, p.packData, p.packBad = nil, false, nil, false
 }
 
 // packIndex is the part of go-git's idxfile.Index a pack read by offset

@@ -23,8 +23,11 @@ import (
 func TestObjectsReadAsGitDoes(t *testing.T) {
 	g := gittest.New(t)
 	body := strings.Repeat("line of a file that changes a little each commit\n", 200)
+	// Larger than a delta's longest copy (64 KiB, written with a size of 0).
+	big := strings.Repeat("a line of the big file, the same in every commit\n", 4000)
 	for i := 0; i < 12; i++ {
 		g.Write("f.txt", body+strconv.Itoa(i)+"\n")
+		g.Write("big.txt", strconv.Itoa(i)+big+strconv.Itoa(i))
 		g.Write(fmt.Sprintf("d%d/g.txt", i%3), strings.Repeat("x", 5000+i))
 		g.Git("add", "-A")
 		g.Commit(fmt.Sprint("c", i))

@@ -119,7 +119,7 @@ func (t *Txn) writePatches(artifacts map[[2]string]map[string]plumbing.Hash) err
 			}
 			e := &edit{}
 			for key, data := range p.shards {
-				h, err := r.writeObject(plumbing.BlobObject, data)
+				h, err := r.writeObjectAs(plumbing.BlobObject, data, t.raw[name])
 				if err != nil {
 					return err
 				}

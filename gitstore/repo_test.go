@@ -3,6 +3,7 @@ package gitstore
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -286,7 +287,11 @@ func TestBlobs(t *testing.T) {
 	r := open(t, g.Dir)
 	readme := g.Git("rev-parse", "HEAD:README.md")
 	tree := g.Git("rev-parse", "HEAD^{tree}")
-	for _, b := range []BlobBackend{CatFile, GoGit} {
+	backends := []BlobBackend{CatFile, GoGit, InProcess}
+	for k, b := range append(backends, backends...) {
+		if k == len(backends) {
+			g.Git("gc", "-q") // then from a pack
+		}
 		t.Run(b.String(), func(t *testing.T) {
 			br, err := r.BlobsWith(b)
 			if err != nil {
@@ -328,5 +333,67 @@ func TestBlobs(t *testing.T) {
 				t.Errorf("Read after Close = %v", err)
 			}
 		})
+	}
+}
+
+// TestDiffTreesAsGitDoes compares the in-process diff of two tree ids with
+// git diff-tree's on every kind of change: edits, additions, deletions, a
+// mode change, a file becoming a folder and back, a symlink, a submodule
+// entry, a non-canonical mode, the empty tree.
+func TestDiffTreesAsGitDoes(t *testing.T) {
+	g := gittest.New(t)
+	g.Write("a.txt", "a")
+	g.Write("f", "a file that becomes a folder")
+	g.Write("d/g/h.txt", "deep")
+	g.Write("d/x.sh", "echo")
+	g.Write("gone/1.txt", "1")
+	g.Write("gone/2/3.txt", "3")
+	g.Commit("a")
+	a := g.Git("rev-parse", "HEAD^{tree}")
+	g.Write("a.txt", "b")
+	g.Remove("f")
+	g.Write("f/inside.txt", "now a folder")
+	g.Remove("gone")
+	g.Write("new/deep/n.txt", "n")
+	g.Git("update-index", "--chmod=+x", "d/x.sh")
+	g.Git("update-index", "--add", "--cacheinfo", "120000,"+g.Git("hash-object", "-w", "--stdin", "--path=link")+",link")
+	g.Git("update-index", "--add", "--cacheinfo", "160000,"+a+",sub")
+	b := g.Git("write-tree")
+	// Trees with a mode git no longer writes (100664) and the same file
+	// as 100644 and as 100755.
+	id := g.Git("rev-parse", a+":a.txt")
+	mk := func(mode string) string {
+		cmd := exec.Command("git", "mktree")
+		cmd.Dir, cmd.Env = g.Dir, g.Env
+		cmd.Stdin = strings.NewReader(mode + " blob " + id + "\ta.txt\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	odd, plain, exe := mk("100664"), mk("100644"), mk("100755")
+	r := open(t, g.Dir)
+	pairs := [][2]string{{a, b}, {b, a}, {"", b}, {a, ""}, {a, a}, {EmptyTree, b}, {odd, plain}, {odd, exe}, {exe, a}}
+	for _, p := range pairs {
+		got, err := r.DiffTrees(p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, to := p[0], p[1]
+		if from == "" {
+			from = EmptyTree
+		}
+		if to == "" {
+			to = EmptyTree
+		}
+		raw := g.Git("diff-tree", "-r", "--raw", "-z", "--no-abbrev", "--no-renames", from, to)
+		want, err := parseRawDiff([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("DiffTrees(%.7s, %.7s) =\n%+v\ngit diff-tree gives\n%+v", p[0], p[1], got, want)
+		}
 	}
 }

@@ -639,7 +639,7 @@ func FuzzShardsRoundTrip(f *testing.F) {
 			shards[k] = []byte(fmt.Sprint(i))
 		}
 		r.mu.Lock()
-		h, err := r.writeShards(shards)
+		h, err := r.writeShards(shards, false)
 		r.mu.Unlock()
 		if err != nil {
 			t.Fatal(err)

@@ -184,11 +184,15 @@ func commentLeader(lang string) string {
 
 // graphJSON is what `git speed graph --json` prints.
 type graphJSON struct {
-	Tree     string          `json:"tree"`
-	Files    int             `json:"files"`
-	Symbols  int             `json:"symbols"`
-	Edges    []edgeJSON      `json:"edges"`
-	Clusters []world.Cluster `json:"clusters"`
+	Tree    string     `json:"tree"`
+	Files   int        `json:"files"`
+	Symbols int        `json:"symbols"`
+	Edges   []edgeJSON `json:"edges"`
+	// WeakEdges are the edges of kind weak (docs/graph-resolution.md):
+	// links a reader follows that no declaration binds. They are a list
+	// of their own so that a consumer of Edges sees certain edges only.
+	WeakEdges []edgeJSON      `json:"weak_edges"`
+	Clusters  []world.Cluster `json:"clusters"`
 }
 
 type edgeJSON struct {
@@ -196,6 +200,7 @@ type edgeJSON struct {
 	To     string  `json:"to"`
 	Refs   int     `json:"refs"`
 	Weight float64 `json:"weight"`
+	Kind   string  `json:"kind"` // "certain" or "weak"
 }
 
 func cmdGraph() *cli.Command {
@@ -204,7 +209,8 @@ func cmdGraph() *cli.Command {
 		Usage:     "print the code symbol graph: file-level edges and domain clusters",
 		UsageText: "git speed graph [--json] [--rev R | --worktree]",
 		Description: "An edge from A to B means A uses what B defines, with the number of references resolved.\n" +
-			"Without --json, one edge per line: from<TAB>to<TAB>refs.",
+			"Without --json, one edge per line: from<TAB>to<TAB>refs. With --json, weak_edges lists apart the\n" +
+			"links a reader follows that no declaration binds (docs/graph-resolution.md, edge kinds).",
 		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -216,9 +222,12 @@ func cmdGraph() *cli.Command {
 			}
 			defer w.Close()
 			g := w.Graph()
-			out := graphJSON{Tree: g.Tree, Files: len(g.Files), Symbols: g.Symbols, Edges: []edgeJSON{}}
+			out := graphJSON{Tree: g.Tree, Files: len(g.Files), Symbols: g.Symbols, Edges: []edgeJSON{}, WeakEdges: []edgeJSON{}}
 			for _, ed := range g.Edges {
-				out.Edges = append(out.Edges, edgeJSON{From: g.Files[ed.From].Path, To: g.Files[ed.To].Path, Refs: ed.Refs, Weight: ed.Weight})
+				out.Edges = append(out.Edges, edgeJSON{From: g.Files[ed.From].Path, To: g.Files[ed.To].Path, Refs: ed.Refs, Weight: ed.Weight, Kind: ed.Kind.String()})
+			}
+			for _, ed := range g.Weak {
+				out.WeakEdges = append(out.WeakEdges, edgeJSON{From: g.Files[ed.From].Path, To: g.Files[ed.To].Path, Refs: ed.Refs, Weight: ed.Weight, Kind: ed.Kind.String()})
 			}
 			out.Clusters = graph.Clusters(g)
 			if out.Clusters == nil {

@@ -63,14 +63,38 @@ func cmdScope() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: c.String("stage"), budget: budget, rev: rev, strict: c.Bool("strict")})
+			o := scopeOptions{stage: c.String("stage"), budget: budget, rev: rev, strict: c.Bool("strict")}
+			// The same scope again, its artifacts still in place: the
+			// kept record answers (scopecache.go). --json prints the
+			// artifacts as held in memory, so it always runs in full.
+			key := ""
+			if !c.Bool("json") {
+				if key = e.scopeKeyOf(featureName, task, &o); o.opened != nil {
+					defer o.opened.Close()
+				}
+			}
+			if rec, ok := e.cachedScope(key, featureName, task); key != "" && ok {
+				for _, msg := range rec.Warnings {
+					e.warnf("%s", msg)
+				}
+				if rec.OverBudget != "" {
+					e.warnf("over budget: %s", rec.OverBudget)
+				}
+				fmt.Fprint(e.stdout, rec.Summary)
+				fmt.Fprintf(e.stderr, "git-speed: wrote %s/\n", rel(e.top, filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))))
+				return nil
+			}
+			res, w, _, err := e.runScope(featureName, task, o)
 			if err != nil {
 				return err
 			}
 			defer w.Close()
-			dir, err := e.writeScope(res, featureName, task)
+			dir, digests, err := e.writeScopeDigests(res, featureName, task)
 			if err != nil {
 				return err
+			}
+			if key != "" {
+				e.keepScope(key, res, digests)
 			}
 			if !res.Budget.WithinBudget {
 				e.warnf("over budget: %s", res.Budget.OverBudget)

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/git-speed/git-speed/internal/config"
 	"github.com/git-speed/git-speed/internal/tokens"
@@ -99,6 +100,10 @@ type scopeOptions struct {
 	budget int
 	rev    string
 	strict bool
+	// opened, when set, is rev's indexed tree, opened already (the
+	// scope cache's look-up), and commit is rev's commit.
+	opened *build.World
+	commit string
 }
 
 // runScope runs Layer 2 for one task and returns the result, with warnings
@@ -152,17 +157,26 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	if _, err := e.cfg.StageBudget(stage); err != nil {
 		return nil, usagef("--stage: %v", err)
 	}
+	if o.opened != nil {
+		return e.openScopeOpened(featureName, o)
+	}
+	start := time.Now()
 	w, err := loadWorld(e, o.rev)
 	if err != nil {
 		return nil, &contextError{err}
 	}
+	e.trace("scope: load the world", start)
 	in := &scopeInputs{w: w, sw: w}
+	start = time.Now()
 	in.co = e.coChange(o.rev)
+	e.trace("scope: co-change history", start)
 	if in.f, err = e.loadFeature(featureName, w, o.strict); err == nil {
 		if in.cnt, err = e.counter(); err == nil {
+			start = time.Now()
 			if in.al, err = w.Alignment(in.f, func(msg string) { e.warnf("%s", msg) }); err != nil {
 				err = &contextError{err}
 			}
+			e.trace("scope: spec alignment", start)
 		}
 	} else if !errors.Is(err, feature.ErrNotFound) {
 		err = &contextError{err}
@@ -170,6 +184,58 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 	if err != nil {
 		w.Close()
 		return nil, err
+	}
+	return in, nil
+}
+
+// openScopeOpened is openScope of a tree the scope cache's look-up
+// opened (o.opened; its feature loaded, so its warnings are out): the
+// spec alignment, when not stored yet, reads the definitions while this
+// goroutine reads the project map, each on a core of its own.
+func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs, error) {
+	w := o.opened
+	in := &scopeInputs{w: w, sw: w}
+	f, err := e.loadFeature(featureName, w, o.strict)
+	if err != nil {
+		if errors.Is(err, feature.ErrNotFound) {
+			return nil, err
+		}
+		return nil, &contextError{err}
+	}
+	in.f = f
+	if in.cnt, err = e.counter(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var alErr error
+	var alWarns []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				alErr = fmt.Errorf("internal error while aligning feature %s: %v", featureName, r)
+			}
+		}()
+		in.al, alErr = w.Alignment(f, func(msg string) { alWarns = append(alWarns, msg) })
+	}()
+	mapErr := w.MapErr() // as build.Load: the whole map, or why it cannot be read
+	e.trace("scope: load the world", start)
+	if mapErr == nil {
+		t := time.Now()
+		in.co = e.coChangeAt(o.commit)
+		e.trace("scope: co-change history", t)
+	}
+	<-done
+	for _, msg := range alWarns {
+		e.warnf("%s", msg)
+	}
+	e.trace("scope: load the world and align the spec", start)
+	if mapErr != nil {
+		return nil, &contextError{mapErr}
+	}
+	if alErr != nil {
+		return nil, &contextError{alErr}
 	}
 	return in, nil
 }
@@ -186,6 +252,11 @@ func (e *env) coChange(rev string) *cochange.Index {
 	if err != nil {
 		return nil
 	}
+	return e.coChangeAt(commit)
+}
+
+// coChangeAt is coChange of a resolved commit.
+func (e *env) coChangeAt(commit string) *cochange.Index {
 	log, err := build.ChangeLog(e.repo, commit, cochange.DefaultWindow)
 	if err != nil {
 		return nil
@@ -202,8 +273,16 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 		_, err := scope.Scope(in.sw, in.f, task, scope.Options{}) // names the task's problems, or the tasks there are
 		return nil, err
 	}
+	start := time.Now()
 	e.loadCounts()
-	defer e.saveCounts()
+	e.trace("scope: load the kept token counts", start)
+	defer func() {
+		start := time.Now()
+		e.saveCounts()
+		e.trace("scope: keep the token counts", start)
+	}()
+	start = time.Now()
+	defer e.trace("scope: walk, narrow and fill", start)
 	res, err := safeScope(in.sw, in.f, task, scope.Options{
 		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
 		CoChange: in.co,
@@ -220,20 +299,30 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 // writeScope writes a scope result's three artifacts into the task's
 // context folder (the --speed-dir one).
 func (e *env) writeScope(res *scope.Result, featureName, task string) (string, error) {
+	dir, _, err := e.writeScopeDigests(res, featureName, task)
+	return dir, err
+}
+
+// writeScopeDigests is writeScope, also returning the blake3 digest of
+// each artifact written (for the scope cache).
+func (e *env) writeScopeDigests(res *scope.Result, featureName, task string) (string, map[string]string, error) {
+	defer e.trace("scope: encode and write the artifacts", time.Now())
 	dir := filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return "", nil, err
 	}
+	digests := map[string]string{}
 	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
 		data, err := res.Encode(name)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
+		digests[name] = digestHex(data)
 		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	return dir, nil
+	return dir, digests, nil
 }
 
 // writeFileAtomic writes data through a temporary file and a rename, and

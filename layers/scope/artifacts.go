@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -532,6 +533,48 @@ func (r *Result) Encode(name string) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("no artifact %q", name)
 	}
+	if !r.finite() {
+		return encodeJSON(v) // which names the value it cannot encode
+	}
+	o := &jsonOut{b: make([]byte, 0, r.sizeOf(name))}
+	switch name {
+	case ManifestFile:
+		encodeManifest(o, &r.Manifest)
+	case BudgetFile:
+		encodeBudget(o, &r.Budget)
+	default:
+		encodeMaterial(o, &r.Material)
+	}
+	return append(o.b, '\n'), nil
+}
+
+// sizeOf is about the size of an artifact once written, a little more
+// rather than less: its buffer is made once, not grown by copies.
+func (r *Result) sizeOf(name string) int {
+	n := 4 << 10
+	switch name {
+	case ManifestFile:
+		for i := range r.Manifest.Files {
+			f := &r.Manifest.Files[i]
+			n += len(f.Path) + len(f.Reason) + 24*len(f.Signals) + 192
+		}
+	case BudgetFile:
+		for i := range r.Budget.Cuts {
+			c := &r.Budget.Cuts[i]
+			n += len(c.Path) + len(c.Reason) + len(c.From) + len(c.To) + 224
+		}
+		n += 160 * len(r.Budget.Inputs)
+	default:
+		for i := range r.Material.Files {
+			f := &r.Material.Files[i]
+			n += len(f.Path) + len(f.Content) + len(f.Content)/8 + len(f.Pointer) + 256
+		}
+	}
+	return n
+}
+
+// encodeJSON is what Encode writes, through encoding/json.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -540,6 +583,16 @@ func (r *Result) Encode(name string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// finite reports whether every number of r can be written in JSON.
+func (r *Result) finite() bool {
+	for i := range r.Manifest.Files {
+		if f := r.Manifest.Files[i].Relevance; math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // Write stores the three artifacts under root (the top of the work tree) in

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -62,14 +63,21 @@ func sortEdges(g *world.Graph) {
 	sortSlice(es)
 }
 
-func BenchmarkScopeGOROOT(b *testing.B) {
-	w := goroot()
+// gorootFeature is a feature of goroot() whose task t touches two files.
+func gorootFeature(tb testing.TB) *feature.Feature {
 	f, err := testFeature("big", "## REQ-1: Files\nFile01000 does things.\n", map[string]string{
 		"t": "id = \"t\"\ntitle = \"change file 1000\"\nfiles_touched = [\"pkg200/file01000.go\", \"pkg201/file05001.go\"]\nrequirements = [\"REQ-1\"]\n",
 	})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return f
+}
+
+func BenchmarkScopeGOROOT(b *testing.B) {
+	w := goroot()
+	f := gorootFeature(b)
+	var err error
 	c := o200k(b)
 	b.ResetTimer()
 	for _, mode := range []string{"cold", "warm"} {

@@ -14,6 +14,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/git-speed/git-speed/internal/tokens"
+	"github.com/git-speed/git-speed/layers/world"
 )
 
 // counter counts tokens exactly, caching counts of whole files and
@@ -70,6 +71,38 @@ type job struct {
 	kind byte
 	text string
 	out  *int
+	// skeletonOf, when set, is the file whose skeleton text is: its
+	// count is also kept by blob and language (skeleton).
+	skeletonOf *world.FileEntry
+}
+
+// Skeleton counts by blob and language (form 'k'): a skeleton is made
+// from the blob's facts, which the blob and its language fix (with the
+// settings and build the counts file is kept for), and only a skeleton
+// with text is counted. A candidate whose skeleton count is kept needs
+// its facts read only if its skeleton is delivered: on kubernetes a scope
+// weighs hundreds of neighbours and delivers a few dozen.
+func skeletonKey(e *world.FileEntry) string { return e.Blob + "/" + e.Lang }
+
+// skeleton returns the kept count of e's skeleton, if any.
+func (c *counter) skeleton(e *world.FileEntry) (int, bool) {
+	if e.Blob == "" || strings.ContainsAny(e.Lang, " \n/") {
+		return 0, false
+	}
+	if v, ok := blobCounts.Load(countKey{c.c.Name(), skeletonKey(e), 'k'}); ok {
+		return v.(int), true
+	}
+	return 0, false
+}
+
+// run makes a job's count and keeps it.
+func (c *counter) run(j job) {
+	*j.out = c.blob(j.blob, j.kind, j.text)
+	if e := j.skeletonOf; e != nil && e.Blob != "" && !strings.ContainsAny(e.Lang, " \n/") {
+		if _, had := blobCounts.LoadOrStore(countKey{c.c.Name(), skeletonKey(e), 'k'}, *j.out); !had {
+			countsAdded.Add(1)
+		}
+	}
 }
 
 // parallel runs jobs on all cores; small batches run inline.
@@ -81,7 +114,7 @@ func (c *counter) parallel(jobs []job) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 || len(jobs) < 2 || size < 64<<10 {
 		for _, j := range jobs {
-			*j.out = c.blob(j.blob, j.kind, j.text)
+			c.run(j)
 		}
 		return
 	}
@@ -92,7 +125,7 @@ func (c *counter) parallel(jobs []job) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				*j.out = c.blob(j.blob, j.kind, j.text)
+				c.run(j)
 			}
 		}()
 	}

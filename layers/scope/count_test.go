@@ -1,8 +1,11 @@
 package scope
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/layers/world"
 )
 
 // Counts saved by one process load into another as they were, and the
@@ -52,4 +55,60 @@ func FuzzLoadCounts(f *testing.F) {
 			t.Fatalf("error without a line: %v", err)
 		}
 	})
+}
+
+// factsCounter is a World that counts the facts it is asked for.
+type factsCounter struct {
+	*fakeWorld
+	asked int
+}
+
+func (w *factsCounter) Facts(p string) (*world.Facts, error) {
+	w.asked++
+	return w.fakeWorld.Facts(p)
+}
+
+// With the skeleton counts kept (form 'k'), a scope reads the facts of
+// the skeletons it delivers only, and writes the same bytes as with none.
+func TestSkeletonCountsKept(t *testing.T) {
+	w := goroot()
+	f := gorootFeature(t)
+	scope := func() (*Result, int) {
+		fw := &factsCounter{fakeWorld: w}
+		r, err := Scope(fw, f, "t", Options{Stage: "developer", Counter: o200k(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, fw.asked
+	}
+	blobCounts.Clear()
+	cold, coldAsked := scope()
+	warm, warmAsked := scope()
+	for _, name := range []string{ManifestFile, BudgetFile, MaterialFile} {
+		a, _ := cold.Encode(name)
+		b, _ := warm.Encode(name)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs once the skeleton counts are kept", name)
+		}
+	}
+	t.Logf("facts read: %d cold, %d warm", coldAsked, warmAsked)
+	skeletons := 0
+	for _, fl := range warm.Material.Files {
+		if fl.Tier == TierSkeleton {
+			skeletons++
+		}
+	}
+	if skeletons == 0 || warmAsked >= coldAsked || warmAsked > skeletons+len(f.Task("t").FilesTouched)+1 {
+		t.Errorf("facts read: %d cold, %d warm, for %d skeletons delivered", coldAsked, warmAsked, skeletons)
+	}
+	// A file of the same blob in another language has its own count.
+	e := world.FileEntry{Blob: "abc", Lang: "go"}
+	c := newCounter(o200k(t))
+	c.run(job{blob: "abc", kind: 's', text: "package a", out: new(int), skeletonOf: &e})
+	if _, ok := c.skeleton(&world.FileEntry{Blob: "abc", Lang: "python"}); ok {
+		t.Error("a skeleton count kept for another language")
+	}
+	if n, ok := c.skeleton(&e); !ok || n == 0 {
+		t.Errorf("skeleton count %d %v", n, ok)
+	}
 }

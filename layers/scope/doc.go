@@ -14,7 +14,8 @@
 //     test named after them elsewhere in the tree, tests in a test folder
 //     named after them or whose dotted name starts with theirs, conftest.py
 //     up the tree of those tests, a Rust crate's tests/util.rs and
-//     tests/common/mod.rs, Java tests under src/test mirroring src/main);
+//     tests/common/mod.rs, Java tests under src/test mirroring src/main,
+//     tsd's index.test-d.ts for index.d.ts);
 //     names, files whose path, basename or a definition the task's title,
 //     description, acceptance or the decisions of it and its upstream tasks
 //     name, at 1 hop; cochange, files that changed in the same commits as a
@@ -37,13 +38,17 @@
 // computed as the reverse of those cuts — a fill that takes what the cuts
 // would keep — so that exact token counts are paid only for what may be
 // kept. The fill goes: distance 0; the test files of the task's files (up
-// to half of what is left each); a skeleton of every 1-hop file, most
-// relevant per token first; their full text; truncated skeletons of the
-// 1-hop files that did not fit; 2-hop skeletons; and, when budget is still
-// left, the full text of 2-hop files ("extras", Options.NoExtras turns them
-// off). Relevance is edge weight to the task's files (callees and callers
-// alike, files in a task file's folder twice as much as others, hubs are
-// damped with each hop, an optional rank vector scales it). Every
+// to half of what is left each); with the value policy, the two most
+// relevant other files of each distance (a skeleton within a quarter of
+// what is left, else the head of it within a tenth, grown when room is
+// left at the end); a skeleton of every 1-hop file, most relevant per
+// token first; their full text; truncated skeletons of the 1-hop files
+// that did not fit; 2-hop skeletons; and, when budget is still left, the
+// full text of 2-hop files ("extras", Options.NoExtras turns them off).
+// Relevance is edge weight to the task's files (callees and callers
+// alike, weak edges of the graph at half weight, files in a task file's
+// folder twice as much as others, hubs are damped with each hop, an
+// optional rank vector scales it). Every
 // difference between the planned tier and the delivered tier is a cut in
 // budget.json with its reason. See Options.Policy for the alternative
 // order, and package eval for how the choices were measured.

@@ -18,6 +18,9 @@ const (
 	minTruncate   = 64   // tokens below which no truncated skeleton is made
 	prefetchMax   = 400  // candidates counted up front, in parallel
 	prefetchShare = 1.2  // … until their estimated cost is this share of the room
+	leaders       = 2    // most relevant files per distance placed before the fill
+	leaderShare   = 0.25 // … each as a skeleton of at most this share of the room
+	leaderTrunc   = 0.1  // … or else the head of it, in this share
 	skipMargin    = 0.8  // an estimate this much of which exceeds the room is not counted
 )
 
@@ -91,15 +94,28 @@ func (c *cand) estimate() {
 func (s *state) materialize(c *cand, needFull bool) []job {
 	var jobs []job
 	if !c.skelExact && !c.noSkel {
+		if n, ok := s.counter.skeleton(c.entry); ok {
+			// Counted before: the skeleton is read from the facts only
+			// if it is delivered (fitCode's last loop, truncate).
+			c.skel, c.skelExact = n, true
+			return append(jobs, s.fullJob(c, needFull)...)
+		}
 		fc := s.factsOf(c.path)
 		if fc == nil || strings.TrimSpace(fc.Skeleton) == "" {
 			c.noSkel = true
 		} else {
 			c.content = fc.Skeleton
 			c.skelExact = true
-			jobs = append(jobs, job{blob: c.entry.Blob, kind: 's', text: fc.Skeleton, out: &c.skel})
+			jobs = append(jobs, job{blob: c.entry.Blob, kind: 's', text: fc.Skeleton, out: &c.skel, skeletonOf: c.entry})
 		}
 	}
+	return append(jobs, s.fullJob(c, needFull)...)
+}
+
+// fullJob reads a candidate's text when needFull and it is not counted
+// yet, and returns the count to make.
+func (s *state) fullJob(c *cand, needFull bool) []job {
+	var jobs []job
 	if needFull && !c.fullExact {
 		text, kind := s.readText(c)
 		c.fullExact = true
@@ -210,6 +226,52 @@ func (s *state) fitCode(limit int) int {
 		room -= c.tokens
 	}
 
+	// With the value policy, the most relevant files of each distance
+	// come next, each with a small share of what is left: the fill below
+	// takes the most value per token, which many small files of little
+	// relevance can win over the one file most of the task's neighbours
+	// lead to. (The seed's order keeps its cut rules: every 1-hop file
+	// before any 2-hop one.)
+	var lead []*cand
+	for _, c := range others {
+		if s.opt.Policy != PolicySeed && c.plan != TierDropped && c.isTestOf == "" {
+			lead = append(lead, c)
+		}
+	}
+	sort.SliceStable(lead, func(a, b int) bool {
+		if lead[a].dist != lead[b].dist {
+			return lead[a].dist < lead[b].dist
+		}
+		return lead[a].rank < lead[b].rank
+	})
+	perDist := map[int]int{}
+	var cutLead []*cand // leaders given the head of their skeleton
+	for _, c := range lead {
+		if perDist[c.dist]++; perDist[c.dist] > leaders || c.tier != TierDropped {
+			continue
+		}
+		limit := int(leaderShare * float64(room))
+		if limit < minTruncate {
+			break
+		}
+		s.counter.parallel(s.materialize(c, false))
+		if c.noSkel {
+			continue // the fill gives its text, or truncates it
+		}
+		ptr := skelPointer(c)
+		if n := c.skel + s.counter.count(ptr); n <= limit {
+			c.tier, c.pointer, c.tokens = TierSkeleton, ptr, n
+		} else if s.truncate(c, int(leaderTrunc*float64(room))) {
+			// Too large for its share: the head of it now, more when
+			// the fill leaves room (truncateUnfit).
+			cutLead = append(cutLead, c)
+		} else {
+			continue
+		}
+		c.tierWhy = ""
+		room -= c.tokens
+	}
+
 	// The fill, most valuable per token first.
 	h := &itemHeap{}
 	seq := 0
@@ -241,8 +303,12 @@ func (s *state) fitCode(limit int) int {
 			continue
 		}
 		if c.tier != TierDropped {
-			if c.tier == TierSkeleton && c.plan == TierFull && !s.skelOnly {
+			switch {
+			case c.tier != TierSkeleton || s.skelOnly:
+			case c.plan == TierFull:
 				later = append(later, &item{c: c, kind: 'u', value: c.rel * upgradeValue})
+			case !s.opt.NoExtras:
+				later = append(later, &item{c: c, kind: 'u', value: c.rel * upgradeValue * extraValue})
 			}
 			continue
 		}
@@ -280,6 +346,28 @@ func (s *state) fitCode(limit int) int {
 	truncated := false
 	truncateUnfit := func() {
 		truncated = true
+		// Leaders cut short get their whole skeleton, or their text,
+		// when what is left allows; after the other truncations, a
+		// longer head when room is still left.
+		for _, c := range cutLead {
+			if c.tier != TierTruncated {
+				continue
+			}
+			avail := room + c.tokens
+			s.counter.parallel(s.materialize(c, !s.skelOnly))
+			ptr := skelPointer(c)
+			switch {
+			case !s.skelOnly && (c.plan == TierFull || !s.opt.NoExtras) && c.full <= avail:
+				c.extra = c.plan != TierFull
+				c.tier, c.content, c.pointer, c.tokens = TierFull, c.fullText, "", c.full
+			case c.skel+s.counter.count(ptr) <= avail:
+				c.tier, c.content, c.pointer, c.tokens = TierSkeleton, "", ptr, c.skel+s.counter.count(ptr)
+				c.start, c.end = 0, 0
+			default:
+				continue
+			}
+			room = avail - c.tokens
+		}
 		sort.SliceStable(unfit, func(a, b int) bool {
 			if unfit[a].dist != unfit[b].dist {
 				return unfit[a].dist < unfit[b].dist
@@ -295,6 +383,13 @@ func (s *state) fitCode(limit int) int {
 			}
 			if s.truncate(c, room) {
 				room -= c.tokens
+			}
+		}
+		for _, c := range cutLead {
+			if c.tier == TierTruncated && room >= minTruncate {
+				avail := room + c.tokens
+				s.truncate(c, avail)
+				room = avail - c.tokens
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -309,5 +310,48 @@ func TestOddInputs(t *testing.T) {
 	r, _ = runRule(t, w, f, 1000, nil)
 	if len(r.Manifest.Files) != 0 || !r.Budget.WithinBudget {
 		t.Errorf("empty task: %+v", r.Manifest)
+	}
+}
+
+// TestLeadersFirst: with the value policy, the file most of the task's
+// neighbours lead to comes before many small files of little relevance,
+// even at 2 hops; the seed's order keeps every 1-hop file first.
+func TestLeadersFirst(t *testing.T) {
+	files := []fileSpec{{"core/seed.go", 2, 3}, {"lib/shared.go", 8, 6}}
+	var edges []pe
+	for i := 0; i < 30; i++ {
+		p := fmt.Sprintf("small/s%02d.go", i)
+		files = append(files, fileSpec{p, 1, 2})
+		edges = append(edges, pe{p, "core/seed.go", 1}, pe{p, "lib/shared.go", 3})
+	}
+	w := newFakeP("5b825dc642cb6eb9a060e54bf8d69288fbee4904", files, edges)
+	f := ruleFeature(t, `"core/seed.go"`)
+	_, all := runRule(t, w, f, 1<<20, nil)
+	if all["lib/shared.go"].Distance != 2 || all["lib/shared.go"].Tier != TierSkeleton {
+		t.Fatalf("shared.go with room to spare: %+v", all["lib/shared.go"])
+	}
+	code := all["core/seed.go"].Tokens
+	for p, e := range all {
+		if strings.HasPrefix(p, "small/") {
+			code += e.Tokens
+		}
+	}
+	code -= code / 4 // the small files alone more than fill what is left
+	value := func(o *Options) { o.Policy = PolicyValue }
+	r, m := runRule(t, w, f, code, value)
+	if e := m["lib/shared.go"]; e.Tier != TierSkeleton {
+		t.Errorf("value policy: the most relevant 2-hop file is %s: %+v, cuts %+v", e.Tier, e, cutOf(r, "lib/shared.go"))
+	}
+	dropped := 0
+	for p, e := range m {
+		if strings.HasPrefix(p, "small/") && e.Tier == TierDropped {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Error("value policy: every small 1-hop file fits; the budget tests nothing")
+	}
+	if _, m := runRule(t, w, f, code, nil); m["lib/shared.go"].Tier != TierDropped {
+		t.Errorf("seed policy: 2-hop shared.go %s before every 1-hop file is in", m["lib/shared.go"].Tier)
 	}
 }

@@ -70,10 +70,12 @@ func TestSignalSharedTests(t *testing.T) {
 		{"__tests__/response/body.test.js", 1, 3},
 		{"__tests__/request/body.test.js", 1, 3},
 		{"tests/response.redirect.test.js", 1, 3},
+		{"typings/index.d.ts", 2, 3},
+		{"typings/index.test-d.ts", 1, 3},
 	}, nil)
-	f := ruleFeature(t, `"pkg/core.py", "crate/src/parse.rs", "src/main/java/org/x/Thing.java", "lib/response.js"`)
+	f := ruleFeature(t, `"pkg/core.py", "crate/src/parse.rs", "src/main/java/org/x/Thing.java", "lib/response.js", "typings/index.d.ts"`)
 	_, m := runRule(t, w, f, 1<<20, nil)
-	for _, p := range []string{"pkg/test_core.py", "pkg/conftest.py", "conftest.py", "crate/tests/util.rs", "crate/tests/common/mod.rs", "src/test/java/org/x/ThingTests.java", "__tests__/response/body.test.js", "tests/response.redirect.test.js"} {
+	for _, p := range []string{"pkg/test_core.py", "pkg/conftest.py", "conftest.py", "crate/tests/util.rs", "crate/tests/common/mod.rs", "src/test/java/org/x/ThingTests.java", "__tests__/response/body.test.js", "tests/response.redirect.test.js", "typings/index.test-d.ts"} {
 		if e, ok := m[p]; !ok || e.Distance != 1 || !reflect.DeepEqual(e.Signals, []string{SignalTests}) {
 			t.Errorf("%s: %+v (in manifest: %v), want 1 hop by tests", p, e, ok)
 		}

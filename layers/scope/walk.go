@@ -61,7 +61,9 @@ func (c *cand) signalList() []string {
 	return out
 }
 
-// adjacency is the graph's edges per file, both ways.
+// adjacency is the graph's edges per file, both ways. An edge index k
+// below len(Graph.Edges) is a certain edge; above, Graph.Weak[k-len(Edges)]
+// (edgeAt).
 type adjacency struct {
 	out    [][]int32          // edge indexes with From == file (what the file uses)
 	in     [][]int32          // edge indexes with To == file (who uses the file)
@@ -90,7 +92,8 @@ func adjacencyOf(g *world.Graph) *adjacency {
 	a := &adjacency{out: make([][]int32, n), in: make([][]int32, n)}
 	outN := make([]int32, n)
 	inN := make([]int32, n)
-	for _, e := range g.Edges {
+	for k := 0; k < len(g.Edges)+len(g.Weak); k++ {
+		e := edgeAt(g, int32(k))
 		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || e.From == e.To {
 			continue
 		}
@@ -112,7 +115,8 @@ func adjacencyOf(g *world.Graph) *adjacency {
 		a.in[i] = ins[o : o : o+int(inN[i])]
 		o += int(inN[i])
 	}
-	for k, e := range g.Edges {
+	for k := 0; k < len(g.Edges)+len(g.Weak); k++ {
+		e := edgeAt(g, int32(k))
 		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || e.From == e.To {
 			continue
 		}
@@ -157,13 +161,29 @@ const (
 	coFloor      = 0.1 // lowest co-change score that makes a candidate
 )
 
-func edgeWeight(e world.Edge) float64 {
+// edgeAt is the edge of adjacency index k: certain, then weak.
+func edgeAt(g *world.Graph, k int32) *world.Edge {
+	if int(k) < len(g.Edges) {
+		return &g.Edges[k]
+	}
+	return &g.Weak[int(k)-len(g.Edges)]
+}
+
+// weakDamp scales a weak edge's weight (world.EdgeWeak: a link a reader
+// follows that no declaration binds) below a certain edge of the same
+// references: the walk reaches through it, at lower relevance.
+const weakDamp = 0.5
+
+func edgeWeight(e *world.Edge) float64 {
 	w := e.Weight
 	if w <= 0 {
 		w = float64(e.Refs)
 	}
 	if w <= 0 {
 		w = 1
+	}
+	if e.Kind == world.EdgeWeak {
+		return weakDamp * math.Log2(1+w)
 	}
 	return math.Log2(1 + w)
 }
@@ -235,12 +255,12 @@ func (s *state) walk() {
 				break
 			}
 			for _, k := range adj.out[u] {
-				e := g.Edges[k]
-				contrib(u, e.To, edgeWeight(e)*calleeWeight, "callee of")
+				e := edgeAt(g, k)
+				contrib(u, e.To, edgeWeight(e)*calleeWeight, dirName("callee of", e))
 			}
 			for _, k := range adj.in[u] {
-				e := g.Edges[k]
-				contrib(u, e.From, edgeWeight(e)*callerWeight, "caller of")
+				e := edgeAt(g, k)
+				contrib(u, e.From, edgeWeight(e)*callerWeight, dirName("caller of", e))
 			}
 		}
 		if d == 1 {
@@ -389,6 +409,15 @@ func (s *state) walk() {
 	}
 }
 
+// dirName is how a file reached through e relates to the file it was
+// reached from, with "weak" before it for a weak edge.
+func dirName(dir string, e *world.Edge) string {
+	if e.Kind == world.EdgeWeak {
+		return "weak " + dir
+	}
+	return dir
+}
+
 func flagNames(fe *world.FileEntry) string {
 	var ns []string
 	for _, f := range fe.Flags {
@@ -434,6 +463,13 @@ func (s *state) testLinks() []testLink {
 			if tp != p {
 				addIf(tp, "test of "+p)
 			}
+		}
+		// A declaration file's type tests (tsd): index.test-d.ts for
+		// index.d.ts, and the other way round.
+		if d, ok := strings.CutSuffix(base, ".d.ts"); ok {
+			addIf(dir+d+".test-d.ts", "test of "+p)
+		} else if d, ok := strings.CutSuffix(base, ".test-d.ts"); ok {
+			addIf(dir+d+".d.ts", p+" tests it")
 		}
 		// Test files elsewhere in the tree named after the file
 		// (tests/test_core.py for src/pkg/_core.py), nearest first.

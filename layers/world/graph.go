@@ -61,7 +61,10 @@ func (f *Facts) Link() *Link {
 		if a.Kind != b.Kind {
 			return a.Kind < b.Kind
 		}
-		return a.Parent < b.Parent
+		if a.Parent != b.Parent {
+			return a.Parent < b.Parent
+		}
+		return a.Returns < b.Returns // overloads
 	})
 	counts := sc.counts
 	for _, r := range f.Refs {
@@ -115,21 +118,50 @@ func (s *linkScratch) release() {
 
 // Edge is a file-level edge of the CSG: From uses what To defines.
 type Edge struct {
-	From   int     `json:"from"` // index into Graph.Files
-	To     int     `json:"to"`
-	Refs   int     `json:"refs"`   // references from From resolved into To
-	Weight float64 `json:"weight"` // confidence-weighted refs: 1 per import-resolved ref, less for name fallback
+	From   int      `json:"from"` // index into Graph.Files
+	To     int      `json:"to"`
+	Refs   int      `json:"refs"`   // references from From resolved into To
+	Weight float64  `json:"weight"` // confidence-weighted refs: 1 per import-resolved ref, less for name fallback
+	Kind   EdgeKind `json:"kind,omitempty"`
+}
+
+// EdgeKind says how sure resolution is that an edge is a use.
+type EdgeKind uint8
+
+const (
+	// EdgeCertain: a name of From resolves, as the language's compiler or
+	// analyser binds it, to a declaration in To (Graph.Edges).
+	EdgeCertain EdgeKind = 0
+	// EdgeWeak: From reaches To in a way a reader follows but the
+	// compiler does not bind to a declaration: a member of what a
+	// require() returns that is only a property set on the module's
+	// export (module.exports.x = …), an import for its side effects
+	// alone, an import of a module that exports nothing of its own
+	// (Graph.Weak).
+	EdgeWeak EdgeKind = 1
+)
+
+// String is the kind's name in JSON output: "certain" or "weak".
+func (k EdgeKind) String() string {
+	if k == EdgeWeak {
+		return "weak"
+	}
+	return "certain"
 }
 
 // Graph is the code symbol graph of one tree at file level. Files are
-// sorted by path; Edges by (From, To). Symbols per file live in each file's
-// Facts and Link.
+// sorted by path; Edges and Weak by (From, To). Symbols per file live in
+// each file's Facts and Link.
 type Graph struct {
-	Tree    string      `json:"tree"`
-	Files   []FileEntry `json:"files"`
-	Links   []*Link     `json:"-"` // parallel to Files; nil for files without facts
-	Edges   []Edge      `json:"edges"`
-	Symbols int         `json:"symbols"` // definitions in all files
+	Tree  string      `json:"tree"`
+	Files []FileEntry `json:"files"`
+	Links []*Link     `json:"-"` // parallel to Files; nil for files without facts
+	Edges []Edge      `json:"edges"`
+	// Weak holds the edges of kind EdgeWeak, between files no certain
+	// edge joins in that direction. Only what weighs uncertain links
+	// (scope's walk) reads them; ranks and clusters use Edges alone.
+	Weak    []Edge `json:"weak,omitempty"`
+	Symbols int    `json:"symbols"` // definitions in all files
 }
 
 // Index returns the position of path in g.Files, or -1.

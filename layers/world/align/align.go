@@ -1,6 +1,7 @@
 package align
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"path"
@@ -135,7 +136,7 @@ type index struct {
 	defs   map[string][]int // definition name → files (sorted, unique)
 	terms  map[string][]int // term → files whose path or definitions use it
 	nfiles int
-	base   map[string][]int // file base name → files
+	base   map[string][]int // file base name → files, made on first use (baseOf)
 }
 
 // query is what a feature's requirements can ask of the index: their
@@ -150,6 +151,11 @@ type query struct {
 	// name of any identifier having the term (stem only cuts a suffix,
 	// or turns "ies" into "y").
 	subs []string
+	// pairs marks the first two bytes of each sub, for matching ASCII
+	// names without lower-casing them (mayHold); short is set when a sub
+	// is too short or not ASCII for that.
+	pairs []bool
+	short bool
 }
 
 func queryOf(f *feature.Feature) *query {
@@ -177,35 +183,110 @@ func queryOf(f *feature.Feature) *query {
 		}
 	}
 	sort.Strings(q.subs)
+	q.pairUp()
 	return q
 }
 
+// pairUp fills pairs and short from subs.
+func (q *query) pairUp() {
+	q.pairs = make([]bool, 1<<16)
+	for _, sub := range q.subs {
+		if len(sub) < 2 || sub[0] >= 0x80 || sub[1] >= 0x80 {
+			q.short = true
+			continue
+		}
+		q.pairs[int(sub[0])<<8|int(sub[1])] = true
+	}
+}
+
 // mayHold reports whether an identifier or path can have a term of q.
+// It runs on every definition name of the tree, so ASCII names (nearly
+// all) are matched without making their lower-case copy.
 func (q *query) mayHold(name string) bool {
-	lower := strings.ToLower(name)
-	for _, s := range q.subs {
-		if strings.Contains(lower, s) {
-			return true
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			lower := strings.ToLower(name)
+			for _, s := range q.subs {
+				if strings.Contains(lower, s) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if q.short {
+		var buf [128]byte
+		lower := buf[:0]
+		for i := 0; i < len(name); i++ {
+			lower = append(lower, lowerASCII(name[i]))
+		}
+		for _, s := range q.subs {
+			if bytes.Contains(lower, []byte(s)) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+1 < len(name); i++ {
+		if !q.pairs[int(lowerASCII(name[i]))<<8|int(lowerASCII(name[i+1]))] {
+			continue
+		}
+		for _, s := range q.subs {
+			if hasLowerPrefix(name[i:], s) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasLowerPrefix reports whether the lower-case form of the ASCII string
+// s begins with prefix.
+func hasLowerPrefix(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Wants returns what the alignment of f reads of the tree's definitions:
+// whether a definition called name can count (the names its requirements
+// name, and those that may have one of their terms). Align over a graph
+// whose links hold only the definitions Wants keeps (in their order) gives
+// the same alignment as over the whole links, since definitions of one
+// name are adjacent in a link (world.Facts.Link sorts them).
+func Wants(f *feature.Feature) func(name string) bool {
+	q := queryOf(f)
+	return func(name string) bool { return q.names[name] || q.mayHold(name) }
+}
+
 // buildIndex indexes g for the questions of q.
 func buildIndex(g *world.Graph, q *query) *index {
-	memo := map[string][]string{}
+	memo := map[string][]string{} // names that may hold a term only: few
 	termsOf := func(name string) []string {
+		if !q.mayHold(name) {
+			return nil
+		}
 		if t, ok := memo[name]; ok {
 			return t
 		}
-		var t []string
-		if q.mayHold(name) {
-			t = nameTerms(name)
-		}
+		t := nameTerms(name)
 		memo[name] = t
 		return t
 	}
-	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, base: map[string][]int{}, nfiles: len(g.Files)}
+	ix := &index{g: g, defs: map[string][]int{}, terms: map[string][]int{}, nfiles: len(g.Files)}
 	addTerm := func(t string, i int) {
 		if !q.terms[t] {
 			return
@@ -216,7 +297,6 @@ func buildIndex(g *world.Graph, q *query) *index {
 		}
 	}
 	for i, fe := range g.Files {
-		ix.base[path.Base(fe.Path)] = append(ix.base[path.Base(fe.Path)], i)
 		if q.mayHold(fe.Path) {
 			for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
 				addTerm(t, i)
@@ -239,6 +319,20 @@ func buildIndex(g *world.Graph, q *query) *index {
 		}
 	}
 	return ix
+}
+
+// baseOf returns the files whose base name is name, in order. Only a
+// requirement naming a file by its base name asks, so the table of every
+// file's base name is made then.
+func (ix *index) baseOf(name string) []int {
+	if ix.base == nil {
+		ix.base = map[string][]int{}
+		for i, fe := range ix.g.Files {
+			b := path.Base(fe.Path)
+			ix.base[b] = append(ix.base[b], i)
+		}
+	}
+	return ix.base[name]
 }
 
 func (ix *index) idf(t string) float64 {
@@ -354,7 +448,7 @@ func alignOne(ix *index, f *feature.Feature, r feature.Requirement, facts func(s
 			continue
 		}
 		if !strings.Contains(tok, "/") && strings.Contains(tok, ".") {
-			if hits := ix.base[tok]; len(hits) > 0 && len(hits) <= ambiguousDefs {
+			if hits := ix.baseOf(tok); len(hits) > 0 && len(hits) <= ambiguousDefs {
 				for _, i := range hits {
 					p := ix.g.Files[i].Path
 					add(i, EvPath, 1/float64(len(hits)))

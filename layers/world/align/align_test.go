@@ -188,3 +188,86 @@ func TestQueryIndex(t *testing.T) {
 		t.Errorf("defs %v", ix.defs)
 	}
 }
+
+// The ASCII paths of splitIdent and mayHold answer as the general ones.
+func FuzzSplitIdent(f *testing.F) {
+	for _, s := range []string{"parseHTTPRequest_v2", "pkg/kubelet/kubelet_pods.go", "v2x3Yz", "ABCdef9G", "a1b2", "x__Y--Z..", "SyncPodsXML", "Ünïcode_Stores", ""} {
+		f.Add(s)
+	}
+	q := &query{subs: []string{"pod", "sync", "kubelet", "stor"}}
+	q.pairUp()
+	short := &query{subs: []string{"ü", "x", "pod"}}
+	short.pairUp()
+	f.Fuzz(func(t *testing.T, s string) {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			ascii = ascii && s[i] < 0x80
+		}
+		if ascii {
+			if got, want := splitASCII(s), splitRunes(s); !reflect.DeepEqual(got, want) {
+				t.Errorf("splitASCII(%q) = %q, splitRunes %q", s, got, want)
+			}
+		}
+		want := false
+		for _, sub := range q.subs {
+			want = want || strings.Contains(strings.ToLower(s), sub)
+		}
+		if got := q.mayHold(s); got != want {
+			t.Errorf("mayHold(%q) = %v, want %v", s, got, want)
+		}
+		want = false
+		for _, sub := range short.subs {
+			want = want || strings.Contains(strings.ToLower(s), sub)
+		}
+		if got := short.mayHold(s); got != want {
+			t.Errorf("short subs: mayHold(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// Align over links holding only the definitions Wants keeps (what the
+// store gives a first scope) is Align over every definition.
+func TestWantsKeepsAlignment(t *testing.T) {
+	g, facts := testGraph()
+	l := &world.Link{Lang: "go"}
+	for _, n := range []string{"Policies", "applyPolicy", "ExpiredSessionsTotal", "stopping_server", "HTTPServerConfig", "cachedLRUEntries", "Ünïcode_Stores", "Unrelated", "Unrelated", "zzz"} {
+		l.Defs = append(l.Defs, world.LinkDef{Name: n, Kind: "function"})
+	}
+	g.Files = append(g.Files, world.FileEntry{Path: "zz/extra.go", Lang: "go"})
+	g.Links = append(g.Links, l)
+	sp, _ := feature.ParseSpec("spec.md", []byte(spec+"\n## REQ-6: Policy stops\nA policy applies when the server is stopped; cached entries and stores too. `HTTPServerConfig` and Evict() matter.\n"))
+	f := &feature.Feature{Name: "store", Spec: sp}
+	get := func(p string) (*world.Facts, error) { return facts[p], nil }
+	want := Align(g, get, f)
+	keep := Wants(f)
+	fg := *g
+	fg.Links = make([]*world.Link, len(g.Links))
+	dropped := 0
+	for i, l := range g.Links {
+		if l == nil {
+			continue
+		}
+		for _, d := range l.Defs {
+			if !keep(d.Name) {
+				dropped++
+				continue
+			}
+			if fg.Links[i] == nil {
+				fg.Links[i] = &world.Link{}
+			}
+			fg.Links[i].Defs = append(fg.Links[i].Defs, world.LinkDef{Name: d.Name, Kind: d.Kind})
+		}
+	}
+	if dropped == 0 {
+		t.Fatal("Wants kept every definition")
+	}
+	got := Align(&fg, get, f)
+	if !reflect.DeepEqual(got, want) {
+		a, _ := json.MarshalIndent(got, "", " ")
+		b, _ := json.MarshalIndent(want, "", " ")
+		t.Errorf("alignment over the kept definitions\n%s\nwant\n%s", a, b)
+	}
+	if want.Counts.Aligned == 0 {
+		t.Errorf("nothing aligned: %+v", want.Counts)
+	}
+}

@@ -9,6 +9,58 @@ import (
 // camelCase humps, digits/letters boundaries and non-alphanumerics:
 // "parseHTTPRequest_v2" → parse, http, request, v2.
 func splitIdent(s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return splitRunes(s)
+		}
+	}
+	return splitASCII(s)
+}
+
+// splitASCII is splitIdent of an ASCII string, without decoding runes:
+// the identifiers and paths of a large tree are nearly all ASCII.
+func splitASCII(s string) []string {
+	var out []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, strings.ToLower(s[start:end]))
+		}
+		start = -1
+	}
+	isUpper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	isLower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	isLetter := func(c byte) bool { return isUpper(c) || isLower(c) }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) && !isDigit(c) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := s[i-1]
+		switch {
+		case isUpper(c) && isLower(prev):
+			flush(i)
+			start = i
+		case isUpper(c) && i+1 < len(s) && isLower(s[i+1]) && isUpper(prev):
+			flush(i)
+			start = i
+		case isLetter(c) && isDigit(prev) && i >= 2 && !isLetter(s[i-2]):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// splitRunes is splitIdent of any string.
+func splitRunes(s string) []string {
 	var out []string
 	rs := []rune(s)
 	start := -1

@@ -23,7 +23,7 @@ func (w *World) Alignment(f *feature.Feature, warn func(string)) (*align.Alignme
 			return &a, nil
 		}
 	}
-	g, err := w.defsGraph() // linksof.go
+	g, err := w.defsGraph(align.Wants(f)) // linksof.go
 	if err != nil {
 		return nil, err
 	}

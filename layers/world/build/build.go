@@ -209,22 +209,20 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	}
 	in.Warn = warn
 	g := graph.Build(in)
-	layout, err := jsonMarshal(graph.NewGoLayout(in))
-	if err != nil {
-		return nil, err
-	}
+	layout := encodeLayout(graph.NewGoLayout(in))
 	lap("graph")
 	res.Edges = len(g.Edges)
 	for i := range files {
 		files[i].rec.Out = nil
 	}
-	for _, e := range g.Edges {
-		files[e.From].rec.Out = append(files[e.From].rec.Out, outEdge{To: files[e.To].rec.Path, Refs: e.Refs, Weight: round(e.Weight)})
-	}
+	outEdges(g, func(from int, o outEdge) {
+		files[from].rec.Out = append(files[from].rec.Out, o)
+	})
 	in, g = graph.Input{}, nil // the links are held by files alone from here
 
 	// Store: new facts, then the tree's artifacts, then one ref update.
 	txn := st.Begin()
+	txn.Uncompressed(uncompressed...)
 	recs := make([]mapRecord, len(files))
 	var links []linkRecord
 	withFacts := 0
@@ -523,6 +521,13 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	workers = max(1, min(workers, len(todo)))
+	// A few files (an in-place update) are read in process: starting a
+	// cat-file per worker cost more than reading them.
+	backend := gitstore.CatFile
+	if len(todo) <= maxInPlace {
+		backend = gitstore.InProcess
+	}
 	fw := &factsWriter{st: st}
 	var (
 		mu       sync.Mutex
@@ -552,7 +557,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			blobs, err := repo.Blobs()
+			blobs, err := repo.BlobsWith(backend)
 			if err != nil {
 				fail(err)
 				return

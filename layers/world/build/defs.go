@@ -58,6 +58,46 @@ func decodeDefShard(b []byte) ([]linkRecord, error) {
 	return recs, r.err
 }
 
+// decodeDefShardWanted reads a defs shard keeping only the definitions
+// whose names want keeps (asked once per name of the shard), and only the
+// files left with one: what the spec alignment reads (align.Wants) is a
+// small part of a large tree's definitions.
+func decodeDefShardWanted(b []byte, want func(name string) bool) ([]linkRecord, error) {
+	r := newShardReader(b, shardFormatDefs)
+	verdict := make([]int8, len(r.ends)) // per string: 0 not asked yet, 1 kept, -1 not
+	n := r.count()
+	var recs []linkRecord
+	for i := 0; i < n && r.err == nil; i++ {
+		p := r.index()
+		var l *world.Link
+		for nd := r.count(); nd > 0 && r.err == nil; nd-- {
+			name, kind := r.index(), r.index()
+			if r.err != nil {
+				break
+			}
+			if verdict[name] == 0 {
+				verdict[name] = -1
+				if want(r.strAt(name)) {
+					verdict[name] = 1
+				}
+			}
+			if verdict[name] > 0 {
+				if l == nil {
+					l = &world.Link{}
+				}
+				l.Defs = append(l.Defs, world.LinkDef{Name: r.strAt(name), Kind: r.strAt(kind)})
+			}
+		}
+		if l != nil && r.err == nil {
+			recs = append(recs, linkRecord{Path: r.strAt(p), Link: l})
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errShard
+	}
+	return recs, r.err
+}
+
 // defShards encodes the defs artifact of a whole tree from its links
 // (sorted by path).
 func defShards(links []linkRecord) map[string][]byte {

@@ -50,6 +50,10 @@ import (
 // than that is cheaper to resolve over the whole tree.
 const maxInPlace = 64
 
+// inPlaceHeap is the memory an in-place update lets the heap grow to
+// before collecting.
+const inPlaceHeap = 512 << 20
+
 // layoutShard is the summary artifact's shard holding the tree's Go layout.
 const layoutShard = "go"
 
@@ -78,9 +82,12 @@ type edited struct {
 // kind; the caller then takes the whole-tree path.
 func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, prev, tree, digest string, cfg *config.Config, opt Options, res *Result, warn func(string)) (bool, error) {
 	// An in-place update allocates a few tens of MB at most (maxInPlace
-	// files and the shards they read): collecting as the heap first grows
-	// from nothing was a tenth of its CPU time.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// files and the shards they read; up to 150 MB when thousands of
+	// readers are resolved again): collecting as the heap first grows from
+	// nothing was a tenth of its CPU time. It collects only past a limit
+	// far above that.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(inPlaceHeap))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	phase := time.Now()
 	lap := func(name string) {
 		if opt.Trace != nil {
@@ -99,6 +106,27 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		}
 		dirs[shardOf(c.Path)] = true
 	}
+	// The edited files are read and extracted, as the whole-tree path
+	// would, on other cores while this one reads what resolving them
+	// needs: the rows and links of their folders, the Go layout, the
+	// interfaces of the folders their old imports reach (prefetch).
+	cls := newClassifier(cfg)
+	files := make([]*file, len(changes))
+	for i, c := range changes {
+		files[i] = newFile(cls, c.Path, c.Mode, c.To, -1)
+	}
+	sub := &Result{}
+	factsDone := make(chan error, 1)
+	go func() { factsDone <- fillFacts(ctx, repo, st, files, cfg, opt, sub, warn) }()
+	var factsErr error
+	waited := false
+	waitFacts := func() error {
+		if !waited {
+			factsErr, waited = <-factsDone, true
+		}
+		return factsErr
+	}
+	defer waitFacts()
 	// The summary artifact is read once: its meta and Go layout shards are
 	// read here, and it is stored again with the new meta.
 	summary, err := st.Tree(prev, digest, artifactMeta)
@@ -126,11 +154,8 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		}
 	}
 
-	lap("diff and read shards")
-	// The edited files, read and extracted as the whole-tree path would.
-	cls := newClassifier(cfg)
 	var eds []*edited
-	for _, c := range changes {
+	for i, c := range changes {
 		d := shardOf(c.Path)
 		ed := &edited{path: c.Path}
 		k := sort.Search(len(recs[d]), func(k int) bool { return recs[d][k].Path >= c.Path })
@@ -143,15 +168,13 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 				ed.oldLink = l.Link
 			}
 		}
-		ed.f = newFile(cls, c.Path, c.Mode, c.To, -1)
+		ed.f = files[i]
 		eds = append(eds, ed)
 	}
-	files := make([]*file, len(eds))
-	for i, ed := range eds {
-		files[i] = ed.f
-	}
-	sub := &Result{}
-	if err := fillFacts(ctx, repo, st, files, cfg, opt, sub, func(msg string) { warn(msg) }); err != nil {
+	var lay *graph.GoLayout
+	prefetched := prefetchInterfaces(st, prev, digest, summary, eds, &lay)
+	lap("diff and read shards")
+	if err := waitFacts(); err != nil {
 		return false, err
 	}
 	// Folders whose Go definitions changed: the files reading them are
@@ -180,12 +203,33 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 
 	lap("facts")
-	var lay *graph.GoLayout
+	// The term index's patch needs the files' terms, not their edges: it
+	// is made on another core while they are resolved.
+	type termsPatch struct {
+		shards map[string][]byte
+		ok     bool
+	}
+	termsDone := make(chan termsPatch, 1)
+	go func() {
+		sh, ok := patchTerms(repo, st, prev, digest, cfg, eds) // terms.go
+		termsDone <- termsPatch{sh, ok}
+	}()
+	var tp *termsPatch
+	waitTerms := func() termsPatch {
+		if tp == nil {
+			t := <-termsDone
+			tp = &t
+		}
+		return *tp
+	}
+	defer waitTerms()
 	// Out-edges of files other than the edited ones, resolved again.
 	var readers map[string][]outEdge
 	if len(changed) > 0 {
-		if lay, err = decodeLayout(summary); err != nil {
-			return false, nil
+		if lay == nil {
+			if lay, err = decodeLayout(summary); err != nil {
+				return false, nil
+			}
 		}
 		var ok bool
 		readers, ok, err = resolveReaders(st, prev, tree, digest, lay, eds, keysOf(changed))
@@ -218,7 +262,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 				return false, nil
 			}
 		}
-		out, ok, err := resolveGoFile(st, prev, tree, digest, lay, ed, eds)
+		out, ok, err := resolveGoFile(st, prev, tree, digest, lay, ed, eds, prefetched)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -232,7 +276,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	byPath := map[string]*edited{}
 	for _, ed := range eds {
 		byPath[ed.path] = ed
-		m.Edges += len(ed.f.rec.Out) - len(ed.old.Out)
+		m.Edges += certainEdges(ed.f.rec.Out) - certainEdges(ed.old.Out)
 	}
 	// The readers' rows get their new out-edges, in their folders' shards.
 	var more []string
@@ -257,7 +301,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 		touched := false
 		for k := range rs {
 			if out, ok := readers[rs[k].Path]; ok && byPath[rs[k].Path] == nil {
-				m.Edges += len(out) - len(rs[k].Out)
+				m.Edges += certainEdges(out) - certainEdges(rs[k].Out)
 				rs[k].Out = out
 				touched = true
 				placed++
@@ -308,19 +352,28 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 			}
 			lay.Refresh(d, imps)
 		}
-		if summary[layoutShard], err = jsonMarshal(lay); err != nil {
-			return false, err
+		summary[layoutShard] = encodeLayout(lay)
+	}
+	if b := summary[layoutShard]; len(b) > 0 && b[0] == '{' {
+		// The JSON of a store written before encodeLayout: stored as a
+		// whole index of this tree would store it.
+		if lay == nil {
+			if lay, err = decodeLayout(summary); err != nil {
+				return false, nil
+			}
 		}
+		summary[layoutShard] = encodeLayout(lay)
 	}
 	m.Tree = tree
 	if summary["meta"], err = jsonMarshal(m); err != nil {
 		return false, err
 	}
 
-	tpatch, ok := patchTerms(repo, st, prev, digest, cfg, eds) // terms.go
-	if !ok {
+	tpr := waitTerms()
+	if !tpr.ok {
 		return false, nil
 	}
+	tpatch := tpr.shards
 
 	fix := map[string]func(*rowRecord){}
 	for _, ed := range eds {
@@ -343,6 +396,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 
 	lap("encode")
 	txn := st.Begin()
+	txn.Uncompressed(uncompressed...)
 	for _, f := range files {
 		putFacts(txn, f)
 	}
@@ -441,25 +495,75 @@ func decodeLayout(summary map[string][]byte) (*graph.GoLayout, error) {
 	if !ok {
 		return nil, errors.New("the indexed tree has no Go layout")
 	}
-	var lay graph.GoLayout
-	if err := jsonUnmarshal(b, &lay); err != nil {
-		return nil, err
+	return decodeLayoutShard(b)
+}
+
+// needShards returns the link shards (folders, "" for the top one) that
+// resolving the Go file p with imports imps reads (graph.GoLayout.Needs).
+func needShards(lay *graph.GoLayout, p string, imps []world.Import) []string {
+	folders := lay.Needs(p, imps)
+	for k, d := range folders {
+		if d == "." {
+			folders[k] = "" // the shard of the top folder
+		}
 	}
-	return &lay, nil
+	return folders
+}
+
+// prefetchInterfaces reads and decodes, without their references, the
+// link shards that resolving the edited Go files would read if their
+// imports stay as they were (*lay is decoded for it), while the files are
+// parsed. A shard the stored links lack is absent: resolveGoFile reads
+// what its new imports need beyond these. Nothing is read when no edited
+// file was a Go file with a link, or the summary has no layout.
+func prefetchInterfaces(st *gitstore.Store, prev, digest string, summary map[string][]byte, eds []*edited, lay **graph.GoLayout) map[string][]linkRecord {
+	var folders []string
+	for _, ed := range eds {
+		if ed.oldLink == nil || ed.oldLink.Lang != world.LangGo {
+			continue
+		}
+		if *lay == nil {
+			l, err := decodeLayout(summary)
+			if err != nil {
+				return nil
+			}
+			*lay = l
+		}
+		folders = append(folders, needShards(*lay, ed.path, ed.oldLink.Imports)...)
+	}
+	if len(folders) == 0 {
+		return nil
+	}
+	slices.Sort(folders)
+	folders = slices.Compact(folders)
+	sh, err := st.Shards(prev, digest, artifactLinks, folders)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string][]linkRecord, len(sh))
+	for d, b := range sh {
+		ls, err := decodeLinkShardInterfaces(b)
+		if err != nil {
+			return nil
+		}
+		out[d] = ls
+	}
+	return out
 }
 
 // resolveGoFile resolves the edited Go file ed of tree over the links of
 // the folders its resolution reads (with the edited files' new links) and
 // the tree's go.mod files, and returns its out-edges as the whole-tree
 // graph has them.
-func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, ed *edited, eds []*edited) ([]outEdge, bool, error) {
-	folders := lay.Needs(ed.path, ed.f.link.Imports)
-	for k, d := range folders {
-		if d == "." {
-			folders[k] = "" // the shard of the top folder
+func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoLayout, ed *edited, eds []*edited, prefetched map[string][]linkRecord) ([]outEdge, bool, error) {
+	folders := needShards(lay, ed.path, ed.f.link.Imports)
+	var missing []string
+	for _, d := range folders {
+		if _, ok := prefetched[d]; !ok {
+			missing = append(missing, d)
 		}
 	}
-	sh, err := st.Shards(prev, digest, artifactLinks, folders)
+	sh, err := st.Shards(prev, digest, artifactLinks, missing)
 	if err != nil {
 		return nil, false, nil
 	}
@@ -473,14 +577,12 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 	}
 	var rows []row
 	for _, d := range folders {
-		b, ok := sh[d]
-		if !ok {
-			continue
-		}
-		// Resolution reads the other files' interfaces only.
-		ls, err := decodeLinkShardInterfaces(b)
-		if err != nil {
-			return nil, false, nil
+		ls, ok := prefetched[d]
+		if b, in := sh[d]; !ok && in {
+			// Resolution reads the other files' interfaces only.
+			if ls, err = decodeLinkShardInterfaces(b); err != nil {
+				return nil, false, nil
+			}
 		}
 		for _, l := range ls {
 			if nl, ok := newLink[l.Path]; ok {
@@ -508,11 +610,11 @@ func resolveGoFile(st *gitstore.Store, prev, tree, digest string, lay *graph.GoL
 		return nil, false, nil
 	}
 	var out []outEdge
-	for _, e := range g.Edges {
-		if e.From == from {
-			out = append(out, outEdge{To: g.Files[e.To].Path, Refs: e.Refs, Weight: round(e.Weight)})
+	outEdges(g, func(f int, o outEdge) {
+		if f == from {
+			out = append(out, o)
 		}
-	}
+	})
 	return out, true, nil
 }
 
@@ -643,10 +745,10 @@ func resolveReaders(st *gitstore.Store, prev, tree, digest string, lay *graph.Go
 	for p := range only {
 		out[p] = nil
 	}
-	for _, e := range g.Edges {
-		p := g.Files[e.From].Path
-		out[p] = append(out[p], outEdge{To: g.Files[e.To].Path, Refs: e.Refs, Weight: round(e.Weight)})
-	}
+	outEdges(g, func(from int, o outEdge) {
+		p := g.Files[from].Path
+		out[p] = append(out[p], o)
+	})
 	return out, true, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -33,6 +34,11 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		"py/use.py":       "from mod import f\n\ndef g():\n    return f()\n",
 		"NOTES.txt":       "m\n",
 		"README.md":       "# m\n\nA module.\n\n## Use\n\nCall B.\n",
+		// body.test.js reaches helper.js by a weak edge: response is a
+		// property set on the module's export, not a bound export.
+		"js/helper.js":    "module.exports = (x) => x;\nmodule.exports.response = (x) => x;\n",
+		"js/body.test.js": "const response = require('./helper').response;\nresponse(1);\n",
+		"js/setup.js":     "process.env.X = '1';\n",
 	} {
 		r.Write(p, c)
 	}
@@ -87,10 +93,21 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		{"a body after the slow paths", func() {
 			r.Write("a/new.go", "package a\n\nfunc N() { H(); G() }\n")
 		}, true},
+		{"a JavaScript file gains an import for its effects alone (a weak edge)", func() {
+			r.Write("js/body.test.js", "require('./setup');\nconst response = require('./helper').response;\nresponse(1);\n")
+		}, false},
+		{"the member a weak edge reached becomes an export (a certain edge)", func() {
+			r.Write("js/helper.js", "function response(x) { return x }\nmodule.exports = { response };\n")
+		}, false},
 		{"a Go body reaches a type through another file's import", func() {
 			// c2.go imports nothing: s.t's type is named in c1.go.
 			r.Write("c/c2.go", "package c\n\nfunc (s S) K() int { return s.t.M() }\n")
 		}, true},
+	}
+	// The weak edges after some steps (nil for the others: not checked).
+	weakAfter := map[string][]string{
+		"a JavaScript file gains an import for its effects alone (a weak edge)": {"js/body.test.js->js/helper.js", "js/body.test.js->js/setup.js"},
+		"the member a weak edge reached becomes an export (a certain edge)":     {"js/body.test.js->js/setup.js"},
 	}
 	for _, s := range steps {
 		s.edit()
@@ -104,6 +121,21 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 			t.Errorf("%s: in place %v, want %v", s.name, res.InPlace, s.inPlace)
 		}
 		compareWithFull(t, s.name, r, repo, res.Tree, cfg)
+		if want := weakAfter[s.name]; want != nil {
+			w, err := Load(repo, res.Tree, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := w.Graph()
+			var weak []string
+			for _, e := range g.Weak {
+				weak = append(weak, g.Files[e.From].Path+"->"+g.Files[e.To].Path)
+			}
+			w.Close()
+			if !slices.Equal(weak, want) {
+				t.Errorf("%s: weak edges %v, want %v", s.name, weak, want)
+			}
+		}
 	}
 }
 
@@ -150,4 +182,53 @@ func compareWithFull(t *testing.T, step string, r *gittest.Repo, repo *gitstore.
 			}
 		}
 	}
+}
+
+// TestInPlaceStoresLayoutOfOldStores: a store written before the Go layout
+// had its binary form holds it as JSON; an in-place update from it reads
+// that and stores what a full index of the new tree stores.
+func TestInPlaceStoresLayoutOfOldStores(t *testing.T) {
+	r := gittest.New(t)
+	r.Write("go.mod", "module example.com/m\n")
+	r.Write("a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	r.Write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.F() }\n")
+	r.Git("add", "-A")
+	r.Commit("init")
+	repo, err := gitstore.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	ctx := context.Background()
+	first, err := Index(ctx, repo, "HEAD", Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The summary as an older version wrote it: the layout as JSON.
+	digest := treeDigest(&cfg)
+	st := repo.Store()
+	summary, err := st.Tree(first.Tree, digest, artifactMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay, err := decodeLayoutShard(summary[layoutShard])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if summary[layoutShard], err = jsonMarshal(lay); err != nil {
+		t.Fatal(err)
+	}
+	txn := st.Begin()
+	txn.PutTree(first.Tree, digest, artifactMeta, summary)
+	if err := txn.Commit("an older store's layout"); err != nil {
+		t.Fatal(err)
+	}
+	r.Write("b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.F() + 1 }\n")
+	r.Git("add", "-A")
+	r.Commit("body")
+	res, err := Index(ctx, repo, "HEAD", Options{Config: cfg})
+	if err != nil || !res.InPlace {
+		t.Fatalf("index = %+v, %v; want in place", res, err)
+	}
+	compareWithFull(t, "from a JSON layout", r, repo, res.Tree, cfg)
 }

@@ -61,22 +61,28 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 	return out, nil
 }
 
-// defsGraph is Graph() with links holding only their definitions' names
-// and kinds, from the defs artifact (defs.go): all the spec alignment
-// reads of links (align.Align). Graph().Links, when loaded, serve as they
-// are.
-func (w *World) defsGraph() (*world.Graph, error) {
-	g := w.Graph()
+// defsGraph is Graph() with links holding only the definitions want
+// keeps, their names and kinds, from the defs artifact (defs.go): all the
+// spec alignment reads of links (align.Align with align.Wants). A file
+// left without one has no link. Graph().Links, when loaded, serve as they
+// are. The definitions are read before the map, so that on an opened
+// World another goroutine can read the map meanwhile (a scope does).
+func (w *World) defsGraph(want func(name string) bool) (*world.Graph, error) {
 	if w.linksLoaded() {
-		return g, nil
+		return w.Graph(), nil
 	}
 	shards, err := w.st.Tree(w.tree, w.digest, artifactDefs)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := decodeAll(artifactDefs, shards, decodeDefShard, func(r *linkRecord) string { return r.Path })
+	decode := func(b []byte) ([]linkRecord, error) { return decodeDefShardWanted(b, want) }
+	recs, err := decodeAll(artifactDefs, shards, decode, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err
+	}
+	g := w.Graph()
+	if err := w.MapErr(); err != nil {
+		return nil, err // an alignment over no files is no alignment
 	}
 	dg := *g
 	dg.Links = make([]*world.Link, len(g.Files))

@@ -24,7 +24,7 @@ import (
 const (
 	artifactRows    = "rows"
 	rowBuckets      = 64
-	shardFormatRows = 1
+	shardFormatRows = 2
 )
 
 // rowRecord is one row of the rows artifact: a map record and the number

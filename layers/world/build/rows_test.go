@@ -97,6 +97,18 @@ func FuzzRowsDecode(f *testing.F) {
 	f.Add(encodeLinkShard([]linkRecord{{Path: "a", Link: &world.Link{Lang: "go", Defs: []world.LinkDef{{Name: "F"}},
 		Imports: []world.Import{{Path: "x", Names: []string{"y"}}}, Refs: []world.LinkRef{{Name: "x", Count: 1}}}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if defs, err := decodeDefShardWanted(b, func(n string) bool { return len(n)%2 == 0 }); err == nil {
+			for _, r := range defs {
+				if r.Link == nil || len(r.Link.Defs) == 0 {
+					t.Fatalf("a file without a kept definition: %+v", r)
+				}
+				for _, d := range r.Link.Defs {
+					if len(d.Name)%2 != 0 {
+						t.Fatalf("kept %q", d.Name)
+					}
+				}
+			}
+		}
 		if defs, err := decodeDefShard(b); err == nil {
 			if again, err := decodeDefShard(encodeDefShard(defs)); err != nil || !reflect.DeepEqual(again, defs) {
 				t.Fatalf("defs shard does not round-trip: %v", err)
@@ -186,17 +198,37 @@ func TestLinksOf(t *testing.T) {
 	if _, err := lazy.LinksOf([]int{len(g.Files)}); err == nil {
 		t.Error("LinksOf accepted a file beyond the tree")
 	}
-	dg, err := lazy.defsGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range g.Files {
-		want := (*world.Link)(nil)
-		if g.Links[i] != nil {
-			want = defsOnly(linkRecord{Link: g.Links[i]}).Link
+	// The definitions a filter keeps, in order; no link for a file left
+	// without one.
+	for _, keep := range []func(string) bool{
+		func(string) bool { return true },
+		func(n string) bool { return n == "M" || n == "G" },
+		func(string) bool { return false },
+	} {
+		dg, err := lazy.defsGraph(keep)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(dg.Links[i], want) {
-			t.Errorf("defsGraph: %s: %+v, want %+v", g.Files[i].Path, dg.Links[i], want)
+		kept := 0
+		for i := range g.Files {
+			want := (*world.Link)(nil)
+			if g.Links[i] != nil {
+				for _, d := range g.Links[i].Defs {
+					if keep(d.Name) {
+						if want == nil {
+							want = &world.Link{}
+						}
+						want.Defs = append(want.Defs, world.LinkDef{Name: d.Name, Kind: d.Kind})
+						kept++
+					}
+				}
+			}
+			if !reflect.DeepEqual(dg.Links[i], want) {
+				t.Errorf("defsGraph: %s: %+v, want %+v", g.Files[i].Path, dg.Links[i], want)
+			}
+		}
+		if keep("T") && kept < 4 {
+			t.Errorf("defsGraph kept %d definitions of every file's", kept)
 		}
 	}
 	count := func(s string) int { return len(s) / 4 }

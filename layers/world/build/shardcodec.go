@@ -22,7 +22,7 @@ import (
 // bytes and git stores equal shards once.
 const (
 	shardMagic      = 0xD5
-	shardFormatMap  = 1
+	shardFormatMap  = 2 // 2: an out-edge's kind after its weight
 	shardFormatLink = 2 // 2: a definition's Returns after Exported
 )
 
@@ -177,6 +177,11 @@ func (r *shardReader) str() string {
 	if r.err != nil {
 		return ""
 	}
+	return r.strAt(i)
+}
+
+// strAt makes (once) the string of table index i, which index checked.
+func (r *shardReader) strAt(i uint64) string {
 	if s := r.strs[i]; s != "" {
 		return s
 	}
@@ -249,6 +254,7 @@ func (w *shardWriter) mapRecord(r *mapRecord) {
 		w.str(o.To)
 		w.uint(uint64(o.Refs))
 		w.uint(math.Float64bits(o.Weight))
+		w.uint(uint64(o.Kind))
 	}
 }
 
@@ -281,7 +287,7 @@ func (r *shardReader) mapRecord() mapRecord {
 	if no := r.count(); no > 0 {
 		m.Out = make([]outEdge, no)
 		for j := range m.Out {
-			m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint())}
+			m.Out[j] = outEdge{To: r.str(), Refs: int(r.uint()), Weight: math.Float64frombits(r.uint()), Kind: world.EdgeKind(r.uint())}
 		}
 	}
 	return m

@@ -301,10 +301,18 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cf
 	if err != nil {
 		return nil, false
 	}
-	docs, err := terms.DecodeDocs(sh)
+	// The edited files' places in the docs shard, found without making
+	// every path, and their new lengths written into the lens shard.
+	paths := make([]string, len(eds))
+	for k, ed := range eds {
+		paths[k] = ed.path
+	}
+	oldLens := sh[terms.LensShard]
+	ndocs, at, err := terms.FindDocs(sh[terms.DocsShard], paths)
 	if err != nil {
 		return nil, false
 	}
+	lens := map[int]uint32{}
 	type change struct {
 		doc      uint32
 		old, new []world.Term
@@ -317,9 +325,9 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cf
 			blobs.Close()
 		}
 	}()
-	for _, ed := range eds {
-		i := sort.Search(len(docs), func(i int) bool { return docs[i].Path >= ed.path })
-		in := i < len(docs) && docs[i].Path == ed.path
+	for k, ed := range eds {
+		i := at[k]
+		in := i >= 0
 		if in != ed.f.haveTerms {
 			return nil, false
 		}
@@ -352,7 +360,7 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cf
 		}
 		// Only the terms whose posting changes move: an edit of a few
 		// lines of a large file touches a few buckets, not thousands.
-		docs[i].Len = terms.Length(c.new)
+		lens[i] = terms.Length(c.new)
 		c.old, c.new = changedTerms(c.old, c.new)
 		for _, t := range c.old {
 			buckets[terms.Bucket(t.Text)] = true
@@ -375,7 +383,7 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cf
 	for _, k := range keys {
 		post[k] = map[string][]terms.Posting{}
 		if b, ok := sh[k]; ok {
-			if post[k], err = terms.DecodeBucket(b, len(docs), nil); err != nil {
+			if post[k], err = terms.DecodeBucket(b, ndocs, nil); err != nil {
 				return nil, false
 			}
 		}
@@ -402,7 +410,11 @@ func patchTerms(repo *gitstore.Repo, st *gitstore.Store, prev, digest string, cf
 			m[t.Text] = ps
 		}
 	}
-	out := map[string][]byte{terms.LensShard: terms.EncodeDocs(docs)[terms.LensShard]}
+	lensShard, err := terms.SetLens(oldLens, lens)
+	if err != nil {
+		return nil, false
+	}
+	out := map[string][]byte{terms.LensShard: lensShard}
 	for _, k := range keys {
 		if len(post[k]) == 0 {
 			return nil, false // a shard would go: a whole index drops it

@@ -75,7 +75,7 @@ import (
 //	   for a key of a T{…} literal); Go functions, methods, fields,
 //	   variables and defined types say their type (Def.Returns),
 //	   interfaces what they embed.
-const Version = 11
+const Version = 12
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

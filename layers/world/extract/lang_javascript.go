@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -80,6 +81,18 @@ type jsWalker struct {
 	// ("a", "b as c").
 	requireAlias string
 	requireNames []string
+	// ctx is the type expression of the callable the function about to
+	// be scoped is passed as or returned as (app.get#1 for the second
+	// argument of app.get(…)); its untyped parameters take their types
+	// from it. rets holds the declared return types of the functions
+	// being walked, innermost last.
+	ctx  string
+	rets []string
+	// jsxSource is the module the file's @jsxImportSource pragma names.
+	jsxSource string
+	// cutShort is set while the members of an interface the parser
+	// ended early are walked.
+	cutShort bool
 }
 
 // jsVarType is the class a variable holds and the frame that binds it.
@@ -111,11 +124,18 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 	defer f.release(mark)
 	ks := f.kids(n)
 	w.noteDocs(ks)
-	for i := range ks {
+	for i := 0; i < len(ks); i++ {
 		w.in = parentIdx
+		if prefix == "" && w.importAlias(ks, i) {
+			i++ // export import x = require("m") parses as two statements
+			continue
+		}
 		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
 			f.commentAt(ks, i)
 			w.typedefImports(&ks[i].n)
+			if w.jsxSource == "" && prefix == "" {
+				w.jsxSource = jsxPragma(f.text(&ks[i].n))
+			}
 			continue
 		}
 		w.statement(&ks[i].n, ks[i].kind, prefix, parentIdx, exported, &ks[i].n)
@@ -205,7 +225,7 @@ func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int,
 	idx := f.def(world.Def{Name: name, Kind: world.KindFunction, Qualified: w.qual(prefix, name),
 		Parent: w.parentOf(prefix), Start: line(outer), End: w.f.endLine(outer),
 		Signature: strings.TrimSuffix(f.signature(n, body), ";"), Exported: exported, Doc: w.docOf(outer),
-		Returns: w.docReturns(outer, w.jsReturnType(n))})
+		Returns: w.withParams(w.docReturns(outer, w.jsReturnType(n)), n)})
 	w.in = idx
 	w.docParams = w.paramsDoc(outer)
 	w.functionScope(n, body)
@@ -217,6 +237,8 @@ func (w *jsWalker) function(n, outer *sitter.Node, prefix string, parentIdx int,
 // A statement block body is elided from the skeleton.
 func (w *jsWalker) functionScope(n, body *sitter.Node) {
 	f := w.f
+	ctx := w.ctx
+	w.ctx = ""
 	locals := map[string]bool{}
 	if tp := f.field(n, "type_parameters"); tp != nil {
 		w.typeParams(tp, locals)
@@ -227,23 +249,40 @@ func (w *jsWalker) functionScope(n, body *sitter.Node) {
 	w.docParams = nil
 	if p := f.field(n, "parameters"); p != nil {
 		w.docParams = doc
-		w.params(p, locals)
+		w.params(p, locals, ctx)
 		w.docParams = nil
 	}
 	if p := f.field(n, "parameter"); p != nil { // x => …
 		locals[f.text(p)] = true
+		if ctx != "" && f.kind(p) == "identifier" {
+			w.setType(f.text(p), ctx+"#0", locals)
+		}
 	}
+	ret := ""
 	if rt := f.field(n, "return_type"); rt != nil {
 		w.types(rt)
+		if fnTypeOf(f, rt) == nil {
+			ret = jsTypeExpr(f, rt)
+		}
 	}
+	if ret == "" && ctx != "" {
+		ret = ctx + "()" // what the callable it is passed as returns
+	}
+	w.rets = append(w.rets, ret)
+	defer func() { w.rets = w.rets[:len(w.rets)-1] }()
 	if body == nil {
 		return
 	}
 	if f.kind(body) == "statement_block" {
 		w.collect(body, locals)
 		f.elideBody(body)
-	} else if w.f.endLine(body)-line(body) >= 2 {
-		f.elide(startByte(body), w.f.endByte(body), fmt.Sprintf("… /* lines %d-%d */", line(body), w.f.endLine(body)))
+	} else {
+		if w.f.endLine(body)-line(body) >= 2 {
+			f.elide(startByte(body), w.f.endByte(body), fmt.Sprintf("… /* lines %d-%d */", line(body), w.f.endLine(body)))
+		}
+		if isFunctionValue(f.kind(body)) {
+			w.ctx = ret // (): Handler => (c) => …
+		}
 	}
 	w.uses(body)
 }
@@ -271,16 +310,29 @@ func (w *jsWalker) typeParams(tp *sitter.Node, locals map[string]bool) {
 
 // params binds parameter names and records the refs of their types,
 // defaults and decorators.
-func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
+func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool, ctx string) {
 	f := w.f
 	mark := len(f.stack)
 	defer f.release(mark)
+	pos := -1
 	for _, c := range f.kids(ps) {
 		p := &c.n
+		if c.named && c.kind != "comment" {
+			pos++
+		}
+		// What the callable the function is passed as says of the
+		// parameter at pos.
+		byCtx := ""
+		if ctx != "" {
+			byCtx = ctx + "#" + strconv.Itoa(pos)
+		}
 		switch c.kind {
 		case "required_parameter", "optional_parameter":
 			if pat := f.field(p, "pattern"); pat != nil {
 				w.bind(pat, locals)
+				if f.kind(pat) == "this" {
+					pos-- // this: T is not an argument
+				}
 			} else if nm := f.field(p, "name"); nm != nil {
 				w.bind(nm, locals)
 			}
@@ -293,6 +345,12 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 				}
 			} else if nm := f.field(p, "pattern"); nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
 				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
+			} else if nm != nil && byCtx != "" {
+				if f.kind(nm) == "identifier" {
+					w.setType(f.text(nm), byCtx, locals)
+				} else {
+					w.typePattern(nm, byCtx, locals, 0)
+				}
 			}
 			if v := f.field(p, "value"); v != nil {
 				w.uses(v)
@@ -312,7 +370,12 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool) {
 			}
 			if nm != nil && f.kind(nm) == "identifier" && w.docParams[f.text(nm)] != "" {
 				w.setType(f.text(nm), w.docParams[f.text(nm)], locals)
+			} else if nm != nil && f.kind(nm) == "identifier" && byCtx != "" {
+				w.setType(f.text(nm), byCtx, locals)
 			}
+		case "object_pattern":
+			w.bind(p, locals)
+			w.typePattern(p, byCtx, locals, 0)
 		default:
 			if c.named && c.kind != "comment" {
 				w.bind(p, locals)
@@ -525,7 +588,9 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		if ta := f.field(n, "type_arguments"); ta != nil {
 			w.types(ta)
 		}
-		if args != nil {
+		if args != nil && k == "call_expression" && fn != nil && f.kind(fn) != "import" {
+			w.args(args, w.exprOf(fn, 0))
+		} else if args != nil {
 			w.uses(args)
 		}
 		return
@@ -537,6 +602,18 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			break
 		}
 		return
+	case "assignment_expression":
+		l, r := f.field(n, "left"), f.field(n, "right")
+		if l != nil && r != nil && f.kind(l) == "member_expression" && isFunctionValue(f.kind(r)) {
+			w.uses(l)
+			w.ctx = w.exprOf(l, 0) // x.onInit = (store) => …: the property's type
+			w.uses(r)
+			return
+		}
+	case "return_statement":
+		if c := f.namedChild(n, 0); c != nil && len(w.rets) > 0 && isFunctionValue(f.kind(c)) {
+			w.ctx = w.rets[len(w.rets)-1] // return (c) => … in a function returning Handler
+		}
 	case "pair":
 		if key := f.field(n, "key"); key != nil && f.kind(key) == "computed_property_name" {
 			w.uses(key)
@@ -574,12 +651,19 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		if v := f.field(n, "value"); v != nil {
 			if t := f.field(n, "type"); t != nil {
 				w.objectKeys(v, jsTypeExpr(f, t))
+				if isFunctionValue(f.kind(v)) && fnTypeOf(f, t) == nil {
+					w.ctx = jsTypeExpr(f, t) // const h: Handler = (c) => …
+				}
 			}
 			// const x = require("m"), const {a} = require("m") in a
 			// block or a function: the declaration is a use of the
 			// module or of the names it takes.
 			w.requireBinding(f.field(n, "name"), v)
-			w.uses(v)
+			if t := f.field(n, "type"); t != nil && f.kind(v) == "object" {
+				w.objectValues(v, jsTypeExpr(f, t), 0) // const r: Rule = {handler: (m) => …}
+			} else {
+				w.uses(v)
+			}
 			w.requireAlias, w.requireNames = "", nil
 		}
 		return
@@ -661,6 +745,10 @@ func (w *jsWalker) jsxName(nm *sitter.Node) {
 		t := f.text(nm)
 		if t != "" && t[0] >= 'A' && t[0] <= 'Z' {
 			w.name(nm, world.RefCall)
+		} else if t != "" && t[0] >= 'a' && t[0] <= 'z' && !w.bound(t) {
+			// An HTML element: a member of JSX.IntrinsicElements of the
+			// file's JSX import source.
+			f.ref(world.Ref{Name: t, Qual: "jsx:" + w.jsxSource, Line: line(nm), In: w.in, Kind: world.RefMember})
 		}
 	case "member_expression":
 		w.member(nm, world.RefCall)
@@ -717,7 +805,7 @@ func (w *jsWalker) types(n *sitter.Node) {
 		}
 		w.frames = append(w.frames, locals)
 		if p := f.field(n, "parameters"); p != nil {
-			w.params(p, map[string]bool{})
+			w.params(p, map[string]bool{}, "")
 		}
 		for _, fl := range []string{"return_type", "type"} {
 			if rt := f.field(n, fl); rt != nil {
@@ -1014,12 +1102,15 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 			sig = stripDecorators(sig)
 			private := f.kind(nm) == "private_property_identifier" || strings.HasPrefix(sig, "private ") || strings.Contains(sig, " private ") || strings.HasPrefix(sig, "protected ")
 			returns := ""
+			var callable *sitter.Node
 			if kind == world.KindField || c.kind == "public_field_definition" || c.kind == "field_definition" {
 				returns = w.valueType(f.field(n, "type"), f.field(n, "value"))
+				callable = callableOf(f, f.field(n, "type"), f.field(n, "value"))
 			} else {
 				returns = w.jsReturnType(n)
+				callable = n
 			}
-			returns = w.docReturns(n, returns)
+			returns = w.withParams(w.docReturns(n, returns), callable)
 			w.docParams = w.paramsDoc(n)
 			idx := f.def(world.Def{Name: name, Kind: kind, Qualified: parent + "." + name, Parent: parent,
 				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: !private, Doc: w.docOf(n), Returns: returns})
@@ -1082,7 +1173,14 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 		Returns: bases})
 	w.in = idx
 	if body != nil {
+		// An interface the parser ended early (tree-sitter stops at a
+		// call signature that opens with type parameters on a new
+		// line): the overloads after the first are lost, and those
+		// read as repeating their last parameter (hono's handlers).
+		end := f.endByte(n)
+		w.cutShort = n.HasError() || end == 0 || f.src[end-1] != '}'
 		w.typeMembers(body, qual, exported)
+		w.cutShort = false
 	}
 	w.in = idx
 	w.types(n)
@@ -1106,19 +1204,20 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 			// What calling a value of this type gives: a member "()".
 			f.def(world.Def{Name: "()", Kind: world.KindMethod, Qualified: qual + "()", Parent: qual,
 				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
-				Exported: exported, Doc: w.docOf(&c.n), Returns: w.jsReturnType(&c.n)})
+				Exported: exported, Doc: w.docOf(&c.n), Returns: w.cutParams(w.withParams(w.jsReturnType(&c.n), &c.n))})
 		case "property_signature", "method_signature":
 			if mn := f.field(&c.n, "name"); mn != nil {
 				kind := world.KindField
 				returns := ""
 				if c.kind == "method_signature" {
 					kind = world.KindMethod
-					returns = w.jsReturnType(&c.n)
+					returns = w.withParams(w.jsReturnType(&c.n), &c.n)
 				} else if t := f.field(&c.n, "type"); t != nil {
 					returns = jsTypeExpr(f, t)
 					if f.namedCount(t) == 1 && f.kind(f.namedChild(t, 0)) == "function_type" {
 						kind = world.KindMethod // get: (url) => R is called like a method
 					}
+					returns = w.withParams(returns, fnTypeOf(f, t))
 				}
 				mname := jsString(f.text(mn))
 				f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
@@ -1144,7 +1243,7 @@ func (w *jsWalker) typeAlias(n, outer *sitter.Node, prefix string, parentIdx int
 	v := f.field(n, "value")
 	bases := ""
 	if v != nil {
-		bases = w.typeBases(v)
+		bases = w.withParams(w.typeBases(v), fnTypeOf(f, v))
 	}
 	w.in = f.def(world.Def{Name: name, Kind: world.KindType, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
 		Start: line(outer), End: w.f.endLine(outer), Signature: sig, Exported: exported, Doc: w.docOf(outer), Returns: bases})
@@ -1276,7 +1375,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		first := 0
 		returns := ""
 		if f.kind(nm) == "identifier" {
-			returns = w.docReturns(outer, w.valueType(f.field(d, "type"), val))
+			returns = w.withParams(w.docReturns(outer, w.valueType(f.field(d, "type"), val)), callableOf(f, f.field(d, "type"), val))
 		}
 		for _, name := range list {
 			i := f.def(world.Def{Name: name, Kind: k, Qualified: w.qual(prefix, name), Parent: w.parentOf(prefix),
@@ -1381,9 +1480,34 @@ func (w *jsWalker) namespace(n, outer *sitter.Node, prefix string, parentIdx int
 	idx := f.def(world.Def{Name: name, Kind: world.KindModule, Qualified: qual, Parent: w.parentOf(prefix),
 		Start: line(outer), End: w.f.endLine(outer), Signature: f.signature(n, body), Exported: exported, Doc: w.docOf(outer)})
 	if body != nil {
+		if f.kind(nm) == "string" && prefix == "" {
+			w.augments(name, body)
+		}
 		w.statements(body, qual+".", idx, false)
 	}
 	w.in = parentIdx
+}
+
+// augments records the interfaces a module augmentation (declare module
+// "../.." { interface Vars {…} }) merges into module spec as type imports
+// of them: their declarations merge with the module's own, which the
+// compiler counts as the interface's declaration.
+func (w *jsWalker) augments(spec string, body *sitter.Node) {
+	f := w.f
+	for i := uint(0); i < f.namedCount(body); i++ {
+		c := f.namedChild(body, i)
+		if f.kind(c) == "export_statement" {
+			if d := f.field(c, "declaration"); d != nil {
+				c = d
+			}
+		}
+		if k := f.kind(c); k != "interface_declaration" && k != "class_declaration" {
+			continue
+		}
+		if nm := f.field(c, "name"); nm != nil {
+			f.imp(world.Import{Path: spec, Names: []string{f.text(nm)}, Line: line(nm), Kind: "type"})
+		}
+	}
 }
 
 // importStmt records an import declaration and its bindings.
@@ -1829,7 +1953,7 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 			name := jsString(f.text(nm))
 			w.in = f.def(world.Def{Name: name, Kind: kind, Qualified: prefix + name, Parent: parent,
 				Start: line(n), End: w.f.endLine(n), Signature: sig, Exported: true, Doc: w.docOf(n),
-				Returns: w.docReturns(n, w.jsReturnType(n))})
+				Returns: w.withParams(w.docReturns(n, w.jsReturnType(n)), n)})
 			w.docParams = w.paramsDoc(n)
 			w.functionScope(n, body)
 		case "pair":
@@ -2071,4 +2195,61 @@ func (w *jsWalker) extends(n *sitter.Node) string {
 		})
 	}
 	return out
+}
+
+// importAlias records import A = NS.X and export import A = NS.X, NS a
+// module bound whole, as an import of X as A from NS's module, and
+// export import x = require("m"), which tree-sitter parses as the export
+// of x = require followed by the statement ("m"), as a require of m
+// bound to x; exported, the module exports them again. It reports
+// whether it took the statement after ks[i] as well.
+func (w *jsWalker) importAlias(ks []kid, i int) bool {
+	f := w.f
+	n := &ks[i].n
+	exported := false
+	if ks[i].kind == "export_statement" {
+		if f.namedCount(n) != 1 || f.kind(f.namedChild(n, 0)) != "import_alias" {
+			return false
+		}
+		n, exported = f.namedChild(n, 0), true
+	} else if ks[i].kind != "import_alias" {
+		return false
+	}
+	if f.namedCount(n) != 2 || f.kind(f.namedChild(n, 0)) != "identifier" {
+		return false
+	}
+	local, v := f.text(f.namedChild(n, 0)), f.namedChild(n, 1)
+	switch f.kind(v) {
+	case "identifier":
+		if !exported || f.text(v) != "require" || i+1 >= len(ks) || ks[i+1].kind != "expression_statement" {
+			return false
+		}
+		e := f.namedChild(&ks[i+1].n, 0)
+		if e == nil || f.kind(e) != "parenthesized_expression" || f.namedCount(e) != 1 || f.kind(f.namedChild(e, 0)) != "string" {
+			return false
+		}
+		f.imp(world.Import{Path: jsString(f.text(f.namedChild(e, 0))), Alias: local, Line: line(n), Kind: "require"})
+		w.ns[local] = true
+		w.exportName(local, local)
+		return true
+	case "nested_identifier":
+		path := strings.Split(f.text(v), ".")
+		if len(path) != 2 || !w.ns[path[0]] {
+			return false
+		}
+		for _, im := range f.facts.Imports {
+			if im.Alias == path[0] && len(im.Names) == 0 && !strings.Contains(im.Kind, "reexport") {
+				name := path[1]
+				if name != local {
+					name += " as " + local
+				}
+				f.imp(world.Import{Path: im.Path, Names: []string{name}, Line: line(n)})
+				if exported {
+					w.exportName(local, local)
+				}
+				break
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -38,12 +39,30 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 			t = f.namedChild(t, 0)
 		case "type_identifier", "identifier":
 			return f.text(t)
+		case "nested_type_identifier": // ns.Type
+			if s := strings.ReplaceAll(f.text(t), " ", ""); isJSPath(s) {
+				return s
+			}
+			return ""
 		case "generic_type":
 			name, args := f.field(t, "name"), f.field(t, "type_arguments")
 			if name == nil || f.kind(name) != "type_identifier" {
 				return ""
 			}
-			if n := f.text(name); !jsTypeWrappers[n] || args == nil || f.namedCount(args) == 0 {
+			n := f.text(name)
+			if (n == "ReturnType" || n == "InstanceType") && args != nil && f.namedCount(args) == 1 {
+				// ReturnType<typeof f>: what calling f gives;
+				// InstanceType<typeof C>: an instance of C.
+				q := f.namedChild(args, 0)
+				if f.kind(q) != "type_query" || f.namedCount(q) != 1 || f.kind(f.namedChild(q, 0)) != "identifier" {
+					return ""
+				}
+				if n == "ReturnType" {
+					return f.text(f.namedChild(q, 0)) + "()"
+				}
+				return f.text(f.namedChild(q, 0))
+			}
+			if !jsTypeWrappers[n] || args == nil || f.namedCount(args) == 0 {
 				return n
 			}
 			t = f.namedChild(args, 0)
@@ -56,6 +75,16 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 			t = parts[0]
 		case "function_type":
 			t = f.field(t, "return_type")
+		case "array_type":
+			// T[]: written "[]T", which names no type; a callback in
+			// an array literal takes its parameters from T.
+			if f.namedCount(t) != 1 {
+				return ""
+			}
+			if e := jsTypeExpr(f, f.namedChild(t, 0)); e != "" && !strings.HasPrefix(e, "[]") && !strings.HasSuffix(e, "()") {
+				return "[]" + e
+			}
+			return ""
 		case "type_query":
 			if f.namedCount(t) != 1 {
 				return ""
@@ -265,19 +294,25 @@ func (w *jsWalker) typeBases(n *sitter.Node) string {
 	}
 	visit(n, 0)
 	if len(out) == 0 && f.kind(n) == "union_type" {
-		// A union of named types: a member of it is each one's.
-		var parts []*sitter.Node
-		jsUnionParts(f, n, &parts, 0)
-		for _, p := range parts {
-			t := jsTypeExpr(f, p)
-			if t == "" || p == nil {
-				return ""
-			}
-			out = append(out, t)
-		}
-		return strings.Join(out, "|")
+		return jsUnionNames(f, n) // a member of it is each one's
 	}
 	return strings.Join(out, ",")
+}
+
+// jsUnionNames is "A|B" for a union of named types (null and undefined
+// left out), "" when a member is anything else.
+func jsUnionNames(f *file, n *sitter.Node) string {
+	var parts []*sitter.Node
+	jsUnionParts(f, n, &parts, 0)
+	var out []string
+	for _, p := range parts {
+		t := jsTypeExpr(f, p)
+		if t == "" || p == nil {
+			return ""
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, "|")
 }
 
 // objectParts is the object type v is, or the object types of the
@@ -582,4 +617,335 @@ func (w *jsWalker) objectKeys(obj *sitter.Node, typ string) {
 		}
 		f.ref(world.Ref{Name: f.text(key), Qual: "{}:" + typ, Line: line(key), In: w.in, Kind: world.RefMember})
 	}
+}
+
+// Parameter types. A function-like definition (a function, a method, a
+// call signature, a property or variable holding or typed by a function,
+// a type alias of a function type) writes, after its Returns, the type
+// expressions of its parameters: "R;P0;P1" (";P0" when what it returns
+// is not known). A parameter is "" when not known, "...T" for a rest
+// parameter of type T[] (it stands for every later argument; a rest tuple
+// [A, B] is written as its positions), or "=>A0/A1" for an inline
+// function type whose parameters are A0 and A1. A callback passed where
+// such a parameter is declared takes its parameters' types from it:
+// the extractor writes the type of the callback's parameter j as
+// "CALLEE#k#j", parameter j of the function type of parameter k of what
+// CALLEE holds (jsSelect in graph).
+
+// jsParamsSuffix is ";P0;P1…" for the parameters of function-like node n,
+// "" when it declares none whose type is known.
+func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
+	f := w.f
+	ps := f.field(n, "parameters")
+	if ps == nil {
+		return ""
+	}
+	bounds := w.typeBounds(n)
+	var out []string
+	known := false
+	for i := uint(0); i < f.namedCount(ps); i++ {
+		p := f.namedChild(ps, i)
+		k := f.kind(p)
+		if k != "required_parameter" && k != "optional_parameter" {
+			if k != "comment" {
+				out = append(out, "")
+			}
+			continue
+		}
+		pat := f.field(p, "pattern")
+		if pat != nil && f.kind(pat) == "this" {
+			continue // this: T is not an argument
+		}
+		t := jsUnwrapType(f, f.field(p, "type"))
+		if pat != nil && f.kind(pat) == "rest_pattern" && t != nil {
+			switch f.kind(t) {
+			case "array_type":
+				if e := bound(bounds, jsParamType(f, f.namedChild(t, 0), false)); e != "" {
+					out = append(out, "..."+e)
+					known = true
+					continue
+				}
+			case "tuple_type":
+				for j := uint(0); j < f.namedCount(t); j++ {
+					e := bound(bounds, jsParamType(f, f.namedChild(t, j), false))
+					known = known || e != ""
+					out = append(out, e)
+				}
+				continue
+			}
+			out = append(out, "")
+			continue
+		}
+		e := bound(bounds, jsParamType(f, t, true))
+		known = known || e != ""
+		out = append(out, e)
+	}
+	if !known {
+		return ""
+	}
+	return ";" + strings.Join(out, ";")
+}
+
+// typeBounds maps the type parameters of function-like node n that have
+// a constraint to the constraint's type expression: a parameter typed by
+// one (<H extends Handler>(h: H)) takes, as a callback's context, the
+// constraint's type, as the compiler infers it.
+func (w *jsWalker) typeBounds(n *sitter.Node) map[string]string {
+	f := w.f
+	tps := f.field(n, "type_parameters")
+	if tps == nil {
+		return nil
+	}
+	var out map[string]string
+	for i := uint(0); i < f.namedCount(tps); i++ {
+		tp := f.namedChild(tps, i)
+		nm, c := f.field(tp, "name"), f.field(tp, "constraint")
+		if nm == nil || c == nil || f.namedCount(c) != 1 {
+			continue
+		}
+		if e := jsParamType(f, f.namedChild(c, 0), true); e != "" && e != f.text(nm) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[f.text(nm)] = e
+		}
+	}
+	return out
+}
+
+// bound is the constraint of type parameter e, or e itself.
+func bound(bounds map[string]string, e string) string {
+	if b, ok := bounds[e]; ok {
+		return b
+	}
+	return e
+}
+
+// withParams appends the parameter types of function-like node n to
+// returns.
+func (w *jsWalker) withParams(returns string, n *sitter.Node) string {
+	if n == nil {
+		return returns
+	}
+	return returns + w.jsParamsSuffix(n)
+}
+
+// jsUnwrapType strips annotations, parentheses, readonly and the null and
+// undefined of a union from type t.
+func jsUnwrapType(f *file, t *sitter.Node) *sitter.Node {
+	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
+		switch f.kind(t) {
+		case "type_annotation", "parenthesized_type", "readonly_type", "opting_type_annotation":
+			if f.namedCount(t) != 1 {
+				return nil
+			}
+			t = f.namedChild(t, 0)
+		case "union_type":
+			var parts []*sitter.Node
+			jsUnionParts(f, t, &parts, 0)
+			if len(parts) != 1 {
+				return t
+			}
+			t = parts[0]
+		default:
+			return t
+		}
+	}
+	return t
+}
+
+// jsParamType is the type expression of a parameter of type t: a named
+// type, the first named type of an intersection, a union of named types
+// ("A|B"), or (when inline is set) an inline function type written
+// "=>A0/A1".
+func jsParamType(f *file, t *sitter.Node, inline bool) string {
+	t = jsUnwrapType(f, t)
+	if t == nil {
+		return ""
+	}
+	switch f.kind(t) {
+	case "function_type":
+		if !inline {
+			return ""
+		}
+		ps := f.field(t, "parameters")
+		if ps == nil {
+			return ""
+		}
+		var out []string
+		known := false
+		for i := uint(0); i < f.namedCount(ps); i++ {
+			p := f.namedChild(ps, i)
+			if k := f.kind(p); k != "required_parameter" && k != "optional_parameter" {
+				if k != "comment" {
+					out = append(out, "")
+				}
+				continue
+			}
+			if pat := f.field(p, "pattern"); pat != nil && f.kind(pat) == "this" {
+				continue
+			}
+			e := jsParamType(f, f.field(p, "type"), false)
+			known = known || e != ""
+			out = append(out, e)
+		}
+		if !known {
+			return ""
+		}
+		return "=>" + strings.Join(out, "/")
+	case "intersection_type":
+		for i := uint(0); i < f.namedCount(t); i++ {
+			if e := jsParamType(f, f.namedChild(t, i), false); e != "" {
+				return e
+			}
+		}
+		return ""
+	case "union_type":
+		// handler: Middleware | H3: a callback takes its parameters
+		// from the members that have call signatures ("A|B").
+		return jsUnionNames(f, t)
+	}
+	return jsTypeExpr(f, t)
+}
+
+// fnTypeOf is the function type node a declaration's annotation t is
+// (run: () => void), or nil.
+func fnTypeOf(f *file, t *sitter.Node) *sitter.Node {
+	if t = jsUnwrapType(f, t); t != nil && f.kind(t) == "function_type" {
+		return t
+	}
+	return nil
+}
+
+// callableOf is the node whose parameters a declaration with annotation t
+// and value v declares: its function value, else its function type.
+func callableOf(f *file, t, v *sitter.Node) *sitter.Node {
+	if v != nil && isFunctionValue(f.kind(v)) {
+		return v
+	}
+	return fnTypeOf(f, t)
+}
+
+// args records the refs of the arguments of a call of callee (its type
+// expression, "" when unknown). A function passed as argument k takes
+// the types of its untyped parameters from callee's parameter k
+// ("callee#k"); the functions the keys of an object literal passed there
+// hold take their parameters' types from the key's member of that
+// parameter's type ("callee#k.key"). The keys themselves are the
+// literal's own properties, as the compiler binds them: no refs.
+func (w *jsWalker) args(args *sitter.Node, callee string) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	pos := -1
+	for _, c := range f.kids(args) {
+		if !c.named || c.kind == "comment" {
+			continue
+		}
+		pos++
+		a := &c.n
+		if callee == "" {
+			w.usesK(a, c.kind)
+			continue
+		}
+		at := callee + "#" + strconv.Itoa(pos)
+		switch {
+		case isFunctionValue(c.kind):
+			w.ctx = at
+		case c.kind == "object":
+			w.objectValues(a, at, 0)
+			continue
+		}
+		w.usesK(a, c.kind)
+	}
+}
+
+// objectValues records the refs of the members of object literal obj of
+// type typ (passed as an argument, or the value of a declared variable);
+// a function a key holds takes its parameters' types from the key's
+// type.
+func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(obj) {
+		if !c.named {
+			continue
+		}
+		n := &c.n
+		var key, fn *sitter.Node
+		switch c.kind {
+		case "pair":
+			key, fn = f.field(n, "key"), f.field(n, "value")
+		case "method_definition":
+			key, fn = f.field(n, "name"), n
+		}
+		if typ != "" && key != nil && fn != nil && f.kind(key) == "property_identifier" {
+			switch at := typ + "." + f.text(key); {
+			case fn == n || isFunctionValue(f.kind(fn)):
+				w.ctx = at
+			case f.kind(fn) == "object" && depth < maxJSTypeDepth:
+				w.objectValues(fn, at, depth+1) // hooks: {…}
+				continue
+			case f.kind(fn) == "array":
+				w.arrayValues(fn, at+"[]") // beforeRequest: [(state) => …]
+				continue
+			}
+		}
+		w.usesK(n, c.kind)
+		w.ctx = ""
+	}
+}
+
+// isJSPath reports whether s is identifiers joined by dots.
+func isJSPath(s string) bool {
+	for _, p := range strings.Split(s, ".") {
+		if !isJSIdent(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsxPragma is the module a /** @jsxImportSource m */ comment names, ""
+// when it names none.
+func jsxPragma(c string) string {
+	_, rest, ok := strings.Cut(c, "@jsxImportSource")
+	if !ok {
+		return ""
+	}
+	fs := strings.Fields(rest)
+	if len(fs) == 0 || strings.HasPrefix(fs[0], "*") || strings.ContainsAny(fs[0], ":;#") {
+		return ""
+	}
+	return fs[0]
+}
+
+// arrayValues records the refs of the elements of array literal arr
+// whose elements are of type elem ("x.hooks[]"); a function among them
+// takes its parameters' types from elem.
+func (w *jsWalker) arrayValues(arr *sitter.Node, elem string) {
+	f := w.f
+	mark := len(f.stack)
+	defer f.release(mark)
+	for _, c := range f.kids(arr) {
+		if !c.named {
+			continue
+		}
+		if isFunctionValue(c.kind) {
+			w.ctx = elem
+		}
+		w.usesK(&c.n, c.kind)
+		w.ctx = ""
+	}
+}
+
+// cutParams makes the last parameter of a call signature of an interface
+// the parser ended early a rest parameter ("R;P;H" → "R;P;...H").
+func (w *jsWalker) cutParams(returns string) string {
+	k := strings.LastIndexByte(returns, ';')
+	if !w.cutShort || k < 0 || returns[k+1:] == "" || strings.HasPrefix(returns[k+1:], "...") || strings.HasPrefix(returns[k+1:], "=>") {
+		return returns
+	}
+	return returns[:k+1] + "..." + returns[k+1:]
 }

@@ -40,6 +40,22 @@ func TestJSDocTypes(t *testing.T) {
 	}
 }
 
+// TestJSXPragma: @jsxImportSource names a module; the comment's end is
+// not one.
+func TestJSXPragma(t *testing.T) {
+	for c, want := range map[string]string{
+		"/** @jsxImportSource hono/jsx */":                "hono/jsx",
+		"/** @jsxImportSource ../../src/jsx **/":          "../../src/jsx",
+		"/** @jsxImportSource */":                         "",
+		"// no pragma here":                               "",
+		"/**\n * @jsx h\n * @jsxImportSource preact\n */": "preact",
+	} {
+		if got := jsxPragma(c); got != want {
+			t.Errorf("jsxPragma(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
 // TestJSTypedefImport: @typedef {import("m").Name} Alias is a type import.
 func TestJSTypedefImport(t *testing.T) {
 	src := []byte("/**\n * @typedef { import(\"./command.js\").Command } Command\n * @typedef {import('./opt').Option} Opt\n */\nexport const x = 1;\n")
@@ -63,6 +79,7 @@ func FuzzJSDoc(f *testing.F) {
 	for _, s := range []string{
 		"/** @param {Foo} a */", "/** @returns {Promise<Promise<X>>} */", "/** @type {?A|null} */",
 		"/** @param {", "/** @param {}} */", "/** @typedef {import(\"./a\").B} C */", "/** @param {<<<>>>} [=] */",
+		"/** @jsxImportSource hono/jsx */", "/** @jsxImportSource ./ **/", "// @jsxImportSource", "/* @jsxImportSource */",
 	} {
 		f.Add(s)
 	}
@@ -80,5 +97,8 @@ func FuzzJSDoc(f *testing.F) {
 			}
 		}
 		_ = jsTypedefImport.FindAllStringSubmatchIndex(s, -1)
+		if m := jsxPragma(s); strings.ContainsAny(m, " \t\n\r:") || strings.HasPrefix(m, "*") {
+			t.Fatalf("jsx import source %q", m)
+		}
 	})
 }

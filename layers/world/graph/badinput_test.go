@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/extract"
 )
 
 // TestCircularReexports: barrels that re-export each other, in JS and in
@@ -168,7 +169,7 @@ func TestPythonBadInput(t *testing.T) {
 		chain.WriteString("    x = x.step().step()()\n")
 	}
 	chain.WriteString("    x.ping()\n")
-	in, _ := projectInput(t, txtar.Parse([]byte(`
+	in, _, _ := projectInput(t, txtar.Parse([]byte(`
 -- c/__init__.py --
 -- c/a.py --
 from .b import B
@@ -228,5 +229,46 @@ f()
 		if !strings.Contains(edges, e) {
 			t.Errorf("missing edge %s in\n%s", e, edges)
 		}
+	}
+}
+
+// TestCallbackChains: callbacks whose parameter types run through a
+// chain of 3,000 function-type aliases that ends where it starts, a
+// callback nested 300 deep, and an interface of 2,000 call signatures
+// resolve quickly and draw no edge they should not.
+func TestCallbackChains(t *testing.T) {
+	var types, use strings.Builder
+	const n = 3000
+	for k := 0; k < n; k++ {
+		fmt.Fprintf(&types, "export type F%d = (x: F%d) => void;\n", k, (k+1)%n)
+	}
+	types.WriteString("export interface Many {\n")
+	for k := 0; k < 2000; k++ {
+		fmt.Fprintf(&types, "  (a%d: F%d, b: Many): Many;\n", k, k)
+	}
+	types.WriteString("}\nexport declare const many: Many;\nexport function take(cb: F0): void {}\n")
+	use.WriteString("import { take, many } from \"./types\";\ntake((a) => a.x());\nmany(1, (m) => m.y());\n")
+	use.WriteString("take(")
+	for k := 0; k < 300; k++ {
+		use.WriteString("(a) => a.x(")
+	}
+	use.WriteString(strings.Repeat(")", 301) + ";\n")
+	content := map[string][]byte{"src/types.ts": []byte(types.String()), "src/use.ts": []byte(use.String())}
+	in := Input{Tree: "t", Read: func(p string) ([]byte, error) { return content[p], nil }}
+	for _, p := range []string{"src/types.ts", "src/use.ts"} {
+		facts, err := extract.Extract(world.LangTypeScript, content[p], extract.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Files = append(in.Files, world.FileEntry{Path: p, Lang: world.LangTypeScript})
+		in.Links = append(in.Links, facts.Link())
+	}
+	start := time.Now()
+	g := Build(in)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Build took %v", d)
+	}
+	if got, want := edgeList(g), []string{"src/use.ts -> src/types.ts"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("edges %q, want %q", got, want)
 	}
 }

@@ -118,15 +118,16 @@ func Build(in Input) *world.Graph {
 			g.Symbols += len(l.Defs)
 		}
 	}
-	g.Edges = b.run()
+	g.Edges, g.Weak = b.run()
 	return g
 }
 
 // run resolves every file with its registered function, files spread over
-// runtime.NumCPU workers in chunks. A file's edges all start at the file
-// and are summed in the order its resolver emits them, so the result does
-// not depend on scheduling.
-func (b *builder) run() []world.Edge {
+// runtime.NumCPU workers in chunks, and returns the certain edges and the
+// weak ones. A file's edges all start at the file and are summed in the
+// order its resolver emits them, so the result does not depend on
+// scheduling.
+func (b *builder) run() (certain, weak []world.Edge) {
 	n := len(b.files)
 	per := make([][]world.Edge, n)
 	const chunk = 32
@@ -156,15 +157,29 @@ func (b *builder) run() []world.Edge {
 		}()
 	}
 	wg.Wait()
-	total := 0
+	total, nweak := 0, 0
 	for _, es := range per {
 		total += len(es)
+		for _, e := range es {
+			if e.Kind == world.EdgeWeak {
+				nweak++
+			}
+		}
 	}
-	out := make([]world.Edge, 0, total)
+	certain = make([]world.Edge, 0, total-nweak)
+	if nweak > 0 {
+		weak = make([]world.Edge, 0, nweak)
+	}
 	for _, es := range per {
-		out = append(out, es...)
+		for _, e := range es {
+			if e.Kind == world.EdgeWeak {
+				weak = append(weak, e)
+			} else {
+				certain = append(certain, e)
+			}
+		}
 	}
-	return out
+	return certain, weak
 }
 
 // register sets fn as the resolver of file i.
@@ -179,6 +194,7 @@ type acc struct {
 	*builder
 	refs    []int
 	weight  []float64
+	weak    []int // weak references per target (weakEdge)
 	touched []int
 	// scratch reused by resolvers
 	stamp    []int32 // per Go name id: file+1 when known in the current file
@@ -190,10 +206,15 @@ type acc struct {
 
 func newAcc(b *builder) *acc {
 	n := len(b.files)
-	return &acc{builder: b, refs: make([]int, n), weight: make([]float64, n)}
+	return &acc{builder: b, refs: make([]int, n), weight: make([]float64, n), weak: make([]int, n)}
 }
 
+// weakWeight is the confidence of one weak reference.
+const weakWeight = 0.25
+
 // flush returns file from's edges sorted by target and clears the sums.
+// A target with certain references gets a certain edge, whatever weak
+// ones it also has; one with weak references alone a weak edge.
 func (a *acc) flush(from int) []world.Edge {
 	if len(a.touched) == 0 {
 		return nil
@@ -201,8 +222,12 @@ func (a *acc) flush(from int) []world.Edge {
 	sort.Ints(a.touched)
 	es := make([]world.Edge, len(a.touched))
 	for k, t := range a.touched {
-		es[k] = world.Edge{From: from, To: t, Refs: a.refs[t], Weight: round(a.weight[t])}
-		a.refs[t], a.weight[t] = 0, 0
+		if a.refs[t] > 0 {
+			es[k] = world.Edge{From: from, To: t, Refs: a.refs[t], Weight: round(a.weight[t])}
+		} else {
+			es[k] = world.Edge{From: from, To: t, Refs: a.weak[t], Weight: round(float64(a.weak[t]) * weakWeight), Kind: world.EdgeWeak}
+		}
+		a.refs[t], a.weight[t], a.weak[t] = 0, 0, 0
 	}
 	a.touched = a.touched[:0]
 	return es
@@ -292,11 +317,24 @@ func (a *acc) edge(from, to, refs int, w float64) {
 	if from == to || from < 0 || to < 0 || refs <= 0 {
 		return
 	}
-	if a.refs[to] == 0 {
+	if a.refs[to] == 0 && a.weak[to] == 0 {
 		a.touched = append(a.touched, to)
 	}
 	a.refs[to] += refs
 	a.weight[to] += float64(refs) * w
+}
+
+// weakEdge records refs references from → to that resolution cannot bind
+// to a declaration but a reader follows (world.EdgeWeak). They make an
+// edge only where no certain reference goes.
+func (a *acc) weakEdge(from, to, refs int) {
+	if from == to || from < 0 || to < 0 || refs <= 0 {
+		return
+	}
+	if a.refs[to] == 0 && a.weak[to] == 0 {
+		a.touched = append(a.touched, to)
+	}
+	a.weak[to] += refs
 }
 
 // spread links refs references to every file of to, sharing confidence w
@@ -460,4 +498,8 @@ func cleanJoin(dir, rel string) string {
 //	   their class and up its bases across files, a class of the tree that
 //	   has no such member links nowhere. TypeScript and JavaScript
 //	   members of class instances likewise, up what classes extend.
-const Version = 3
+//	4: edge kinds: weak edges (Graph.Weak) for a required module's member
+//	   that is only a property of its export, an import for effects
+//	   alone, a namespace binding of a module exporting nothing, a
+//	   package root whose built entry point is missing (to its source).
+const Version = 4

@@ -17,7 +17,8 @@ import (
 // TestRealExtractors runs the real extractors over the small projects of
 // testdata/projects/*.txtar and checks the file edges Build finds against
 // the archive's hand-written "@edges" section (one "from -> to" a line,
-// sorted). Files no extractor handles (tsconfig.json, Cargo.toml,
+// sorted), and its weak edges against the "@weak" section (none when
+// the archive has no such section). Files no extractor handles (tsconfig.json, Cargo.toml,
 // composer.json …) are config files Build may read. With GRAPH_FACTS=1
 // the extracted imports and references are logged.
 func TestRealExtractors(t *testing.T) {
@@ -32,26 +33,33 @@ func TestRealExtractors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, want := projectInput(t, a)
+			in, want, wantWeak := projectInput(t, a)
 			g := Build(in)
 			got := edgeList(g)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s edges:\n got:\n\t%s\n want:\n\t%s", ap, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 			}
+			if weak := edgesOf(g, g.Weak); strings.Join(weak, "\n") != strings.Join(wantWeak, "\n") {
+				t.Errorf("%s weak edges:\n got:\n\t%s\n want:\n\t%s", ap, strings.Join(weak, "\n\t"), strings.Join(wantWeak, "\n\t"))
+			}
 		})
 	}
 }
 
-// projectInput extracts every source file of a and returns Build's input
-// and the wanted edges.
-func projectInput(t *testing.T, a *txtar.Archive) (Input, []string) {
+// projectInput extracts every source file of a and returns Build's input,
+// the wanted edges and the wanted weak edges.
+func projectInput(t *testing.T, a *txtar.Archive) (Input, []string, []string) {
 	content := map[string][]byte{}
-	var paths, want []string
+	var paths, want, weak []string
 	for _, f := range a.Files {
-		if f.Name == "@edges" {
+		if f.Name == "@edges" || f.Name == "@weak" {
 			for _, line := range strings.Split(string(f.Data), "\n") {
 				if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-					want = append(want, line)
+					if f.Name == "@weak" {
+						weak = append(weak, line)
+					} else {
+						want = append(want, line)
+					}
 				}
 			}
 			continue
@@ -61,6 +69,7 @@ func projectInput(t *testing.T, a *txtar.Archive) (Input, []string) {
 	}
 	sort.Strings(paths)
 	sort.Strings(want)
+	sort.Strings(weak)
 	in := Input{Tree: "t", Read: func(p string) ([]byte, error) {
 		if c, ok := content[p]; ok {
 			return c, nil
@@ -92,5 +101,5 @@ func projectInput(t *testing.T, a *txtar.Archive) (Input, []string) {
 		}
 		in.Links = append(in.Links, l)
 	}
-	return in, want
+	return in, want, weak
 }

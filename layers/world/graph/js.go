@@ -28,6 +28,9 @@ type tsConfig struct {
 	dir     string // folder of the config file
 	baseURL string // tree path, "" when unset
 	paths   []tsPath
+	// jsxImportSource is the module whose jsx-runtime gives the JSX
+	// namespace ("hono/jsx"), as written; "" when unset.
+	jsxImportSource string
 }
 
 type tsPath struct {
@@ -56,8 +59,9 @@ func parseTSConfigChain(file string, read func(string) []byte, seen map[string]b
 	var raw struct {
 		Extends         json.RawMessage `json:"extends"`
 		CompilerOptions struct {
-			BaseURL *string             `json:"baseUrl"`
-			Paths   map[string][]string `json:"paths"`
+			BaseURL         *string             `json:"baseUrl"`
+			Paths           map[string][]string `json:"paths"`
+			JSXImportSource *string             `json:"jsxImportSource"`
 		} `json:"compilerOptions"`
 	}
 	if json.Unmarshal(jsonc(data), &raw) != nil {
@@ -82,12 +86,15 @@ func parseTSConfigChain(file string, read func(string) []byte, seen map[string]b
 			p += ".json"
 		}
 		if base := parseTSConfigChain(p, read, seen); base != nil {
-			c.baseURL, c.paths = base.baseURL, base.paths
+			c.baseURL, c.paths, c.jsxImportSource = base.baseURL, base.paths, base.jsxImportSource
 			c.dir = base.dir // paths without a baseUrl are relative to the config declaring them
 		}
 	}
 	if raw.CompilerOptions.BaseURL != nil {
 		c.baseURL = cleanJoin(dir, *raw.CompilerOptions.BaseURL)
+	}
+	if raw.CompilerOptions.JSXImportSource != nil {
+		c.jsxImportSource = *raw.CompilerOptions.JSXImportSource
 	}
 	if raw.CompilerOptions.Paths != nil {
 		c.paths = nil
@@ -225,6 +232,9 @@ func (b *builder) resolveJS() {
 		for _, im := range l.Imports {
 			t := b.jsModule(x, i, im.Path)
 			if t < 0 {
+				// A package root whose built entry point is not in the
+				// tree: a weak edge to its source, no names bound.
+				a.weakEdge(i, b.jsUnbuilt(x, i, im.Path), 1)
 				s.external(im.Alias)
 				for _, n := range im.Names {
 					_, local := importName(im, n)
@@ -248,8 +258,10 @@ func (b *builder) resolveJS() {
 						// a property of fn, not an export the compiler
 						// binds (other names not found may be declared
 						// where the extractor could not parse: the module
-						// is linked).
+						// is linked). A reader follows it to the module:
+						// a weak edge.
 						s.external(local)
+						a.weakEdge(i, t, 1)
 						continue
 					}
 					if len(d) == 0 {
@@ -269,16 +281,24 @@ func (b *builder) resolveJS() {
 				// use of the module when it exports something of its own
 				// or through its barrel table (not when it only hands on a
 				// module from outside the tree).
-				t = b.jsWhole(x, t)
-				if t < 0 {
+				w := b.jsWhole(x, t)
+				if w < 0 {
+					// The module hands on nothing of the tree's, or
+					// declares nothing the extractor sees: a weak edge.
 					s.external(im.Alias)
+					a.weakEdge(i, t, 1)
 					continue
 				}
+				t = w
 				a.edge(i, t, 1, 1)
 				if !reexport {
 					s.bind(im.Alias, t)
 					s.name(im.Alias, t)
 				}
+			default:
+				// import "./x", require("./x") for its effects alone: a
+				// reader follows it, no name binds.
+				a.weakEdge(i, t, 1)
 			}
 		}
 		// In a module every name from another file is imported: no
@@ -290,6 +310,10 @@ func (b *builder) resolveJS() {
 			ev := &jsEval{b: b, x: x}
 			for _, r := range l.Refs {
 				if k := strings.IndexByte(r.Qual, ':'); k >= 0 {
+					if r.Qual[:k] == "jsx" {
+						a.jsxIntrinsic(ev, i, r)
+						continue
+					}
 					if r.Kind == world.RefMember && a.jsTyped(ev, i, r) || r.Qual[:k] == "{}" {
 						continue // a key of an object literal of a type not the tree's: no edge
 					}

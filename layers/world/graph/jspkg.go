@@ -191,3 +191,42 @@ func (b *builder) jsPackageFile(x *jsIndex, p *jsPkg, sub string) int {
 	}
 	return -1
 }
+
+// jsBuildDirs are the folders a package's build writes its output to,
+// from sources under src/.
+var jsBuildDirs = map[string]bool{"lib": true, "dist": true, "build": true, "out": true, "es": true, "cjs": true, "esm": true}
+
+// jsUnbuilt resolves spec, written in file i, when it names a package
+// root of the tree (a folder with a package.json, or a package by name)
+// whose entry points lie in a build folder not in the tree
+// ("main": "lib/node/index.js"): the source the build makes it from,
+// src/node/index.js, or -1. The compiler resolves no such import; a
+// reader follows it to the source, so its edge is weak.
+func (b *builder) jsUnbuilt(x *jsIndex, i int, spec string) int {
+	var p *jsPkg
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+		if d := cleanJoin(path.Dir(b.files[i].Path), spec); d != "" {
+			p = x.pkgDirs[d]
+		}
+	} else if name, sub := splitPackage(spec); sub == "" {
+		p = x.pkgs[name]
+	}
+	if p == nil {
+		return -1
+	}
+	entries := append([]string(nil), p.entries...)
+	if p.exports != nil {
+		entries = append(entries, p.exportsFor(".")...)
+	}
+	for _, e := range entries {
+		e = cleanJoin(".", e)
+		top, rest, ok := strings.Cut(e, "/")
+		if !ok || !jsBuildDirs[top] {
+			continue
+		}
+		if f := b.jsFile(nil, cleanJoin(p.dir, "src/"+rest)); f >= 0 {
+			return f
+		}
+	}
+	return -1
+}

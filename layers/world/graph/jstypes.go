@@ -1,7 +1,7 @@
 package graph
 
 import (
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -70,7 +70,7 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 		return jsType{}, false
 	}
 	parts := strings.Split(expr, ".")
-	name, calls := jsCalls(parts[0])
+	name, calls, sels := jsStep(parts[0])
 	g, n := ev.b.jsNameIn(ev.x, f, name)
 	if g < 0 && calls == 0 {
 		// A module bound whole (import * as m, const m = require(…)):
@@ -78,11 +78,11 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 		// (module.exports = C).
 		if m := ev.module(f, name); m >= 0 {
 			if len(parts) > 1 {
-				name, calls = jsCalls(parts[1])
+				name, calls, sels = jsStep(parts[1])
 				if g, n = ev.b.jsNameIn(ev.x, m, name); g >= 0 {
 					parts = parts[1:]
 				} else {
-					calls = 0
+					calls, sels = 0, nil
 				}
 			}
 			if g < 0 && ev.b.definesTop(m, "default") {
@@ -93,18 +93,29 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	if g < 0 {
 		return jsType{}, false
 	}
-	t, fn, ok := ev.typeOfName(g, n, budget-1)
-	if ok {
-		t = ev.call(t, fn, calls, budget-1)
+	var t jsType
+	var ok bool
+	if len(sels) > 0 {
+		t, ok = ev.selectIn(g, ev.topDefs(g, n), sels, jsNext(parts, 1), budget-1)
+	} else {
+		var fn bool
+		t, fn, ok = ev.typeOfName(g, n, budget-1)
+		if ok {
+			t = ev.call(t, fn, calls, budget-1)
+		}
 	}
-	for _, p := range parts[1:] {
+	for i, p := range parts[1:] {
 		if !ok {
 			return jsType{}, false
 		}
-		name, calls := jsCalls(p)
+		name, calls, sels := jsStep(p)
 		mf, md, _ := ev.member(t, name, budget-1)
 		if mf < 0 {
 			return jsType{}, false
+		}
+		if len(sels) > 0 {
+			t, ok = ev.selectIn(mf, ev.overloads(mf, md), sels, jsNext(parts, i+2), budget-1)
+			continue
 		}
 		t, ok = ev.typeOfDef(mf, md, budget-1)
 		if ok {
@@ -114,15 +125,68 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	return t, ok
 }
 
-// jsCalls splits an expression step into its name and the calls made on
-// it ("get()" → "get", 1).
-func jsCalls(p string) (string, int) {
-	n := 0
-	for strings.HasSuffix(p, "()") {
-		p = p[:len(p)-2]
-		n++
+// jsStep splits an expression step into its name and the calls made on
+// it ("get()" → "get", 1). A step that selects parameters gives instead
+// its operations in order, a call as -1, an element of an array as -2
+// and a selection of parameter k as k ("get#1#0" → "get", 0, [1 0];
+// "handler()#0" → [-1 0]; "hooks[]#0" → [-2 0]).
+func jsStep(p string) (string, int, []int) {
+	i := strings.IndexAny(p, "(#[")
+	if i < 0 {
+		return p, 0, nil
 	}
-	return p, n
+	name, rest := p[:i], p[i:]
+	if !strings.Contains(rest, "#") {
+		if strings.Contains(rest, "[") {
+			return "", 0, nil
+		}
+		return name, strings.Count(rest, "()"), nil
+	}
+	var ops []int
+	for rest != "" {
+		if strings.HasPrefix(rest, "()") {
+			ops = append(ops, -1)
+			rest = rest[2:]
+			continue
+		}
+		if strings.HasPrefix(rest, "[]") {
+			ops = append(ops, -2)
+			rest = rest[2:]
+			continue
+		}
+		if rest[0] != '#' {
+			return "", 0, nil
+		}
+		end := strings.IndexAny(rest[1:], "(#[") + 1
+		if end == 0 {
+			end = len(rest)
+		}
+		k, err := strconv.Atoi(rest[1:end])
+		if err != nil || k < 0 {
+			return "", 0, nil
+		}
+		ops = append(ops, k)
+		rest = rest[end:]
+	}
+	return name, 0, ops
+}
+
+// jsNext is the name of member step i of parts, "" past the end.
+func jsNext(parts []string, i int) string {
+	if i >= len(parts) {
+		return ""
+	}
+	name, _, _ := jsStep(parts[i])
+	return name
+}
+
+// jsRet is the type part of a definition's Returns, without the types of
+// its parameters ("R;P0;P1" → "R").
+func jsRet(returns string) string {
+	if i := strings.IndexByte(returns, ';'); i >= 0 {
+		return returns[:i]
+	}
+	return returns
 }
 
 // call is the type calling a value of type t gives, calls times. t of a
@@ -138,6 +202,11 @@ func (ev *jsEval) call(t jsType, fn bool, calls, budget int) jsType {
 	for ; calls > 0; calls-- {
 		mf, md, _ := ev.member(t, "()", budget)
 		if mf < 0 {
+			// type F = (…) => R: calling an F gives an R.
+			if r, ok := ev.aliasReturns(t, budget); ok {
+				t = r
+				continue
+			}
 			return t
 		}
 		nt, ok := ev.typeOfDef(mf, md, budget)
@@ -157,23 +226,23 @@ func (ev *jsEval) typeOfName(g int, name string, budget int) (t jsType, fn, ok b
 		if jsTypeKind(d.Kind) {
 			return jsType{g, name}, false, true
 		}
-		if val == nil && d.Returns != "" {
+		if val == nil && jsRet(d.Returns) != "" {
 			val = d
 		}
 	}
 	if val == nil {
 		return jsType{}, false, false
 	}
-	t, ok = ev.eval(g, val.Returns, budget-1)
+	t, ok = ev.eval(g, jsRet(val.Returns), budget-1)
 	return t, val.Kind == world.KindFunction || val.Kind == world.KindMethod, ok
 }
 
 // typeOfDef is the type of member definition d of file g.
 func (ev *jsEval) typeOfDef(g int, d *world.LinkDef, budget int) (jsType, bool) {
-	if d.Returns == "" || jsTypeKind(d.Kind) {
+	if jsRet(d.Returns) == "" || jsTypeKind(d.Kind) {
 		return jsType{}, false
 	}
-	return ev.eval(g, d.Returns, budget-1)
+	return ev.eval(g, jsRet(d.Returns), budget-1)
 }
 
 // jsTypeKind reports whether a definition of kind k declares a type.
@@ -183,15 +252,10 @@ func jsTypeKind(k string) bool {
 
 // topDefs returns the top-level definitions named name of file g.
 func (ev *jsEval) topDefs(g int, name string) []*world.LinkDef {
-	l := ev.b.links[g]
-	if l == nil {
-		return nil
-	}
 	var out []*world.LinkDef
-	defs := l.Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if defs[k].Parent == "" {
-			out = append(out, &defs[k])
+	for _, d := range ev.namedDefs(g, name) {
+		if d.Parent == "" {
+			out = append(out, d)
 		}
 	}
 	return out
@@ -215,7 +279,7 @@ func (ev *jsEval) member(t jsType, name string, budget int) (int, *world.LinkDef
 	var bases string
 	for _, d := range ev.topDefs(t.file, t.name) {
 		if jsTypeKind(d.Kind) {
-			bases = d.Returns
+			bases = jsRet(d.Returns)
 			if d.Kind == world.KindClass {
 				known = true
 			}
@@ -311,10 +375,10 @@ func (ev *jsEval) module(f int, alias string) int {
 func (ev *jsEval) union(t jsType, name string) []int {
 	var out []int
 	for _, d := range ev.topDefs(t.file, t.name) {
-		if d.Kind != world.KindType || !strings.Contains(d.Returns, "|") {
+		if d.Kind != world.KindType || !strings.Contains(jsRet(d.Returns), "|") {
 			continue
 		}
-		for _, part := range strings.Split(d.Returns, "|") {
+		for _, part := range strings.Split(jsRet(d.Returns), "|") {
 			if bt, ok := ev.eval(t.file, part, maxJSBases-1); ok {
 				if f, _, _ := ev.member(bt, name, maxJSBases-1); f >= 0 {
 					out = append(out, f)
@@ -324,4 +388,15 @@ func (ev *jsEval) union(t jsType, name string) []int {
 		break
 	}
 	return out
+}
+
+// aliasReturns is what calling a value of type t gives when t is an alias
+// of a function type.
+func (ev *jsEval) aliasReturns(t jsType, budget int) (jsType, bool) {
+	for _, d := range ev.topDefs(t.file, t.name) {
+		if d.Kind == world.KindType && strings.Contains(d.Returns, ";") {
+			return ev.eval(t.file, jsRet(d.Returns), budget-1)
+		}
+	}
+	return jsType{}, false
 }

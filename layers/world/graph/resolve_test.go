@@ -71,8 +71,13 @@ func fixture(files []fx) Input {
 }
 
 func edgeList(g *world.Graph) []string {
+	return edgesOf(g, g.Edges)
+}
+
+// edgesOf lists es as "from -> to" lines.
+func edgesOf(g *world.Graph, es []world.Edge) []string {
 	var out []string
-	for _, e := range g.Edges {
+	for _, e := range es {
 		out = append(out, g.Files[e.From].Path+" -> "+g.Files[e.To].Path)
 	}
 	return out

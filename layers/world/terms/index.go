@@ -367,6 +367,67 @@ func DecodeDocs(shards map[string][]byte) ([]Doc, error) {
 	return docs, r.err
 }
 
+// FindDocs returns the number of files of a docs shard and the position
+// of each of paths in it (-1 when absent), without making every path: an
+// in-place update looks up its few files in a list of tens of thousands.
+func FindDocs(docs []byte, paths []string) (int, []int, error) {
+	r, err := header(docs, 'D')
+	if err != nil {
+		return 0, nil, err
+	}
+	n := r.uint()
+	if n > uint64(len(r.b)) {
+		return 0, nil, errIndex
+	}
+	at := make([]int, len(paths))
+	for k := range at {
+		at[k] = -1
+	}
+	var cur []byte
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		shared := r.uint()
+		if shared > uint64(len(cur)) {
+			return 0, nil, errIndex
+		}
+		cur = append(cur[:shared], r.take(r.uint())...)
+		for k, p := range paths {
+			if at[k] < 0 && p == string(cur) {
+				at[k] = int(i)
+			}
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errIndex
+	}
+	return int(n), at, r.err
+}
+
+// SetLens returns the lens shard with the lengths of the files at the
+// positions of set changed (what EncodeDocs would write for them).
+func SetLens(lens []byte, set map[int]uint32) ([]byte, error) {
+	l, err := header(lens, 'L')
+	if err != nil {
+		return nil, err
+	}
+	n := l.uint()
+	if n > uint64(len(l.b)) {
+		return nil, errIndex
+	}
+	out := make([]byte, 0, len(lens)+4*len(set))
+	out = binary.AppendUvarint(append(out, 'L', IndexFormat), n)
+	for i := 0; i < int(n) && l.err == nil; i++ {
+		v := uint32(l.uint()) // as DecodeDocs reads it
+		if w, ok := set[i]; ok {
+			v = w
+		}
+		out = binary.AppendUvarint(out, uint64(v))
+	}
+	if l.err == nil && len(l.b) != 0 {
+		l.err = errIndex
+	}
+	return out, l.err
+}
+
 // DecodeBucket reads the postings of the terms of one bucket shard that
 // want accepts (all of them when want is nil). ndocs bounds doc indexes.
 func DecodeBucket(b []byte, ndocs int, want func(term string) bool) (map[string][]Posting, error) {

@@ -134,9 +134,61 @@ func FuzzDecodeShards(f *testing.F) {
 	f.Add(shards[Bucket("alpha")], []byte{})
 	f.Add([]byte{'B', IndexFormat, 0xff, 0xff, 0xff, 0xff, 0x0f}, []byte{'L', IndexFormat, 1, 1})
 	f.Fuzz(func(t *testing.T, b, lens []byte) {
-		DecodeDocs(map[string][]byte{DocsShard: b, LensShard: lens})
+		docs, derr := DecodeDocs(map[string][]byte{DocsShard: b, LensShard: lens})
 		DecodeBucket(b, 2, nil)
+		// FindDocs and SetLens agree with DecodeDocs where it reads.
+		n, at, ferr := FindDocs(b, []string{"a/b.go"})
+		set, serr := SetLens(lens, map[int]uint32{0: 7})
+		if derr != nil {
+			return
+		}
+		if ferr != nil || serr != nil || n != len(docs) {
+			t.Fatalf("DecodeDocs reads %d docs, FindDocs %d (%v), SetLens %v", len(docs), n, ferr, serr)
+		}
+		if (at[0] >= 0) != (len(docs) > 0 && slicesIndex(docs, "a/b.go") >= 0) {
+			t.Fatalf("FindDocs places a/b.go at %d in %v", at[0], docs)
+		}
+		if len(docs) > 0 {
+			docs[0].Len = 7
+			if want := EncodeDocs(docs)[LensShard]; string(set) != string(want) {
+				t.Fatalf("SetLens = %x, EncodeDocs %x", set, want)
+			}
+		}
 	})
+}
+
+func slicesIndex(docs []Doc, p string) int {
+	for i, d := range docs {
+		if d.Path == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestFindDocsSetLens: an in-place update's lookups in the docs shard and
+// its new lens shard are what decoding, changing and encoding every doc
+// gives.
+func TestFindDocsSetLens(t *testing.T) {
+	paths := []string{"a/b.go", "a/c.go", "a/cd/e.go", "z.md"}
+	vecs := [][]world.Term{{{Text: "x", Count: 2}}, {{Text: "y", Count: 300}}, {{Text: "x", Count: 1}}, {{Text: "z", Count: 5}}}
+	shards := Encode(paths, vecs)
+	n, at, err := FindDocs(shards[DocsShard], []string{"a/cd/e.go", "missing", "a/b.go", "z.md"})
+	if err != nil || n != 4 || !reflect.DeepEqual(at, []int{2, -1, 0, 3}) {
+		t.Fatalf("FindDocs = %d, %v, %v", n, at, err)
+	}
+	docs, err := DecodeDocs(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs[1].Len, docs[3].Len = 100000, 0
+	got, err := SetLens(shards[LensShard], map[int]uint32{1: 100000, 3: 0})
+	if want := EncodeDocs(docs)[LensShard]; err != nil || string(got) != string(want) {
+		t.Fatalf("SetLens = %x, %v; want %x", got, err, want)
+	}
+	if _, _, err := FindDocs(shards[LensShard], nil); err == nil {
+		t.Error("FindDocs read a lens shard")
+	}
 }
 
 // Of reads any file's bytes.
