@@ -21,8 +21,11 @@ files=$(git ls-files | wc -l)
 echo "corpus: $corpus ($files files), $runs runs, $(nproc) cores"
 
 for i in $(seq "$runs"); do
-  # Baseline: read and tree-sitter-parse the same files on the same workers, nothing else.
+  # Baseline: read and parse the same files on the same workers, nothing
+  # else: code with tree-sitter, data formats with their extractors' parsers
+  # (docs/live.md); and code alone.
   timed "$work/parse" "$gs" index --parse-only
+  timed "$work/code" "$gs" index --parse-only --code-only
   # Full index from an empty store.
   git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
   timed "$work/full" "$gs" index
@@ -46,10 +49,12 @@ echo "full index:        median ${full} s, peak RSS $((${fullrss%.*}/1024)) MiB 
 echo "incremental index: median ${incr} s, peak RSS $((${incrrss%.*}/1024)) MiB   (runs: $(cut -d' ' -f1 "$work/incr" | tr '\n' ' '))"
 parsecpu=$(cut -d' ' -f3 "$work/parse" | median); fullcpu=$(cut -d' ' -f3 "$work/full" | median)
 echo "full / parse-only: $(ratio "$full" "$parse")x wall, $(ratio "$fullcpu" "$parsecpu")x CPU (CPU medians ${fullcpu} s / ${parsecpu} s)    full / incremental: $(python3 -c "print(round($full/$incr, 1))")x"
+codecpu=$(cut -d' ' -f3 "$work/code" | median)
+echo "full / parse-only of code alone (--code-only): $(ratio "$full" "$(cut -d' ' -f1 "$work/code" | median)")x wall, $(ratio "$fullcpu" "$codecpu")x CPU"
 python3 - "$gs" <<'PY'
 import json, subprocess, sys
 r = json.loads(subprocess.run([sys.argv[1], "index", "--parse-only"], capture_output=True, text=True).stdout)
-print(f"parsed {r['parsed']} files, {r['bytes']/1e6:.1f} MB of source")
+print(f"parsed {r['parsed']} files, {r['bytes']/1e6:.1f} MB of source ({r['data']} files, {r['data_bytes']/1e6:.1f} MB, of data formats)")
 PY
 echo "cat-file --batch of every blob: median ${cat} s"
 echo "store size after the incremental run: median $((${store%.*}/1024)) KiB"

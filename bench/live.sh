@@ -4,7 +4,9 @@
 #
 #   bench/live.sh CORPUS/kubernetes [RUNS]
 #
-# Medians over RUNS (default 3) of: parse-only (baseline) against a full
+# Medians over RUNS (default 3) of: parse-only (baseline: code parsed with
+# tree-sitter, data formats with their extractors' parsers; also code only,
+# --code-only; docs/live.md) against a full
 # index with its peak RSS; the one-file and ten-file incremental index of
 # the corpus' follow-up trees, beside the floor of a one-file update (git
 # diff-tree plus reading the changed blob); a one-file update that adds a
@@ -56,6 +58,7 @@ export base edited
 export -f floor snapshot_only
 for i in $(seq "$runs"); do
   timed "$work/parse" "$gs" index --parse-only --rev "$base"
+  timed "$work/code" "$gs" index --parse-only --code-only --rev "$base"
   git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
   timed "$work/full" "$gs" index --rev "$base"
   # The store with only the base indexed: the updates below that must start
@@ -88,8 +91,10 @@ runsof() { cut -d' ' -f1 "$work/$1" | tr '\n' ' '; }
 cpu() { cut -d' ' -f3 "$work/$1" | median; }
 echo "kubernetes, medians of $runs runs (seconds per run in brackets)"
 echo "parse-only (baseline)     $(med parse) s, peak RSS $(rss parse)   [$(runsof parse)]"
+echo "parse-only, code only     $(med code) s   [$(runsof code)]"
 echo "full index                $(med full) s, peak RSS $(rss full)   [$(runsof full)]"
 echo "  full / parse-only       $(ratio "$(med full)" "$(med parse)")x wall, $(ratio "$(cpu full)" "$(cpu parse)")x CPU"
+echo "  full / code only        $(ratio "$(med full)" "$(med code)")x wall, $(ratio "$(cpu full)" "$(cpu code)")x CPU"
 echo "one-file floor (baseline) $(ms floor)   [$(runsof floor)]"
 echo "one-file incremental      $(ms one)   [$(runsof one)]"
 echo "ten-file incremental      $(ms ten)   [$(runsof ten)]"

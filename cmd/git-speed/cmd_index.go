@@ -28,8 +28,10 @@ func cmdIndex() *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "parse every file again, ignoring what is stored"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			// The benchmarks' baseline: read and parse the same files on the
-			// same workers, and do nothing else.
+			// same workers, and do nothing else; --code-only parses source
+			// code alone, not the data formats' parsers (docs/live.md).
 			&cli.BoolFlag{Name: "parse-only", Hidden: true},
+			&cli.BoolFlag{Name: "code-only", Hidden: true},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -41,7 +43,7 @@ func cmdIndex() *cli.Command {
 				return err
 			}
 			if c.Bool("parse-only") {
-				res, err := build.ParseOnly(c.Context, e.repo, c.String("rev"), build.Options{Config: e.cfg})
+				res, err := build.ParseOnly(c.Context, e.repo, c.String("rev"), build.Options{Config: e.cfg}, !c.Bool("code-only"))
 				if err != nil {
 					return err
 				}

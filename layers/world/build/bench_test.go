@@ -29,7 +29,7 @@ func BenchmarkIndexGOROOT(b *testing.B) {
 	ctx := context.Background()
 	b.Run("parse-only", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := ParseOnly(ctx, repo, "main", Options{Config: cfg}); err != nil {
+			if _, err := ParseOnly(ctx, repo, "main", Options{Config: cfg}, true); err != nil {
 				b.Fatal(err)
 			}
 		}

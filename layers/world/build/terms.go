@@ -1,9 +1,11 @@
 package build
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/git-speed/git-speed/gitstore"
@@ -73,28 +75,34 @@ var termTable = struct {
 const maxPackedCount = 1<<24 - 1
 
 func setTerms(f *file, vec []world.Term) {
-	n := 0
-	ids := make([]uint32, len(vec))
+	bp := packScratch.Get().(*[]byte)
+	buf := (*bp)[:0]
 	termTable.Lock()
-	for i, t := range vec {
+	for _, t := range vec {
 		id, ok := termTable.ids[t.Text]
 		if !ok {
+			// A copy: a vector's texts share one string per file
+			// (terms.Of), which the table must not keep alive.
+			s := strings.Clone(t.Text)
 			id = uint32(len(termTable.strs))
-			termTable.ids[t.Text] = id
-			termTable.strs = append(termTable.strs, t.Text)
+			termTable.ids[s] = id
+			termTable.strs = append(termTable.strs, s)
 		}
-		ids[i] = id
-		n += uvarintLen(uint64(id)) + 1 + uvarintLen(uint64(min(t.Count, maxPackedCount)))
+		buf = binary.AppendUvarint(buf, uint64(id))
+		buf = append(buf, t.Fields)
+		buf = binary.AppendUvarint(buf, uint64(min(t.Count, maxPackedCount)))
 	}
 	termTable.Unlock()
-	out := make([]byte, 0, n)
-	for i, t := range vec {
-		out = binary.AppendUvarint(out, uint64(ids[i]))
-		out = append(out, t.Fields)
-		out = binary.AppendUvarint(out, uint64(min(t.Count, maxPackedCount)))
+	f.terms, f.nterms, f.haveTerms = bytes.Clone(buf), len(vec), true
+	if cap(buf) <= 1<<20 {
+		*bp = buf
+		packScratch.Put(bp)
 	}
-	f.terms, f.nterms, f.haveTerms = out, len(vec), true
 }
+
+// packScratch holds the buffers setTerms packs a vector in before copying
+// it out at its size.
+var packScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // unpack decodes a vector setTerms packed, as id<<32 | fields<<24 | count
 // (appended to out).

@@ -230,7 +230,7 @@ func extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	f := &file{lang: l, src: src, root: root, facts: facts}
+	f := newFile(l, src, root, facts)
 	defer f.close()
 	defer func() {
 		if r := recover(); r != nil {

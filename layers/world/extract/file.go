@@ -36,6 +36,8 @@ type file struct {
 	recs  []cRec    // the whole tree in document order, read once by tree
 	idx   nodeIndex // node id → index in recs
 	nl    []uint    // offsets of the source's newlines, for lineOfByte
+	// nlDone says nl is filled (it may come from a pool, empty).
+	nlDone bool
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -261,7 +263,8 @@ func (f *file) skeleton() string {
 		}
 		return cuts[i].end > cuts[j].end
 	})
-	var b strings.Builder
+	sp := skelBufs.Get().(*[2][]byte)
+	b := sp[0][:0]
 	pos := uint(0)
 	for _, c := range cuts {
 		if c.start < pos { // nested in a cut already made
@@ -270,13 +273,25 @@ func (f *file) skeleton() string {
 		if c.marker == "" {
 			c = f.wholeLine(c, pos)
 		}
-		b.Write(f.src[pos:c.start])
-		b.WriteString(c.marker)
+		b = append(b, f.src[pos:c.start]...)
+		b = append(b, c.marker...)
 		pos = c.end
 	}
-	b.Write(f.src[pos:])
-	return formats.FoldBlankLines(b.String()) + "\n"
+	b = append(b, f.src[pos:]...)
+	out := append(formats.AppendFoldBlankLines(sp[1][:0], b), '\n')
+	skel := string(out)
+	if cap(b) <= maxPooledSkel && cap(out) <= maxPooledSkel {
+		sp[0], sp[1] = b, out
+		skelBufs.Put(sp)
+	}
+	return skel
 }
+
+// skelBufs keep the two buffers a skeleton is built in between files:
+// the source with its cuts made, and that folded.
+var skelBufs = sync.Pool{New: func() any { return new([2][]byte) }}
+
+const maxPooledSkel = 4 << 20
 
 // wholeLine widens a cut that leaves nothing but white space on its lines
 // to take those lines whole, newline included, so it leaves no blank line;
@@ -435,8 +450,7 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 	i := f.at(n)
 	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
 		if f.recs[j].field == id {
-			c := f.recs[j].node
-			return &c
+			return &f.recs[j].node // valid until close, as walk's nodes
 		}
 	}
 	return nil
@@ -465,11 +479,43 @@ func (f *file) kids(n *sitter.Node) []kid {
 // release drops the children read by kids calls made since mark.
 func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 
-// close hands back the memory of the file's tree for the next file.
+// close hands back the memory of the file's tree, its kids stack and its
+// line table for the next file.
 func (f *file) close() {
 	keepBuf(f.tbuf)
 	f.tbuf, f.recs = cBuf{}, nil
 	f.idx.release()
+	if f.stack != nil && cap(f.stack) <= maxPooledKids {
+		s := f.stack[:0]
+		spareKids.Put(&s)
+	}
+	if f.nl != nil && cap(f.nl) <= maxPooledLines {
+		nl := f.nl[:0]
+		spareLines.Put(&nl)
+	}
+	f.stack, f.nl = nil, nil
+}
+
+// spareKids and spareLines keep kids stacks and newline tables between
+// files: growing them afresh for every file was a fifth of the bytes an
+// index run allocates.
+var spareKids, spareLines sync.Pool
+
+const (
+	maxPooledKids  = 1 << 16
+	maxPooledLines = 1 << 18
+)
+
+// newFile returns a file ready for a walker, with pooled memory.
+func newFile(l *language, src []byte, root *sitter.Node, facts *world.Facts) *file {
+	f := &file{lang: l, src: src, root: root, facts: facts}
+	if p, ok := spareKids.Get().(*[]kid); ok {
+		f.stack = *p
+	}
+	if p, ok := spareLines.Get().(*[]uint); ok {
+		f.nl = (*p)[:0]
+	}
+	return f
 }
 
 // textRange returns src[start:end] as a string.
@@ -540,8 +586,11 @@ func (f *file) dropComment(n *sitter.Node) {
 
 // lineOfByte returns the 1-based line holding byte offset b.
 func (f *file) lineOfByte(b uint) int {
-	if f.nl == nil {
-		f.nl = make([]uint, 0, len(f.src)/32)
+	if !f.nlDone {
+		f.nlDone = true
+		if f.nl == nil {
+			f.nl = make([]uint, 0, len(f.src)/32)
+		}
 		for i, c := range f.src {
 			if c == '\n' {
 				f.nl = append(f.nl, uint(i))
@@ -628,4 +677,41 @@ func pick(ks []kid, id uint16) *kid {
 		}
 	}
 	return nil
+}
+
+// namedChild returns n's i-th named child, or nil: NamedChild answered
+// from the file's tree, without a cgo call. The node stays valid until
+// close.
+func (f *file) namedChild(n *sitter.Node, i uint) *sitter.Node {
+	at := f.at(n)
+	for j := at + 1; j < int(f.recs[at].after); j = int(f.recs[j].after) {
+		if f.recNamed(&f.recs[j]) {
+			if i == 0 {
+				return &f.recs[j].node
+			}
+			i--
+		}
+	}
+	return nil
+}
+
+// namedCount returns the number of n's named children (NamedChildCount
+// from the file's tree).
+func (f *file) namedCount(n *sitter.Node) uint {
+	at := f.at(n)
+	c := uint(0)
+	for j := at + 1; j < int(f.recs[at].after); j = int(f.recs[j].after) {
+		if f.recNamed(&f.recs[j]) {
+			c++
+		}
+	}
+	return c
+}
+
+// recNamed reports whether a record of the file's tree is a named node.
+func (f *file) recNamed(r *cRec) bool {
+	if int(r.symbol) < len(f.lang.named) {
+		return f.lang.named[r.symbol]
+	}
+	return r.node.IsNamed()
 }

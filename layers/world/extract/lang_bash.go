@@ -78,8 +78,8 @@ func (w *bashWalker) function(n *sitter.Node, doc string) {
 	w.locals = map[string]bool{}
 	f.walk(n, func(c *sitter.Node) bool {
 		if f.kind(c) == "declaration_command" && strings.HasPrefix(f.text(c), "local") {
-			for i := uint(0); i < c.NamedChildCount(); i++ {
-				v := c.NamedChild(i)
+			for i := uint(0); i < f.namedCount(c); i++ {
+				v := f.namedChild(c, i)
 				switch f.kind(v) {
 				case "variable_name":
 					w.locals[f.text(v)] = true
@@ -117,8 +117,8 @@ func (w *bashWalker) assignment(n *sitter.Node) {
 			add(nm, n)
 		}
 	case "declaration_command":
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			c := n.NamedChild(i)
+		for i := uint(0); i < f.namedCount(n); i++ {
+			c := f.namedChild(n, i)
 			switch f.kind(c) {
 			case "variable_name":
 				add(c, n)
@@ -153,8 +153,8 @@ func (w *bashWalker) uses(n *sitter.Node) {
 				f.ref(world.Ref{Name: name, Line: line(nm), In: w.in, Kind: world.RefCall})
 			}
 		case "simple_expansion", "expansion":
-			for i := uint(0); i < c.NamedChildCount(); i++ {
-				v := c.NamedChild(i)
+			for i := uint(0); i < f.namedCount(c); i++ {
+				v := f.namedChild(c, i)
 				if f.kind(v) == "variable_name" {
 					name := f.text(v)
 					if !w.locals[name] && !bashSpecial[name] && name != "" && !strings.ContainsAny(name[:1], "0123456789@*#?$!-_") {

@@ -41,7 +41,7 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 					path = strings.Trim(f.text(c), `"'`)
 					return false
 				case "call_expression":
-					if a := c.NamedChild(1); a != nil {
+					if a := f.namedChild(c, 1); a != nil {
 						path = strings.Trim(strings.TrimSpace(strings.Trim(f.text(a), "()")), `"'`)
 					}
 					return false
@@ -55,8 +55,8 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 			cssRule(f, st, context, parentIdx)
 		case "media_statement", "supports_statement", "at_rule", "scope_statement":
 			var block *sitter.Node
-			for i := uint(0); i < st.NamedChildCount(); i++ {
-				if c := st.NamedChild(i); f.kind(c) == "block" {
+			for i := uint(0); i < f.namedCount(st); i++ {
+				if c := f.namedChild(st, i); f.kind(c) == "block" {
 					block = c
 				}
 			}
@@ -68,14 +68,14 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 			}
 		case "keyframes_statement":
 			name := ""
-			for i := uint(0); i < st.NamedChildCount(); i++ {
-				if c := st.NamedChild(i); f.kind(c) == "keyframes_name" {
+			for i := uint(0); i < f.namedCount(st); i++ {
+				if c := f.namedChild(st, i); f.kind(c) == "keyframes_name" {
 					name = f.text(c)
 				}
 			}
 			var list *sitter.Node
-			for i := uint(0); i < st.NamedChildCount(); i++ {
-				if c := st.NamedChild(i); f.kind(c) == "keyframe_block_list" {
+			for i := uint(0); i < f.namedCount(st); i++ {
+				if c := f.namedChild(st, i); f.kind(c) == "keyframe_block_list" {
 					list = c
 				}
 			}
@@ -97,8 +97,8 @@ func cssQual(context, name string) string {
 
 func cssRule(f *file, rule *sitter.Node, context string, parentIdx int) {
 	var sels, block *sitter.Node
-	for i := uint(0); i < rule.NamedChildCount(); i++ {
-		switch c := rule.NamedChild(i); f.kind(c) {
+	for i := uint(0); i < f.namedCount(rule); i++ {
+		switch c := f.namedChild(rule, i); f.kind(c) {
 		case "selectors":
 			sels = c
 		case "block":
@@ -110,8 +110,8 @@ func cssRule(f *file, rule *sitter.Node, context string, parentIdx int) {
 	if sels != nil {
 		selText = foldSpace(f.text(sels))
 		doc := f.docComment(rule)
-		for i := uint(0); i < sels.NamedChildCount(); i++ {
-			s := sels.NamedChild(i)
+		for i := uint(0); i < f.namedCount(sels); i++ {
+			s := f.namedChild(sels, i)
 			name := foldSpace(f.text(s))
 			j := f.def(world.Def{Name: name, Kind: world.KindSelector, Qualified: cssQual(context, name),
 				Parent: context, Start: line(rule), End: f.endLine(rule), Signature: selText, Exported: true, Doc: doc})
@@ -138,7 +138,7 @@ func cssRule(f *file, rule *sitter.Node, context string, parentIdx int) {
 // cssDecl records a custom property definition and the var() uses of a
 // declaration.
 func cssDecl(f *file, d *sitter.Node, parent string, in int) {
-	if p := d.NamedChild(0); p != nil && f.kind(p) == "property_name" && strings.HasPrefix(f.text(p), "--") {
+	if p := f.namedChild(d, 0); p != nil && f.kind(p) == "property_name" && strings.HasPrefix(f.text(p), "--") {
 		name := f.text(p)
 		sig := foldSpace(f.text(d))
 		if len(sig) > 100 {
@@ -151,12 +151,12 @@ func cssDecl(f *file, d *sitter.Node, parent string, in int) {
 		if f.kind(c) != "call_expression" {
 			return true
 		}
-		fn := c.NamedChild(0)
+		fn := f.namedChild(c, 0)
 		if fn == nil || !f.textIs(fn, "var") {
 			return true
 		}
-		if args := c.NamedChild(1); args != nil {
-			if a := args.NamedChild(0); a != nil && strings.HasPrefix(f.text(a), "--") {
+		if args := f.namedChild(c, 1); args != nil {
+			if a := f.namedChild(args, 0); a != nil && strings.HasPrefix(f.text(a), "--") {
 				f.ref(world.Ref{Name: f.text(a), Line: line(a), In: in, Kind: world.RefValue})
 			}
 		}

@@ -62,8 +62,8 @@ func walkGo(f *file) {
 		case "comment":
 			w.topComment(ks, i)
 		case "package_clause":
-			for i := uint(0); i < n.NamedChildCount(); i++ {
-				if c := n.NamedChild(i); f.kind(c) == "package_identifier" {
+			for i := uint(0); i < f.namedCount(n); i++ {
+				if c := f.namedChild(n, i); f.kind(c) == "package_identifier" {
 					f.facts.Package = f.text(c)
 				}
 			}
@@ -290,8 +290,8 @@ func (w *goWalker) resultType(r *sitter.Node) string {
 	if f.kind(r) != "parameter_list" {
 		return w.typeOf(r)
 	}
-	for i := uint(0); i < r.NamedChildCount(); i++ {
-		if c := r.NamedChild(i); f.kind(c) == "parameter_declaration" {
+	for i := uint(0); i < f.namedCount(r); i++ {
+		if c := f.namedChild(r, i); f.kind(c) == "parameter_declaration" {
 			return w.typeOf(f.field(c, "type"))
 		}
 	}
@@ -307,8 +307,8 @@ func (w *goWalker) receiverType(recv *sitter.Node) (string, *sitter.Node) {
 		return "", nil
 	}
 	var p *sitter.Node
-	for i := uint(0); i < recv.NamedChildCount(); i++ {
-		if c := recv.NamedChild(i); f.kind(c) == "parameter_declaration" {
+	for i := uint(0); i < f.namedCount(recv); i++ {
+		if c := f.namedChild(recv, i); f.kind(c) == "parameter_declaration" {
 			p = c
 			break
 		}
@@ -320,7 +320,7 @@ func (w *goWalker) receiverType(recv *sitter.Node) (string, *sitter.Node) {
 	for t != nil {
 		switch f.kind(t) {
 		case "pointer_type", "parenthesized_type":
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "generic_type":
 			return f.text(f.field(t, "type")), f.field(t, "type_arguments")
 		case "type_identifier":
@@ -379,7 +379,7 @@ func (w *goWalker) receiverTypeRefs(t *sitter.Node) {
 	for t != nil {
 		switch f.kind(t) {
 		case "pointer_type", "parenthesized_type":
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "generic_type":
 			if base := f.field(t, "type"); base != nil {
 				w.typ(base)
@@ -543,8 +543,8 @@ func (w *goWalker) typeSpec(decl, spec *sitter.Node, name string, single, alias 
 func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 	f := w.f
 	var list *sitter.Node
-	for i := uint(0); i < t.NamedChildCount(); i++ {
-		if c := t.NamedChild(i); f.kind(c) == "field_declaration_list" {
+	for i := uint(0); i < f.namedCount(t); i++ {
+		if c := f.namedChild(t, i); f.kind(c) == "field_declaration_list" {
 			list = c
 		}
 	}
@@ -618,7 +618,7 @@ func goTypeBaseName(f *file, t *sitter.Node) string {
 	for t != nil {
 		switch f.kind(t) {
 		case "pointer_type", "parenthesized_type":
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "generic_type":
 			t = f.field(t, "type")
 		case "qualified_type":
@@ -662,8 +662,8 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 			w.in = idx
 		case "type_elem":
 			w.typ(&k.n)
-			if k.n.NamedChildCount() == 1 {
-				if t := w.typeOf(k.n.NamedChild(0)); t != "" {
+			if f.namedCount(&k.n) == 1 {
+				if t := w.typeOf(f.namedChild(&k.n, 0)); t != "" {
 					embeds = append(embeds, t)
 				}
 			}
@@ -996,8 +996,8 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 				cm := len(w.bound)
 				if c.kind == "type_case" && alias != nil {
 					a := alias
-					if f.kind(a) == "expression_list" && a.NamedChildCount() == 1 {
-						a = a.NamedChild(0)
+					if f.kind(a) == "expression_list" && f.namedCount(a) == 1 {
+						a = f.namedChild(a, 0)
 					}
 					if t := w.caseType(&c.n); t != "" && f.kind(a) == "identifier" {
 						w.declareTyped(f.text(a), t)
@@ -1145,8 +1145,8 @@ func (w *goWalker) valueTypes(list *sitter.Node) []string {
 		return []string{w.valueType(list)}
 	}
 	var out []string
-	for i := uint(0); i < list.NamedChildCount(); i++ {
-		c := list.NamedChild(i)
+	for i := uint(0); i < f.namedCount(list); i++ {
+		c := f.namedChild(list, i)
 		if f.kind(c) == "comment" {
 			continue
 		}
@@ -1206,7 +1206,7 @@ func (w *goWalker) root(n *sitter.Node) string {
 		case "call_expression":
 			n = f.field(n, "function")
 		case "parenthesized_expression":
-			n = n.NamedChild(0)
+			n = f.namedChild(n, 0)
 		default:
 			return ""
 		}
@@ -1235,7 +1235,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 			kv := &c.n
 			k, v := f.field(kv, "key"), f.field(kv, "value")
 			if k != nil {
-				inner := k.NamedChild(0)
+				inner := f.namedChild(k, 0)
 				switch {
 				case inner == nil:
 				case f.kind(inner) == "literal_value":
@@ -1258,7 +1258,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 
 func (w *goWalker) element(e, elem *sitter.Node) {
 	f := w.f
-	inner := e.NamedChild(0)
+	inner := f.namedChild(e, 0)
 	if inner == nil {
 		return
 	}
@@ -1276,7 +1276,7 @@ func (w *goWalker) literalShape(typ *sitter.Node) (structish bool, elem, key *si
 	for typ != nil {
 		switch f.kind(typ) {
 		case "pointer_type", "parenthesized_type":
-			typ = typ.NamedChild(0)
+			typ = f.namedChild(typ, 0)
 			continue
 		case "slice_type", "array_type", "implicit_length_array_type":
 			return false, f.field(typ, "element"), nil
@@ -1315,7 +1315,7 @@ func (w *goWalker) typeOf(t *sitter.Node) string {
 	for t != nil {
 		switch f.kind(t) {
 		case "pointer_type", "parenthesized_type":
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "generic_type":
 			t = f.field(t, "type")
 		case "type_identifier", "identifier":
@@ -1372,7 +1372,7 @@ func goIndexOf(t string) string {
 func (w *goWalker) valueType(e *sitter.Node) string {
 	f := w.f
 	for e != nil && f.kind(e) == "parenthesized_expression" {
-		e = e.NamedChild(0)
+		e = f.namedChild(e, 0)
 	}
 	if e == nil {
 		return ""
@@ -1416,8 +1416,8 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		case "identifier":
 			name := f.text(fn)
 			if name == "new" && w.scope[name] == 0 {
-				if args := f.field(e, "arguments"); args != nil && args.NamedChildCount() == 1 {
-					return w.typeOf(args.NamedChild(0))
+				if args := f.field(e, "arguments"); args != nil && f.namedCount(args) == 1 {
+					return w.typeOf(f.namedChild(args, 0))
 				}
 				return ""
 			}
@@ -1456,12 +1456,17 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 func (w *goWalker) caseType(c *sitter.Node) string {
 	var typ *sitter.Node
 	n := 0
-	for i := uint(0); i < c.NamedChildCount(); i++ {
-		if c.FieldNameForNamedChild(uint32(i)) == "type" {
-			typ = c.NamedChild(i)
+	f := w.f
+	id := f.fieldID("type")
+	m := len(f.stack)
+	ks := f.kids(c)
+	for i := range ks {
+		if ks[i].named && id != 0 && ks[i].field == id {
+			typ = &f.recs[f.at(&ks[i].n)].node
 			n++
 		}
 	}
+	f.release(m)
 	if n != 1 {
 		return ""
 	}

@@ -192,11 +192,11 @@ func (w *jsWalker) statement(n *sitter.Node, k, prefix string, parentIdx int, ex
 		}
 		f.release(m)
 	case "expression_statement":
-		if c := n.NamedChild(0); c != nil && f.kind(c) == "internal_module" {
+		if c := f.namedChild(n, 0); c != nil && f.kind(c) == "internal_module" {
 			w.namespace(c, outer, prefix, parentIdx, exported)
 			return
 		}
-		if w.commonJS(n.NamedChild(0), outer, prefix, parentIdx) {
+		if w.commonJS(f.namedChild(n, 0), outer, prefix, parentIdx) {
 			return
 		}
 		w.uses(n)
@@ -289,15 +289,15 @@ func (w *jsWalker) functionScope(n, body *sitter.Node) {
 
 func (w *jsWalker) typeParams(tp *sitter.Node, locals map[string]bool) {
 	f := w.f
-	for i := uint(0); i < tp.NamedChildCount(); i++ {
-		p := tp.NamedChild(i)
+	for i := uint(0); i < f.namedCount(tp); i++ {
+		p := f.namedChild(tp, i)
 		if nm := f.field(p, "name"); nm != nil {
 			locals[f.text(nm)] = true
 		}
 	}
 	w.frames = append(w.frames, locals)
-	for i := uint(0); i < tp.NamedChildCount(); i++ {
-		p := tp.NamedChild(i)
+	for i := uint(0); i < f.namedCount(tp); i++ {
+		p := f.namedChild(tp, i)
 		if c := f.field(p, "constraint"); c != nil {
 			w.types(c)
 		}
@@ -399,8 +399,8 @@ func (w *jsWalker) bindPattern(p *sitter.Node, locals map[string]bool, uses bool
 	case "identifier", "shorthand_property_identifier_pattern":
 		locals[f.text(p)] = true
 	case "object_pattern", "array_pattern", "rest_pattern":
-		for i := uint(0); i < p.NamedChildCount(); i++ {
-			w.bindPattern(p.NamedChild(i), locals, uses)
+		for i := uint(0); i < f.namedCount(p); i++ {
+			w.bindPattern(f.namedChild(p, i), locals, uses)
 		}
 	case "pair_pattern":
 		if v := f.field(p, "value"); v != nil {
@@ -611,7 +611,7 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			return
 		}
 	case "return_statement":
-		if c := n.NamedChild(0); c != nil && len(w.rets) > 0 && isFunctionValue(f.kind(c)) {
+		if c := f.namedChild(n, 0); c != nil && len(w.rets) > 0 && isFunctionValue(f.kind(c)) {
 			w.ctx = w.rets[len(w.rets)-1] // return (c) => … in a function returning Handler
 		}
 	case "pair":
@@ -702,8 +702,8 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		w.types(n)
 		return
 	case "as_expression", "satisfies_expression", "type_assertion":
-		if k != "type_assertion" && n.NamedChildCount() == 2 {
-			w.objectKeys(n.NamedChild(0), jsTypeExpr(f, n.NamedChild(1)))
+		if k != "type_assertion" && f.namedCount(n) == 2 {
+			w.objectKeys(f.namedChild(n, 0), jsTypeExpr(f, f.namedChild(n, 1)))
 		}
 		w.children(n)
 		return
@@ -725,8 +725,8 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		f.release(mark)
 		return
 	case "jsx_attribute":
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			c := n.NamedChild(i)
+		for i := uint(0); i < f.namedCount(n); i++ {
+			c := f.namedChild(n, i)
 			if ck := f.kind(c); ck != "property_identifier" && ck != "jsx_namespace_name" {
 				w.uses(c)
 			}
@@ -820,8 +820,8 @@ func (w *jsWalker) types(n *sitter.Node) {
 		f.walk(n, func(c *sitter.Node) bool {
 			switch f.kind(c) {
 			case "infer_type":
-				if c.NamedChildCount() > 0 {
-					locals[f.text(c.NamedChild(0))] = true
+				if f.namedCount(c) > 0 {
+					locals[f.text(f.namedChild(c, 0))] = true
 				}
 			case "mapped_type_clause":
 				if nm := f.field(c, "name"); nm != nil {
@@ -1089,7 +1089,7 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 					}
 				} else {
 					sig = strings.TrimSuffix(foldSpace(f.text(n)), ";")
-					if t := f.field(n, "type"); t != nil && t.NamedChildCount() == 1 && f.kind(t.NamedChild(0)) == "function_type" {
+					if t := f.field(n, "type"); t != nil && f.namedCount(t) == 1 && f.kind(f.namedChild(t, 0)) == "function_type" {
 						kind = world.KindMethod // run: () => void is called like a method
 					}
 				}
@@ -1163,8 +1163,8 @@ func (w *jsWalker) iface(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	qual := w.qual(prefix, name)
 	body := f.field(n, "body")
 	bases := ""
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		if c := n.NamedChild(i); f.kind(c) == "extends_type_clause" {
+	for i := uint(0); i < f.namedCount(n); i++ {
+		if c := f.namedChild(n, i); f.kind(c) == "extends_type_clause" {
 			bases = w.typeBases(c)
 		}
 	}
@@ -1214,7 +1214,7 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 					returns = w.withParams(w.jsReturnType(&c.n), &c.n)
 				} else if t := f.field(&c.n, "type"); t != nil {
 					returns = jsTypeExpr(f, t)
-					if t.NamedChildCount() == 1 && f.kind(t.NamedChild(0)) == "function_type" {
+					if f.namedCount(t) == 1 && f.kind(f.namedChild(t, 0)) == "function_type" {
 						kind = world.KindMethod // get: (url) => R is called like a method
 					}
 					returns = w.withParams(returns, fnTypeOf(f, t))
@@ -1365,7 +1365,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 					sig = foldSpace(f.textRange(startByte(n), startByte(val))) + " …"
 				}
 			}
-			if n.NamedChildCount() > 1 && fn == nil {
+			if f.namedCount(n) > 1 && fn == nil {
 				sig = foldSpace(f.textRange(startByte(n), startByte(nm))) + " " + foldSpace(f.text(d))
 				if len(sig) > 120 {
 					sig = sig[:120] + " …"
@@ -1445,8 +1445,8 @@ func bulkMarker(kind string, start, end int) string {
 // signatures the skeleton keeps.
 func (w *jsWalker) hasMethods(obj *sitter.Node) bool {
 	f := w.f
-	for i := uint(0); i < obj.NamedChildCount(); i++ {
-		c := obj.NamedChild(i)
+	for i := uint(0); i < f.namedCount(obj); i++ {
+		c := f.namedChild(obj, i)
 		switch f.kind(c) {
 		case "method_definition":
 			return true
@@ -1494,8 +1494,8 @@ func (w *jsWalker) namespace(n, outer *sitter.Node, prefix string, parentIdx int
 // compiler counts as the interface's declaration.
 func (w *jsWalker) augments(spec string, body *sitter.Node) {
 	f := w.f
-	for i := uint(0); i < body.NamedChildCount(); i++ {
-		c := body.NamedChild(i)
+	for i := uint(0); i < f.namedCount(body); i++ {
+		c := f.namedChild(body, i)
 		if f.kind(c) == "export_statement" {
 			if d := f.field(c, "declaration"); d != nil {
 				c = d
@@ -1528,7 +1528,7 @@ func (w *jsWalker) importStmt(n *sitter.Node) {
 		// import x = require("m") / import x = ns.y
 		for _, c := range ks {
 			if c.kind == "import_require_clause" {
-				id, s := c.n.NamedChild(0), f.field(&c.n, "source")
+				id, s := f.namedChild(&c.n, 0), f.field(&c.n, "source")
 				if s != nil {
 					imp := world.Import{Path: jsString(f.text(s)), Line: ln, Kind: "require"}
 					if id != nil && f.kind(id) == "identifier" {
@@ -1555,13 +1555,13 @@ func (w *jsWalker) importStmt(n *sitter.Node) {
 			case "identifier": // default import
 				more = append(more, world.Import{Path: path, Names: []string{"default"}, Alias: f.text(&cc.n), Line: ln, Kind: kind})
 			case "namespace_import":
-				if id := cc.n.NamedChild(0); id != nil {
+				if id := f.namedChild(&cc.n, 0); id != nil {
 					more = append(more, world.Import{Path: path, Alias: f.text(id), Line: ln, Kind: joinKind(kind, "namespace")})
 					w.ns[f.text(id)] = true
 				}
 			case "named_imports":
-				for i := uint(0); i < cc.n.NamedChildCount(); i++ {
-					sp := cc.n.NamedChild(i)
+				for i := uint(0); i < f.namedCount(&cc.n); i++ {
+					sp := f.namedChild(&cc.n, i)
 					if f.kind(sp) != "import_specifier" {
 						continue
 					}
@@ -1616,11 +1616,11 @@ func jsString(s string) string {
 // path.
 func (w *jsWalker) dynamicImport(call, args *sitter.Node, kind string) {
 	f := w.f
-	if args == nil || args.NamedChildCount() == 0 {
+	if args == nil || f.namedCount(args) == 0 {
 		return
 	}
-	a := args.NamedChild(0)
-	if k := f.kind(a); k != "string" && !(k == "template_string" && a.NamedChildCount() <= 1) {
+	a := f.namedChild(args, 0)
+	if k := f.kind(a); k != "string" && !(k == "template_string" && f.namedCount(a) <= 1) {
 		return
 	}
 	imp := world.Import{Path: jsString(f.text(a)), Line: line(call), Kind: kind}
@@ -1663,7 +1663,7 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 			switch c.kind {
 			case "namespace_export":
 				star = false
-				if id := c.n.NamedChild(0); id != nil {
+				if id := f.namedChild(&c.n, 0); id != nil {
 					f.imp(world.Import{Path: path, Alias: jsString(f.text(id)), Line: ln, Kind: kind})
 					w.exported[jsString(f.text(id))] = true
 				}
@@ -1671,8 +1671,8 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 				star = false
 				plain := world.Import{Path: path, Line: ln, Kind: kind}
 				var more []world.Import
-				for i := uint(0); i < c.n.NamedChildCount(); i++ {
-					sp := c.n.NamedChild(i)
+				for i := uint(0); i < f.namedCount(&c.n); i++ {
+					sp := f.namedChild(&c.n, i)
 					name, alias := f.field(sp, "name"), f.field(sp, "alias")
 					if name == nil {
 						continue
@@ -1715,8 +1715,8 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 		case c.field == f.fieldID("declaration"):
 			w.statement(&c.n, c.kind, prefix, parentIdx, true, n)
 		case c.kind == "export_clause":
-			for i := uint(0); i < c.n.NamedChildCount(); i++ {
-				sp := c.n.NamedChild(i)
+			for i := uint(0); i < f.namedCount(&c.n); i++ {
+				sp := f.namedChild(&c.n, i)
 				if name := f.field(sp, "name"); name != nil {
 					w.exported[f.text(name)] = true
 					as := f.text(name)
@@ -2007,7 +2007,7 @@ func (w *jsWalker) requireBinding(nm, val *sitter.Node) bool {
 	if fn := f.field(call, "function"); fn == nil || !f.textIs(fn, "require") {
 		return false
 	}
-	if args := f.field(call, "arguments"); args == nil || args.NamedChildCount() != 1 || f.kind(args.NamedChild(0)) != "string" {
+	if args := f.field(call, "arguments"); args == nil || f.namedCount(args) != 1 || f.kind(f.namedChild(args, 0)) != "string" {
 		return false
 	}
 	switch f.kind(nm) {
@@ -2029,8 +2029,8 @@ func (w *jsWalker) requireBinding(nm, val *sitter.Node) bool {
 			return false
 		}
 		names := []string{}
-		for i := uint(0); i < nm.NamedChildCount(); i++ {
-			c := nm.NamedChild(i)
+		for i := uint(0); i < f.namedCount(nm); i++ {
+			c := f.namedChild(nm, i)
 			switch f.kind(c) {
 			case "shorthand_property_identifier_pattern":
 				names = append(names, f.text(c))
@@ -2113,10 +2113,10 @@ func (w *jsWalker) reexports() {
 func (w *jsWalker) requireCall(call *sitter.Node) string {
 	f := w.f
 	fn, args := f.field(call, "function"), f.field(call, "arguments")
-	if fn == nil || args == nil || !f.textIs(fn, "require") || w.bound("require") || args.NamedChildCount() != 1 {
+	if fn == nil || args == nil || !f.textIs(fn, "require") || w.bound("require") || f.namedCount(args) != 1 {
 		return ""
 	}
-	if a := args.NamedChild(0); f.kind(a) == "string" {
+	if a := f.namedChild(args, 0); f.kind(a) == "string" {
 		return jsString(f.text(a))
 	}
 	return ""
@@ -2173,8 +2173,8 @@ func (w *jsWalker) typeOf(obj *sitter.Node, root string) string {
 func (w *jsWalker) extends(n *sitter.Node) string {
 	f := w.f
 	out := ""
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		h := n.NamedChild(i)
+	for i := uint(0); i < f.namedCount(n); i++ {
+		h := f.namedChild(n, i)
 		if f.kind(h) != "class_heritage" {
 			continue
 		}
@@ -2208,27 +2208,27 @@ func (w *jsWalker) importAlias(ks []kid, i int) bool {
 	n := &ks[i].n
 	exported := false
 	if ks[i].kind == "export_statement" {
-		if n.NamedChildCount() != 1 || f.kind(n.NamedChild(0)) != "import_alias" {
+		if f.namedCount(n) != 1 || f.kind(f.namedChild(n, 0)) != "import_alias" {
 			return false
 		}
-		n, exported = n.NamedChild(0), true
+		n, exported = f.namedChild(n, 0), true
 	} else if ks[i].kind != "import_alias" {
 		return false
 	}
-	if n.NamedChildCount() != 2 || f.kind(n.NamedChild(0)) != "identifier" {
+	if f.namedCount(n) != 2 || f.kind(f.namedChild(n, 0)) != "identifier" {
 		return false
 	}
-	local, v := f.text(n.NamedChild(0)), n.NamedChild(1)
+	local, v := f.text(f.namedChild(n, 0)), f.namedChild(n, 1)
 	switch f.kind(v) {
 	case "identifier":
 		if !exported || f.text(v) != "require" || i+1 >= len(ks) || ks[i+1].kind != "expression_statement" {
 			return false
 		}
-		e := ks[i+1].n.NamedChild(0)
-		if e == nil || f.kind(e) != "parenthesized_expression" || e.NamedChildCount() != 1 || f.kind(e.NamedChild(0)) != "string" {
+		e := f.namedChild(&ks[i+1].n, 0)
+		if e == nil || f.kind(e) != "parenthesized_expression" || f.namedCount(e) != 1 || f.kind(f.namedChild(e, 0)) != "string" {
 			return false
 		}
-		f.imp(world.Import{Path: jsString(f.text(e.NamedChild(0))), Alias: local, Line: line(n), Kind: "require"})
+		f.imp(world.Import{Path: jsString(f.text(f.namedChild(e, 0))), Alias: local, Line: line(n), Kind: "require"})
 		w.ns[local] = true
 		w.exportName(local, local)
 		return true

@@ -33,10 +33,10 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
 		switch f.kind(t) {
 		case "type_annotation", "parenthesized_type", "readonly_type":
-			if t.NamedChildCount() != 1 {
+			if f.namedCount(t) != 1 {
 				return ""
 			}
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "type_identifier", "identifier":
 			return f.text(t)
 		case "nested_type_identifier": // ns.Type
@@ -50,22 +50,22 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 				return ""
 			}
 			n := f.text(name)
-			if (n == "ReturnType" || n == "InstanceType") && args != nil && args.NamedChildCount() == 1 {
+			if (n == "ReturnType" || n == "InstanceType") && args != nil && f.namedCount(args) == 1 {
 				// ReturnType<typeof f>: what calling f gives;
 				// InstanceType<typeof C>: an instance of C.
-				q := args.NamedChild(0)
-				if f.kind(q) != "type_query" || q.NamedChildCount() != 1 || f.kind(q.NamedChild(0)) != "identifier" {
+				q := f.namedChild(args, 0)
+				if f.kind(q) != "type_query" || f.namedCount(q) != 1 || f.kind(f.namedChild(q, 0)) != "identifier" {
 					return ""
 				}
 				if n == "ReturnType" {
-					return f.text(q.NamedChild(0)) + "()"
+					return f.text(f.namedChild(q, 0)) + "()"
 				}
-				return f.text(q.NamedChild(0))
+				return f.text(f.namedChild(q, 0))
 			}
-			if !jsTypeWrappers[n] || args == nil || args.NamedChildCount() == 0 {
+			if !jsTypeWrappers[n] || args == nil || f.namedCount(args) == 0 {
 				return n
 			}
-			t = args.NamedChild(0)
+			t = f.namedChild(args, 0)
 		case "union_type":
 			var parts []*sitter.Node
 			jsUnionParts(f, t, &parts, 0)
@@ -78,18 +78,18 @@ func jsTypeExpr(f *file, t *sitter.Node) string {
 		case "array_type":
 			// T[]: written "[]T", which names no type; a callback in
 			// an array literal takes its parameters from T.
-			if t.NamedChildCount() != 1 {
+			if f.namedCount(t) != 1 {
 				return ""
 			}
-			if e := jsTypeExpr(f, t.NamedChild(0)); e != "" && !strings.HasPrefix(e, "[]") && !strings.HasSuffix(e, "()") {
+			if e := jsTypeExpr(f, f.namedChild(t, 0)); e != "" && !strings.HasPrefix(e, "[]") && !strings.HasSuffix(e, "()") {
 				return "[]" + e
 			}
 			return ""
 		case "type_query":
-			if t.NamedChildCount() != 1 {
+			if f.namedCount(t) != 1 {
 				return ""
 			}
-			if c := t.NamedChild(0); f.kind(c) == "identifier" {
+			if c := f.namedChild(t, 0); f.kind(c) == "identifier" {
 				return f.text(c)
 			}
 			return ""
@@ -107,8 +107,8 @@ func jsUnionParts(f *file, t *sitter.Node, out *[]*sitter.Node, depth int) {
 		*out = append(*out, nil, nil) // too deep: unknown
 		return
 	}
-	for i := uint(0); i < t.NamedChildCount(); i++ {
-		c := t.NamedChild(i)
+	for i := uint(0); i < f.namedCount(t); i++ {
+		c := f.namedChild(t, i)
 		switch f.kind(c) {
 		case "union_type":
 			jsUnionParts(f, c, out, depth+1)
@@ -176,10 +176,10 @@ func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 			k == "class", k == "class_declaration", k == "method_definition":
 			return false
 		case k == "return_statement":
-			if c.NamedChildCount() == 0 {
+			if f.namedCount(c) == 0 {
 				return false
 			}
-			v := c.NamedChild(0)
+			v := f.namedChild(c, 0)
 			name := ""
 			switch f.kind(v) {
 			case "new_expression":
@@ -254,13 +254,13 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 		}
 		return ""
 	case "await_expression", "parenthesized_expression", "non_null_expression":
-		if n.NamedChildCount() == 0 {
+		if f.namedCount(n) == 0 {
 			return ""
 		}
-		return w.exprOf(n.NamedChild(0), depth+1)
+		return w.exprOf(f.namedChild(n, 0), depth+1)
 	case "as_expression", "satisfies_expression":
-		if k := n.NamedChildCount(); k == 2 {
-			return jsTypeExpr(f, n.NamedChild(1))
+		if k := f.namedCount(n); k == 2 {
+			return jsTypeExpr(f, f.namedChild(n, 1))
 		}
 		return ""
 	case "new_expression":
@@ -283,8 +283,8 @@ func (w *jsWalker) typeBases(n *sitter.Node) string {
 		}
 		switch f.kind(c) {
 		case "extends_type_clause", "intersection_type":
-			for i := uint(0); i < c.NamedChildCount(); i++ {
-				visit(c.NamedChild(i), depth+1)
+			for i := uint(0); i < f.namedCount(c); i++ {
+				visit(f.namedChild(c, i), depth+1)
 			}
 		default:
 			if t := jsTypeExpr(f, c); t != "" {
@@ -329,8 +329,8 @@ func (w *jsWalker) objectParts(v *sitter.Node) []*sitter.Node {
 		case "object_type":
 			out = append(out, c)
 		case "intersection_type", "parenthesized_type":
-			for i := uint(0); i < c.NamedChildCount(); i++ {
-				visit(c.NamedChild(i), depth+1)
+			for i := uint(0); i < f.namedCount(c); i++ {
+				visit(f.namedChild(c, i), depth+1)
 			}
 		}
 	}
@@ -562,8 +562,8 @@ func (w *jsWalker) typePattern(p *sitter.Node, base string, frame map[string]boo
 	if base == "" || p == nil || depth > maxJSTypeDepth || f.kind(p) != "object_pattern" {
 		return
 	}
-	for i := uint(0); i < p.NamedChildCount(); i++ {
-		c := p.NamedChild(i)
+	for i := uint(0); i < f.namedCount(p); i++ {
+		c := f.namedChild(p, i)
 		switch f.kind(c) {
 		case "shorthand_property_identifier_pattern":
 			w.setType(f.text(c), base+"."+f.text(c), frame)
@@ -599,8 +599,8 @@ func (w *jsWalker) objectKeys(obj *sitter.Node, typ string) {
 	if typ == "" || obj == nil || f.kind(obj) != "object" {
 		return
 	}
-	for i := uint(0); i < obj.NamedChildCount(); i++ {
-		c := obj.NamedChild(i)
+	for i := uint(0); i < f.namedCount(obj); i++ {
+		c := f.namedChild(obj, i)
 		var key *sitter.Node
 		switch f.kind(c) {
 		case "pair", "method_definition":
@@ -643,8 +643,8 @@ func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
 	bounds := w.typeBounds(n)
 	var out []string
 	known := false
-	for i := uint(0); i < ps.NamedChildCount(); i++ {
-		p := ps.NamedChild(i)
+	for i := uint(0); i < f.namedCount(ps); i++ {
+		p := f.namedChild(ps, i)
 		k := f.kind(p)
 		if k != "required_parameter" && k != "optional_parameter" {
 			if k != "comment" {
@@ -660,14 +660,14 @@ func (w *jsWalker) jsParamsSuffix(n *sitter.Node) string {
 		if pat != nil && f.kind(pat) == "rest_pattern" && t != nil {
 			switch f.kind(t) {
 			case "array_type":
-				if e := bound(bounds, jsParamType(f, t.NamedChild(0), false)); e != "" {
+				if e := bound(bounds, jsParamType(f, f.namedChild(t, 0), false)); e != "" {
 					out = append(out, "..."+e)
 					known = true
 					continue
 				}
 			case "tuple_type":
-				for j := uint(0); j < t.NamedChildCount(); j++ {
-					e := bound(bounds, jsParamType(f, t.NamedChild(j), false))
+				for j := uint(0); j < f.namedCount(t); j++ {
+					e := bound(bounds, jsParamType(f, f.namedChild(t, j), false))
 					known = known || e != ""
 					out = append(out, e)
 				}
@@ -697,13 +697,13 @@ func (w *jsWalker) typeBounds(n *sitter.Node) map[string]string {
 		return nil
 	}
 	var out map[string]string
-	for i := uint(0); i < tps.NamedChildCount(); i++ {
-		tp := tps.NamedChild(i)
+	for i := uint(0); i < f.namedCount(tps); i++ {
+		tp := f.namedChild(tps, i)
 		nm, c := f.field(tp, "name"), f.field(tp, "constraint")
-		if nm == nil || c == nil || c.NamedChildCount() != 1 {
+		if nm == nil || c == nil || f.namedCount(c) != 1 {
 			continue
 		}
-		if e := jsParamType(f, c.NamedChild(0), true); e != "" && e != f.text(nm) {
+		if e := jsParamType(f, f.namedChild(c, 0), true); e != "" && e != f.text(nm) {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -736,10 +736,10 @@ func jsUnwrapType(f *file, t *sitter.Node) *sitter.Node {
 	for depth := 0; t != nil && depth < maxJSTypeDepth; depth++ {
 		switch f.kind(t) {
 		case "type_annotation", "parenthesized_type", "readonly_type", "opting_type_annotation":
-			if t.NamedChildCount() != 1 {
+			if f.namedCount(t) != 1 {
 				return nil
 			}
-			t = t.NamedChild(0)
+			t = f.namedChild(t, 0)
 		case "union_type":
 			var parts []*sitter.Node
 			jsUnionParts(f, t, &parts, 0)
@@ -774,8 +774,8 @@ func jsParamType(f *file, t *sitter.Node, inline bool) string {
 		}
 		var out []string
 		known := false
-		for i := uint(0); i < ps.NamedChildCount(); i++ {
-			p := ps.NamedChild(i)
+		for i := uint(0); i < f.namedCount(ps); i++ {
+			p := f.namedChild(ps, i)
 			if k := f.kind(p); k != "required_parameter" && k != "optional_parameter" {
 				if k != "comment" {
 					out = append(out, "")
@@ -794,8 +794,8 @@ func jsParamType(f *file, t *sitter.Node, inline bool) string {
 		}
 		return "=>" + strings.Join(out, "/")
 	case "intersection_type":
-		for i := uint(0); i < t.NamedChildCount(); i++ {
-			if e := jsParamType(f, t.NamedChild(i), false); e != "" {
+		for i := uint(0); i < f.namedCount(t); i++ {
+			if e := jsParamType(f, f.namedChild(t, i), false); e != "" {
 				return e
 			}
 		}

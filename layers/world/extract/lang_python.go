@@ -161,12 +161,12 @@ func (w *pyWalker) bindTargets(p *sitter.Node) {
 func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
 	f := w.f
 	var all map[string]bool
-	for i := uint(0); i < root.NamedChildCount(); i++ {
-		st := root.NamedChild(i)
-		if f.kind(st) != "expression_statement" || st.NamedChildCount() == 0 {
+	for i := uint(0); i < f.namedCount(root); i++ {
+		st := f.namedChild(root, i)
+		if f.kind(st) != "expression_statement" || f.namedCount(st) == 0 {
 			continue
 		}
-		a := st.NamedChild(0)
+		a := f.namedChild(st, 0)
 		if f.kind(a) != "assignment" && f.kind(a) != "augmented_assignment" {
 			continue
 		}
@@ -297,10 +297,10 @@ func (w *pyWalker) isMainGuard(n *sitter.Node) bool {
 // and if so keeps only its first line in the skeleton.
 func (w *pyWalker) docstring(st *sitter.Node) bool {
 	f := w.f
-	if st.NamedChildCount() != 1 {
+	if f.namedCount(st) != 1 {
 		return false
 	}
-	s := st.NamedChild(0)
+	s := f.namedChild(st, 0)
 	if k := f.kind(s); k != "string" && k != "concatenated_string" {
 		return false
 	}
@@ -314,11 +314,11 @@ func (w *pyWalker) docOf(body *sitter.Node) string {
 	if body == nil {
 		return ""
 	}
-	st := body.NamedChild(0)
-	if st == nil || f.kind(st) != "expression_statement" || st.NamedChildCount() != 1 {
+	st := f.namedChild(body, 0)
+	if st == nil || f.kind(st) != "expression_statement" || f.namedCount(st) != 1 {
 		return ""
 	}
-	s := st.NamedChild(0)
+	s := f.namedChild(st, 0)
 	if f.kind(s) != "string" {
 		return ""
 	}
@@ -359,8 +359,8 @@ func (w *pyWalker) trimDocstring(s *sitter.Node) {
 func (w *pyWalker) elideBlock(body *sitter.Node) {
 	f := w.f
 	from := body
-	if st := body.NamedChild(0); st != nil && f.kind(st) == "expression_statement" && w.isDocString(st) {
-		w.trimDocstring(st.NamedChild(0))
+	if st := f.namedChild(body, 0); st != nil && f.kind(st) == "expression_statement" && w.isDocString(st) {
+		w.trimDocstring(f.namedChild(st, 0))
 		from = st.NextNamedSibling()
 		for from != nil && f.kind(from) == "comment" {
 			from = from.NextNamedSibling()
@@ -381,10 +381,10 @@ func (w *pyWalker) elideBlock(body *sitter.Node) {
 }
 
 func (w *pyWalker) isDocString(st *sitter.Node) bool {
-	if st.NamedChildCount() != 1 {
+	if w.f.namedCount(st) != 1 {
 		return false
 	}
-	k := w.f.kind(st.NamedChild(0))
+	k := w.f.kind(w.f.namedChild(st, 0))
 	return k == "string"
 }
 
@@ -508,14 +508,14 @@ func (w *pyWalker) fixtureParams(def *sitter.Node) {
 	if ps == nil {
 		return
 	}
-	for i := uint(0); i < ps.NamedChildCount(); i++ {
-		p := ps.NamedChild(i)
+	for i := uint(0); i < f.namedCount(ps); i++ {
+		p := f.namedChild(ps, i)
 		var nm *sitter.Node
 		switch f.kind(p) {
 		case "identifier":
 			nm = p
 		case "typed_parameter":
-			if c := p.NamedChild(0); c != nil && f.kind(c) == "identifier" {
+			if c := f.namedChild(p, 0); c != nil && f.kind(c) == "identifier" {
 				nm = c
 			}
 		}
@@ -592,8 +592,8 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 		case "identifier":
 			locals[f.text(p)] = true
 		case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
-			for i := uint(0); i < p.NamedChildCount(); i++ {
-				ch := p.NamedChild(i)
+			for i := uint(0); i < f.namedCount(p); i++ {
+				ch := f.namedChild(p, i)
 				switch f.kind(ch) {
 				case "identifier":
 					locals[f.text(ch)] = true
@@ -603,7 +603,7 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 			}
 			if t := f.field(p, "type"); t != nil {
 				w.typeUses(t)
-				if nm := p.NamedChild(0); nm != nil && f.kind(nm) == "identifier" && c.kind == "typed_parameter" {
+				if nm := f.namedChild(p, 0); nm != nil && f.kind(nm) == "identifier" && c.kind == "typed_parameter" {
 					w.paramType(f.text(nm), t)
 				}
 			}
@@ -633,8 +633,8 @@ func (w *pyWalker) bindPattern(p *sitter.Node, locals map[string]bool) {
 		locals[f.text(p)] = true
 	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "dictionary_splat_pattern",
 		"expression_list", "tuple", "list", "parenthesized_expression", "list_splat", "as_pattern_target":
-		for i := uint(0); i < p.NamedChildCount(); i++ {
-			w.bindPattern(p.NamedChild(i), locals)
+		for i := uint(0); i < f.namedCount(p); i++ {
+			w.bindPattern(f.namedChild(p, i), locals)
 		}
 	}
 }
@@ -1016,8 +1016,8 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 	case "global_statement", "nonlocal_statement":
 		if len(w.frames) > 0 {
 			fr := w.frames[len(w.frames)-1]
-			for i := uint(0); i < n.NamedChildCount(); i++ {
-				name := f.text(n.NamedChild(i))
+			for i := uint(0); i < f.namedCount(n); i++ {
+				name := f.text(f.namedChild(n, i))
 				if k == "global_statement" {
 					if fr.globals == nil {
 						fr.globals = map[string]bool{}
@@ -1126,7 +1126,7 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 // are elided from the skeleton.
 func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top bool) {
 	f := w.f
-	a := st.NamedChild(0)
+	a := f.namedChild(st, 0)
 	if a == nil || f.kind(a) != "assignment" {
 		w.uses(st)
 		if w.f.endLine(st)-line(st) >= 3 {
@@ -1325,7 +1325,7 @@ func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "return_statement":
-			v := n.NamedChild(0)
+			v := f.namedChild(n, 0)
 			if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
 				f.kind(v) == "call" && f.field(v, "function") != nil && f.textIs(f.field(v, "function"), "cls")) {
 				found = class // return self, return cls(…): an instance of the class
@@ -1568,22 +1568,22 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 	}
 	switch f.kind(r) {
 	case "parenthesized_expression":
-		if r.NamedChildCount() == 1 {
-			return w.valueHint(r.NamedChild(0), depth+1)
+		if f.namedCount(r) == 1 {
+			return w.valueHint(f.namedChild(r, 0), depth+1)
 		}
 		return ""
 	case "conditional_expression":
-		if r.NamedChildCount() != 3 {
+		if f.namedCount(r) != 3 {
 			return ""
 		}
-		a, b := w.valueHint(r.NamedChild(0), depth+1), w.valueHint(r.NamedChild(2), depth+1)
+		a, b := w.valueHint(f.namedChild(r, 0), depth+1), w.valueHint(f.namedChild(r, 2), depth+1)
 		if a != b {
 			return ""
 		}
 		return a
 	case "await":
-		if r.NamedChildCount() == 1 {
-			return w.valueHint(r.NamedChild(0), depth+1)
+		if f.namedCount(r) == 1 {
+			return w.valueHint(f.namedChild(r, 0), depth+1)
 		}
 		return ""
 	case "identifier":
@@ -1767,8 +1767,8 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 // returns), except E as e (an instance of E).
 func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 	f := w.f
-	if alias.NamedChildCount() == 1 && f.kind(alias) == "as_pattern_target" {
-		alias = alias.NamedChild(0)
+	if f.namedCount(alias) == 1 && f.kind(alias) == "as_pattern_target" {
+		alias = f.namedChild(alias, 0)
 	}
 	if f.kind(alias) != "identifier" {
 		return
@@ -1818,10 +1818,10 @@ func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
 		return "", ""
 	}
 	fn, args := f.field(c, "function"), f.field(c, "arguments")
-	if fn == nil || args == nil || !f.textIs(fn, "isinstance") || args.NamedChildCount() != 2 {
+	if fn == nil || args == nil || !f.textIs(fn, "isinstance") || f.namedCount(args) != 2 {
 		return "", ""
 	}
-	v, t := args.NamedChild(0), args.NamedChild(1)
+	v, t := f.namedChild(args, 0), f.namedChild(args, 1)
 	if f.kind(v) != "identifier" || f.kind(t) != "identifier" && f.kind(t) != "attribute" {
 		return "", ""
 	}
@@ -1835,10 +1835,10 @@ func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
 // castHint is the type cast(T, v) says its result is.
 func (w *pyWalker) castHint(call *sitter.Node) string {
 	args := w.f.field(call, "arguments")
-	if args == nil || args.NamedChildCount() == 0 {
+	if args == nil || w.f.namedCount(args) == 0 {
 		return ""
 	}
-	return pyAnnotType(w.f.text(args.NamedChild(0)))
+	return pyAnnotType(w.f.text(w.f.namedChild(args, 0)))
 }
 
 // decoratedHint is the type hint of a function decorated with dec, as
@@ -1847,7 +1847,7 @@ func (w *pyWalker) castHint(call *sitter.Node) string {
 // overload), @d what calling d on the function returns; "" otherwise.
 func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
 	f := w.f
-	e := dec.NamedChild(0)
+	e := f.namedChild(dec, 0)
 	if e == nil {
 		return ""
 	}
@@ -1928,8 +1928,8 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 // in them).
 func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign, method *sitter.Node)) {
 	f := w.f
-	for i := uint(0); i < body.NamedChildCount(); i++ {
-		st := body.NamedChild(i)
+	for i := uint(0); i < f.namedCount(body); i++ {
+		st := f.namedChild(body, i)
 		if f.kind(st) == "decorated_definition" {
 			st = f.field(st, "definition")
 		}
@@ -2023,8 +2023,8 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 		}
 		attrs[name] = h
 	}
-	for i := uint(0); i < body.NamedChildCount(); i++ {
-		st := body.NamedChild(i)
+	for i := uint(0); i < f.namedCount(body); i++ {
+		st := f.namedChild(body, i)
 		if f.kind(st) == "decorated_definition" {
 			st = f.field(st, "definition")
 			if st == nil {
@@ -2032,7 +2032,7 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 			}
 		}
 		if f.kind(st) == "expression_statement" {
-			if a := st.NamedChild(0); a != nil && f.kind(a) == "assignment" {
+			if a := f.namedChild(st, 0); a != nil && f.kind(a) == "assignment" {
 				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
 					set(f.text(l), w.hintOf(a))
 				}
@@ -2062,8 +2062,8 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 func (w *pyWalker) bases(sc *sitter.Node) string {
 	f := w.f
 	var out []string
-	for i := uint(0); i < sc.NamedChildCount(); i++ {
-		c := sc.NamedChild(i)
+	for i := uint(0); i < f.namedCount(sc); i++ {
+		c := f.namedChild(sc, i)
 		k := f.kind(c)
 		if k == "subscript" { // Generic[T], Base[int]
 			c = f.field(c, "value")

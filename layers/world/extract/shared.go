@@ -118,7 +118,7 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 			}
 			docs[k.Id()] = doc
 			if kinds[i] == "body_statement" { // Ruby: the comment sits before the body, the doc is its first statement's
-				if c := k.NamedChild(0); c != nil {
+				if c := f.namedChild(k, 0); c != nil {
 					docs[c.Id()] = doc
 				}
 			}

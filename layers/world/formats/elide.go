@@ -1,9 +1,11 @@
 package formats
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -126,22 +128,37 @@ func (s *skel) String() string {
 // leading blank lines dropped, runs of blank lines folded into one, and no
 // final newline (the caller adds one).
 func FoldBlankLines(text string) string {
-	var out strings.Builder
+	return string(AppendFoldBlankLines(nil, unsafe.Slice(unsafe.StringData(text), len(text))))
+}
+
+// AppendFoldBlankLines appends text folded as FoldBlankLines folds it to
+// dst, for callers that build a skeleton in a buffer of their own.
+func AppendFoldBlankLines(dst, text []byte) []byte {
+	start := len(dst)
 	blank := true
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
+	for more := true; more; {
+		l := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			l, text = text[:i], text[i+1:]
+		} else {
+			more = false
+		}
+		l = bytes.TrimRight(l, " \t\r")
+		if len(l) == 0 {
 			if !blank {
-				out.WriteByte('\n')
+				dst = append(dst, '\n')
 			}
 			blank = true
 			continue
 		}
 		blank = false
-		out.WriteString(l)
-		out.WriteByte('\n')
+		dst = append(dst, l...)
+		dst = append(dst, '\n')
 	}
-	return strings.TrimRight(out.String(), "\n")
+	for len(dst) > start && dst[len(dst)-1] == '\n' {
+		dst = dst[:len(dst)-1]
+	}
+	return dst
 }
 
 // wholeLine widens a dropping cut that leaves only white space on its

@@ -3,6 +3,7 @@ package formats
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,6 +107,7 @@ func (o *outline) closeByIndent(content func(line int) bool, last int) {
 func (o *outline) emit(facts *world.Facts) {
 	var sk strings.Builder
 	shown := 0
+	facts.Defs = slices.Grow(facts.Defs, len(o.entries))
 	for _, e := range o.entries {
 		kind := e.kind
 		if kind == "" {

@@ -180,3 +180,28 @@ func FuzzStemBytes(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkOf makes the vectors of net/http's sources.
+func BenchmarkOf(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	if len(files) == 0 {
+		b.Skip("no GOROOT sources")
+	}
+	var srcs [][]byte
+	size := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+		size += len(src)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			Of(nil, src)
+		}
+	}
+}

@@ -16,37 +16,34 @@ import (
 // a good part of a build's CPU and of its garbage collection.
 type vector struct {
 	terms []world.Term
-	index map[string]int32 // term → its entry in terms
+	index table    // term → its entry in terms
+	keys  []span32 // the text of each entry of terms in index.arena
 	// seen holds each distinct content token with the entry its repeats
 	// count (-1 when none: an identifier of several parts is not counted).
-	seen  map[string]int32
+	seen  table
 	buf   []byte   // lower-case parts of the token being split, then its stems
 	parts []span32 // the parts, as ranges of buf
 }
 
 type span32 struct{ lo, hi int32 }
 
-var vectors = sync.Pool{New: func() any {
-	return &vector{index: map[string]int32{}, seen: map[string]int32{}}
-}}
+var vectors = sync.Pool{New: func() any { return &vector{} }}
 
 func (v *vector) reset() {
-	v.terms = v.terms[:0]
-	// Clearing a map costs as much as its largest size: the maps of a
-	// large file are dropped, not cleared for every small file after it.
-	if len(v.index) > keepMap || len(v.seen) > keepMap {
-		v.index, v.seen = map[string]int32{}, map[string]int32{}
-		v.terms = nil
-	} else {
-		clear(v.index)
-		clear(v.seen)
+	// Emptying a table costs nothing (table.reset), but the memory of a
+	// very large file's vector is given up, not kept in the pool.
+	if len(v.terms) > keepMap {
+		v.terms, v.keys = nil, nil
 	}
+	v.terms, v.keys = v.terms[:0], v.keys[:0]
+	v.index.reset(keepMap)
+	v.seen.reset(keepMap)
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
 }
 
-// keepMap is the most entries a builder's maps may have held and still be
-// cleared for the next file.
-const keepMap = 2048
+// keepMap is the most entries a builder may have held and still keep its
+// memory for the next file.
+const keepMap = 1 << 14
 
 // entry returns the entry of t with field set, -1 for a term not kept;
 // t may be a scratch buffer: it is copied when the term is new.
@@ -54,15 +51,16 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 	if len(t) < MinLen || len(t) > MaxLen || stop[string(t)] || allDigitBytes(t) {
 		return -1
 	}
-	i, ok := v.index[string(t)]
+	p, ok := v.index.upsert(t)
 	if !ok {
-		i = int32(len(v.terms))
-		s := string(t)
-		v.terms = append(v.terms, world.Term{Text: s})
-		v.index[s] = i
+		// The text is set by finish, from the index's keys.
+		*p = int32(len(v.terms))
+		v.terms = append(v.terms, world.Term{})
+		end := int32(len(v.index.arena)) // upsert added t at the arena's end
+		v.keys = append(v.keys, span32{end - int32(len(t)), end})
 	}
-	v.terms[i].Fields |= field
-	return i
+	v.terms[*p].Fields |= field
+	return *p
 }
 
 // split splits tok as Split does into lower-case parts in v.buf.
@@ -156,17 +154,18 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 // content adds a content token: counted once more when seen before,
 // split and stemmed when new.
 func (v *vector) content(tok []byte) {
-	if e, ok := v.seen[string(tok)]; ok {
-		if e >= 0 {
-			v.terms[e].Count++
+	p, ok := v.seen.upsert(tok)
+	if ok {
+		if *p >= 0 {
+			v.terms[*p].Count++
 		}
 		return
 	}
-	e := v.word(tok, Content)
+	e := v.word(tok, Content) // uses v.index, never v.seen: p stays valid
 	if e >= 0 {
 		v.terms[e].Count++
 	}
-	v.seen[string(tok)] = e
+	*p = e
 }
 
 // named adds the words of s under a named field (no counts).
@@ -221,6 +220,12 @@ func allDigitBytes(b []byte) bool {
 
 // finish returns the vector, trimmed to MaxTerms and sorted by term.
 func (v *vector) finish() []world.Term {
+	// Every term's text in one string: one allocation a file, not one a
+	// term.
+	all := string(v.index.arena)
+	for i, k := range v.keys {
+		v.terms[i].Text = all[k.lo:k.hi]
+	}
 	out := v.terms
 	if len(out) > MaxTerms {
 		// Keep the terms of named fields first, then the most frequent.

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# CPU time of a full build against parse-only, this checkout beside a
+# baseline binary, on each corpus given: a git repository, indexed at its
+# HEAD or at the commit or tree REV after an @.
+#
+#   bench/build-cpu.sh BASELINE_BINARY RUNS CORPUS[@REV]...
+#
+# e.g. bench/build-cpu.sh /tmp/git-speed-main 3 ../goroot ../kubernetes@k8s-v1.36.0-tree
+# For each corpus and binary,
+# medians over RUNS of the CPU time (user + system, git included) of:
+#   - parse-only: every file the build reads, parsed with the parser its
+#     extractor is built on (tree-sitter for code; goccy/go-yaml,
+#     encoding/json, encoding/xml and go-toml for those data formats), no
+#     facts, no store (docs/live.md);
+#   - parse-only --code-only: tree-sitter alone (the definition before);
+#   - full: a full index from an empty store.
+# The runs of both binaries alternate, so the machine's load falls on both
+# alike. A full build of each binary must store the same files (facts,
+# graph, terms; all but the build's time): the script says so, or fails.
+source "$(dirname "$0")/lib.sh"
+base=${1:?usage: bench/build-cpu.sh BASELINE_BINARY RUNS CORPUS[@REV]...}
+runs=${2:?runs}
+shift 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+build_git_speed "$work"
+cp "$base" "$work/base"
+drop() { git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d; }
+cpu() { cut -d' ' -f3 "$1" | median; }
+for arg in "$@"; do
+  corpus=${arg%@*}; rev=HEAD
+  if [ "$corpus" != "$arg" ]; then rev=${arg##*@}; fi
+  cd "$corpus"
+  name=$(basename "$corpus")
+  for i in $(seq "$runs"); do
+    for b in base git-speed; do
+      timed "$work/$name.$b.parse" "$work/$b" index --parse-only --rev "$rev"
+      if [ "$b" = base ] && ! "$work/base" index --parse-only --code-only --rev "$rev" >/dev/null 2>&1; then
+        tail -1 "$work/$name.$b.parse" >> "$work/$name.$b.code" # a baseline whose parse-only is code only
+      else
+        timed "$work/$name.$b.code" "$work/$b" index --parse-only --code-only --rev "$rev"
+      fi
+      drop
+      timed "$work/$name.$b.full" "$work/$b" index --rev "$rev"
+      # everything stored but the build's time (the meta file of the tree)
+      git ls-tree -r refs/speed/index | grep -v '/meta$' | git hash-object --stdin > "$work/$name.$b.tree"
+    done
+  done
+  if ! cmp -s "$work/$name.base.tree" "$work/$name.git-speed.tree"; then
+    echo "$name: stores differ (listings: $(cat "$work/$name.base.tree") (baseline) and $(cat "$work/$name.git-speed.tree"))" >&2
+    exit 1
+  fi
+  echo "$name ($("$work/git-speed" index --parse-only --rev "$rev" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["parsed"], "files parsed,", r["data"], "of them data")'); CPU s, medians of $runs; same store, listing $(cut -c1-12 "$work/$name.base.tree"))"
+  for b in base git-speed; do
+    p=$(cpu "$work/$name.$b.parse"); c=$(cpu "$work/$name.$b.code"); f=$(cpu "$work/$name.$b.full")
+    printf '  %-9s full %6s   parse-only %6s (%sx)   code-only %6s (%sx)   full wall %s s\n' \
+      "$b" "$f" "$p" "$(ratio "$f" "$p")" "$c" "$(ratio "$f" "$c")" "$(cut -d' ' -f1 "$work/$name.$b.full" | median)"
+  done
+done
