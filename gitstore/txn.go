@@ -21,8 +21,9 @@ type Txn struct {
 	// sources are trees whose own objects the store keeps reachable: work-
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
-	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
-	factIDs map[string]plumbing.Hash       // facts already in the object database (WriteBlobs)
+	patches map[[2]string]map[string]patch         // {tree,digest} -> name -> patch
+	factIDs map[string]plumbing.Hash               // facts already in the object database (WriteBlobs)
+	treeIDs map[[2]string]map[string]plumbing.Hash // artifacts already in the object database (WriteShards)
 	err     error
 	now     func() time.Time
 }
@@ -99,7 +100,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 && len(t.treeIDs) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -128,6 +129,14 @@ func (t *Txn) Commit(message string) error {
 			if err != nil {
 				return fmt.Errorf("store commit: artifact %s of tree %s: %w", name, k[0], err)
 			}
+			artifacts[k][name] = h
+		}
+	}
+	for k, arts := range t.treeIDs {
+		if artifacts[k] == nil {
+			artifacts[k] = map[string]plumbing.Hash{}
+		}
+		for name, h := range arts {
 			artifacts[k][name] = h
 		}
 	}

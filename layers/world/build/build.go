@@ -169,20 +169,53 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
+	var heap *heapCap
 	if prev != nil {
 		res.Base = prev.tree
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	} else {
-		defer capHeap(heapFloor, heapRatio)()
+		heap = capHeap(heapFloor, heapRatio)
+		defer heap.stop()
 	}
 	res.Files = len(files)
 
 	lap("list files")
+	releaseTerms := holdTerms()
+	defer releaseTerms()
 	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
 		return nil, err
 	}
 	lap("facts")
+	if heap != nil {
+		heap.setRatio(tightRatio)
+	}
+
+	// Artifacts final before the graph is resolved are written to the
+	// object database now, and their bytes and what they were made of are
+	// let go: on kubernetes the term vectors and their table (35 MB) and
+	// the encoded term index and links (33 MB) would otherwise be held
+	// while the graph is resolved, the build's largest live heap.
+	txn := st.Begin()
+	tshards, err := termShards(st, files, prev, warn)
+	if err != nil {
+		return nil, err
+	}
+	releaseTerms()
+	if err := putNow(st, txn, tree, digest, artifactTerms, tshards); err != nil {
+		return nil, err
+	}
+	tshards = nil
+	var links []linkRecord
+	for _, f := range files {
+		if f.link != nil {
+			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
+		}
+	}
+	if err := putNow(st, txn, tree, digest, artifactLinks, linkShards(links, prev)); err != nil {
+		return nil, err
+	}
+	lap("terms and links")
 
 	// Resolve the graph over every file's link.
 	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
@@ -221,43 +254,33 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	for _, e := range g.Edges {
 		files[e.From].rec.Out = append(files[e.From].rec.Out, outEdge{To: files[e.To].rec.Path, Refs: e.Refs, Weight: round(e.Weight)})
 	}
-	in, g = graph.Input{}, nil // the links are held by files alone from here
+	in, g, byPath = graph.Input{}, nil, nil // the links are held by files alone from here
 
-	// Store: new facts, then the tree's artifacts, then one ref update.
-	txn := st.Begin()
+	// Store: new facts, then the tree's other artifacts, then one ref update.
 	recs := make([]mapRecord, len(files))
-	var links []linkRecord
 	withFacts := 0
 	for i, f := range files {
 		recs[i] = f.rec
 		putFacts(txn, f)
 		if f.link != nil {
 			withFacts++
-			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
 	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
-	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	links = nil
 	if prev == nil {
-		// Every link is encoded: let the collector have them (a third of
-		// a full build's live heap on kubernetes) before the term index
-		// is built. termShards reads links only of rows carried over from
-		// a previous tree, and a full build has none.
+		// Every link is encoded: let the collector have them while the
+		// rest is written. (A re-index keeps them: they are its previous
+		// tree's, held by prev.)
 		for _, f := range files {
 			f.link = nil
 		}
 	}
-	tshards, err := termShards(st, files, prev, warn)
-	if err != nil {
-		return nil, err
-	}
-	txn.PutTree(tree, digest, artifactTerms, tshards)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
 	}
@@ -268,6 +291,18 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	lap("store")
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// putNow writes artifact name of tree to the object database at once and
+// adds it to txn by its id, so that its shards need not be held until the
+// commit.
+func putNow(st *gitstore.Store, txn *gitstore.Txn, tree, digest, name string, shards map[string][]byte) error {
+	id, err := st.WriteShards(shards)
+	if err != nil {
+		return fmt.Errorf("write %s of tree %s: %w", name, short(tree), err)
+	}
+	txn.PutTreeID(tree, digest, name, id)
+	return nil
 }
 
 func round(w float64) float64 { return float64(int64(w*1000+0.5)) / 1000 }
@@ -524,6 +559,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 		workers = runtime.NumCPU()
 	}
 	fw := &factsWriter{st: st}
+	names := newInterner()
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -563,7 +599,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 					fail(err)
 					return
 				}
-				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, warn, &mu)
+				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, names, warn, &mu)
 				if err != nil {
 					fail(err)
 					return
@@ -663,7 +699,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 }
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
-func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
+func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *interner, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
 	limit := cfg.Index.MaxFileBytes + 1
 	if f.rec.Has(world.FlagTooLarge) {
 		limit = headBytes
@@ -706,6 +742,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 				facts, err := decodeFacts(b)
 				if err == nil {
 					f.link = facts.Link()
+					names.link(f.link)
 					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
@@ -729,6 +766,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
 	f.link = facts.Link()
+	names.link(f.link)
 	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }

@@ -81,6 +81,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	// files and the shards they read): collecting as the heap first grows
 	// from nothing was a tenth of its CPU time.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer holdTerms()() // the edited files' vectors are packed until patchTerms
 	phase := time.Now()
 	lap := func(name string) {
 		if opt.Trace != nil {
