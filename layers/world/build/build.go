@@ -191,21 +191,12 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		heap.setRatio(tightRatio)
 	}
 
-	// Artifacts final before the graph is resolved are written to the
-	// object database now, and their bytes and what they were made of are
-	// let go: on kubernetes the term vectors and their table (35 MB) and
-	// the encoded term index and links (33 MB) would otherwise be held
-	// while the graph is resolved, the build's largest live heap.
+	// Each artifact is written to the object database as soon as it is
+	// final, and what it was made of is let go: the links are final now,
+	// the map once the graph is resolved, the term index last, when the
+	// links are no longer held (on kubernetes the links are 85 MB live,
+	// encoding the term index takes 45 MB more).
 	txn := st.Begin()
-	tshards, err := termShards(st, files, prev, warn)
-	if err != nil {
-		return nil, err
-	}
-	releaseTerms()
-	if err := putNow(st, txn, tree, digest, artifactTerms, tshards); err != nil {
-		return nil, err
-	}
-	tshards = nil
 	var links []linkRecord
 	for _, f := range files {
 		if f.link != nil {
@@ -215,7 +206,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if err := putNow(st, txn, tree, digest, artifactLinks, linkShards(links, prev)); err != nil {
 		return nil, err
 	}
-	lap("terms and links")
+	lap("links")
 
 	// Resolve the graph over every file's link.
 	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
@@ -269,18 +260,27 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
+	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
+		return nil, err
+	}
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
+	recs = nil
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	links = nil
 	if prev == nil {
-		// Every link is encoded: let the collector have them while the
-		// rest is written. (A re-index keeps them: they are its previous
-		// tree's, held by prev.)
+		// Every link is encoded: let the collector have them before the
+		// term index is built. termShards reads links only of rows
+		// carried over from a previous tree, and a full build has none.
 		for _, f := range files {
 			f.link = nil
 		}
 	}
+	tshards, err := termShards(st, files, prev, warn)
+	if err != nil {
+		return nil, err
+	}
+	releaseTerms()
+	txn.PutTree(tree, digest, artifactTerms, tshards)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
 	}
