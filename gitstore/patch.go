@@ -206,12 +206,7 @@ func (s *Store) WriteShards(shards map[string][]byte) (string, error) {
 // PutTreeID adds artifact name of tree under digest as the artifact tree
 // id, written before with WriteShards (see PutTree).
 func (t *Txn) PutTreeID(tree, digest, name, id string) {
-	if err := validTreeKey(tree, digest); err != nil {
-		t.fail(err)
-		return
-	}
-	if err := validArtifactName(name); err != nil {
-		t.fail(err)
+	if !t.validArtifact(tree, digest, name) {
 		return
 	}
 	if !isHexID(id) {

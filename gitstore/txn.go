@@ -68,12 +68,7 @@ func (t *Txn) KeepSource(tree, digest string) {
 // artifact again replaces it. The Txn keeps shards as given: the caller
 // must not change the map or its slices afterwards.
 func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
-	if err := validTreeKey(tree, digest); err != nil {
-		t.fail(err)
-		return
-	}
-	if err := validArtifactName(name); err != nil {
-		t.fail(err)
+	if !t.validArtifact(tree, digest, name) {
 		return
 	}
 	k := [2]string{tree, digest}
@@ -83,6 +78,20 @@ func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
 	// Kept as given, not copied (a large tree's artifacts are tens of
 	// megabytes): the caller must not change shards after the call.
 	t.trees[k][name] = shards
+}
+
+// validArtifact reports whether tree, digest and name can name an
+// artifact; when not, Commit will fail naming the fault.
+func (t *Txn) validArtifact(tree, digest, name string) bool {
+	if err := validTreeKey(tree, digest); err != nil {
+		t.fail(err)
+		return false
+	}
+	if err := validArtifactName(name); err != nil {
+		t.fail(err)
+		return false
+	}
+	return true
 }
 
 func (t *Txn) fail(err error) {
