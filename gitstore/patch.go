@@ -180,3 +180,45 @@ func (t *Txn) PutFactsID(key, id string) {
 	}
 	t.factIDs[key] = plumbing.NewHash(id)
 }
+
+// WriteShards writes one artifact's shards into the object database now,
+// as Commit would write them, and returns the id of the artifact's tree
+// for Txn.PutTreeID. A large index writes each artifact this way once it
+// is final, so that its bytes need not be held until the store's commit;
+// the objects stay unreferenced (and git's gc may prune them) until a Txn
+// that names them commits.
+func (s *Store) WriteShards(shards map[string][]byte, uncompressed bool) (string, error) {
+	r := s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beginPending()
+	defer r.endPending()
+	h, err := r.writeShards(shards, uncompressed)
+	if err != nil {
+		return "", err
+	}
+	if err := r.flushPending(); err != nil {
+		return "", err
+	}
+	return h.String(), nil
+}
+
+// PutTreeID adds artifact name of tree under digest as the artifact tree
+// id, written before with WriteShards (see PutTree).
+func (t *Txn) PutTreeID(tree, digest, name, id string) {
+	if !t.validArtifact(tree, digest, name) {
+		return
+	}
+	if !isHexID(id) {
+		t.fail(fmt.Errorf("artifact %s of tree %s: %q is not an object id", name, tree, id))
+		return
+	}
+	k := [2]string{tree, digest}
+	if t.treeIDs == nil {
+		t.treeIDs = map[[2]string]map[string]plumbing.Hash{}
+	}
+	if t.treeIDs[k] == nil {
+		t.treeIDs[k] = map[string]plumbing.Hash{}
+	}
+	t.treeIDs[k][name] = plumbing.NewHash(id)
+}

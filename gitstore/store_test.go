@@ -131,6 +131,8 @@ func TestTxnRejectsBadInput(t *testing.T) {
 		{"tree", func(tx *Txn) { tx.PutTree("HEAD", "d", "a", nil) }, `"HEAD"`},
 		{"digest", func(tx *Txn) { tx.PutTree(tree, "D/1", "a", nil) }, `"D/1"`},
 		{"name", func(tx *Txn) { tx.PutTree(tree, "d", "meta", nil) }, `"meta"`},
+		{"tree id", func(tx *Txn) { tx.PutTreeID(tree, "d", "a", "HEAD") }, `"HEAD"`},
+		{"tree id name", func(tx *Txn) { tx.PutTreeID(tree, "d", "meta", tree) }, `"meta"`},
 	} {
 		tx := s.Begin()
 		tc.put(tx)
@@ -596,6 +598,56 @@ func TestLargeCommitWritesPack(t *testing.T) {
 	if err != nil || len(got) != 5 {
 		t.Fatalf("fresh Facts = %d, %v", len(got), err)
 	}
+}
+
+// TestWriteShardsEarly: an artifact written before the commit
+// (WriteShards, then PutTreeID) is stored as PutTree stores it, with the
+// same tree id, whether its shards are few (loose objects) or many (a pack),
+// compressed or written as stored blocks.
+func TestWriteShardsEarly(t *testing.T) {
+	g := sample(t)
+	s := open(t, g.Dir).Store()
+	tree := g.Git("rev-parse", "HEAD^{tree}")
+	for k, n := range []int{3, 3 * packThreshold, 4, 2 * packThreshold} {
+		raw := k >= 2
+		shards := map[string][]byte{}
+		for i := 0; i < n; i++ {
+			shards[fmt.Sprintf("dir%d/%d", i%7, i)] = []byte(fmt.Sprint("early ", n, " ", i))
+		}
+		id, err := s.WriteShards(shards, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("early%d", n)
+		tx := s.Begin()
+		if raw {
+			tx.Uncompressed("same" + name)
+		}
+		tx.PutTreeID(tree, "d", name, id)
+		tx.PutTree(tree, "d", "same"+name, shards)
+		if err := tx.Commit("early"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Tree(tree, "d", name)
+		if err != nil || !reflect.DeepEqual(got, shards) {
+			t.Fatalf("%s: Tree = %d shards, %v; want %d", name, len(got), err, n)
+		}
+		root := g.Git("rev-parse", IndexRef+"^{tree}")
+		dir := g.Git("ls-tree", "-r", "-d", "--name-only", root, "trees")
+		var early, same string
+		for _, d := range strings.Split(dir, "\n") {
+			switch {
+			case strings.HasSuffix(d, "/"+name):
+				early = g.Git("rev-parse", root+":"+d)
+			case strings.HasSuffix(d, "/same"+name):
+				same = g.Git("rev-parse", root+":"+d)
+			}
+		}
+		if early == "" || early != id || same != id {
+			t.Errorf("%s: stored as %q, PutTree stored %q, WriteShards said %q", name, early, same, id)
+		}
+	}
+	g.Git("fsck", "--strict", "--no-dangling")
 }
 
 // TestStoreSharedWithWorktree: refs/speed lives in the common dir, so a

@@ -21,9 +21,10 @@ type Txn struct {
 	// sources are trees whose own objects the store keeps reachable: work-
 	// tree snapshots, which no commit holds.
 	sources map[[2]string]bool
-	patches map[[2]string]map[string]patch // {tree,digest} -> name -> patch
-	factIDs map[string]plumbing.Hash       // facts already in the object database (WriteBlobs)
-	raw     map[string]bool                // artifacts written uncompressed (Uncompressed)
+	patches map[[2]string]map[string]patch         // {tree,digest} -> name -> patch
+	factIDs map[string]plumbing.Hash               // facts already in the object database (WriteBlobs)
+	treeIDs map[[2]string]map[string]plumbing.Hash // artifacts already in the object database (WriteShards)
+	raw     map[string]bool                        // artifacts written uncompressed (Uncompressed)
 	err     error
 	now     func() time.Time
 }
@@ -68,12 +69,7 @@ func (t *Txn) KeepSource(tree, digest string) {
 // artifact again replaces it. The Txn keeps shards as given: the caller
 // must not change the map or its slices afterwards.
 func (t *Txn) PutTree(tree, digest, name string, shards map[string][]byte) {
-	if err := validTreeKey(tree, digest); err != nil {
-		t.fail(err)
-		return
-	}
-	if err := validArtifactName(name); err != nil {
-		t.fail(err)
+	if !t.validArtifact(tree, digest, name) {
 		return
 	}
 	k := [2]string{tree, digest}
@@ -99,6 +95,20 @@ func (t *Txn) Uncompressed(names ...string) {
 	}
 }
 
+// validArtifact reports whether tree, digest and name can name an
+// artifact; when not, Commit will fail naming the fault.
+func (t *Txn) validArtifact(tree, digest, name string) bool {
+	if err := validTreeKey(tree, digest); err != nil {
+		t.fail(err)
+		return false
+	}
+	if err := validArtifactName(name); err != nil {
+		t.fail(err)
+		return false
+	}
+	return true
+}
+
 func (t *Txn) fail(err error) {
 	if t.err == nil {
 		t.err = err
@@ -114,7 +124,7 @@ func (t *Txn) Commit(message string) error {
 	if t.err != nil {
 		return fmt.Errorf("store commit: %w", t.err)
 	}
-	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 {
+	if len(t.facts) == 0 && len(t.trees) == 0 && len(t.patches) == 0 && len(t.factIDs) == 0 && len(t.treeIDs) == 0 {
 		return nil
 	}
 	r := t.s.r
@@ -143,6 +153,14 @@ func (t *Txn) Commit(message string) error {
 			if err != nil {
 				return fmt.Errorf("store commit: artifact %s of tree %s: %w", name, k[0], err)
 			}
+			artifacts[k][name] = h
+		}
+	}
+	for k, arts := range t.treeIDs {
+		if artifacts[k] == nil {
+			artifacts[k] = map[string]plumbing.Hash{}
+		}
+		for name, h := range arts {
 			artifacts[k][name] = h
 		}
 	}

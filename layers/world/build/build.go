@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -169,20 +170,45 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
+	var heap *heapCap
 	if prev != nil {
 		res.Base = prev.tree
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	} else {
-		defer capHeap(heapFloor, heapRatio)()
+		heap = capHeap(heapFloor, heapRatio)
+		defer heap.stop()
 	}
 	res.Files = len(files)
 
 	lap("list files")
+	releaseTerms := holdTerms()
+	defer releaseTerms()
 	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
 		return nil, err
 	}
 	lap("facts")
+	if heap != nil {
+		heap.setRatio(tightRatio)
+	}
+
+	// Each artifact is written to the object database as soon as it is
+	// final, and what it was made of is let go: the links are final now,
+	// the map once the graph is resolved, the term index last, when the
+	// links are no longer held (on kubernetes the links are 85 MB live,
+	// encoding the term index takes 45 MB more).
+	txn := st.Begin()
+	txn.Uncompressed(uncompressed...)
+	var links []linkRecord
+	for _, f := range files {
+		if f.link != nil {
+			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
+		}
+	}
+	if err := putNow(st, txn, tree, digest, artifactLinks, linkShards(links, prev)); err != nil {
+		return nil, err
+	}
+	lap("links")
 
 	// Resolve the graph over every file's link.
 	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
@@ -218,35 +244,32 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	outEdges(g, func(from int, o outEdge) {
 		files[from].rec.Out = append(files[from].rec.Out, o)
 	})
-	in, g = graph.Input{}, nil // the links are held by files alone from here
+	in, g, byPath = graph.Input{}, nil, nil // the links are held by files alone from here
 
-	// Store: new facts, then the tree's artifacts, then one ref update.
-	txn := st.Begin()
-	txn.Uncompressed(uncompressed...)
+	// Store: new facts, then the tree's other artifacts, then one ref update.
 	recs := make([]mapRecord, len(files))
-	var links []linkRecord
 	withFacts := 0
 	for i, f := range files {
 		recs[i] = f.rec
 		putFacts(txn, f)
 		if f.link != nil {
 			withFacts++
-			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	txn.PutTree(tree, digest, artifactMap, mapShards(recs, files, prev))
-	txn.PutTree(tree, digest, artifactLinks, linkShards(links, prev))
+	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
+		return nil, err
+	}
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
+	recs = nil
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	links = nil
 	if prev == nil {
-		// Every link is encoded: let the collector have them (a third of
-		// a full build's live heap on kubernetes) before the term index
-		// is built. termShards reads links only of rows carried over from
-		// a previous tree, and a full build has none.
+		// Every link is encoded: let the collector have them before the
+		// term index is built. termShards reads links only of rows
+		// carried over from a previous tree, and a full build has none.
 		for _, f := range files {
 			f.link = nil
 		}
@@ -255,6 +278,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
+	releaseTerms()
 	txn.PutTree(tree, digest, artifactTerms, tshards)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
@@ -266,6 +290,18 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	lap("store")
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// putNow writes artifact name of tree to the object database at once and
+// adds it to txn by its id, so that its shards need not be held until the
+// commit.
+func putNow(st *gitstore.Store, txn *gitstore.Txn, tree, digest, name string, shards map[string][]byte) error {
+	id, err := st.WriteShards(shards, slices.Contains(uncompressed, name))
+	if err != nil {
+		return fmt.Errorf("write %s of tree %s: %w", name, short(tree), err)
+	}
+	txn.PutTreeID(tree, digest, name, id)
+	return nil
 }
 
 func round(w float64) float64 { return float64(int64(w*1000+0.5)) / 1000 }
@@ -529,6 +565,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 		backend = gitstore.InProcess
 	}
 	fw := &factsWriter{st: st}
+	names := newInterner()
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -568,7 +605,7 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 					fail(err)
 					return
 				}
-				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, warn, &mu)
+				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, names, warn, &mu)
 				if err != nil {
 					fail(err)
 					return
@@ -668,7 +705,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 }
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
-func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
+func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *interner, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
 	limit := cfg.Index.MaxFileBytes + 1
 	if f.rec.Has(world.FlagTooLarge) {
 		limit = headBytes
@@ -711,6 +748,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 				facts, err := decodeFacts(b)
 				if err == nil {
 					f.link = facts.Link()
+					names.link(f.link)
 					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
@@ -734,6 +772,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
 	f.link = facts.Link()
+	names.link(f.link)
 	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }

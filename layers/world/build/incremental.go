@@ -88,6 +88,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	// far above that.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(inPlaceHeap))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer holdTerms()() // the edited files' vectors are packed until patchTerms
 	phase := time.Now()
 	lap := func(name string) {
 		if opt.Trace != nil {

@@ -4,41 +4,60 @@ import (
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 	"time"
 )
 
 // A full build's live heap grows with the tree (every file's link and term
 // vector are held until the graph and the term index are built), and the
-// collector's default lets the heap reach twice the live data: 400 MB for
-// kubernetes' 200. capHeap lowers that to heapRatio times the live data
-// once it passes heapFloor, through a soft memory limit that follows the
-// live heap. The limit never falls below heapRatio times what is live, so
-// the collector never runs back to back as under a fixed limit a large
-// tree outgrows; below the floor nothing changes.
+// collector's default lets the heap reach twice the live data. capHeap
+// lowers that to a ratio of the live data once it passes a floor, through
+// a soft memory limit that follows the live heap. The limit never falls
+// below the ratio times what is live, so the collector never runs back to
+// back as under a fixed limit a large tree outgrows; below the floor
+// nothing changes.
+//
+// The floor is what a tree the size of kubernetes stays under: its live
+// heap peaks at 157 MB with the links, and a limit of 224 MiB keeps the
+// whole process under 300 MiB resident (tree-sitter's heap and the mapped
+// binary are the rest). Past the floor the ratio rules. While facts are
+// extracted (most of the build's CPU and allocation) it is heapRatio:
+// collecting more often there costs more CPU than the memory it saves.
+// The phases after it (graph, encoding, term index) are short and hold
+// the most: there it is tightRatio.
 const (
-	heapFloor = 256 << 20
-	heapRatio = 1.6
+	heapFloor  = 224 << 20
+	heapRatio  = 1.5
+	tightRatio = 1.3
 )
+
+// heapCap is a soft memory limit that follows the live heap.
+type heapCap struct {
+	ratio    atomic.Uint64 // math.Float64bits of the ratio
+	done     chan struct{}
+	finished chan struct{}
+	prev     int64
+}
 
 // capHeap starts following the live heap with a limit of ratio times it,
 // floor at least; stop ends it and restores the limit. A limit set by the
 // user (GOMEMLIMIT) is left alone.
-func capHeap(floor int64, ratio float64) (stop func()) {
-	prev := debug.SetMemoryLimit(-1)
-	if prev != math.MaxInt64 {
-		return func() {}
+func capHeap(floor int64, ratio float64) *heapCap {
+	c := &heapCap{prev: debug.SetMemoryLimit(-1)}
+	if c.prev != math.MaxInt64 {
+		return c
 	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
+	c.ratio.Store(math.Float64bits(ratio))
+	c.done, c.finished = make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(finished)
+		defer close(c.finished)
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		set := int64(0)
 		for {
 			select {
-			case <-done:
+			case <-c.done:
 				return
 			case <-tick.C:
 			}
@@ -46,16 +65,30 @@ func capHeap(floor int64, ratio float64) (stop func()) {
 			if sample[0].Value.Kind() != metrics.KindUint64 {
 				return
 			}
-			lim := max(floor, int64(float64(sample[0].Value.Uint64())*ratio))
+			r := math.Float64frombits(c.ratio.Load())
+			lim := max(floor, int64(float64(sample[0].Value.Uint64())*r))
 			if lim != set {
 				debug.SetMemoryLimit(lim)
 				set = lim
 			}
 		}
 	}()
-	return func() {
-		close(done)
-		<-finished
-		debug.SetMemoryLimit(prev)
+	return c
+}
+
+// setRatio makes the limit ratio times the live heap from the next tick.
+func (c *heapCap) setRatio(ratio float64) {
+	if c.done != nil {
+		c.ratio.Store(math.Float64bits(ratio))
 	}
+}
+
+// stop ends following the live heap and restores the limit.
+func (c *heapCap) stop() {
+	if c.done == nil {
+		return
+	}
+	close(c.done)
+	<-c.finished
+	debug.SetMemoryLimit(c.prev)
 }

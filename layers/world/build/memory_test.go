@@ -16,7 +16,7 @@ func TestCapHeapFollowsLiveHeap(t *testing.T) {
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		t.Skip("GOMEMLIMIT is set")
 	}
-	stop := capHeap(1<<20, 1.6)
+	c := capHeap(1<<20, 1.6)
 	for i := 0; i < 64; i++ {
 		keep = append(keep, make([]byte, 1<<20))
 	}
@@ -30,7 +30,7 @@ func TestCapHeapFollowsLiveHeap(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	stop()
+	c.stop()
 	keep = nil
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Fatalf("limit after stop = %d, want none", got)

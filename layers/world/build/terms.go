@@ -66,11 +66,34 @@ func changedTerms(old, new []world.Term) (o, n []world.Term) {
 // varint term numbers, fields and counts (five bytes a term, most often)
 // until the term index is encoded, several times smaller than strings on
 // a large tree.
+// The table lives while an index run holds it (holdTerms): a process
+// that indexes kubernetes and goes on (the MCP server, a test) does not
+// keep its 170 thousand terms.
 var termTable = struct {
 	sync.Mutex
-	ids  map[string]uint32
-	strs []string
+	ids   map[string]uint32
+	strs  []string
+	users int
 }{ids: map[string]uint32{}}
+
+// holdTerms keeps the term table until release; once no run holds it,
+// its terms are dropped. A run releases it when none of its vectors is
+// packed any longer.
+func holdTerms() (release func()) {
+	termTable.Lock()
+	termTable.users++
+	termTable.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			termTable.Lock()
+			defer termTable.Unlock()
+			if termTable.users--; termTable.users == 0 {
+				termTable.ids, termTable.strs = map[string]uint32{}, nil
+			}
+		})
+	}
+}
 
 const maxPackedCount = 1<<24 - 1
 
