@@ -272,3 +272,72 @@ func TestCallbackChains(t *testing.T) {
 		t.Errorf("edges %q, want %q", got, want)
 	}
 }
+
+// TestPythonModuleWithoutFacts: a module listed without facts (generated,
+// too big, unreadable) that a script beside it imports and uses members of
+// breaks nothing (the module-attribute rule once read its facts without
+// asking whether it had any, and the build crashed on CPython's generated
+// token.py).
+func TestPythonModuleWithoutFacts(t *testing.T) {
+	in, _, _ := projectInput(t, txtar.Parse([]byte(`
+-- tools/token.py --
+OP = 1
+-- tools/helper.py --
+def help():
+    pass
+-- tools/use.py --
+import token
+import helper
+
+print(token.OP, token.__file__, helper.help())
+`)))
+	for i, f := range in.Files {
+		if f.Path == "tools/token.py" {
+			in.Links[i] = nil
+		}
+	}
+	edges := strings.Join(edgeList(Build(in)), "\n")
+	if !strings.Contains(edges, "tools/use.py -> tools/helper.py") {
+		t.Errorf("missing edge tools/use.py -> tools/helper.py in\n%s", edges)
+	}
+}
+
+// TestResolverPanicCostsOneFile: a resolver that panics on one file (a
+// defect, such as the one above) costs that file its edges, half-summed
+// ones included, with a warning naming it; every other file resolves.
+func TestResolverPanicCostsOneFile(t *testing.T) {
+	in, _, _ := projectInput(t, txtar.Parse([]byte(`
+-- tools/helper.py --
+def help():
+    pass
+-- tools/a.py --
+import helper
+
+helper.help()
+-- tools/b.py --
+import helper
+
+helper.help()
+`)))
+	var warns []string
+	in.Warn = func(msg string) { warns = append(warns, msg) }
+	b := newBuilder(in)
+	b.resolvePython()
+	for i, f := range in.Files {
+		if f.Path == "tools/a.py" {
+			fn := b.work[i]
+			b.work[i] = func(a *acc, i int) {
+				fn(a, i)
+				panic("a defect")
+			}
+		}
+	}
+	certain, _ := b.run()
+	g := &world.Graph{Files: in.Files, Edges: certain}
+	if got, want := edgeList(g), []string{"tools/b.py -> tools/helper.py"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("edges %q, want %q", got, want)
+	}
+	if want := []string{"tools/a.py: resolving its references failed (a defect); the file has no edges"}; !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings %q, want %q", warns, want)
+	}
+}

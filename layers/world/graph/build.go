@@ -122,14 +122,24 @@ func Build(in Input) *world.Graph {
 	return g
 }
 
+// resolveFile runs fn on file i and returns what it panicked with, if it
+// did.
+func resolveFile(fn func(*acc, int), a *acc, i int) (failed any) {
+	defer func() { failed = recover() }()
+	fn(a, i)
+	return nil
+}
+
 // run resolves every file with its registered function, files spread over
 // runtime.NumCPU workers in chunks, and returns the certain edges and the
 // weak ones. A file's edges all start at the file and are summed in the
 // order its resolver emits them, so the result does not depend on
-// scheduling.
+// scheduling. A resolver that panics on one file costs that file its
+// edges, with a warning naming it, not the build.
 func (b *builder) run() (certain, weak []world.Edge) {
 	n := len(b.files)
 	per := make([][]world.Edge, n)
+	failed := make([]any, n)
 	const chunk = 32
 	var next atomic.Int64
 	workers := runtime.NumCPU()
@@ -149,14 +159,22 @@ func (b *builder) run() (certain, weak []world.Edge) {
 				}
 				for i := lo; i < lo+chunk && i < n; i++ {
 					if fn := b.work[i]; fn != nil && (b.in.Only == nil || b.in.Only[b.files[i].Path]) {
-						fn(a, i)
-						per[i] = a.flush(i)
+						if failed[i] = resolveFile(fn, a, i); failed[i] == nil {
+							per[i] = a.flush(i)
+						} else {
+							a = newAcc(b) // what the file left half-summed goes with it
+						}
 					}
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	for i, p := range failed {
+		if p != nil {
+			b.warnf("%s: resolving its references failed (%v); the file has no edges", b.files[i].Path, p)
+		}
+	}
 	total, nweak := 0, 0
 	for _, es := range per {
 		total += len(es)
