@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -94,9 +95,25 @@ func cmdMap() *cli.Command {
 	}
 }
 
+// mapHeap is the heap a computed map lets grow before collecting.
+const mapHeap = 512 << 20
+
 // renderMap loads rev's index and renders its repo map.
 func renderMap(e *env, rev string, focus, mentions []string, budget int, count func(string) int) (string, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as index does
+	// A computed map allocates about 100 MB on kubernetes (the rows, then
+	// the links of the shown files and their users) and keeps most of it
+	// to the end: collecting as the heap grows was a tenth of its CPU
+	// time. It collects only past a limit far above that (unless
+	// GOMEMLIMIT sets one).
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mapHeap))
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	} else {
+		defer debug.SetGCPercent(debug.SetGCPercent(400)) // as index does
+	}
+	// The tokenizer's vocabulary loads (a tenth of the map's time) while
+	// the index is read; the counts below wait for it.
+	go count("# Repository map\n")
 	w, err := loadWorld(e, rev)
 	if err != nil {
 		return "", err

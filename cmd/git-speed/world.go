@@ -122,7 +122,7 @@ func repoMap(w *build.World, focus, mentions []string, budget int, count func(st
 	g := w.Graph()
 	if len(mentions) == 0 {
 		defs := w.Defs()
-		return graph.RepoMapOf(g, graph.RankOf(g, defs, focus), defs, w.LinksOf, w.Facts, budget, count)
+		return graph.RepoMapOf(g, graph.RankOf(g, defs, focus), defs, w.UsesOf, w.Facts, budget, count)
 	}
 	if err := w.LoadLinks(); err != nil {
 		return "", err

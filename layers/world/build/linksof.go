@@ -15,24 +15,31 @@ func (w *World) Defs() []int {
 	return w.defs
 }
 
-// LinksOf returns links parallel to Graph().Files in which those of the
-// given files (indexes into Graph().Files) are present, reading only the
-// shards of their folders; every link once LoadLinks has run. It leaves
+// UsesOf returns links parallel to Graph().Files in which those of users
+// hold their references' names and counts and those of used their
+// definitions' names and parents (graph.Uses: what the repo map counts
+// uses with), reading only the shards of their folders and decoding
+// nothing else; every link, whole, once LoadLinks has run. It leaves
 // Graph().Links as it is.
-func (w *World) LinksOf(files []int) ([]*world.Link, error) {
+func (w *World) UsesOf(users, used []int) ([]*world.Link, error) {
 	g := w.Graph()
 	if w.linksLoaded() {
 		return g.Links, nil
 	}
+	roles := map[string]byte{}
 	seen := map[string]bool{}
 	var dirs []string
-	for _, i := range files {
-		if i < 0 || i >= len(g.Files) {
-			return nil, fmt.Errorf("links of file %d: the tree has %d files", i, len(g.Files))
-		}
-		if d := shardOf(g.Files[i].Path); !seen[d] {
-			seen[d] = true
-			dirs = append(dirs, d)
+	for k, files := range [][]int{users, used} {
+		for _, i := range files {
+			if i < 0 || i >= len(g.Files) {
+				return nil, fmt.Errorf("links of file %d: the tree has %d files", i, len(g.Files))
+			}
+			p := g.Files[i].Path
+			roles[p] |= 1 << k
+			if d := shardOf(p); !seen[d] {
+				seen[d] = true
+				dirs = append(dirs, d)
+			}
 		}
 	}
 	out := make([]*world.Link, len(g.Files))
@@ -43,12 +50,8 @@ func (w *World) LinksOf(files []int) ([]*world.Link, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := make(map[string]bool, len(files))
-	for _, i := range files {
-		want[g.Files[i].Path] = true
-	}
-	keep := func(p string) bool { return want[p] }
-	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkShardOf(b, keep) }
+	role := func(p string) (bool, bool) { r := roles[p]; return r&1 != 0, r&2 != 0 }
+	decode := func(b []byte) ([]linkRecord, error) { return decodeLinkUses(b, role) }
 	recs, err := decodeAll(artifactLinks, shards, decode, func(r *linkRecord) string { return r.Path })
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package build
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,9 +31,9 @@ func TestRowsRoundTrip(t *testing.T) {
 	}
 }
 
-// The lazy links decoder gives exactly the records the full one does for
-// the paths it keeps.
-func TestLinkShardOf(t *testing.T) {
+// The uses decoder gives exactly what of the full records the roles of
+// their paths ask for, and no record for a path without one.
+func TestLinkShardUses(t *testing.T) {
 	links := []linkRecord{
 		{Path: "p/a.py", Link: &world.Link{Lang: "python", Package: "p",
 			Defs:    []world.LinkDef{{Name: "f", Kind: "function", Exported: true, Returns: "int"}},
@@ -46,23 +47,22 @@ func TestLinkShardOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, keep := range [][]string{nil, {"p/b.py"}, {"p/a.py", "p/c.py"}, {"p/a.py", "p/b.py", "p/c.py"}} {
-		set := map[string]bool{}
-		for _, p := range keep {
-			set[p] = true
-		}
-		got, err := decodeLinkShardOf(b, func(p string) bool { return set[p] })
-		if err != nil {
-			t.Fatalf("keep %v: %v", keep, err)
-		}
-		var want []linkRecord
-		for _, r := range all {
-			if set[r.Path] {
-				want = append(want, r)
+	for _, users := range [][]string{nil, {"p/b.py"}, {"p/a.py", "p/c.py"}, {"p/a.py", "p/b.py", "p/c.py"}} {
+		for _, used := range [][]string{nil, {"p/a.py"}, {"p/a.py", "p/b.py", "p/c.py"}} {
+			role := func(p string) (bool, bool) { return slices.Contains(users, p), slices.Contains(used, p) }
+			got, err := decodeLinkUses(b, role)
+			if err != nil {
+				t.Fatalf("users %v, used %v: %v", users, used, err)
 			}
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("keep %v: got %+v, want %+v", keep, got, want)
+			var want []linkRecord
+			for _, r := range all {
+				if user, used := role(r.Path); user || used {
+					want = append(want, usesOnly(r, user, used))
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("users %v, used %v: got %+v, want %+v", users, used, got, want)
+			}
 		}
 	}
 	defs, err := decodeDefShard(encodeDefShard(all))
@@ -77,9 +77,26 @@ func TestLinkShardOf(t *testing.T) {
 	if _, err := decodeDefShard(b); err == nil {
 		t.Error("a links shard was read as a defs shard")
 	}
-	if _, err := decodeLinkShardOf(b[:len(b)-1], func(string) bool { return false }); err == nil {
+	if _, err := decodeLinkUses(b[:len(b)-1], func(string) (bool, bool) { return false, false }); err == nil {
 		t.Error("a truncated shard was skipped through without an error")
 	}
+}
+
+// usesOnly is r with its link reduced to what decodeLinkUses gives of a
+// user, of a used file or of both.
+func usesOnly(r linkRecord, user, used bool) linkRecord {
+	l := &world.Link{}
+	if used {
+		for _, d := range r.Link.Defs {
+			l.Defs = append(l.Defs, world.LinkDef{Name: d.Name, Parent: d.Parent})
+		}
+	}
+	if user {
+		for _, rf := range r.Link.Refs {
+			l.Refs = append(l.Refs, world.LinkRef{Name: rf.Name, Count: rf.Count})
+		}
+	}
+	return linkRecord{Path: r.Path, Link: l}
 }
 
 // defsOnly is r with its link reduced to what the defs artifact holds.
@@ -120,19 +137,20 @@ func FuzzRowsDecode(f *testing.F) {
 			}
 		}
 		all, err := decodeLinkShard(b)
-		some, lerr := decodeLinkShardOf(b, func(p string) bool { return strings.HasPrefix(p, "a") })
+		role := func(p string) (bool, bool) { return strings.HasPrefix(p, "a"), strings.HasSuffix(p, "b") }
+		some, lerr := decodeLinkUses(b, role)
 		if err == nil {
 			if lerr != nil {
-				t.Fatalf("the lazy decoder fails where the full one does not: %v", lerr)
+				t.Fatalf("the uses decoder fails where the full one does not: %v", lerr)
 			}
 			var want []linkRecord
 			for _, r := range all {
-				if strings.HasPrefix(r.Path, "a") {
-					want = append(want, r)
+				if user, used := role(r.Path); user || used {
+					want = append(want, usesOnly(r, user, used))
 				}
 			}
 			if !reflect.DeepEqual(some, want) {
-				t.Fatalf("the lazy decoder gives %+v, want %+v", some, want)
+				t.Fatalf("the uses decoder gives %+v, want %+v", some, want)
 			}
 			defs, err := decodeDefShard(encodeDefShard(all))
 			if err != nil || len(defs) != len(all) {
@@ -147,10 +165,10 @@ func FuzzRowsDecode(f *testing.F) {
 	})
 }
 
-// A World's definition counts and partial links are what the links
+// A World's definition counts and partial links (UsesOf) are what the links
 // artifact holds, and the repo map drawn from them is the one drawn from
 // every link.
-func TestLinksOf(t *testing.T) {
+func TestUsesOf(t *testing.T) {
 	r := gittest.New(t)
 	r.Write("go.mod", "module example.com/m\n\ngo 1.22\n")
 	r.Write("a/a.go", "package a\n\n// T is a thing.\ntype T struct{ N int }\n\nfunc (t *T) M() int { return t.N }\n\nfunc F() *T { return &T{} }\n")
@@ -178,25 +196,29 @@ func TestLinksOf(t *testing.T) {
 	if got, want := lazy.Defs(), graph.LinkDefs(g); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Defs %v, want %v", got, want)
 	}
-	ia, ic := g.Index("a/a.go"), g.Index("c/c.go")
-	ls, err := lazy.LinksOf([]int{ia, ic})
+	ia, ib, ic := g.Index("a/a.go"), g.Index("b/b.go"), g.Index("c/c.go")
+	users, used := []int{ib, ic}, []int{ia, ib}
+	ls, err := lazy.UsesOf(users, used)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, l := range ls {
 		want := (*world.Link)(nil)
-		if i == ia || i == ic {
-			want = g.Links[i]
+		if user, used := slices.Contains(users, i), slices.Contains(used, i); user || used {
+			want = usesOnly(linkRecord{Link: g.Links[i]}, user, used).Link
 		}
 		if !reflect.DeepEqual(l, want) {
-			t.Errorf("LinksOf: %s: %+v, want %+v", g.Files[i].Path, l, want)
+			t.Errorf("UsesOf: %s: %+v, want %+v", g.Files[i].Path, l, want)
 		}
 	}
-	if lazy.Graph().Links != nil {
-		t.Error("LinksOf filled Graph().Links")
+	if ls[ib] == nil || len(ls[ib].Defs) == 0 || len(ls[ib].Refs) == 0 {
+		t.Errorf("UsesOf: a user and used file's link %+v", ls[ib])
 	}
-	if _, err := lazy.LinksOf([]int{len(g.Files)}); err == nil {
-		t.Error("LinksOf accepted a file beyond the tree")
+	if lazy.Graph().Links != nil {
+		t.Error("UsesOf filled Graph().Links")
+	}
+	if _, err := lazy.UsesOf(nil, []int{len(g.Files)}); err == nil {
+		t.Error("UsesOf accepted a file beyond the tree")
 	}
 	// The definitions a filter keeps, in order; no link for a file left
 	// without one.
@@ -238,7 +260,7 @@ func TestLinksOf(t *testing.T) {
 			t.Fatal(err)
 		}
 		lg := lazy.Graph()
-		got, err := graph.RepoMapOf(lg, graph.RankOf(lg, lazy.Defs(), focus), lazy.Defs(), lazy.LinksOf, lazy.Facts, 200, count)
+		got, err := graph.RepoMapOf(lg, graph.RankOf(lg, lazy.Defs(), focus), lazy.Defs(), lazy.UsesOf, lazy.Facts, 200, count)
 		if err != nil {
 			t.Fatal(err)
 		}

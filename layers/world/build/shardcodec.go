@@ -98,7 +98,7 @@ func (w *shardWriter) bytes(format byte) []byte {
 }
 
 // shardReader decodes a shard. Its strings are made on first use, so a
-// decode that skips fields (decodeLinkShardInterfaces, decodeLinkShardOf)
+// decode that skips fields (decodeLinkShardInterfaces, decodeLinkUses)
 // allocates only the strings it returns.
 type shardReader struct {
 	b    []byte
@@ -321,23 +321,17 @@ func encodeLinkShard(recs []linkRecord) []byte {
 	return w.bytes(shardFormatLink)
 }
 
-func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinks(b, nil, linkAll) }
-
-// decodeLinkShardOf decodes the records of a links shard whose paths keep
-// says and steps over the rest.
-func decodeLinkShardOf(b []byte, keep func(path string) bool) ([]linkRecord, error) {
-	return decodeLinks(b, keep, linkAll)
-}
+func decodeLinkShard(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkAll) }
 
 // decodeLinkShardInterfaces decodes a links shard without the references:
 // what resolving another file reads of these (see package graph).
 func decodeLinkShardInterfaces(b []byte) ([]linkRecord, error) {
-	return decodeLinks(b, nil, linkInterfaces)
+	return decodeLinks(b, linkInterfaces)
 }
 
 // decodeLinkShardImports decodes a links shard's languages, packages and
 // imports only: enough to tell which files read a folder.
-func decodeLinkShardImports(b []byte) ([]linkRecord, error) { return decodeLinks(b, nil, linkImports) }
+func decodeLinkShardImports(b []byte) ([]linkRecord, error) { return decodeLinks(b, linkImports) }
 
 // What decodeLinks decodes of each link.
 const (
@@ -346,27 +340,13 @@ const (
 	linkImports    // no references, no definitions
 )
 
-// decodeLinks decodes what of the records whose paths keep says (every
-// record when keep is nil) and steps over the rest.
-func decodeLinks(b []byte, keep func(path string) bool, what int) ([]linkRecord, error) {
+// decodeLinks decodes what of every record.
+func decodeLinks(b []byte, what int) ([]linkRecord, error) {
 	r := newShardReader(b, shardFormatLink)
 	n := r.count()
-	var recs []linkRecord
-	if keep == nil {
-		recs = make([]linkRecord, 0, n)
-	}
+	recs := make([]linkRecord, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		p := r.str()
-		if keep != nil && !keep(p) {
-			r.skip(2)
-			for nd := r.count(); nd > 0 && r.err == nil; nd-- {
-				r.skip(3)
-				r.bool()
-				r.skip(1)
-			}
-			r.skipUses()
-			continue
-		}
 		l := &world.Link{Lang: r.str(), Package: r.str()}
 		if nd := r.count(); what == linkImports {
 			for j := 0; j < nd && r.err == nil; j++ {
@@ -449,14 +429,80 @@ func (r *shardReader) skip(n int) {
 
 // skipUses steps over a link's imports and references.
 func (r *shardReader) skipUses() {
+	r.skipImports()
+	for nr := r.count(); nr > 0 && r.err == nil; nr-- {
+		r.skip(3)
+		r.uint()
+	}
+}
+
+// skipImports steps over a link's imports.
+func (r *shardReader) skipImports() {
 	for ni := r.count(); ni > 0 && r.err == nil; ni-- {
 		r.skip(2)
 		r.skip(r.count())
 		r.uint()
 		r.skip(1)
 	}
-	for nr := r.count(); nr > 0 && r.err == nil; nr-- {
+}
+
+// skipDefs steps over a link's definitions.
+func (r *shardReader) skipDefs() {
+	for nd := r.count(); nd > 0 && r.err == nil; nd-- {
 		r.skip(3)
-		r.uint()
+		r.bool()
+		r.skip(1)
 	}
+}
+
+// decodeLinkUses decodes of a links shard what counting uses reads
+// (World.UsesOf): for a path role calls a user, its references' names
+// and counts; for one it calls used, its definitions' names and parents.
+// It steps over everything else and over other records.
+func decodeLinkUses(b []byte, role func(path string) (user, used bool)) ([]linkRecord, error) {
+	r := newShardReader(b, shardFormatLink)
+	n := r.count()
+	var recs []linkRecord
+	for i := 0; i < n && r.err == nil; i++ {
+		p := r.str()
+		user, used := role(p)
+		r.skip(2) // language, package
+		if !user && !used {
+			r.skipDefs()
+			r.skipUses()
+			continue
+		}
+		l := &world.Link{}
+		if !used {
+			r.skipDefs()
+		} else if nd := r.count(); nd > 0 {
+			l.Defs = make([]world.LinkDef, nd)
+			for j := range l.Defs {
+				name := r.str()
+				r.skip(1) // kind
+				l.Defs[j] = world.LinkDef{Name: name, Parent: r.str()}
+				r.bool()
+				r.skip(1) // returns
+			}
+		}
+		r.skipImports()
+		if nr := r.count(); !user {
+			for ; nr > 0 && r.err == nil; nr-- {
+				r.skip(3)
+				r.uint()
+			}
+		} else if nr > 0 {
+			l.Refs = make([]world.LinkRef, nr)
+			for j := range l.Refs {
+				name := r.str()
+				r.skip(2) // qualifier, kind
+				l.Refs[j] = world.LinkRef{Name: name, Count: int(r.uint())}
+			}
+		}
+		recs = append(recs, linkRecord{Path: p, Link: l})
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errShard
+	}
+	return recs, r.err
 }

@@ -24,7 +24,7 @@ type mapFile struct {
 // file's facts (signatures); a file whose facts fail to load is listed
 // without signatures. The output is deterministic.
 func RepoMap(g *world.Graph, rank []float64, facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
-	all := func([]int) ([]*world.Link, error) { return g.Links, nil }
+	all := func(_, _ []int) ([]*world.Link, error) { return g.Links, nil }
 	return repoMap(g, rank, LinkDefs(g), len(g.Links), all, facts, budget, count)
 }
 
@@ -41,11 +41,18 @@ func LinkDefs(g *world.Graph) []int {
 	return defs
 }
 
+// Uses returns links parallel to a graph's Files in which those of users
+// hold at least their references' names and counts and those of used at
+// least their definitions' names and parents: what counting how much
+// users use the names used files define reads (a file can be both).
+// Other files' links may be nil.
+type Uses func(users, used []int) ([]*world.Link, error)
+
 // RepoMapOf is RepoMap over a graph whose Links are not loaded: defs
-// is LinkDefs of the graph as stored, and links returns links parallel to
-// g.Files in which those of the given files (the shown files and their
-// heaviest users) are present. The map is the same as RepoMap's.
-func RepoMapOf(g *world.Graph, rank []float64, defs []int, links func(files []int) ([]*world.Link, error), facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
+// is LinkDefs of the graph as stored, and links gives those of the shown
+// files (used) and their heaviest users. The map is the same as
+// RepoMap's.
+func RepoMapOf(g *world.Graph, rank []float64, defs []int, links Uses, facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
 	if len(defs) != len(g.Files) {
 		return "", fmt.Errorf("repo map: %d definition counts for %d files", len(defs), len(g.Files))
 	}
@@ -53,7 +60,7 @@ func RepoMapOf(g *world.Graph, rank []float64, defs []int, links func(files []in
 }
 
 // repoMap renders the map; links returns at least nlinks links.
-func repoMap(g *world.Graph, rank []float64, defs []int, nlinks int, links func(files []int) ([]*world.Link, error), facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
+func repoMap(g *world.Graph, rank []float64, defs []int, nlinks int, links Uses, facts func(path string) (*world.Facts, error), budget int, count func(string) int) (string, error) {
 	if budget <= 0 {
 		return "", fmt.Errorf("repo map: budget %d tokens is not positive", budget)
 	}
@@ -226,20 +233,23 @@ func firstNonEmpty(a, b string) string {
 
 // usedOf is usedNames over the links the loader gives for the files the
 // counted edges join; n is how many links there are.
-func usedOf(g *world.Graph, defs []int, n int, want []bool, links func(files []int) ([]*world.Link, error)) ([]map[string]int, error) {
+func usedOf(g *world.Graph, defs []int, n int, want []bool, links Uses) ([]map[string]int, error) {
 	edges := usedEdges(g, n, want)
-	var files []int
-	seen := map[int]bool{}
+	var users, used []int
+	isUser, isUsed := map[int]bool{}, map[int]bool{}
 	for _, e := range edges {
-		for _, i := range []int{e.From, e.To} {
-			if !seen[i] && defs[i] >= 0 {
-				seen[i] = true
-				files = append(files, i)
-			}
+		if !isUser[e.From] && defs[e.From] >= 0 {
+			isUser[e.From] = true
+			users = append(users, e.From)
+		}
+		if !isUsed[e.To] && defs[e.To] >= 0 {
+			isUsed[e.To] = true
+			used = append(used, e.To)
 		}
 	}
-	sort.Ints(files)
-	ls, err := links(files)
+	sort.Ints(users)
+	sort.Ints(used)
+	ls, err := links(users, used)
 	if err != nil {
 		return nil, err
 	}
