@@ -102,7 +102,7 @@ const mapHeap = 512 << 20
 func renderMap(e *env, rev string, focus, mentions []string, budget int, count func(string) int) (string, error) {
 	// A computed map allocates about 100 MB on kubernetes (the rows, then
 	// the links of the shown files and their users) and keeps most of it
-	// to the end: collecting as the heap grows was a tenth of its CPU
+	// to the end: collecting as the heap grows was a twentieth of its CPU
 	// time. It collects only past a limit far above that (unless
 	// GOMEMLIMIT sets one).
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
