@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"math/bits"
 	"path"
 	"runtime"
 	"sort"
@@ -96,6 +97,30 @@ func countUses(g *world.Graph, links []*world.Link, edges []world.Edge, topOnly 
 				out[e.To] = m
 			}
 			m[name] += c
+		}
+		// Lists of like length are merged; a short one against a long one
+		// is looked up by binary search.
+		if short, long := min(len(defs), len(refs)), max(len(defs), len(refs)); short*bits.Len(uint(long)) > short+long {
+			for r, d := 0, 0; r < len(refs) && d < len(defs); {
+				switch cmp := strings.Compare(refs[r].Name, defs[d].Name); {
+				case cmp < 0:
+					r++
+				case cmp > 0:
+					d++
+				default:
+					name, c, def := refs[r].Name, 0, false
+					for ; r < len(refs) && refs[r].Name == name; r++ {
+						c += refs[r].Count
+					}
+					for ; d < len(defs) && defs[d].Name == name; d++ {
+						def = def || !topOnly || defs[d].Parent == ""
+					}
+					if c > 0 && def {
+						note(name, c)
+					}
+				}
+			}
+			continue
 		}
 		if len(defs) < len(refs) {
 			for k, d := range defs {
