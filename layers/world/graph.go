@@ -40,6 +40,9 @@ func (f *Facts) Link() *Link {
 	// A build holds every file's link at once: the slices get the room
 	// they need, no more.
 	l := &Link{Lang: f.Lang, Package: f.Package, Imports: f.Imports}
+	if len(l.Imports) < cap(l.Imports) {
+		l.Imports = slices.Clone(l.Imports) // room appending left
+	}
 	sc := linkScratches.Get().(*linkScratch)
 	defer sc.release()
 	seenDef := sc.seen

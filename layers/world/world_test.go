@@ -72,6 +72,12 @@ func TestLinkSummarises(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Link() = %+v, want %+v", got, want)
 	}
+	// A link is held for the whole build: its imports keep no room
+	// appending left, and stay the facts' values.
+	f.Imports = append(make([]Import, 0, 8), Import{Path: "fmt", Line: 2}, Import{Path: "os", Line: 3})
+	if l := f.Link(); len(l.Imports) != 2 || cap(l.Imports) > 4 || !reflect.DeepEqual(l.Imports, f.Imports) {
+		t.Errorf("Link().Imports = %+v (cap %d), want %+v at its length", l.Imports, cap(l.Imports), f.Imports)
+	}
 	g := &Graph{Files: []FileEntry{{Path: "a"}, {Path: "b/c"}, {Path: "d"}}}
 	if g.Index("b/c") != 1 || g.Index("zz") != -1 {
 		t.Error("Graph.Index")

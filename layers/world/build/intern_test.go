@@ -2,6 +2,7 @@ package build
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -53,6 +54,29 @@ func TestInternerSharesLinkStrings(t *testing.T) {
 	var none *interner
 	none.link(l) // a nil table changes nothing
 	in.link(nil)
+}
+
+// The table grows past its first size and still gives each string its
+// one copy.
+func TestInternerGrows(t *testing.T) {
+	in := newInterner()
+	first := map[string]string{}
+	for i := range 5000 {
+		s := strings.Clone(strconv.Itoa(i))
+		first[s] = in.str(s)
+	}
+	if in.n != 5000 || len(in.slots) < 5000*4/3 {
+		t.Fatalf("table holds %d strings in %d slots, want 5000 at most 3/4 full", in.n, len(in.slots))
+	}
+	for s, kept := range first {
+		got := in.str(strings.Clone(s))
+		if got != s || unsafe.StringData(got) != unsafe.StringData(kept) {
+			t.Fatalf("%q was interned as a second copy after growing", s)
+		}
+	}
+	if in.n != 5000 || in.str("") != "" || in.n != 5000 {
+		t.Errorf("looking strings up again added to the table: %d", in.n)
+	}
 }
 
 // The term table is emptied when the last run holding it lets go, and

@@ -10,6 +10,12 @@ static void speed_limit_arenas(int n) {
 	mallopt(M_ARENA_MAX, n);
 #endif
 }
+
+static void speed_trim(void) {
+#if defined(__GLIBC__)
+	malloc_trim(0);
+#endif
+}
 */
 import "C"
 
@@ -26,3 +32,8 @@ import "runtime"
 // four cores bounds the lock's contention on large machines. (musl has
 // one heap anyway.)
 func init() { C.speed_limit_arenas(C.int(max(runtime.NumCPU()/4, 1))) }
+
+// TrimHeap gives the operating system back the pages tree-sitter's heap
+// keeps free: glibc holds what parses freed for the next ones, so a build
+// past its parses would otherwise stay as large as their busiest moment.
+func TrimHeap() { C.speed_trim() }
