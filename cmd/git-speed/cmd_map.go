@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -11,6 +9,7 @@ import (
 
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/build"
 	"github.com/git-speed/git-speed/layers/world/graph"
 )
 
@@ -95,22 +94,12 @@ func cmdMap() *cli.Command {
 	}
 }
 
-// mapHeap is the heap a computed map lets grow before collecting.
-const mapHeap = 512 << 20
-
 // renderMap loads rev's index and renders its repo map.
 func renderMap(e *env, rev string, focus, mentions []string, budget int, count func(string) int) (string, error) {
 	// A computed map allocates about 100 MB on kubernetes (the rows, then
 	// the links of the shown files and their users) and keeps most of it
-	// to the end: collecting as the heap grows was a twentieth of its CPU
-	// time. It collects only past a limit far above that (unless
-	// GOMEMLIMIT sets one).
-	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mapHeap))
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	} else {
-		defer debug.SetGCPercent(debug.SetGCPercent(400)) // as index does
-	}
+	// to the end.
+	defer build.CollectRarely()()
 	// The tokenizer's vocabulary loads (a tenth of the map's time) while
 	// the index is read; the counts below wait for it.
 	go count("# Repository map\n")

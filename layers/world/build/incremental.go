@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -50,10 +49,6 @@ import (
 // than that is cheaper to resolve over the whole tree.
 const maxInPlace = 64
 
-// inPlaceHeap is the memory an in-place update lets the heap grow to
-// before collecting.
-const inPlaceHeap = 512 << 20
-
 // layoutShard is the summary artifact's shard holding the tree's Go layout.
 const layoutShard = "go"
 
@@ -83,11 +78,8 @@ type edited struct {
 func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, prev, tree, digest string, cfg *config.Config, opt Options, res *Result, warn func(string)) (bool, error) {
 	// An in-place update allocates a few tens of MB at most (maxInPlace
 	// files and the shards they read; up to 150 MB when thousands of
-	// readers are resolved again): collecting as the heap first grows from
-	// nothing was a tenth of its CPU time. It collects only past a limit
-	// far above that.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(inPlaceHeap))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	// readers are resolved again).
+	defer CollectRarely()()
 	defer holdTerms()() // the edited files' vectors are packed until patchTerms
 	phase := time.Now()
 	lap := func(name string) {
