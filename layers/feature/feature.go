@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"sort"
@@ -125,11 +124,6 @@ var (
 	// that has no folder.
 	ErrNotFound = errors.New("feature not found")
 )
-
-// LoadDir is LoadFeature over the work tree at dir.
-func LoadDir(dir, name string, opts Options) (*Feature, []Warning, error) {
-	return LoadFeature(os.DirFS(dir), name, opts)
-}
 
 // LoadFeature reads feature name from root, an fs.FS at the top of the work
 // tree. Tasks come back sorted by id. A feature that cannot be read at all

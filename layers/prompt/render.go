@@ -305,11 +305,6 @@ func LoadTemplate(stage, dir, label string) (*Template, error) {
 	return parseTemplate(stage, name, string(src))
 }
 
-// ParseTemplate parses src as stage's template; name is how errors name it.
-func ParseTemplate(stage, name, src string) (*Template, error) {
-	return parseTemplate(stage, name, src)
-}
-
 func parseTemplate(stage, name, src string) (*Template, error) {
 	t := &Template{Stage: stage, Name: name}
 	tt, err := template.New(name).Option("missingkey=error").Funcs(funcs).Parse(src)

@@ -218,15 +218,6 @@ export function session() {
 	return files, secrets
 }
 
-// Kinds lists the distinct kinds planted.
-func Kinds(secrets []Secret) []string {
-	var out []string
-	for _, s := range secrets {
-		out = append(out, s.Kind)
-	}
-	return out
-}
-
 // Leaks returns the kinds of secrets whose needle appears in text.
 func Leaks(text string, secrets []Secret) []string {
 	var out []string

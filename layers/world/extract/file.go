@@ -217,20 +217,6 @@ func (f *file) keepFirstLine(start, end uint) {
 	}
 }
 
-// docBefore returns the first line of the comment block right above n, with
-// the comment leader stripped; "" when there is none.
-func (f *file) docBefore(n *sitter.Node) string {
-	prev := n.PrevSibling()
-	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-f.endLine(prev) > 1 || f.trailing(prev) {
-		return ""
-	}
-	first := prev
-	for p := prev.PrevSibling(); p != nil && f.kind(p) == f.kind(first) && line(first)-f.endLine(p) <= 1; p = p.PrevSibling() {
-		first = p
-	}
-	return docLine(f.text(first))
-}
-
 // docLine returns the first non-empty line of a comment without its leader.
 func docLine(c string) string {
 	for _, l := range strings.Split(c, "\n") {
@@ -528,9 +514,9 @@ func (f *file) textIs(n *sitter.Node, s string) bool {
 
 // docComment returns the first line of the comment block right above n,
 // skipping compiler directives (lines such as "//go:noinline" or
-// "//nolint"), with the leader stripped; "" when there is none. Unlike
-// docBefore it reads the block through kinds from the table, so it is
-// cheap to call on every declaration.
+// "//nolint"), with the leader stripped; "" when there is none. It reads
+// the block through kinds from the table, so it is cheap to call on every
+// declaration.
 func (f *file) docComment(n *sitter.Node) string {
 	prev := n.PrevSibling()
 	if prev == nil || !strings.Contains(f.kind(prev), "comment") || line(n)-f.endLine(prev) > 1 || f.trailing(prev) {
@@ -577,11 +563,6 @@ func isDirective(c string) bool {
 	}
 	i := strings.IndexAny(c[2:], ": \t")
 	return i > 0 && c[2+i] == ':' || strings.HasPrefix(c, "//nolint") || strings.HasPrefix(c, "//export ")
-}
-
-// dropComment leaves a whole comment node out of the skeleton.
-func (f *file) dropComment(n *sitter.Node) {
-	f.cuts = append(f.cuts, cut{startByte(n), f.endByte(n), ""})
 }
 
 // lineOfByte returns the 1-based line holding byte offset b.

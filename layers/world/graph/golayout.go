@@ -133,9 +133,6 @@ func (m goFolders) of(imps [][]world.Import) []int {
 	return ks
 }
 
-// IsGoConfig reports whether p is a file Go resolution reads (a go.mod).
-func IsGoConfig(p string) bool { return path.Base(p) == "go.mod" }
-
 // Needs returns, sorted, the folders whose files resolving the Go file p
 // with imports imps reads: p's own folder, every folder that an import
 // path can map to, through a module, a vendor/ folder or trailing path
