@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# CPU time of a full build against parse-only, this checkout beside a
-# baseline binary, on each corpus given: a git repository, indexed at its
-# HEAD or at the commit or tree REV after an @.
+# A full build against parse-only, this checkout beside a baseline binary,
+# on each corpus given: a git repository, indexed at its HEAD or at the
+# commit or tree REV after an @.
 #
-#   bench/build-cpu.sh BASELINE_BINARY RUNS CORPUS[@REV]...
+#   bench/build-compare.sh BASELINE_BINARY RUNS CORPUS[@REV]...
 #
-# e.g. bench/build-cpu.sh /tmp/git-speed-main 3 ../goroot ../kubernetes@k8s-v1.36.0-tree
-# For each corpus and binary,
-# medians over RUNS of the CPU time (user + system, git included) of:
+# e.g. bench/build-compare.sh /tmp/git-speed-main 3 ../goroot ../kubernetes@k8s-v1.36.0-tree
+# For each corpus and binary, medians over RUNS of the CPU time (user +
+# system, git included; on a shared machine it moves less than wall time
+# with the neighbours' load) and the peak RSS of:
 #   - parse-only: every file the build reads, parsed with the parser its
 #     extractor is built on (tree-sitter for code; goccy/go-yaml,
 #     encoding/json, encoding/xml and go-toml for those data formats), no
@@ -18,7 +19,7 @@
 # alike. A full build of each binary must store the same files (facts,
 # graph, terms; all but the build's time): the script says so, or fails.
 source "$(dirname "$0")/lib.sh"
-base=${1:?usage: bench/build-cpu.sh BASELINE_BINARY RUNS CORPUS[@REV]...}
+base=${1:?usage: bench/build-compare.sh BASELINE_BINARY RUNS CORPUS[@REV]...}
 runs=${2:?runs}
 shift 2
 work=$(mktemp -d)
@@ -27,6 +28,7 @@ build_git_speed "$work"
 cp "$base" "$work/base"
 drop() { git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d; }
 cpu() { cut -d' ' -f3 "$1" | median; }
+rss() { local k; k=$(cut -d' ' -f2 "$1" | median); echo "$((${k%.*}/1024))"; }
 for arg in "$@"; do
   corpus=${arg%@*}; rev=HEAD
   if [ "$corpus" != "$arg" ]; then rev=${arg##*@}; fi
@@ -53,7 +55,7 @@ for arg in "$@"; do
   echo "$name ($("$work/git-speed" index --parse-only --rev "$rev" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["parsed"], "files parsed,", r["data"], "of them data")'); CPU s, medians of $runs; same store, listing $(cut -c1-12 "$work/$name.base.tree"))"
   for b in base git-speed; do
     p=$(cpu "$work/$name.$b.parse"); c=$(cpu "$work/$name.$b.code"); f=$(cpu "$work/$name.$b.full")
-    printf '  %-9s full %6s   parse-only %6s (%sx)   code-only %6s (%sx)   full wall %s s\n' \
-      "$b" "$f" "$p" "$(ratio "$f" "$p")" "$c" "$(ratio "$f" "$c")" "$(cut -d' ' -f1 "$work/$name.$b.full" | median)"
+    printf '  %-9s full %6s   parse-only %6s (%sx)   code-only %6s (%sx)   full wall %s s   peak RSS full %s MiB, parse-only %s MiB\n' \
+      "$b" "$f" "$p" "$(ratio "$f" "$p")" "$c" "$(ratio "$f" "$c")" "$(cut -d' ' -f1 "$work/$name.$b.full" | median)" "$(rss "$work/$name.$b.full")" "$(rss "$work/$name.$b.parse")"
   done
 done
