@@ -722,17 +722,11 @@ func saidBy(history []Commit, qterms []string) []map[string]bool {
 	for k, c := range history {
 		seen := map[string]bool{}
 		terms.Words([]byte(c.Message), func(tok string) {
-			parts := terms.Split(tok)
-			for _, p := range parts {
-				if t := terms.Stem(p); want[t] {
+			terms.Forms(tok, func(t string, _ bool) {
+				if want[t] {
 					seen[t] = true
 				}
-			}
-			if len(parts) > 1 {
-				if t := terms.Whole(tok); want[t] {
-					seen[t] = true
-				}
-			}
+			})
 		})
 		out[k] = seen
 	}

@@ -151,15 +151,15 @@ func bestLine(lines []string, want map[string]bool) int {
 			return h
 		}
 		var h []string
-		parts := terms.Split(tok)
-		if len(parts) > 1 && want[terms.Whole(tok)] {
-			h = append(h, "="+terms.Whole(tok))
-		}
-		for _, p := range parts {
-			if s := terms.Stem(p); want[s] {
-				h = append(h, s)
+		terms.Forms(tok, func(t string, whole bool) {
+			switch {
+			case !want[t]:
+			case whole:
+				h = append(h, "="+t)
+			default:
+				h = append(h, t)
 			}
-		}
+		})
 		memo[tok] = h
 		return h
 	}

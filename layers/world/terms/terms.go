@@ -74,19 +74,27 @@ func (a acc) add(t string, field uint8, n uint32) {
 // stemmed lower-case parts, and for a compound identifier the whole of it
 // too, marked as an identifier.
 func (a acc) addWord(tok string, field uint8) {
-	parts := Split(tok)
-	if len(parts) == 0 {
-		return
-	}
 	extra := uint8(0)
-	if len(parts) > 1 {
-		if field == Content {
-			extra = Ident
+	Forms(tok, func(t string, whole bool) {
+		if whole && field == Content {
+			extra = Ident // the whole comes first: its parts are marked too
 		}
-		a.add(Whole(tok), field|extra, 1)
+		a.add(t, field|extra, 1)
+	})
+}
+
+// Forms calls fn with the terms one raw token stands for, as the index
+// holds them: for a compound identifier first its whole (Whole; whole is
+// true), then each stemmed lower-case part (Stem of each Split part).
+// Queries, commit messages and lines are matched against the index
+// through it.
+func Forms(tok string, fn func(term string, whole bool)) {
+	parts := Split(tok)
+	if len(parts) > 1 {
+		fn(Whole(tok), true)
 	}
 	for _, p := range parts {
-		a.add(Stem(p), field|extra, 1)
+		fn(Stem(p), false)
 	}
 }
 
