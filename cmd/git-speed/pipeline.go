@@ -8,7 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/git-speed/git-speed/internal/config"
@@ -109,9 +109,9 @@ type scopeOptions struct {
 // runScope runs Layer 2 for one task and returns the result, with warnings
 // printed to stderr.
 func (e *env) runScope(featureName, task string, o scopeOptions) (*scope.Result, *build.World, *feature.Feature, error) {
-	// The index is allocated once and lives until the artifacts are
-	// written: collect less often meanwhile, as index does.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// The index is allocated once and lives until the scope is done:
+	// collect rarely meanwhile, as a map does (build.CollectRarely).
+	defer build.CollectRarely()()
 	in, err := e.openScope(featureName, o)
 	if err != nil {
 		return nil, nil, nil, unwrapContext(err)
@@ -138,6 +138,10 @@ type scopeInputs struct {
 	// co is the co-change history before the base (nil when there is
 	// none: no commit yet, a fallback).
 	co *cochange.Index
+	// alignLater, when set, waits for al, computed on another goroutine,
+	// and prints its warnings (openScopeOpened); al is not to be read
+	// before.
+	alignLater func() (*align.Alignment, error)
 }
 
 // close releases the world, if any.
@@ -191,7 +195,8 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 // openScopeOpened is openScope of a tree the scope cache's look-up
 // opened (o.opened; its feature loaded, so its warnings are out): the
 // spec alignment, when not stored yet, reads the definitions while this
-// goroutine reads the project map, each on a core of its own.
+// goroutine reads the project map, and is computed on while the scope
+// walks the graph (scope.Options.AlignLater), each on a core of its own.
 func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs, error) {
 	w := o.opened
 	in := &scopeInputs{w: w, sw: w}
@@ -218,7 +223,18 @@ func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs,
 			}
 		}()
 		in.al, alErr = w.Alignment(f, func(msg string) { alWarns = append(alWarns, msg) })
+		e.trace("scope: spec alignment", start)
 	}()
+	var waited sync.Once
+	in.alignLater = func() (*align.Alignment, error) {
+		waited.Do(func() {
+			<-done
+			for _, msg := range alWarns {
+				e.warnf("%s", msg)
+			}
+		})
+		return in.al, alErr
+	}
 	mapErr := w.MapErr() // as build.Load: the whole map, or why it cannot be read
 	e.trace("scope: load the world", start)
 	if mapErr == nil {
@@ -226,16 +242,9 @@ func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs,
 		in.co = e.coChangeAt(o.commit)
 		e.trace("scope: co-change history", t)
 	}
-	<-done
-	for _, msg := range alWarns {
-		e.warnf("%s", msg)
-	}
-	e.trace("scope: load the world and align the spec", start)
 	if mapErr != nil {
+		in.alignLater() // the alignment reads the store: let it finish
 		return nil, &contextError{mapErr}
-	}
-	if alErr != nil {
-		return nil, &contextError{alErr}
 	}
 	return in, nil
 }
@@ -283,10 +292,14 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 	}()
 	start = time.Now()
 	defer e.trace("scope: walk, narrow and fill", start)
-	res, err := safeScope(in.sw, in.f, task, scope.Options{
-		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict, Align: in.al,
-		CoChange: in.co,
-	})
+	opt := scope.Options{
+		Stage: o.stage, Budget: o.budget, Config: e.cfg, ConfigRaw: e.cfgRaw, Counter: in.cnt, Strict: o.strict,
+		AlignLater: in.alignLater, CoChange: in.co,
+	}
+	if in.alignLater == nil {
+		opt.Align = in.al
+	}
+	res, err := safeScope(in.sw, in.f, task, opt)
 	if err != nil {
 		return nil, &contextError{err}
 	}

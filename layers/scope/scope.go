@@ -67,9 +67,15 @@ type Options struct {
 	ConfigRaw []byte        // speed.toml's bytes, for the inputs digest (nil: Config's encoding)
 	Counter   tokens.Counter
 	Align     *align.Alignment // nil computes it when the spec has requirements
-	Rank      []float64        // optional global relevance per Graph.Files index (e.g. PageRank)
-	Strict    bool             // a files_touched path absent from the tree is an error
-	Policy    string           // PolicyValue (""), or PolicySeed
+	// AlignLater, when Align is nil, gives the alignment when step 4
+	// needs it, so that a caller still computing it (the first scope of
+	// a tree) overlaps that with steps 1 to 3. Scope calls it on every
+	// path, and its error, if any, is Scope's error: as when the
+	// alignment was computed first. It must answer the same each call.
+	AlignLater func() (*align.Alignment, error)
+	Rank       []float64 // optional global relevance per Graph.Files index (e.g. PageRank)
+	Strict     bool      // a files_touched path absent from the tree is an error
+	Policy     string    // PolicyValue (""), or PolicySeed
 	// NoExtras keeps every file at or below its planned tier. By default,
 	// budget left over once everything planned is in gives the full text
 	// of 2-hop files (and of 1-hop files over full_line_limit), most
@@ -148,6 +154,16 @@ type Result struct {
 
 // Scope runs the five steps for task taskID of f over w.
 func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, error) {
+	res, err := scope(w, f, taskID, opt)
+	if opt.Align == nil && opt.AlignLater != nil {
+		if _, aerr := opt.AlignLater(); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return res, err
+}
+
+func scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, error) {
 	if f == nil {
 		return nil, errors.New("scope: no feature")
 	}
@@ -214,6 +230,13 @@ func Scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	}
 	s.collectDecisions()
 	s.walk()
+	if s.opt.Align == nil && s.opt.AlignLater != nil {
+		a, err := s.opt.AlignLater()
+		if err != nil {
+			return nil, err
+		}
+		s.opt.Align = a
+	}
 	s.narrowSpec()
 	if err := s.balance(); err != nil {
 		return nil, err

@@ -1,8 +1,12 @@
 package scope
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/layers/world/align"
 )
 
 func TestTruncateText(t *testing.T) {
@@ -97,5 +101,46 @@ func TestKeywordSpecNarrowing(t *testing.T) {
 	r, _ = runRule(t, w, f, 1000, nil)
 	if len(r.Material.Spec) != 1 || r.Material.Spec[0].ID != "REQ-1" || len(specRendering(r.Material.Spec[0]))/4 <= 250 {
 		t.Errorf("cited: %+v", r.Material.Spec)
+	}
+}
+
+// An alignment given later (AlignLater) gives the artifacts an alignment
+// given first does; its error is Scope's, whatever else fails, and it is
+// asked for on every path.
+func TestAlignLater(t *testing.T) {
+	w := smallWorld()
+	f := smallFeature(t)
+	a := align.Align(w.Graph(), w.Facts, f)
+	opt := Options{Stage: "developer", Budget: 4000, Counter: o200k(t)}
+	first := opt
+	first.Align = a
+	want, err := Scope(w, f, "t2", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	later := opt
+	later.AlignLater = func() (*align.Alignment, error) { calls++; return a, nil }
+	got, err := Scope(w, f, "t2", later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 {
+		t.Error("AlignLater was not asked")
+	}
+	for _, name := range []string{ManifestFile, BudgetFile, MaterialFile} {
+		x, _ := want.Encode(name)
+		y, _ := got.Encode(name)
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs with the alignment given later:\n%s\n%s", name, x, y)
+		}
+	}
+	failing := opt
+	failing.AlignLater = func() (*align.Alignment, error) { calls++; return nil, errors.New("the store is gone") }
+	for _, task := range []string{"t2", "no-such-task"} {
+		calls = 0
+		if _, err := Scope(w, f, task, failing); err == nil || err.Error() != "the store is gone" || calls == 0 {
+			t.Errorf("task %s: got %v after %d calls, want the alignment's error", task, err, calls)
+		}
 	}
 }
