@@ -146,6 +146,7 @@ type index struct {
 // terms was most of a first scope.
 type query struct {
 	terms map[string]bool
+	canon map[string]string // each term to itself: termsIn's strings
 	names map[string]bool
 	// subs: each term without a final y, which is in the lower-case
 	// name of any identifier having the term (stem only cuts a suffix,
@@ -159,7 +160,7 @@ type query struct {
 }
 
 func queryOf(f *feature.Feature) *query {
-	q := &query{terms: map[string]bool{}, names: map[string]bool{}}
+	q := &query{terms: map[string]bool{}, canon: map[string]string{}, names: map[string]bool{}}
 	if f.Spec == nil {
 		return q
 	}
@@ -168,6 +169,7 @@ func queryOf(f *feature.Feature) *query {
 		for _, t := range terms(text) {
 			if !q.terms[t] {
 				q.terms[t] = true
+				q.canon[t] = t
 				q.subs = append(q.subs, strings.TrimSuffix(t, "y"))
 			}
 		}
@@ -276,13 +278,13 @@ func Wants(f *feature.Feature) func(name string) bool {
 func buildIndex(g *world.Graph, q *query) *index {
 	memo := map[string][]string{} // names that may hold a term only: few
 	termsOf := func(name string) []string {
-		if !q.mayHold(name) {
-			return nil
-		}
 		if t, ok := memo[name]; ok {
 			return t
 		}
-		t := nameTerms(name)
+		if !q.mayHold(name) {
+			return nil
+		}
+		t := q.termsIn(name, nil)
 		memo[name] = t
 		return t
 	}
@@ -296,9 +298,11 @@ func buildIndex(g *world.Graph, q *query) *index {
 			ix.terms[t] = append(l, i)
 		}
 	}
+	var pathTerms []string
 	for i, fe := range g.Files {
 		if q.mayHold(fe.Path) {
-			for _, t := range nameTerms(strings.TrimSuffix(fe.Path, path.Ext(fe.Path))) {
+			pathTerms = q.termsIn(strings.TrimSuffix(fe.Path, path.Ext(fe.Path)), pathTerms[:0])
+			for _, t := range pathTerms {
 				addTerm(t, i)
 			}
 		}

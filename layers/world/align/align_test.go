@@ -271,3 +271,56 @@ func TestWantsKeepsAlignment(t *testing.T) {
 		t.Errorf("nothing aligned: %+v", want.Counts)
 	}
 }
+
+// stemByString is stem as it was written on strings, before stemBytes:
+// the oracle of FuzzTermsIn.
+func stemByString(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			if suf == "ies" || suf == "ied" {
+				w += "y"
+			}
+			break
+		}
+	}
+	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 4 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// FuzzTermsIn: termsIn gives the words of a name nameTerms gives that the
+// query has, in order, and stem is what it was on strings.
+func FuzzTermsIn(f *testing.F) {
+	for _, s := range []string{"syncPodsWithRetries", "pkg/kubelet/kubelet_pods", "HTTPServerStopped", "podStatuses2x",
+		"__podSyncer__", "Übergröße_pod", "kubeletConfigurationsLongerThanSixtyFourBytesAreSplitNoWhereAtAllReally", "1234podding", "ies", "Bodies"} {
+		f.Add(s)
+	}
+	q := &query{terms: map[string]bool{}, canon: map[string]string{}}
+	for _, t := range []string{"pod", "sync", "kubelet", "status", "retry", "server", "stop", "body", "syncer", "configur", "pad"} {
+		q.terms[t], q.canon[t] = true, t
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []string
+		for _, w := range nameTerms(s) {
+			if q.terms[w] {
+				want = append(want, w)
+			}
+		}
+		if got := q.termsIn(s, nil); !reflect.DeepEqual(got, want) {
+			t.Errorf("termsIn(%q) = %q, nameTerms gives %q", s, got, want)
+		}
+		for _, w := range splitIdent(s) {
+			if got, want := stem(w), stemByString(w); got != want {
+				t.Errorf("stem(%q) = %q, want %q", w, got, want)
+			}
+		}
+	})
+}

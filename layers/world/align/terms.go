@@ -21,41 +21,7 @@ func splitIdent(s string) []string {
 // the identifiers and paths of a large tree are nearly all ASCII.
 func splitASCII(s string) []string {
 	var out []string
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			out = append(out, strings.ToLower(s[start:end]))
-		}
-		start = -1
-	}
-	isUpper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
-	isLower := func(c byte) bool { return 'a' <= c && c <= 'z' }
-	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
-	isLetter := func(c byte) bool { return isUpper(c) || isLower(c) }
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isLetter(c) && !isDigit(c) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		prev := s[i-1]
-		switch {
-		case isUpper(c) && isLower(prev):
-			flush(i)
-			start = i
-		case isUpper(c) && i+1 < len(s) && isLower(s[i+1]) && isUpper(prev):
-			flush(i)
-			start = i
-		case isLetter(c) && isDigit(prev) && i >= 2 && !isLetter(s[i-2]):
-			flush(i)
-			start = i
-		}
-	}
-	flush(len(s))
+	splitASCIIFunc(s, func(start, end int) { out = append(out, strings.ToLower(s[start:end])) })
 	return out
 }
 
@@ -101,25 +67,7 @@ func splitRunes(s string) []string {
 // "session", "expired" → "expir", "parsing" → "pars". It is applied the
 // same way to both sides of a match, so it only needs to be consistent.
 func stem(w string) string {
-	if len(w) <= 3 {
-		return w
-	}
-	for _, suf := range []string{"ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			if suf == "ies" || suf == "ied" {
-				w += "y"
-			}
-			break
-		}
-	}
-	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		w = w[:n-1] // "stopp" → "stop"
-	}
-	if strings.HasSuffix(w, "e") && len(w) > 4 {
-		w = w[:len(w)-1]
-	}
-	return w
+	return string(stemBytes([]byte(w)))
 }
 
 var stopWords = map[string]bool{}
@@ -177,6 +125,121 @@ func nameTerms(name string) []string {
 func isNumber(w string) bool {
 	for _, r := range w {
 		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// termsIn appends to out the terms of q among the stemmed words of an
+// identifier or path: nameTerms(name) less the words q has not, in the
+// same order. An ASCII name is split, lower-cased and stemmed in a buffer
+// of its own, so only the words q has cost a string, and that string is
+// q's own: the names of a large tree are many, and those words few.
+func (q *query) termsIn(name string, out []string) []string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			for _, t := range nameTerms(name) {
+				if q.terms[t] {
+					out = append(out, t)
+				}
+			}
+			return out
+		}
+	}
+	var buf [64]byte
+	word := func(start, end int) {
+		if end-start < 3 {
+			return
+		}
+		var w []byte
+		if end-start <= len(buf) {
+			w = buf[:0]
+		}
+		for i := start; i < end; i++ {
+			w = append(w, lowerASCII(name[i]))
+		}
+		if stopWords[string(w)] || isNumberBytes(w) {
+			return
+		}
+		if t, ok := q.canon[string(stemBytes(w))]; ok {
+			out = append(out, t)
+		}
+	}
+	splitASCIIFunc(name, word)
+	return out
+}
+
+// splitASCIIFunc calls word with the bounds of each word splitASCII
+// gives, in order, without making them.
+func splitASCIIFunc(s string, word func(start, end int)) {
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			word(start, end)
+		}
+		start = -1
+	}
+	isUpper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	isLower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	isLetter := func(c byte) bool { return isUpper(c) || isLower(c) }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) && !isDigit(c) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := s[i-1]
+		switch {
+		case isUpper(c) && isLower(prev):
+			flush(i)
+			start = i
+		case isUpper(c) && i+1 < len(s) && isLower(s[i+1]) && isUpper(prev):
+			flush(i)
+			start = i
+		case isLetter(c) && isDigit(prev) && i >= 2 && !isLetter(s[i-2]):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(s))
+}
+
+var stemSuffixes = []string{"ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s"}
+
+// stemBytes is stem of a word held in w, stemmed in place (an "ies"
+// becomes "y": w needs no room beyond its length, as the word shrinks).
+func stemBytes(w []byte) []byte {
+	if len(w) <= 3 {
+		return w
+	}
+	for _, suf := range stemSuffixes {
+		if len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			if suf == "ies" || suf == "ied" {
+				w = append(w, 'y')
+			}
+			break
+		}
+	}
+	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1] // "stopp" → "stop"
+	}
+	if n := len(w); n > 4 && w[n-1] == 'e' {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// isNumberBytes is isNumber of an ASCII word.
+func isNumberBytes(w []byte) bool {
+	for _, c := range w {
+		if c < '0' || c > '9' {
 			return false
 		}
 	}
