@@ -298,11 +298,29 @@ func buildIndex(g *world.Graph, q *query) *index {
 			ix.terms[t] = append(l, i)
 		}
 	}
-	var pathTerms []string
+	// A word of a path lies within one of its segments, so a folder's
+	// terms are found once for all its files.
+	dirTerms := map[string][]string{}
+	var baseTerms []string
 	for i, fe := range g.Files {
-		if q.mayHold(fe.Path) {
-			pathTerms = q.termsIn(strings.TrimSuffix(fe.Path, path.Ext(fe.Path)), pathTerms[:0])
-			for _, t := range pathTerms {
+		p := strings.TrimSuffix(fe.Path, path.Ext(fe.Path))
+		dir, base := "", p
+		if k := strings.LastIndexByte(p, '/'); k >= 0 {
+			dir, base = p[:k], p[k+1:]
+		}
+		ts, ok := dirTerms[dir]
+		if !ok {
+			if q.mayHold(dir) {
+				ts = q.termsIn(dir, nil)
+			}
+			dirTerms[dir] = ts
+		}
+		for _, t := range ts {
+			addTerm(t, i)
+		}
+		if q.mayHold(base) {
+			baseTerms = q.termsIn(base, baseTerms[:0])
+			for _, t := range baseTerms {
 				addTerm(t, i)
 			}
 		}

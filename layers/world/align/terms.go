@@ -159,7 +159,7 @@ func (q *query) termsIn(name string, out []string) []string {
 		for i := start; i < end; i++ {
 			w = append(w, lowerASCII(name[i]))
 		}
-		if stopWords[string(w)] || isNumberBytes(w) {
+		if isNumberBytes(w) || stopWords[string(w)] {
 			return
 		}
 		if t, ok := q.canon[string(stemBytes(w))]; ok {
