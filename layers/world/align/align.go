@@ -155,8 +155,30 @@ type query struct {
 	// pairs marks the first two bytes of each sub, for matching ASCII
 	// names without lower-casing them (mayHold); short is set when a sub
 	// is too short or not ASCII for that.
-	pairs []bool
+	pairs *[1 << 16]bool
 	short bool
+	// heads marks the first two bytes of each name (headOf), so that
+	// most identifiers are found not named without a look-up in names.
+	heads *[1 << 16]bool
+}
+
+// headOf is the index in heads of a name's first two bytes.
+func headOf(name string) int {
+	switch len(name) {
+	case 0:
+		return 0
+	case 1:
+		return int(name[0]) << 8
+	}
+	return int(name[0])<<8 | int(name[1])
+}
+
+// named reports whether a requirement names the identifier name.
+func (q *query) named(name string) bool {
+	if q.heads != nil && !q.heads[headOf(name)] {
+		return false
+	}
+	return q.names[name]
 }
 
 func queryOf(f *feature.Feature) *query {
@@ -186,12 +208,21 @@ func queryOf(f *feature.Feature) *query {
 	}
 	sort.Strings(q.subs)
 	q.pairUp()
+	q.headsUp()
 	return q
+}
+
+// headsUp fills heads from names.
+func (q *query) headsUp() {
+	q.heads = new([1 << 16]bool)
+	for name := range q.names {
+		q.heads[headOf(name)] = true
+	}
 }
 
 // pairUp fills pairs and short from subs.
 func (q *query) pairUp() {
-	q.pairs = make([]bool, 1<<16)
+	q.pairs = new([1 << 16]bool)
 	for _, sub := range q.subs {
 		if len(sub) < 2 || sub[0] >= 0x80 || sub[1] >= 0x80 {
 			q.short = true
@@ -205,6 +236,39 @@ func (q *query) pairUp() {
 // It runs on every definition name of the tree, so ASCII names (nearly
 // all) are matched without making their lower-case copy.
 func (q *query) mayHold(name string) bool {
+	if q.short {
+		return q.mayHoldSlow(name)
+	}
+	if len(name) == 0 {
+		return false
+	}
+	if name[0] >= 0x80 {
+		return q.mayHoldSlow(name)
+	}
+	prev := lowerASCII(name[0])
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if c >= 0x80 {
+			// What matched before a non-ASCII byte matches in the
+			// lower-case name too; the rest is the general case's.
+			return q.mayHoldSlow(name)
+		}
+		c = lowerASCII(c)
+		if q.pairs[int(prev)<<8|int(c)] {
+			for _, s := range q.subs {
+				if hasLowerPrefix(name[i-1:], s) {
+					return true
+				}
+			}
+		}
+		prev = c
+	}
+	return false
+}
+
+// mayHoldSlow is mayHold of a name that is not ASCII, or for subs that
+// are not all two ASCII bytes or more.
+func (q *query) mayHoldSlow(name string) bool {
 	for i := 0; i < len(name); i++ {
 		if name[i] >= 0x80 {
 			lower := strings.ToLower(name)
@@ -216,27 +280,14 @@ func (q *query) mayHold(name string) bool {
 			return false
 		}
 	}
-	if q.short {
-		var buf [128]byte
-		lower := buf[:0]
-		for i := 0; i < len(name); i++ {
-			lower = append(lower, lowerASCII(name[i]))
-		}
-		for _, s := range q.subs {
-			if bytes.Contains(lower, []byte(s)) {
-				return true
-			}
-		}
-		return false
+	var buf [128]byte
+	lower := buf[:0]
+	for i := 0; i < len(name); i++ {
+		lower = append(lower, lowerASCII(name[i]))
 	}
-	for i := 0; i+1 < len(name); i++ {
-		if !q.pairs[int(lowerASCII(name[i]))<<8|int(lowerASCII(name[i+1]))] {
-			continue
-		}
-		for _, s := range q.subs {
-			if hasLowerPrefix(name[i:], s) {
-				return true
-			}
+	for _, s := range q.subs {
+		if bytes.Contains(lower, []byte(s)) {
+			return true
 		}
 	}
 	return false
@@ -271,7 +322,7 @@ func hasLowerPrefix(s, prefix string) bool {
 // name are adjacent in a link (world.Facts.Link sorts them).
 func Wants(f *feature.Feature) func(name string) bool {
 	q := queryOf(f)
-	return func(name string) bool { return q.names[name] || q.mayHold(name) }
+	return func(name string) bool { return q.mayHold(name) || q.named(name) }
 }
 
 // buildIndex indexes g for the questions of q.
@@ -331,7 +382,7 @@ func buildIndex(g *world.Graph, q *query) *index {
 					continue
 				}
 				last = d.Name
-				if q.names[d.Name] {
+				if q.named(d.Name) {
 					ix.defs[d.Name] = append(ix.defs[d.Name], i)
 				}
 				for _, t := range termsOf(d.Name) {

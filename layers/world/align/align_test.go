@@ -297,17 +297,23 @@ func stemByString(w string) string {
 }
 
 // FuzzTermsIn: termsIn gives the words of a name nameTerms gives that the
-// query has, in order, and stem is what it was on strings.
+// query has, in order; stem is what it was on strings; named is a look-up
+// in names.
 func FuzzTermsIn(f *testing.F) {
 	for _, s := range []string{"syncPodsWithRetries", "pkg/kubelet/kubelet_pods", "HTTPServerStopped", "podStatuses2x",
-		"__podSyncer__", "Übergröße_pod", "kubeletConfigurationsLongerThanSixtyFourBytesAreSplitNoWhereAtAllReally", "1234podding", "ies", "Bodies"} {
+		"__podSyncer__", "Übergröße_pod", "kubeletConfigurationsLongerThanSixtyFourBytesAreSplitNoWhereAtAllReally", "1234podding", "ies", "Bodies", "x", "", "PodSpecs", "kubelet"} {
 		f.Add(s)
 	}
 	q := &query{terms: map[string]bool{}, canon: map[string]string{}}
 	for _, t := range []string{"pod", "sync", "kubelet", "status", "retry", "server", "stop", "body", "syncer", "configur", "pad"} {
 		q.terms[t], q.canon[t] = true, t
 	}
+	q.names = map[string]bool{"kubelet": true, "Sync": true, "x": true, "": true, "PodSpec": true}
+	q.headsUp()
 	f.Fuzz(func(t *testing.T, s string) {
+		if q.named(s) != q.names[s] {
+			t.Errorf("named(%q) = %v", s, q.named(s))
+		}
 		var want []string
 		for _, w := range nameTerms(s) {
 			if q.terms[w] {
