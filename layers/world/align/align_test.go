@@ -307,7 +307,9 @@ func FuzzTermsIn(f *testing.F) {
 	q := &query{terms: map[string]bool{}, canon: map[string]string{}}
 	for _, t := range []string{"pod", "sync", "kubelet", "status", "retry", "server", "stop", "body", "syncer", "configur", "pad"} {
 		q.terms[t], q.canon[t] = true, t
+		q.subs = append(q.subs, strings.TrimSuffix(t, "y"))
 	}
+	q.pairUp()
 	q.names = map[string]bool{"kubelet": true, "Sync": true, "x": true, "": true, "PodSpec": true}
 	q.headsUp()
 	f.Fuzz(func(t *testing.T, s string) {

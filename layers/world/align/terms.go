@@ -159,6 +159,11 @@ func (q *query) termsIn(name string, out []string) []string {
 		for i := start; i < end; i++ {
 			w = append(w, lowerASCII(name[i]))
 		}
+		// A term is three bytes or more, and stemming keeps a word's
+		// first two: most words are no term by them (pairs, mayHold).
+		if !q.short && q.pairs != nil && !q.pairs[int(w[0])<<8|int(w[1])] {
+			return
+		}
 		if isNumberBytes(w) || stopWords[string(w)] {
 			return
 		}
