@@ -59,6 +59,7 @@ func cmdScope() *cli.Command {
 				return err
 			}
 			e.focusTask = task
+			defer e.waitKept()
 			rev, err := revArg(c)
 			if err != nil {
 				return err
@@ -96,6 +97,7 @@ func cmdScope() *cli.Command {
 			if key != "" {
 				e.keepScope(key, res, digests)
 			}
+			e.waitKept()
 			if !res.Budget.WithinBudget {
 				e.warnf("over budget: %s", res.Budget.OverBudget)
 			}

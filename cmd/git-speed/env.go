@@ -33,6 +33,9 @@ type env struct {
 	// focusTask is the task a command is about: loadFeature leaves its
 	// problems for the command's error rather than warning about them.
 	focusTask string
+	// kept, when set, waits for a spec alignment being stored beside the
+	// writing of a scope's artifacts (keepAlignment, waitKept).
+	kept func()
 }
 
 func openEnv(c *cli.Context) (*env, error) {

@@ -138,10 +138,12 @@ type scopeInputs struct {
 	// co is the co-change history before the base (nil when there is
 	// none: no commit yet, a fallback).
 	co *cochange.Index
-	// alignLater, when set, waits for al, computed on another goroutine,
-	// and prints its warnings (openScopeOpened); al is not to be read
-	// before.
+	// alignLater, when set, waits for al, computed on another goroutine
+	// (openScopeOpened); al and keepAl are not to be read before. keepAl,
+	// when set, stores al (build.World.AlignmentUnkept): scopeTask has
+	// it done beside the writing of the artifacts (env.keepAlignment).
 	alignLater func() (*align.Alignment, error)
+	keepAl     func(warn func(string))
 }
 
 // close releases the world, if any.
@@ -213,7 +215,6 @@ func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs,
 	}
 	start := time.Now()
 	var alErr error
-	var alWarns []string
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -222,17 +223,12 @@ func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs,
 				alErr = fmt.Errorf("internal error while aligning feature %s: %v", featureName, r)
 			}
 		}()
-		in.al, alErr = w.Alignment(f, func(msg string) { alWarns = append(alWarns, msg) })
+		in.al, in.keepAl, alErr = w.AlignmentUnkept(f)
 		e.trace("scope: spec alignment", start)
 	}()
 	var waited sync.Once
 	in.alignLater = func() (*align.Alignment, error) {
-		waited.Do(func() {
-			<-done
-			for _, msg := range alWarns {
-				e.warnf("%s", msg)
-			}
-		})
+		waited.Do(func() { <-done })
 		return in.al, alErr
 	}
 	mapErr := w.MapErr() // as build.Load: the whole map, or why it cannot be read
@@ -300,6 +296,12 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 		opt.Align = in.al
 	}
 	res, err := safeScope(in.sw, in.f, task, opt)
+	if in.alignLater != nil {
+		in.alignLater() // Scope asked for it; it is done
+		if in.keepAl != nil {
+			e.keepAlignment(in.keepAl)
+		}
+	}
 	if err != nil {
 		return nil, &contextError{err}
 	}
@@ -307,6 +309,33 @@ func (e *env) scopeTask(in *scopeInputs, task string, o scopeOptions) (*scope.Re
 		e.warnf("%s", msg)
 	}
 	return res, nil
+}
+
+// keepAlignment stores a spec alignment the scope computed on another
+// goroutine, while the artifacts are written: it takes the store's lock,
+// which the scope needs no more. waitKept waits for it and prints its
+// warning.
+func (e *env) keepAlignment(keep func(warn func(string))) {
+	done := make(chan struct{})
+	var warns []string
+	go func() {
+		defer close(done)
+		keep(func(msg string) { warns = append(warns, msg) })
+	}()
+	e.kept = func() {
+		<-done
+		for _, msg := range warns {
+			e.warnf("%s", msg)
+		}
+	}
+}
+
+// waitKept waits for what keepAlignment started, if anything.
+func (e *env) waitKept() {
+	if k := e.kept; k != nil {
+		e.kept = nil
+		k()
+	}
 }
 
 // writeScope writes a scope result's three artifacts into the task's

@@ -16,28 +16,42 @@ import (
 // and spec/task revision. A failure to store it only costs recomputation;
 // warn hears of it.
 func (w *World) Alignment(f *feature.Feature, warn func(string)) (*align.Alignment, error) {
+	a, keep, err := w.AlignmentUnkept(f)
+	if keep != nil {
+		keep(warn)
+	}
+	return a, err
+}
+
+// AlignmentUnkept is Alignment leaving the storing to the caller: keep,
+// when not nil (the alignment was computed, not read), stores it, telling
+// warn of a failure. Storing takes the store's lock, so a scope keeps the
+// alignment once it reads the store no more.
+func (w *World) AlignmentUnkept(f *feature.Feature) (a *align.Alignment, keep func(warn func(string)), err error) {
 	name := "align-" + featureDigest(f)
 	if shards, err := w.st.Tree(w.tree, w.digest, name); err == nil {
 		var a align.Alignment
 		if err := json.Unmarshal(shards["alignment"], &a); err == nil && a.Version == align.Version && a.Tree == w.tree {
-			return &a, nil
+			return &a, nil, nil
 		}
 	}
 	g, err := w.defsGraph(align.Wants(f)) // linksof.go
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	a := align.Align(g, w.Facts, f)
+	a = align.Align(g, w.Facts, f)
 	data, err := json.Marshal(a)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	txn := w.st.Begin()
-	txn.PutTree(w.tree, w.digest, name, map[string][]byte{"alignment": data})
-	if err := txn.Commit(fmt.Sprintf("align %s with %s", f.Name, w.tree)); err != nil && warn != nil {
-		warn(fmt.Sprintf("could not store the alignment of %s (%v); it will be computed again", f.Name, err))
+	keep = func(warn func(string)) {
+		txn := w.st.Begin()
+		txn.PutTree(w.tree, w.digest, name, map[string][]byte{"alignment": data})
+		if err := txn.Commit(fmt.Sprintf("align %s with %s", f.Name, w.tree)); err != nil && warn != nil {
+			warn(fmt.Sprintf("could not store the alignment of %s (%v); it will be computed again", f.Name, err))
+		}
 	}
-	return a, nil
+	return a, keep, nil
 }
 
 // featureDigest names a revision of a feature's files for alignment.
