@@ -353,16 +353,31 @@ func (e *env) writeScopeDigests(res *scope.Result, featureName, task string) (st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, err
 	}
+	// Each artifact is encoded, digested and written on a goroutine of its
+	// own (on kubernetes: 2.2, 1.9 and 0.3 MB).
+	names := []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile}
+	sums := make([]string, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			data, err := res.Encode(name)
+			if err == nil {
+				sums[i] = digestHex(data)
+				err = writeFileAtomic(filepath.Join(dir, name), data)
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
 	digests := map[string]string{}
-	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
-		data, err := res.Encode(name)
-		if err != nil {
-			return "", nil, err
+	for i, name := range names {
+		if errs[i] != nil {
+			return "", nil, errs[i]
 		}
-		digests[name] = digestHex(data)
-		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
-			return "", nil, err
-		}
+		digests[name] = sums[i]
 	}
 	return dir, digests, nil
 }
