@@ -205,7 +205,22 @@ func (s *state) walk() {
 	var reached []int // the files with a distance, in the order reached
 	rel := make([]float64, n)
 	best := make([]float64, n) // strongest single contribution, for the reason
+	// A file's reason: why's text, or when that is "", the edge from via
+	// (its index + 1) named viaDir: made into text only for the files
+	// the manifest lists (reason), as most files reached are not.
 	why := make([]string, n)
+	via := make([]int32, n)
+	viaDir := make([]string, n)
+	reason := func(v int) string {
+		if why[v] != "" || via[v] == 0 {
+			return why[v]
+		}
+		up, dir := g.Files[via[v]-1].Path, viaDir[v]
+		if dist[v] == 1 {
+			return dir + " " + up
+		}
+		return fmt.Sprintf("%d hops, via %s (%s it)", dist[v], up, strings.TrimSuffix(dir, " of"))
+	}
 	d0dirs := map[string]bool{}
 	for _, i := range s.touched {
 		dist[i] = 0
@@ -241,12 +256,7 @@ func (s *state) walk() {
 			sig[v] |= sigGraph
 			if c > best[v] {
 				best[v] = c
-				up := g.Files[u].Path
-				if d == 1 {
-					why[v] = fmt.Sprintf("%s %s", dir, up)
-				} else {
-					why[v] = fmt.Sprintf("%d hops, via %s (%s it)", d, up, strings.TrimSuffix(dir, " of"))
-				}
+				why[v], via[v], viaDir[v] = "", int32(u)+1, dir // at d, dist[v]: reason
 			}
 		}
 		sort.Ints(frontier)
@@ -363,7 +373,7 @@ func (s *state) walk() {
 			continue
 		}
 		fe := &g.Files[i]
-		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], why: why[i], isTestOf: tests[i], signals: sig[i]}
+		c := &cand{idx: i, path: fe.Path, entry: fe, dist: d, rel: rel[i], isTestOf: tests[i], signals: sig[i]}
 		switch {
 		case d > maxHops:
 			c.plan, c.planWhy = TierDropped, fmt.Sprintf("%d hops: beyond scope.max_hops (%d)", d, maxHops)
@@ -405,6 +415,7 @@ func (s *state) walk() {
 				continue
 			}
 		}
+		c.why = reason(c.idx)
 		s.cands = append(s.cands, c)
 	}
 }
@@ -413,6 +424,12 @@ func (s *state) walk() {
 // reached from, with "weak" before it for a weak edge.
 func dirName(dir string, e *world.Edge) string {
 	if e.Kind == world.EdgeWeak {
+		switch dir {
+		case "callee of":
+			return "weak callee of"
+		case "caller of":
+			return "weak caller of"
+		}
 		return "weak " + dir
 	}
 	return dir
