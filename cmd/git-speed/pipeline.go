@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -385,7 +386,7 @@ func (e *env) writeScopeDigests(res *scope.Result, featureName, task string) (st
 // writeFileAtomic writes data through a temporary file and a rename, and
 // leaves an identical file alone.
 func writeFileAtomic(file string, data []byte) error {
-	if old, err := os.ReadFile(file); err == nil && string(old) == string(data) {
+	if sameFile(file, data) {
 		return nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp*")
@@ -407,6 +408,29 @@ func writeFileAtomic(file string, data []byte) error {
 		os.Remove(tmp.Name())
 	}
 	return werr
+}
+
+// sameFile reports whether file holds data, reading it in pieces: a
+// scope's artifacts are megabytes, mostly the same as the last run's.
+func sameFile(file string, data []byte) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || st.Size() != int64(len(data)) {
+		return false
+	}
+	buf := make([]byte, 64<<10)
+	for len(data) > 0 {
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(data))])
+		if err != nil || !bytes.Equal(buf[:n], data[:n]) {
+			return false
+		}
+		data = data[n:]
+	}
+	n, _ := f.Read(buf[:1])
+	return n == 0
 }
 
 // renderOptions are a render's stage-specific inputs.

@@ -46,7 +46,29 @@ func FuzzShardDecode(f *testing.F) {
 			Imports: []world.Import{{Path: "fmt", Names: []string{"x"}, Line: 3}}, Refs: []world.LinkRef{{Name: "Println", Qual: "fmt", Kind: "call", Count: 2}, {Name: "T", Count: 1}}}},
 		{Path: "a/b.go", Link: &world.Link{Lang: "go", Package: "a", Refs: []world.LinkRef{{Name: "M", Qual: "T", Count: 1}}}},
 	}))
+	f.Add(encodeRowShard([]rowRecord{{mapRecord: mapRecord{FileEntry: world.FileEntry{Path: "a/b.go", Lang: "go", Blob: "bb"}, Key: "k"}, defs: 2}}))
+	f.Add(encodeDefShard([]linkRecord{{Path: "a/b.go", Link: &world.Link{Defs: []world.LinkDef{{Name: "Sync", Kind: "func"}, {Name: "pods", Kind: "var"}}}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// In place (strings into a copy of b, as read from the store),
+		// rows and wanted definitions decode as with copied strings.
+		rows, err := decodeRowShard(b)
+		inPlace, err2 := decodeRowShardInPlace(append([]byte(nil), b...))
+		if (err == nil) != (err2 == nil) || !reflect.DeepEqual(rows, inPlace) {
+			t.Fatalf("rows in place: %v, %v", err, err2)
+		}
+		all := func(string) bool { return true }
+		if defs, err := decodeDefShard(b); err == nil {
+			wanted, err := decodeDefShardWanted(append([]byte(nil), b...), all)
+			var some []linkRecord
+			for _, r := range defs {
+				if len(r.Link.Defs) > 0 {
+					some = append(some, r)
+				}
+			}
+			if err != nil || len(wanted) != len(some) || (len(some) > 0 && !reflect.DeepEqual(wanted, some)) {
+				t.Fatalf("every definition wanted: %v, %d records of %d", err, len(wanted), len(some))
+			}
+		}
 		if recs, err := decodeMapShard(b); err == nil {
 			if again, err := decodeMapShard(encodeMapShard(recs)); err != nil || !reflect.DeepEqual(again, recs) {
 				t.Fatalf("map shard does not round-trip: %v", err)

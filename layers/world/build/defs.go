@@ -63,7 +63,7 @@ func decodeDefShard(b []byte) ([]linkRecord, error) {
 // files left with one: what the spec alignment reads (align.Wants) is a
 // small part of a large tree's definitions.
 func decodeDefShardWanted(b []byte, want func(name string) bool) ([]linkRecord, error) {
-	r := newShardReader(b, shardFormatDefs)
+	r := newShardReaderInPlace(b, shardFormatDefs) // b is read from the store
 	verdict := make([]int8, len(r.ends)) // per string: 0 not asked yet, 1 kept, -1 not
 	n := r.count()
 	var recs []linkRecord

@@ -112,7 +112,16 @@ func encodeRowShard(rows []rowRecord) []byte {
 }
 
 func decodeRowShard(b []byte) ([]rowRecord, error) {
-	r := newShardReader(b, shardFormatRows)
+	return readRows(newShardReader(b, shardFormatRows))
+}
+
+// decodeRowShardInPlace is decodeRowShard of bytes read from the store,
+// its strings pointing into them (newShardReaderInPlace).
+func decodeRowShardInPlace(b []byte) ([]rowRecord, error) {
+	return readRows(newShardReaderInPlace(b, shardFormatRows))
+}
+
+func readRows(r *shardReader) ([]rowRecord, error) {
 	n := r.count()
 	rows := make([]rowRecord, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
@@ -194,10 +203,11 @@ func patchBuckets[T any](st *gitstore.Store, prev, digest, artifact string, fix 
 	return out, nil
 }
 
-// decodeRows decodes every bucket of the rows artifact: the map records
-// sorted by path, and their links' definition counts.
+// decodeRows decodes every bucket of the rows artifact, as read from the
+// store (their strings point into them): the map records sorted by path,
+// and their links' definition counts.
 func decodeRows(shards map[string][]byte) ([]mapRecord, []int, error) {
-	rows, err := decodeAll(artifactRows, shards, decodeRowShard, func(r *rowRecord) string { return r.Path })
+	rows, err := decodeAll(artifactRows, shards, decodeRowShardInPlace, func(r *rowRecord) string { return r.Path })
 	if err != nil {
 		return nil, nil, err
 	}
