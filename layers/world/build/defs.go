@@ -64,7 +64,7 @@ func decodeDefShard(b []byte) ([]linkRecord, error) {
 // small part of a large tree's definitions.
 func decodeDefShardWanted(b []byte, want func(name string) bool) ([]linkRecord, error) {
 	r := newShardReaderInPlace(b, shardFormatDefs) // b is read from the store
-	verdict := make([]int8, len(r.ends)) // per string: 0 not asked yet, 1 kept, -1 not
+	verdict := make([]int8, len(r.ends))           // per string: 0 not asked yet, 1 kept, -1 not
 	n := r.count()
 	var recs []linkRecord
 	for i := 0; i < n && r.err == nil; i++ {
