@@ -199,7 +199,8 @@ func (e *env) openScope(featureName string, o scopeOptions) (*scopeInputs, error
 // opened (o.opened; its feature loaded, so its warnings are out): the
 // spec alignment, when not stored yet, reads the definitions while this
 // goroutine reads the project map, and is computed on while the scope
-// walks the graph (scope.Options.AlignLater), each on a core of its own.
+// walks the graph (scope.Options.AlignLater), each on a core of its own;
+// the reader of file contents starts meanwhile.
 func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs, error) {
 	w := o.opened
 	in := &scopeInputs{w: w, sw: w}
@@ -214,6 +215,7 @@ func (e *env) openScopeOpened(featureName string, o scopeOptions) (*scopeInputs,
 	if in.cnt, err = e.counter(); err != nil {
 		return nil, err
 	}
+	w.StartContent()
 	start := time.Now()
 	var alErr error
 	done := make(chan struct{})

@@ -35,6 +35,7 @@ type World struct {
 	links     map[string]*world.Link
 	factCache map[string]*world.Facts
 	blobs     gitstore.BlobReader
+	closed    bool // Close was called: StartContent leaves blobs unset
 	termDocs  []terms.Doc // the term index's files, read once (terms.go)
 
 	// An opened (not loaded) World reads the map one folder at a time
@@ -161,10 +162,36 @@ func (w *World) rawContent(path string) ([]byte, error) {
 	return w.blobs.Read(r.Blob, 0)
 }
 
+// StartContent starts the reader of file contents (a git process) on
+// another goroutine, so that it is ready when Content is first asked
+// rather than started then: a scope starts it while it reads the map.
+func (w *World) StartContent() {
+	go func() {
+		w.mu.Lock()
+		started := w.blobs != nil || w.closed
+		w.mu.Unlock()
+		if started {
+			return
+		}
+		b, err := w.repo.Blobs()
+		if err != nil {
+			return // Content reports it when asked
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.blobs != nil || w.closed {
+			b.Close()
+			return
+		}
+		w.blobs = b
+	}()
+}
+
 // Close releases the blob reader.
 func (w *World) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.closed = true
 	if w.blobs != nil {
 		w.blobs.Close()
 		w.blobs = nil
