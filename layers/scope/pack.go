@@ -459,6 +459,7 @@ func (s *state) fitCode(limit int) int {
 	if !truncated || len(unfit) > 0 {
 		truncateUnfit()
 	}
+	s.prefetchSkeletons(others)
 	for _, c := range others {
 		if c.tier == TierSkeleton && c.content == "" {
 			if fc := s.factsOf(c.path); fc != nil {
@@ -470,6 +471,28 @@ func (s *state) fitCode(limit int) int {
 		}
 	}
 	return outside + limit - room
+}
+
+// prefetcher is a World that reads the facts of many files in one batch
+// (build.World.Prefetch): cheaper than one by one.
+type prefetcher interface{ Prefetch(paths []string) }
+
+// prefetchSkeletons reads in one batch the facts of the skeletons
+// delivered whose text was not read yet (their token counts were kept).
+func (s *state) prefetchSkeletons(cands []*cand) {
+	p, ok := s.w.(prefetcher)
+	if !ok {
+		return
+	}
+	var paths []string
+	for _, c := range cands {
+		if _, read := s.facts[c.path]; !read && c.tier == TierSkeleton && c.content == "" {
+			paths = append(paths, c.path)
+		}
+	}
+	if len(paths) > 1 {
+		p.Prefetch(paths)
+	}
 }
 
 // truncate gives c as the head of its skeleton (or of its text, when it has
