@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -161,5 +162,64 @@ func TestObjectsThroughAlternates(t *testing.T) {
 	defer r.mu.Unlock()
 	if r.hasObject(plumbing.NewHash("0123456789012345678901234567890123456789")) {
 		t.Fatal("a missing object is found")
+	}
+}
+
+// Blobs read at once from a mapped pack, on several cores, are those git
+// gives, deltas included; a set holding a tree, or an object no pack
+// holds, is left to the one-by-one read.
+func TestReadPackedAtOnce(t *testing.T) {
+	g := gittest.New(t)
+	body := strings.Repeat("a line of a file that changes a little each commit\n", 300)
+	for i := 0; i < 6; i++ {
+		for k := 0; k < 4; k++ {
+			g.Write(fmt.Sprintf("d%d/f.txt", k), body+strconv.Itoa(i*k)+"\n")
+		}
+		g.Git("add", "-A")
+		g.Commit(fmt.Sprint("c", i))
+	}
+	g.Git("repack", "-adq", "--depth=10", "--window=10")
+	g.Git("prune", "--expire=now")
+	r, err := Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := catAll(t, g)
+	var blobs []plumbing.Hash
+	var tree plumbing.Hash
+	for h, o := range all {
+		switch o.t {
+		case plumbing.BlobObject:
+			blobs = append(blobs, h)
+		case plumbing.TreeObject:
+			tree = h
+		}
+	}
+	if len(blobs) < 8 || !hasDeltas(t, g) {
+		t.Fatalf("the fixture has %d blobs (deltas: %v)", len(blobs), hasDeltas(t, g))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.readObject(plumbing.BlobObject, blobs[0]); err != nil { // maps the pack
+		t.Fatal(err)
+	}
+	got, ok := r.readPackedAtOnce(blobs)
+	if !ok && runtime.GOMAXPROCS(0) > 1 {
+		t.Fatal("packed blobs were not read at once")
+	}
+	for i, h := range blobs {
+		if ok && !bytes.Equal(got[i], all[h].data) {
+			t.Fatalf("%s: %d bytes, git has %d", h, len(got[i]), len(all[h].data))
+		}
+	}
+	if _, ok := r.readPackedAtOnce(append(blobs[:len(blobs):len(blobs)], tree)); ok {
+		t.Error("a tree was read as a blob")
+	}
+	missing := plumbing.NewHash("0123456789012345678901234567890123456789")
+	if _, ok := r.readPackedAtOnce(append(blobs[:len(blobs):len(blobs)], missing)); ok {
+		t.Error("a missing object was read")
+	}
+	if out, err := r.readBlobs(blobs); err != nil || !bytes.Equal(out[3], all[blobs[3]].data) {
+		t.Errorf("readBlobs: %v", err)
 	}
 }
