@@ -61,8 +61,8 @@ func (r *Repo) readPackedAtOnce(ids []plumbing.Hash) ([][]byte, bool) {
 	ats := make([]at, len(ids))
 	for i, h := range ids {
 		p, off, ok := r.objs.find(h)
-		if !ok || p.packData == nil || p.packBad {
-			return nil, false // not mapped yet: the first read one by one maps it
+		if !ok || p.mapPack() != nil || p.packData == nil {
+			return nil, false
 		}
 		ats[i] = at{packData{b: p.packData, find: p.find}, off}
 	}

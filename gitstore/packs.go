@@ -266,22 +266,33 @@ func (p *packIdx) find(h plumbing.Hash) (int64, bool) {
 // read decodes the object at off, which find gave for h: from the pack
 // mapped into memory (packentry.go) where files are mapped, through
 // go-git elsewhere.
+// mapPack maps the pack file, once; one that is not a pack is marked
+// packBad (go-git reads it). An error only for a pack file gone.
+func (p *packIdx) mapPack() error {
+	if p.packData != nil || p.packBad {
+		return nil
+	}
+	name := strings.TrimSuffix(p.idx, ".idx") + ".pack"
+	data, unmap, err := mapFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s: %w", name, plumbing.ErrObjectNotFound)
+	}
+	if err != nil || len(data) < 12+20 || !bytes.Equal(data[:4], []byte("PACK")) {
+		if unmap != nil {
+			unmap()
+		}
+		p.packBad = true
+	} else {
+		p.packData, p.unmapPack = data, unmap
+	}
+	return nil
+}
+
 func (p *packIdx) read(h plumbing.Hash, off int64) (plumbing.ObjectType, []byte, error) {
 	name := strings.TrimSuffix(p.idx, ".idx") + ".pack"
 	if mapsFiles && !p.packBad {
-		if p.packData == nil {
-			data, unmap, err := mapFile(name)
-			if errors.Is(err, os.ErrNotExist) {
-				return plumbing.InvalidObject, nil, fmt.Errorf("%s: %w", name, plumbing.ErrObjectNotFound)
-			}
-			if err != nil || len(data) < 12+20 || !bytes.Equal(data[:4], []byte("PACK")) {
-				if unmap != nil {
-					unmap()
-				}
-				p.packBad = true
-			} else {
-				p.packData, p.unmapPack = data, unmap
-			}
+		if err := p.mapPack(); err != nil {
+			return plumbing.InvalidObject, nil, err
 		}
 		if p.packData != nil {
 			pd := packData{b: p.packData, find: p.find}
