@@ -119,7 +119,7 @@ type shardReader struct {
 
 // newShardReader reads a shard whose strings live as long as each other
 // (map rows, links).
-func newShardReader(b []byte, format byte) *shardReader { return readShard(b, format, true) }
+func newShardReader(b []byte, format byte) *shardReader { return readShard(b, format, true, false) }
 
 // newShardReaderInPlace is newShardReader making no copy of the string
 // table: its strings point into b, which must never change afterwards
@@ -127,17 +127,15 @@ func newShardReader(b []byte, format byte) *shardReader { return readShard(b, fo
 // kubernetes decodes 12 MB of rows and definitions, and copying their
 // tables was a tenth of what it allocated.
 func newShardReaderInPlace(b []byte, format byte) *shardReader {
-	r := readShard(b, format, true)
-	r.inPlace = true
-	return r
+	return readShard(b, format, true, true)
 }
 
 // newOwnShardReader reads a shard whose strings are kept apart (facts: a
 // file's link outlives its skeleton), each its own allocation.
-func newOwnShardReader(b []byte, format byte) *shardReader { return readShard(b, format, false) }
+func newOwnShardReader(b []byte, format byte) *shardReader { return readShard(b, format, false, false) }
 
-func readShard(b []byte, format byte, shared bool) *shardReader {
-	r := &shardReader{b: b, shared: shared}
+func readShard(b []byte, format byte, shared, inPlace bool) *shardReader {
+	r := &shardReader{b: b, shared: shared, inPlace: inPlace}
 	if len(b) < 2 || b[0] != shardMagic || b[1] != format {
 		r.err = errShard
 		return r
@@ -159,7 +157,9 @@ func readShard(b []byte, format byte, shared bool) *shardReader {
 		r.b = r.b[l:]
 		r.ends = append(r.ends, uint32(len(r.tab)-len(r.b)))
 	}
-	r.strs = make([]string, len(r.ends))
+	if !inPlace { // in place, a string costs no more made again than kept
+		r.strs = make([]string, len(r.ends))
+	}
 	return r
 }
 
@@ -197,8 +197,10 @@ func (r *shardReader) str() string {
 
 // strAt makes (once) the string of table index i, which index checked.
 func (r *shardReader) strAt(i uint64) string {
-	if s := r.strs[i]; s != "" {
-		return s
+	if !r.inPlace {
+		if s := r.strs[i]; s != "" {
+			return s
+		}
 	}
 	start, end := uint32(0), r.ends[i]
 	if i > 0 {
@@ -218,7 +220,9 @@ func (r *shardReader) strAt(i uint64) string {
 	} else {
 		s = string(r.tab[start+uint32(n) : end])
 	}
-	r.strs[i] = s
+	if !r.inPlace {
+		r.strs[i] = s
+	}
 	return s
 }
 
