@@ -35,7 +35,7 @@ type World struct {
 	links     map[string]*world.Link
 	factCache map[string]*world.Facts
 	blobs     gitstore.BlobReader
-	closed    bool // Close was called: StartContent leaves blobs unset
+	closed    bool        // Close was called: StartContent leaves blobs unset
 	termDocs  []terms.Doc // the term index's files, read once (terms.go)
 
 	// An opened (not loaded) World reads the map one folder at a time
