@@ -41,16 +41,16 @@ func (w *World) loadMap() {
 	w.lazy.Do(func() {
 		// The rows artifact holds the map in a few large shards (rows.go).
 		shards, err := w.st.Tree(w.tree, w.digest, artifactRows)
-		var recs []mapRecord
+		var rows []rowRecord
 		if err == nil {
-			recs, w.defs, err = decodeRows(shards)
+			rows, w.defs, err = decodeRows(shards)
 		}
 		if err != nil {
 			w.mapErr = err
 			w.g = &world.Graph{Tree: w.tree}
 		} else {
-			w.recs = recs
-			w.g = graphFromRecords(w.tree, recs, w.meta.Symbols)
+			w.rows = rows
+			w.g = graphFromRecords(w.tree, rows, w.meta.Symbols)
 		}
 		w.mapLoaded.Store(true)
 	})
@@ -67,10 +67,10 @@ func (w *World) MapErr() error {
 func (w *World) record(path string) *mapRecord {
 	if w.mapLoaded.Load() {
 		i := w.g.Index(path)
-		if i < 0 || i >= len(w.recs) {
+		if i < 0 || i >= len(w.rows) {
 			return nil
 		}
-		return &w.recs[i]
+		return &w.rows[i].mapRecord
 	}
 	dir := shardOf(path)
 	w.mu.Lock()

@@ -27,7 +27,7 @@ type World struct {
 	cfg    config.Config
 	red    *redact.Redactor
 	g      *world.Graph
-	recs   []mapRecord
+	rows   []rowRecord // the map's records, parallel to g.Files
 	defs   []int // per file of g: its link's definitions, -1 without a link (rows.go)
 	meta   *meta
 

@@ -204,17 +204,16 @@ func patchBuckets[T any](st *gitstore.Store, prev, digest, artifact string, fix 
 }
 
 // decodeRows decodes every bucket of the rows artifact, as read from the
-// store (their strings point into them): the map records sorted by path,
-// and their links' definition counts.
-func decodeRows(shards map[string][]byte) ([]mapRecord, []int, error) {
+// store (their strings point into them): the records sorted by path, and
+// their links' definition counts apart.
+func decodeRows(shards map[string][]byte) ([]rowRecord, []int, error) {
 	rows, err := decodeAll(artifactRows, shards, decodeRowShardInPlace, func(r *rowRecord) string { return r.Path })
 	if err != nil {
 		return nil, nil, err
 	}
-	recs := make([]mapRecord, len(rows))
 	defs := make([]int, len(rows))
 	for i := range rows {
-		recs[i], defs[i] = rows[i].mapRecord, rows[i].defs
+		defs[i] = rows[i].defs
 	}
-	return recs, defs, nil
+	return rows, defs, nil
 }

@@ -230,8 +230,8 @@ func decodeLinkShards(shards map[string][]byte) (map[string]*world.Link, error) 
 	return links, nil
 }
 
-// graphFromRecords assembles the CSG of a tree from its map records.
-func graphFromRecords(tree string, recs []mapRecord, symbols int) *world.Graph {
+// graphFromRecords assembles the CSG of a tree from its rows.
+func graphFromRecords(tree string, recs []rowRecord, symbols int) *world.Graph {
 	g := &world.Graph{Tree: tree, Files: make([]world.FileEntry, len(recs)), Symbols: symbols}
 	idx := make(map[string]int, len(recs))
 	n := 0
