@@ -28,7 +28,7 @@ type World struct {
 	red    *redact.Redactor
 	g      *world.Graph
 	rows   []rowRecord // the map's records, parallel to g.Files
-	defs   []int // per file of g: its link's definitions, -1 without a link (rows.go)
+	defs   []int       // per file of g: its link's definitions, -1 without a link (rows.go)
 	meta   *meta
 
 	mu        sync.Mutex
