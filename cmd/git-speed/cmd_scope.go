@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-speed/git-speed/layers/prompt"
 	"github.com/git-speed/git-speed/layers/world/align"
+	"github.com/git-speed/git-speed/layers/world/build"
 )
 
 var (
@@ -46,6 +47,11 @@ func cmdScope() *cli.Command {
 			"to .speed/features/FEATURE/context/task-TASK/. Every cut is recorded in budget.json.",
 		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
+			// A scope keeps most of what it allocates to the end: it
+			// collects rarely from the start (runScope did while
+			// scoping; collecting as the artifacts were written marked
+			// the whole index once more).
+			defer build.CollectRarely()()
 			featureName, task, err := featureTaskArgs(c)
 			if err != nil {
 				return err

@@ -102,8 +102,15 @@ const shortRunHeap = 512 << 20
 // shortRunHeap, or, when the user set a limit (GOMEMLIMIT), that limit and
 // a collection at 400 % growth. The returned function restores what was.
 // Collecting as the heap first grows from nothing was a tenth of an
-// in-place update's CPU and a twentieth of a map's.
+// in-place update's CPU and a twentieth of a map's. Called again before
+// that function runs (a scope inside a command that already set it), it
+// changes nothing: it once read its own limit as the user's.
 func CollectRarely() (restore func()) {
+	p := debug.SetGCPercent(-1)
+	if p < 0 {
+		return func() {} // collection is off already
+	}
+	debug.SetGCPercent(p)
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		prev := debug.SetGCPercent(400)
 		return func() { debug.SetGCPercent(prev) }

@@ -36,3 +36,32 @@ func TestCapHeapFollowsLiveHeap(t *testing.T) {
 		t.Fatalf("limit after stop = %d, want none", got)
 	}
 }
+
+// CollectRarely inside CollectRarely leaves collection off, and the outer
+// restore brings back what was before.
+func TestCollectRarelyNested(t *testing.T) {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Skip("GOMEMLIMIT is set")
+	}
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	outer := CollectRarely()
+	inner := CollectRarely()
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Errorf("inside the inner call: GC percent %d, want off", p)
+	}
+	inner()
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Errorf("after the inner restore: GC percent %d, want off", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != shortRunHeap {
+		t.Errorf("memory limit %d, want %d", l, shortRunHeap)
+	}
+	outer()
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("after the outer restore: GC percent %d, want 100", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("after the outer restore: memory limit %d", l)
+	}
+}
