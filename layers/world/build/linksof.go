@@ -87,7 +87,11 @@ func (w *World) defsGraph(want func(name string) bool) (*world.Graph, error) {
 	if err := w.MapErr(); err != nil {
 		return nil, err // an alignment over no files is no alignment
 	}
+	// A scope may be loading every link meanwhile (LoadLinks sets
+	// g.Links under w.mu): copy the graph under the same lock.
+	w.mu.Lock()
 	dg := *g
+	w.mu.Unlock()
 	dg.Links = make([]*world.Link, len(g.Files))
 	for _, r := range recs {
 		if i := g.Index(r.Path); i >= 0 {
