@@ -263,9 +263,6 @@ func (p *packIdx) find(h plumbing.Hash) (int64, bool) {
 	return int64(binary.BigEndian.Uint64(large[at:])), true
 }
 
-// read decodes the object at off, which find gave for h: from the pack
-// mapped into memory (packentry.go) where files are mapped, through
-// go-git elsewhere.
 // mapPack maps the pack file, once; one that is not a pack is marked
 // packBad (go-git reads it). An error only for a pack file gone.
 func (p *packIdx) mapPack() error {
@@ -288,6 +285,9 @@ func (p *packIdx) mapPack() error {
 	return nil
 }
 
+// read decodes the object at off, which find gave for h: from the pack
+// mapped into memory (packentry.go) where files are mapped, through
+// go-git elsewhere.
 func (p *packIdx) read(h plumbing.Hash, off int64) (plumbing.ObjectType, []byte, error) {
 	name := strings.TrimSuffix(p.idx, ".idx") + ".pack"
 	if mapsFiles && !p.packBad {
