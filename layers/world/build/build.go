@@ -209,10 +209,19 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
-	if err := putNow(st, txn, tree, digest, artifactLinks, linkShards(links, prev)); err != nil {
-		return nil, err
-	}
-	lap("links")
+	// The links artifact is encoded and written while the graph is
+	// resolved: both only read the links, and the graph's preparation
+	// (its indexes, one language after another) leaves a core free.
+	var (
+		linksID  string
+		linksErr error
+		linksOut = make(chan struct{})
+	)
+	go func() {
+		defer close(linksOut)
+		linksID, linksErr = st.WriteShards(linkShards(links, prev), slices.Contains(uncompressed, artifactLinks))
+	}()
+	defer func() { <-linksOut }() // on a return before the graph is done
 
 	// Resolve the graph over every file's link.
 	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
@@ -241,6 +250,12 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	g := graph.Build(in)
 	layout := encodeLayout(graph.NewGoLayout(in))
 	lap("graph")
+	<-linksOut
+	if linksErr != nil {
+		return nil, fmt.Errorf("write %s of tree %s: %w", artifactLinks, short(tree), linksErr)
+	}
+	txn.PutTreeID(tree, digest, artifactLinks, linksID)
+	lap("links (what the graph left)")
 	res.Edges = len(g.Edges)
 	for i := range files {
 		files[i].rec.Out = nil
