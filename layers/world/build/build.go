@@ -626,12 +626,14 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 				return
 			}
 			defer blobs.Close()
-			for f := take(); f != nil; f = take() {
+			ahead := readAhead(blobs, take, cfg)
+			defer ahead.stop()
+			for f := ahead.next(); f != nil; f = ahead.next() {
 				if err := ctx.Err(); err != nil {
 					fail(err)
 					return
 				}
-				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, names, warn, &mu)
+				parsed, reused, err := oneFile(ahead, st, f, cfg, opt.Force, names, warn, &mu)
 				if err != nil {
 					fail(err)
 					return
@@ -668,6 +670,83 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 		return firstErr
 	}
 	return fw.flush()
+}
+
+// readLimit is how much of f's blob is read: its head alone when it is
+// known to be too large.
+func readLimit(f *file, cfg *config.Config) int64 {
+	if f.rec.Has(world.FlagTooLarge) {
+		return headBytes
+	}
+	return cfg.Index.MaxFileBytes + 1
+}
+
+// aheadReader is a worker's BlobReader that reads the blob of the next
+// file the worker takes while the worker extracts the current one: a read
+// is a round trip to git cat-file, which the worker waited for.
+type aheadReader struct {
+	blobs  gitstore.BlobReader
+	ch     chan fetched
+	done   chan struct{}
+	exited chan struct{}
+	cur    fetched
+}
+
+// fetched is a file taken by an aheadReader, with its blob read.
+type fetched struct {
+	f     *file
+	limit int64
+	data  []byte
+	err   error
+}
+
+// readAhead takes the files of a worker with take and reads their blobs
+// from blobs one file ahead of the worker, until take has no more or stop
+// is called.
+func readAhead(blobs gitstore.BlobReader, take func() *file, cfg *config.Config) *aheadReader {
+	a := &aheadReader{blobs: blobs, ch: make(chan fetched), done: make(chan struct{}), exited: make(chan struct{})}
+	go func() {
+		defer close(a.exited)
+		defer close(a.ch)
+		for f := take(); f != nil; f = take() {
+			x := fetched{f: f, limit: readLimit(f, cfg)}
+			x.data, x.err = blobs.Read(f.rec.Blob, x.limit)
+			select {
+			case a.ch <- x:
+			case <-a.done:
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// next is the worker's next file, nil when there is none.
+func (a *aheadReader) next() *file {
+	x, ok := <-a.ch
+	if !ok {
+		return nil
+	}
+	a.cur = x
+	return x.f
+}
+
+// Read returns the blob read ahead for the current file, or reads id.
+func (a *aheadReader) Read(id string, limit int64) ([]byte, error) {
+	if x := a.cur; x.f != nil && x.f.rec.Blob == id && x.limit == limit {
+		a.cur = fetched{}
+		return x.data, x.err
+	}
+	return a.blobs.Read(id, limit)
+}
+
+// Close does nothing: the worker closes the reader it was made with.
+func (a *aheadReader) Close() error { return nil }
+
+// stop ends the reading ahead and waits for it.
+func (a *aheadReader) stop() {
+	close(a.done)
+	<-a.exited
 }
 
 // factsBatch is how many bytes of new facts are written to the object
@@ -736,10 +815,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
 func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *interner, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
-	limit := cfg.Index.MaxFileBytes + 1
-	if f.rec.Has(world.FlagTooLarge) {
-		limit = headBytes
-	}
+	limit := readLimit(f, cfg)
 	data, err := blobs.Read(f.rec.Blob, limit)
 	if err != nil {
 		mu.Lock()
