@@ -184,7 +184,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	lap("list files")
 	releaseTerms := holdTerms()
 	defer releaseTerms()
-	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
+	flushFacts, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	if err != nil {
 		return nil, err
 	}
 	lap("facts")
@@ -209,16 +210,20 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
-	// The links artifact is encoded and written while the graph is
-	// resolved: both only read the links, and the graph's preparation
-	// (its indexes, one language after another) leaves a core free.
+	// The last new facts are written, and the links artifact encoded and
+	// written, while the graph is resolved: they only read the links, and
+	// the graph's preparation (its indexes, one language after another)
+	// leaves a core free.
 	var (
-		linksID  string
-		linksErr error
-		linksOut = make(chan struct{})
+		linksID            string
+		factsErr, linksErr error
+		linksOut           = make(chan struct{})
 	)
 	go func() {
 		defer close(linksOut)
+		if factsErr = flushFacts(); factsErr != nil {
+			return
+		}
 		linksID, linksErr = st.WriteShards(linkShards(links, prev), slices.Contains(uncompressed, artifactLinks))
 	}()
 	defer func() { <-linksOut }() // on a return before the graph is done
@@ -251,6 +256,9 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	layout := encodeLayout(graph.NewGoLayout(in))
 	lap("graph")
 	<-linksOut
+	if factsErr != nil {
+		return nil, factsErr
+	}
 	if linksErr != nil {
 		return nil, fmt.Errorf("write %s of tree %s: %w", artifactLinks, short(tree), linksErr)
 	}
@@ -559,6 +567,17 @@ func decodeMeta(shards map[string][]byte, tree string) (*meta, error) {
 const trimEvery = 1024
 
 func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) error {
+	flush, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// extractFacts is fillFacts but for the writing of the last batch of new
+// facts, which flush does: a full build writes it while the graph is
+// resolved.
+func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) (flush func() error, err error) {
 	// Stored facts are looked up one file at a time: read the store's ref once.
 	if unpin, err := st.Pin(); err == nil {
 		defer unpin()
@@ -667,9 +686,9 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return nil, firstErr
 	}
-	return fw.flush()
+	return fw.flush, nil
 }
 
 // readLimit is how much of f's blob is read: its head alone when it is
