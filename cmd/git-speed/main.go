@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -28,6 +29,16 @@ func Main() int {
 			defer f.Close()
 			if pprof.StartCPUProfile(f) == nil {
 				defer pprof.StopCPUProfile()
+			}
+		}
+	}
+	// GIT_SPEED_GOTRACE=file writes an execution trace of the run (go tool
+	// trace: where a core sits idle).
+	if p := os.Getenv("GIT_SPEED_GOTRACE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			defer f.Close()
+			if trace.Start(f) == nil {
+				defer trace.Stop()
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/trace"
 	"slices"
 	"sort"
 	"sync"
@@ -150,6 +151,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		if opt.Trace != nil {
 			opt.Trace(name, time.Since(phase))
 		}
+		trace.Log(ctx, "phase done", name) // in an execution trace (GIT_SPEED_GOTRACE)
 		phase = time.Now()
 	}
 	if !opt.Force {
@@ -184,7 +186,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	lap("list files")
 	releaseTerms := holdTerms()
 	defer releaseTerms()
-	if err := fillFacts(ctx, repo, st, files, cfg, opt, res, warn); err != nil {
+	flushFacts, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	if err != nil {
 		return nil, err
 	}
 	lap("facts")
@@ -209,10 +212,23 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
-	if err := putNow(st, txn, tree, digest, artifactLinks, linkShards(links, prev)); err != nil {
-		return nil, err
-	}
-	lap("links")
+	// The last new facts are written, and the links artifact encoded and
+	// written, while the graph is resolved: they only read the links, and
+	// the graph's preparation (its indexes, one language after another)
+	// leaves a core free.
+	var (
+		linksID            string
+		factsErr, linksErr error
+		linksOut           = make(chan struct{})
+	)
+	go func() {
+		defer close(linksOut)
+		if factsErr = flushFacts(); factsErr != nil {
+			return
+		}
+		linksID, linksErr = st.WriteShards(linkShards(links, prev), slices.Contains(uncompressed, artifactLinks))
+	}()
+	defer func() { <-linksOut }() // on a return before the graph is done
 
 	// Resolve the graph over every file's link.
 	in := graph.Input{Tree: tree, Files: make([]world.FileEntry, len(files)), Links: make([]*world.Link, len(files))}
@@ -241,6 +257,15 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	g := graph.Build(in)
 	layout := encodeLayout(graph.NewGoLayout(in))
 	lap("graph")
+	<-linksOut
+	if factsErr != nil {
+		return nil, factsErr
+	}
+	if linksErr != nil {
+		return nil, fmt.Errorf("write %s of tree %s: %w", artifactLinks, short(tree), linksErr)
+	}
+	txn.PutTreeID(tree, digest, artifactLinks, linksID)
+	lap("links (what the graph left)")
 	res.Edges = len(g.Edges)
 	for i := range files {
 		files[i].rec.Out = nil
@@ -544,6 +569,17 @@ func decodeMeta(shards map[string][]byte, tree string) (*meta, error) {
 const trimEvery = 1024
 
 func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) error {
+	flush, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// extractFacts is fillFacts but for the writing of the last batch of new
+// facts, which flush does: a full build writes it while the graph is
+// resolved.
+func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) (flush func() error, err error) {
 	// Stored facts are looked up one file at a time: read the store's ref once.
 	if unpin, err := st.Pin(); err == nil {
 		defer unpin()
@@ -611,12 +647,14 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 				return
 			}
 			defer blobs.Close()
-			for f := take(); f != nil; f = take() {
+			ahead := readAhead(blobs, take, cfg)
+			defer ahead.stop()
+			for f := ahead.next(); f != nil; f = ahead.next() {
 				if err := ctx.Err(); err != nil {
 					fail(err)
 					return
 				}
-				parsed, reused, err := oneFile(blobs, st, f, cfg, opt.Force, names, warn, &mu)
+				parsed, reused, err := oneFile(ahead, st, f, cfg, opt.Force, names, warn, &mu)
 				if err != nil {
 					fail(err)
 					return
@@ -650,9 +688,86 @@ func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, fil
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return nil, firstErr
 	}
-	return fw.flush()
+	return fw.flush, nil
+}
+
+// readLimit is how much of f's blob is read: its head alone when it is
+// known to be too large.
+func readLimit(f *file, cfg *config.Config) int64 {
+	if f.rec.Has(world.FlagTooLarge) {
+		return headBytes
+	}
+	return cfg.Index.MaxFileBytes + 1
+}
+
+// aheadReader is a worker's BlobReader that reads the blob of the next
+// file the worker takes while the worker extracts the current one: a read
+// is a round trip to git cat-file, which the worker waited for.
+type aheadReader struct {
+	blobs  gitstore.BlobReader
+	ch     chan fetched
+	done   chan struct{}
+	exited chan struct{}
+	cur    fetched
+}
+
+// fetched is a file taken by an aheadReader, with its blob read.
+type fetched struct {
+	f     *file
+	limit int64
+	data  []byte
+	err   error
+}
+
+// readAhead takes the files of a worker with take and reads their blobs
+// from blobs one file ahead of the worker, until take has no more or stop
+// is called.
+func readAhead(blobs gitstore.BlobReader, take func() *file, cfg *config.Config) *aheadReader {
+	a := &aheadReader{blobs: blobs, ch: make(chan fetched), done: make(chan struct{}), exited: make(chan struct{})}
+	go func() {
+		defer close(a.exited)
+		defer close(a.ch)
+		for f := take(); f != nil; f = take() {
+			x := fetched{f: f, limit: readLimit(f, cfg)}
+			x.data, x.err = blobs.Read(f.rec.Blob, x.limit)
+			select {
+			case a.ch <- x:
+			case <-a.done:
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// next is the worker's next file, nil when there is none.
+func (a *aheadReader) next() *file {
+	x, ok := <-a.ch
+	if !ok {
+		return nil
+	}
+	a.cur = x
+	return x.f
+}
+
+// Read returns the blob read ahead for the current file, or reads id.
+func (a *aheadReader) Read(id string, limit int64) ([]byte, error) {
+	if x := a.cur; x.f != nil && x.f.rec.Blob == id && x.limit == limit {
+		a.cur = fetched{}
+		return x.data, x.err
+	}
+	return a.blobs.Read(id, limit)
+}
+
+// Close does nothing: the worker closes the reader it was made with.
+func (a *aheadReader) Close() error { return nil }
+
+// stop ends the reading ahead and waits for it.
+func (a *aheadReader) stop() {
+	close(a.done)
+	<-a.exited
 }
 
 // factsBatch is how many bytes of new facts are written to the object
@@ -721,10 +836,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
 func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *interner, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
-	limit := cfg.Index.MaxFileBytes + 1
-	if f.rec.Has(world.FlagTooLarge) {
-		limit = headBytes
-	}
+	limit := readLimit(f, cfg)
 	data, err := blobs.Read(f.rec.Blob, limit)
 	if err != nil {
 		mu.Lock()

@@ -22,7 +22,8 @@ const (
 )
 
 func encodeDefShard(recs []linkRecord) []byte {
-	w := newShardWriter()
+	w := factsWriters.Get().(*shardWriter)
+	defer w.release()
 	w.uint(uint64(len(recs)))
 	for _, r := range recs {
 		w.str(r.Path)

@@ -102,7 +102,8 @@ func linkDefs(l *world.Link) int {
 }
 
 func encodeRowShard(rows []rowRecord) []byte {
-	w := newShardWriter()
+	w := factsWriters.Get().(*shardWriter)
+	defer w.release()
 	w.uint(uint64(len(rows)))
 	for i := range rows {
 		w.mapRecord(&rows[i].mapRecord)
@@ -142,16 +143,7 @@ func encodeRows(rows []rowRecord) map[string][]byte {
 // inBuckets groups records (sorted by path) by the bucket of their
 // folder and encodes each group.
 func inBuckets[T any](recs []T, pathOf func(*T) string, encode func([]T) []byte) map[string][]byte {
-	groups := map[string][]T{}
-	for i := range recs {
-		b := rowBucket(pathOf(&recs[i]))
-		groups[b] = append(groups[b], recs[i])
-	}
-	out := make(map[string][]byte, len(groups))
-	for b, g := range groups {
-		out[b] = encode(g)
-	}
-	return out
+	return encodeGroups(groupBy(recs, func(r *T) string { return rowBucket(pathOf(r)) }), encode)
 }
 
 // rowShards encodes the rows artifact of a whole tree: recs parallel to

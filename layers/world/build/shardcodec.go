@@ -48,7 +48,8 @@ func uvarintLen(v uint64) int {
 }
 
 // factsWriters are shard writers reused by encodeFacts, which runs once per
-// parsed file: their string tables and bodies keep their room.
+// parsed file, and by the encoders of the tree's shards, once per folder
+// or bucket: their string tables and bodies keep their room.
 var factsWriters = sync.Pool{New: func() any { return newShardWriter() }}
 
 // release empties w and gives it back to factsWriters; a writer grown by a
@@ -250,7 +251,8 @@ func (r *shardReader) bool() bool {
 }
 
 func encodeMapShard(recs []mapRecord) []byte {
-	w := newShardWriter()
+	w := factsWriters.Get().(*shardWriter)
+	defer w.release()
 	w.uint(uint64(len(recs)))
 	for i := range recs {
 		w.mapRecord(&recs[i])
@@ -317,7 +319,8 @@ func (r *shardReader) mapRecord() mapRecord {
 }
 
 func encodeLinkShard(recs []linkRecord) []byte {
-	w := newShardWriter()
+	w := factsWriters.Get().(*shardWriter)
+	defer w.release()
 	w.uint(uint64(len(recs)))
 	for _, rec := range recs {
 		l := rec.Link

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -94,26 +95,71 @@ func shardOf(p string) string {
 
 // groupShards splits records (sorted by path) by folder, keeping order.
 func groupShards[T any](recs []T, pathOf func(*T) string) map[string][]T {
-	groups := map[string][]T{}
+	return groupBy(recs, func(r *T) string { return shardOf(pathOf(r)) })
+}
+
+// groupBy splits records by key, keeping their order within a group. The
+// groups share one array, sized by a first pass: appending to each group
+// copied the records of a large tree twice over.
+func groupBy[T any](recs []T, key func(*T) string) map[string][]T {
+	keys := make([]string, len(recs))
+	count := map[string]int{}
 	for i := range recs {
-		dir := shardOf(pathOf(&recs[i]))
-		groups[dir] = append(groups[dir], recs[i])
+		keys[i] = key(&recs[i])
+		count[keys[i]]++
+	}
+	all := make([]T, len(recs))
+	groups := make(map[string][]T, len(count))
+	at := 0
+	for k, n := range count {
+		groups[k] = all[at : at : at+n]
+		at += n
+	}
+	for i := range recs {
+		groups[keys[i]] = append(groups[keys[i]], recs[i])
 	}
 	return groups
 }
 
 func encodeMapShards(recs []mapRecord) map[string][]byte {
-	out := map[string][]byte{}
-	for dir, g := range groupShards(recs, func(r *mapRecord) string { return r.Path }) {
-		out[dir] = encodeMapShard(g)
-	}
-	return out
+	return encodeGroups(groupShards(recs, func(r *mapRecord) string { return r.Path }), encodeMapShard)
 }
 
 func encodeLinkShards(recs []linkRecord) map[string][]byte {
-	out := map[string][]byte{}
-	for dir, g := range groupShards(recs, func(r *linkRecord) string { return r.Path }) {
-		out[dir] = encodeLinkShard(g)
+	return encodeGroups(groupShards(recs, func(r *linkRecord) string { return r.Path }), encodeLinkShard)
+}
+
+// encodeGroups encodes every group of records into its shard, on all
+// cores: a shard's bytes depend on its records alone, so the shards are
+// those of one core. The largest groups go first, so that the cores
+// finish together.
+func encodeGroups[T any](groups map[string][]T, encode func([]T) []byte) map[string][]byte {
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if a, b := len(groups[keys[i]]), len(groups[keys[j]]); a != b {
+			return a > b
+		}
+		return keys[i] < keys[j]
+	})
+	enc := make([][]byte, len(keys))
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1)) - 1; i < len(keys); i = int(next.Add(1)) - 1 {
+			enc[i] = encode(groups[keys[i]])
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < min(runtime.NumCPU(), len(keys)); w++ {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	out := make(map[string][]byte, len(keys))
+	for i, k := range keys {
+		out[k] = enc[i]
 	}
 	return out
 }

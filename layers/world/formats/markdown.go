@@ -134,15 +134,15 @@ func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
 		if !strings.Contains(l, "](") && first != '[' {
 			continue
 		}
-		for _, m := range mdLink.FindAllStringSubmatch(l, -1) {
-			if p := localTarget(m[2]); p != "" {
+		mdLinks(l, func(image bool, target string) {
+			if p := localTarget(target); p != "" {
 				kind := "link"
-				if m[1] == "!" {
+				if image {
 					kind = "image"
 				}
 				facts.Imports = append(facts.Imports, world.Import{Path: p, Line: ln, Kind: kind})
 			}
-		}
+		})
 		if m := mdRefDef.FindStringSubmatch(l); m != nil {
 			if p := localTarget(m[1]); p != "" {
 				facts.Imports = append(facts.Imports, world.Import{Path: p, Line: ln, Kind: "link"})
@@ -160,6 +160,90 @@ func extractMarkdown(src []byte, opt Options, facts *world.Facts) {
 		sk.WriteByte('\n')
 	}
 	facts.Skeleton = sk.String()
+}
+
+// mdLinks calls fn with the target of every inline link and image of
+// line l, as mdLink finds them (leftmost first, one after another), by
+// a scan: the regexp's backtracking was most of a Markdown file's time.
+func mdLinks(l string, fn func(image bool, target string)) {
+	for i := 0; i < len(l); {
+		b := i
+		if l[b] == '!' && b+1 < len(l) && l[b+1] == '[' {
+			b++
+		}
+		if l[b] != '[' {
+			i++
+			continue
+		}
+		target, end, ok := mdLinkAt(l, b+1)
+		if !ok {
+			i++
+			continue
+		}
+		fn(b > i, target)
+		i = end
+	}
+}
+
+// mdLinkAt reads a link whose text starts at l[p] (after its '['): the
+// text up to the first ']', then '(', spaces, the target (in <> or not),
+// an optional title and ')'. end is where the link ends.
+func mdLinkAt(l string, p int) (target string, end int, ok bool) {
+	j := strings.IndexByte(l[p:], ']')
+	if j < 0 {
+		return "", 0, false
+	}
+	k := p + j + 1
+	if k >= len(l) || l[k] != '(' {
+		return "", 0, false
+	}
+	k++
+	for k < len(l) && mdSpace(l[k]) {
+		k++
+	}
+	if k < len(l) && l[k] == '<' {
+		if target, end, ok := mdLinkTail(l, k+1); ok {
+			return target, end, true
+		}
+	}
+	return mdLinkTail(l, k)
+}
+
+// mdLinkTail reads a link's target from l[p], then an optional '>', an
+// optional title (spaces, then a quote or '(' and anything up to ')') and
+// the closing ')'.
+func mdLinkTail(l string, p int) (target string, end int, ok bool) {
+	q := p
+	for q < len(l) && !mdSpace(l[q]) && l[q] != ')' && l[q] != '>' {
+		q++
+	}
+	if q == p {
+		return "", 0, false
+	}
+	target = l[p:q]
+	if q < len(l) && l[q] == '>' {
+		q++
+	}
+	if q < len(l) && mdSpace(l[q]) {
+		r := q
+		for r < len(l) && mdSpace(l[r]) {
+			r++
+		}
+		if r < len(l) && (l[r] == '"' || l[r] == '\'' || l[r] == '(') {
+			if e := strings.IndexByte(l[r+1:], ')'); e >= 0 {
+				return target, r + 1 + e + 1, true
+			}
+		}
+	}
+	if q < len(l) && l[q] == ')' {
+		return target, q + 1, true
+	}
+	return "", 0, false
+}
+
+// mdSpace reports whether c is a space as the regexps' \s.
+func mdSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // mdMatch runs re on l only when the cheap test ok passed.

@@ -220,6 +220,8 @@ type acc struct {
 	scopes   []goScope
 	members  []world.LinkRef
 	cands    []int
+	goMemo   reused[string, goTypeVerdict] // lent to each file's goTyper
+	goCtxs   reused[int, goCtx]
 }
 
 func newAcc(b *builder) *acc {
