@@ -26,6 +26,7 @@ extern gsNode ts_tree_cursor_current_node(const gsCursor *);
 extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
 extern uint16_t ts_node_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
+extern void *ts_parser_parse_string(void *parser, const void *old_tree, const char *string, uint32_t length);
 
 // gsRec is one node of a subtree dump: parent is the index of its parent
 // in the dump (-1 for the subtree's root), after the index of the first
@@ -88,6 +89,31 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
+
+// parseBytes parses src with p, as the binding's Parser.Parse would, but
+// hands tree-sitter the bytes themselves: Parse reads its input through a
+// Go callback that copies the rest of the file into fresh C memory on each
+// call the lexer makes, which cost a tenth of a full build's parse time
+// in callbacks, copies and glibc's consolidation of the freed copies. src
+// is only read during the call (tree-sitter keeps no pointer into it). A
+// nil tree means the parse stopped (timeout).
+func parseBytes(p *sitter.Parser, src []byte) *sitter.Tree {
+	var s *C.char
+	if len(src) > 0 {
+		s = (*C.char)(unsafe.Pointer(&src[0]))
+	} else {
+		s = (*C.char)(unsafe.Pointer(&empty[0]))
+	}
+	t := C.ts_parser_parse_string(*(*unsafe.Pointer)(unsafe.Pointer(p)), nil, s, C.uint32_t(len(src)))
+	if t == nil {
+		return nil
+	}
+	tree := new(sitter.Tree)
+	*(*unsafe.Pointer)(unsafe.Pointer(tree)) = t
+	return tree
+}
+
+var empty = [1]byte{}
 
 // cRec is gsRec on the Go side.
 type cRec struct {
