@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -306,20 +307,42 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 // tree returns every node of the file's syntax tree in document order,
 // read in one cgo call the first time and kept until close: passes over the
 // whole file share it.
+//
+// From then on f.root is the tree's first record: the nodes walkers pass
+// around (the root, kids, field, walk, namedChild) all point into recs, so
+// at finds them by address.
 func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root)
-		f.idx.build(f.recs)
+		f.root = &f.recs[0].node
 	}
 	return f.recs
 }
+
+const recBytes = unsafe.Sizeof(cRec{})
 
 // at returns n's index in the file's tree. Every node a walker can reach
 // is in it; one that is not is a bug, and Extract turns the panic into a
 // warning and no facts.
 func (f *file) at(n *sitter.Node) int {
-	i := f.idx.find(f.tree(), words(n).id)
+	// A node in recs is found by its address (cRec starts with the node).
+	off := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(unsafe.SliceData(f.recs)))
+	if off < uintptr(len(f.recs))*recBytes && off%recBytes == 0 {
+		return int(off / recBytes)
+	}
+	return f.atCopy(n)
+}
+
+// atCopy is at for a node that is not in recs: one the binding made
+// (Parent, NextSibling…) or a copy. The index by id is built on the first
+// such question of a file; most files never ask one.
+func (f *file) atCopy(n *sitter.Node) int {
+	recs := f.tree()
+	if f.idx.slots == nil {
+		f.idx.build(recs)
+	}
+	i := f.idx.find(recs, words(n).id)
 	if i < 0 {
 		panic(fmt.Sprintf("node %s at byte %d is not in the file's tree", n.Kind(), startByte(n)))
 	}
@@ -410,7 +433,7 @@ func (f *file) walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 
 // kid is one child of a node, as read by file.kids.
 type kid struct {
-	n     sitter.Node
+	n     *sitter.Node // in the file's tree (recs), valid until close
 	kind  string // node kind (type) name
 	field uint16 // field id within the parent; 0 for none
 	named bool
@@ -451,7 +474,7 @@ func (f *file) kids(n *sitter.Node) []kid {
 	i := f.at(n)
 	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
 		r := &f.recs[j]
-		k := kid{n: r.node, kind: f.recKind(r), field: r.field, end: uint(r.end)}
+		k := kid{n: &r.node, kind: f.recKind(r), field: r.field, end: uint(r.end)}
 		if int(r.symbol) < len(f.lang.named) {
 			k.named = f.lang.named[r.symbol]
 		} else {
@@ -592,7 +615,7 @@ func (f *file) lineOfByte(b uint) int {
 }
 
 // kidEndLine is endLine for a child read by kids, without a cgo call.
-func (f *file) kidEndLine(k *kid) int { return f.lastLine(&k.n, k.end) }
+func (f *file) kidEndLine(k *kid) int { return f.lastLine(k.n, k.end) }
 
 func isCommentKind(k string) bool { return strings.Contains(k, "comment") }
 
@@ -604,15 +627,15 @@ func (f *file) docAt(ks []kid, i int) string {
 		return ""
 	}
 	p := i - 1
-	if !isCommentKind(ks[p].kind) || line(&ks[i].n)-f.kidEndLine(&ks[p]) > 1 || f.trailing(&ks[p].n) {
+	if !isCommentKind(ks[p].kind) || line(ks[i].n)-f.kidEndLine(&ks[p]) > 1 || f.trailing(ks[p].n) {
 		return ""
 	}
 	first := p
-	for first > 0 && ks[first-1].kind == ks[first].kind && line(&ks[first].n)-f.kidEndLine(&ks[first-1]) <= 1 {
+	for first > 0 && ks[first-1].kind == ks[first].kind && line(ks[first].n)-f.kidEndLine(&ks[first-1]) <= 1 {
 		first--
 	}
 	for j := first; j <= p; j++ {
-		t := string(f.src[startByte(&ks[j].n):ks[j].end])
+		t := string(f.src[startByte(ks[j].n):ks[j].end])
 		if !isDirective(t) {
 			return docLine(t)
 		}
@@ -623,20 +646,20 @@ func (f *file) docAt(ks []kid, i int) string {
 // commentAt is comment for ks[i], reading its siblings from ks.
 func (f *file) commentAt(ks []kid, i int) {
 	k := &ks[i]
-	start, end := startByte(&k.n), k.end
+	start, end := startByte(k.n), k.end
 	if i > 0 {
 		p := &ks[i-1]
-		if p.kind == k.kind && line(&k.n)-f.kidEndLine(p) <= 1 || f.kidEndLine(p) == line(&k.n) {
+		if p.kind == k.kind && line(k.n)-f.kidEndLine(p) <= 1 || f.kidEndLine(p) == line(k.n) {
 			f.cuts = append(f.cuts, cut{start, end, ""})
 			return
 		}
 	}
 	last := i
 	j := i + 1
-	for j < len(ks) && ks[j].kind == k.kind && line(&ks[j].n)-f.kidEndLine(&ks[last]) <= 1 {
+	for j < len(ks) && ks[j].kind == k.kind && line(ks[j].n)-f.kidEndLine(&ks[last]) <= 1 {
 		last, j = j, j+1
 	}
-	if j >= len(ks) || !ks[j].named || isCommentKind(ks[j].kind) || line(&ks[j].n)-f.kidEndLine(&ks[last]) > 1 {
+	if j >= len(ks) || !ks[j].named || isCommentKind(ks[j].kind) || line(ks[j].n)-f.kidEndLine(&ks[last]) > 1 {
 		f.cuts = append(f.cuts, cut{start, end, ""})
 		return
 	}
@@ -645,7 +668,7 @@ func (f *file) commentAt(ks []kid, i int) {
 
 // kidText returns the source text of a child read by kids, without a cgo
 // call.
-func (f *file) kidText(k *kid) string { return string(f.src[startByte(&k.n):k.end]) }
+func (f *file) kidText(k *kid) string { return string(f.src[startByte(k.n):k.end]) }
 
 // pick returns the first of ks in field id (0: none), or nil.
 func pick(ks []kid, id uint16) *kid {
