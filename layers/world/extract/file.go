@@ -434,8 +434,8 @@ func (f *file) walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 // kid is one child of a node, as read by file.kids.
 type kid struct {
 	n     *sitter.Node // in the file's tree (recs), valid until close
-	kind  string // node kind (type) name
-	field uint16 // field id within the parent; 0 for none
+	kind  string       // node kind (type) name
+	field uint16       // field id within the parent; 0 for none
 	named bool
 	end   uint // end byte
 }

@@ -146,7 +146,7 @@ func words(n *sitter.Node) *gsNodeWords { return (*gsNodeWords)(unsafe.Pointer(n
 // scans nor checks on each cgo call.
 type cBuf struct {
 	p      unsafe.Pointer
-	size   uintptr // bytes
+	size   uintptr     // bytes
 	cursor C.uintptr_t // gs_dump's tree cursor, kept with the buffer
 }
 
