@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -132,8 +133,46 @@ func (f *file) signature(n, body *sitter.Node) string {
 	return foldSpace(string(f.src[startByte(n):end]))
 }
 
-// foldSpace folds runs of white space into one space and trims the ends.
-func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+// foldSpace folds runs of white space into one space and trims the ends
+// (strings.Fields joined by spaces), without allocating when s is folded
+// already, as most signatures are.
+func foldSpace(s string) string {
+	folded := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.Join(strings.Fields(s), " ") // Unicode spaces
+		}
+		if asciiSpace[c] && (c != ' ' || i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			folded = false
+		}
+	}
+	if folded {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		for i < len(s) && asciiSpace[s[i]] {
+			i++
+		}
+		j := i
+		for j < len(s) && !asciiSpace[s[j]] {
+			j++
+		}
+		if j > i {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace holds for.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // elideBody leaves body out of the skeleton, replacing it by "{ … }" and a
 // comment naming the lines left out.
@@ -595,10 +634,13 @@ func (f *file) lineOfByte(b uint) int {
 		if f.nl == nil {
 			f.nl = make([]uint, 0, len(f.src)/32)
 		}
-		for i, c := range f.src {
-			if c == '\n' {
-				f.nl = append(f.nl, uint(i))
+		for i := 0; ; {
+			j := bytes.IndexByte(f.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			f.nl = append(f.nl, uint(i+j))
+			i += j + 1
 		}
 	}
 	// Number of newlines before b.
