@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -135,40 +136,47 @@ func (f *file) signature(n, body *sitter.Node) string {
 
 // foldSpace folds runs of white space into one space and trims the ends
 // (strings.Fields joined by spaces), without allocating when s is folded
-// already, as most signatures are.
+// already, as most signatures are, and in one allocation otherwise.
 func foldSpace(s string) string {
-	folded := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return strings.Join(strings.Fields(s), " ") // Unicode spaces
-		}
-		if asciiSpace[c] && (c != ' ' || i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+	folded, prevSpace := true, true // a leading space needs folding
+	for i := 0; i < len(s) && folded; {
+		sp, size := spaceAt(s, i)
+		if sp && (prevSpace || s[i] != ' ') {
 			folded = false
 		}
+		prevSpace = sp
+		i += size
 	}
-	if folded {
+	if folded && (len(s) == 0 || !prevSpace) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	pending := false
 	for i := 0; i < len(s); {
-		for i < len(s) && asciiSpace[s[i]] {
-			i++
-		}
-		j := i
-		for j < len(s) && !asciiSpace[s[j]] {
-			j++
-		}
-		if j > i {
-			if b.Len() > 0 {
+		sp, size := spaceAt(s, i)
+		if sp {
+			pending = b.Len() > 0
+		} else {
+			if pending {
 				b.WriteByte(' ')
+				pending = false
 			}
-			b.WriteString(s[i:j])
+			b.WriteString(s[i : i+size])
 		}
-		i = j
+		i += size
 	}
 	return b.String()
+}
+
+// spaceAt reports whether the character at s[i] is white space
+// (unicode.IsSpace) and its length in bytes.
+func spaceAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiSpace[c], 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), size
 }
 
 // asciiSpace marks the ASCII bytes unicode.IsSpace holds for.

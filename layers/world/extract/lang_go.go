@@ -772,8 +772,13 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 	if kind == world.KindConst {
 		keyword = "const "
 	}
-	sig := keyword + foldSpace(f.text(spec))
-	if value != nil && (len(sig) > 120 || line(value) != w.f.endLine(value)) {
+	// Up to its value when the whole is long or the value spans lines
+	// (checked first: a multi-line value can be a table of many KiB).
+	var sig string
+	if value == nil || line(value) == w.f.endLine(value) {
+		sig = keyword + foldSpace(f.text(spec))
+	}
+	if value != nil && (sig == "" || len(sig) > 120) {
 		sig = keyword + foldSpace(f.textRange(startByte(spec), startByte(value))) + " …"
 	}
 	start := line(spec)
