@@ -41,6 +41,12 @@ type file struct {
 	nl    []uint    // offsets of the source's newlines, for lineOfByte
 	// nlDone says nl is filled (it may come from a pool, empty).
 	nlDone bool
+	// fieldSlots remember the ids of field names asked for (fieldID), by
+	// the address of the name's bytes: cheaper than the map's hash.
+	fieldSlots [32]struct {
+		name string
+		id   uint16
+	}
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -492,14 +498,23 @@ func (f *file) kind(n *sitter.Node) string { return f.recKind(&f.recs[f.at(n)]) 
 
 // fieldID returns the id of a field name of the file's grammar; 0 when the
 // grammar has no such field.
-func (f *file) fieldID(name string) uint16 { return f.lang.fields[name] }
+func (f *file) fieldID(name string) uint16 {
+	// Walkers pass constants: a name's bytes stay where they are, and the
+	// slot keeps the string it answered for, so it cannot be freed and its
+	// address reused by another name.
+	e := &f.fieldSlots[uintptr(unsafe.Pointer(unsafe.StringData(name)))>>3%uintptr(len(f.fieldSlots))]
+	if e.name != name {
+		e.name, e.id = name, f.lang.fields[name]
+	}
+	return e.id
+}
 
 // field returns n's first child in the named field, or nil. Fields are
 // the tree cursor's (gs_dump), not ts_node_child_by_field_id's, which in
 // tree-sitter 0.25 can answer with the wrong child below hidden nodes (the
 // object of a.b.c in a TypeScript type query for its property).
 func (f *file) field(n *sitter.Node, name string) *sitter.Node {
-	id := f.lang.fields[name]
+	id := f.fieldID(name)
 	if id == 0 || n == nil {
 		return nil
 	}
