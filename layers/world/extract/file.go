@@ -735,6 +735,9 @@ func (f *file) commentAt(ks []kid, i int) {
 // call.
 func (f *file) kidText(k *kid) string { return string(f.src[startByte(k.n):k.end]) }
 
+// kidBytes is kidText without the copy: the bytes in the source.
+func (f *file) kidBytes(k *kid) []byte { return f.src[startByte(k.n):k.end] }
+
 // pick returns the first of ks in field id (0: none), or nil.
 func pick(ks []kid, id uint16) *kid {
 	if id == 0 {

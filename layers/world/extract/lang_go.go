@@ -231,13 +231,25 @@ func (w *goWalker) undo(mark int) {
 
 // use records a bare identifier as a reference unless it is bound locally
 // or predeclared.
-func (w *goWalker) use(n *sitter.Node, kind string) { w.useName(w.f.text(n), line(n), kind) }
+func (w *goWalker) use(n *sitter.Node, kind string) {
+	w.useBytes(w.f.src[startByte(n):w.f.endByte(n)], line(n), kind)
+}
 
 func (w *goWalker) useName(name string, ln int, kind string) {
 	if name == "_" || w.scope[name] > 0 || goBuiltins[name] {
 		return
 	}
 	w.f.ref(world.Ref{Name: name, Line: ln, In: w.in, Kind: kind})
+}
+
+// useBytes is useName for a name still in the source: most identifiers
+// are locals or predeclared, and the name becomes a string only for a
+// reference (the map lookups of string(b) do not allocate).
+func (w *goWalker) useBytes(b []byte, ln int, kind string) {
+	if string(b) == "_" || w.scope[string(b)] > 0 || goBuiltins[string(b)] {
+		return
+	}
+	w.f.ref(world.Ref{Name: string(b), Line: ln, In: w.in, Kind: kind})
 }
 
 // function handles a function or method declaration: its definition, the
@@ -875,7 +887,7 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		if fn := pick(ks, f.fieldID("function")); fn != nil {
 			switch fn.kind {
 			case "identifier":
-				w.useName(f.kidText(fn), line(fn.n), world.RefCall)
+				w.useBytes(f.kidBytes(fn), line(fn.n), world.RefCall)
 			case "selector_expression":
 				w.selector(fn.n, world.RefCall)
 			case "generic_type", "index_expression", "type_instantiation_expression":
@@ -1043,9 +1055,9 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		}
 		switch c.kind {
 		case "identifier":
-			w.useName(f.kidText(c), line(c.n), world.RefValue)
+			w.useBytes(f.kidBytes(c), line(c.n), world.RefValue)
 		case "type_identifier":
-			w.useName(f.kidText(c), line(c.n), world.RefType)
+			w.useBytes(f.kidBytes(c), line(c.n), world.RefType)
 		default:
 			w.node(c.n, c.kind)
 		}
