@@ -48,6 +48,18 @@ func dirFiles(tb testing.TB) (paths []string, langs []string, srcs [][]byte) {
 // iteration: a real repository's mix, for profiles of the extractors
 // (-cpuprofile) beside BenchmarkParseOnlyDir.
 func BenchmarkExtractDir(b *testing.B) {
+	benchDir(b, func(lang string, src []byte) error {
+		facts, err := extract(lang, src, Options{})
+		Release(facts)
+		return err
+	})
+}
+
+// BenchmarkParseOnlyDir is BenchmarkExtractDir's baseline: the parse alone.
+func BenchmarkParseOnlyDir(b *testing.B) { benchDir(b, ParseOnly) }
+
+// benchDir runs one of each file under EXTRACT_DIR per iteration.
+func benchDir(b *testing.B, one func(lang string, src []byte) error) {
 	_, langs, srcs := dirFiles(b)
 	var total int64
 	for _, s := range srcs {
@@ -58,27 +70,7 @@ func BenchmarkExtractDir(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j, src := range srcs {
-			facts, err := extract(langs[j], src, Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			Release(facts)
-		}
-	}
-}
-
-// BenchmarkParseOnlyDir is BenchmarkExtractDir's baseline: the parse alone.
-func BenchmarkParseOnlyDir(b *testing.B) {
-	_, langs, srcs := dirFiles(b)
-	var total int64
-	for _, s := range srcs {
-		total += int64(len(s))
-	}
-	b.SetBytes(total)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for j, src := range srcs {
-			if err := ParseOnly(langs[j], src); err != nil {
+			if err := one(langs[j], src); err != nil {
 				b.Fatal(err)
 			}
 		}
