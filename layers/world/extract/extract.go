@@ -257,11 +257,12 @@ func extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 // rather than ParseWithOptions' progress callback: in go-tree-sitter
 // v0.25.0 the callback costs a cgo call-back every hundred parse
 // operations and its options value is never released from the
-// go-pointer registry, so each parse would leak an entry.
+// go-pointer registry, so each parse would leak an entry. The text goes
+// in whole (parseBytes), not through the binding's read callback.
 func (l *language) parse(src []byte, timeout time.Duration) *sitter.Tree {
 	p := l.parser()
 	p.SetTimeoutMicros(uint64(timeout / time.Microsecond))
-	tree := p.Parse(src, nil)
+	tree := parseBytes(p, src)
 	if tree == nil {
 		// A stopped parser resumes where it left off unless reset.
 		p.Reset()

@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -38,6 +41,12 @@ type file struct {
 	nl    []uint    // offsets of the source's newlines, for lineOfByte
 	// nlDone says nl is filled (it may come from a pool, empty).
 	nlDone bool
+	// fieldSlots remember the ids of field names asked for (fieldID), by
+	// the address of the name's bytes: cheaper than the map's hash.
+	fieldSlots [32]struct {
+		name string
+		id   uint16
+	}
 }
 
 // cut replaces src[start:end] in the skeleton by marker ("" drops it).
@@ -131,8 +140,53 @@ func (f *file) signature(n, body *sitter.Node) string {
 	return foldSpace(string(f.src[startByte(n):end]))
 }
 
-// foldSpace folds runs of white space into one space and trims the ends.
-func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+// foldSpace folds runs of white space into one space and trims the ends
+// (strings.Fields joined by spaces), without allocating when s is folded
+// already, as most signatures are, and in one allocation otherwise.
+func foldSpace(s string) string {
+	folded, prevSpace := true, true // a leading space needs folding
+	for i := 0; i < len(s) && folded; {
+		sp, size := spaceAt(s, i)
+		if sp && (prevSpace || s[i] != ' ') {
+			folded = false
+		}
+		prevSpace = sp
+		i += size
+	}
+	if folded && (len(s) == 0 || !prevSpace) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false
+	for i := 0; i < len(s); {
+		sp, size := spaceAt(s, i)
+		if sp {
+			pending = b.Len() > 0
+		} else {
+			if pending {
+				b.WriteByte(' ')
+				pending = false
+			}
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// spaceAt reports whether the character at s[i] is white space
+// (unicode.IsSpace) and its length in bytes.
+func spaceAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiSpace[c], 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), size
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace holds for.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // elideBody leaves body out of the skeleton, replacing it by "{ … }" and a
 // comment naming the lines left out.
@@ -306,20 +360,42 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 // tree returns every node of the file's syntax tree in document order,
 // read in one cgo call the first time and kept until close: passes over the
 // whole file share it.
+//
+// From then on f.root is the tree's first record: the nodes walkers pass
+// around (the root, kids, field, walk, namedChild) all point into recs, so
+// at finds them by address.
 func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root)
-		f.idx.build(f.recs)
+		f.root = &f.recs[0].node
 	}
 	return f.recs
 }
+
+const recBytes = unsafe.Sizeof(cRec{})
 
 // at returns n's index in the file's tree. Every node a walker can reach
 // is in it; one that is not is a bug, and Extract turns the panic into a
 // warning and no facts.
 func (f *file) at(n *sitter.Node) int {
-	i := f.idx.find(f.tree(), words(n).id)
+	// A node in recs is found by its address (cRec starts with the node).
+	off := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(unsafe.SliceData(f.recs)))
+	if off < uintptr(len(f.recs))*recBytes && off%recBytes == 0 {
+		return int(off / recBytes)
+	}
+	return f.atCopy(n)
+}
+
+// atCopy is at for a node that is not in recs: one the binding made
+// (Parent, NextSibling…) or a copy. The index by id is built on the first
+// such question of a file; most files never ask one.
+func (f *file) atCopy(n *sitter.Node) int {
+	recs := f.tree()
+	if f.idx.slots == nil {
+		f.idx.build(recs)
+	}
+	i := f.idx.find(recs, words(n).id)
 	if i < 0 {
 		panic(fmt.Sprintf("node %s at byte %d is not in the file's tree", n.Kind(), startByte(n)))
 	}
@@ -410,9 +486,9 @@ func (f *file) walk(n *sitter.Node, visit func(n *sitter.Node) bool) {
 
 // kid is one child of a node, as read by file.kids.
 type kid struct {
-	n     sitter.Node
-	kind  string // node kind (type) name
-	field uint16 // field id within the parent; 0 for none
+	n     *sitter.Node // in the file's tree (recs), valid until close
+	kind  string       // node kind (type) name
+	field uint16       // field id within the parent; 0 for none
 	named bool
 	end   uint // end byte
 }
@@ -422,14 +498,23 @@ func (f *file) kind(n *sitter.Node) string { return f.recKind(&f.recs[f.at(n)]) 
 
 // fieldID returns the id of a field name of the file's grammar; 0 when the
 // grammar has no such field.
-func (f *file) fieldID(name string) uint16 { return f.lang.fields[name] }
+func (f *file) fieldID(name string) uint16 {
+	// Walkers pass constants: a name's bytes stay where they are, and the
+	// slot keeps the string it answered for, so it cannot be freed and its
+	// address reused by another name.
+	e := &f.fieldSlots[uintptr(unsafe.Pointer(unsafe.StringData(name)))>>3%uintptr(len(f.fieldSlots))]
+	if e.name != name {
+		e.name, e.id = name, f.lang.fields[name]
+	}
+	return e.id
+}
 
 // field returns n's first child in the named field, or nil. Fields are
 // the tree cursor's (gs_dump), not ts_node_child_by_field_id's, which in
 // tree-sitter 0.25 can answer with the wrong child below hidden nodes (the
 // object of a.b.c in a TypeScript type query for its property).
 func (f *file) field(n *sitter.Node, name string) *sitter.Node {
-	id := f.lang.fields[name]
+	id := f.fieldID(name)
 	if id == 0 || n == nil {
 		return nil
 	}
@@ -451,7 +536,7 @@ func (f *file) kids(n *sitter.Node) []kid {
 	i := f.at(n)
 	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
 		r := &f.recs[j]
-		k := kid{n: r.node, kind: f.recKind(r), field: r.field, end: uint(r.end)}
+		k := kid{n: &r.node, kind: f.recKind(r), field: r.field, end: uint(r.end)}
 		if int(r.symbol) < len(f.lang.named) {
 			k.named = f.lang.named[r.symbol]
 		} else {
@@ -572,10 +657,13 @@ func (f *file) lineOfByte(b uint) int {
 		if f.nl == nil {
 			f.nl = make([]uint, 0, len(f.src)/32)
 		}
-		for i, c := range f.src {
-			if c == '\n' {
-				f.nl = append(f.nl, uint(i))
+		for i := 0; ; {
+			j := bytes.IndexByte(f.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			f.nl = append(f.nl, uint(i+j))
+			i += j + 1
 		}
 	}
 	// Number of newlines before b.
@@ -592,7 +680,7 @@ func (f *file) lineOfByte(b uint) int {
 }
 
 // kidEndLine is endLine for a child read by kids, without a cgo call.
-func (f *file) kidEndLine(k *kid) int { return f.lastLine(&k.n, k.end) }
+func (f *file) kidEndLine(k *kid) int { return f.lastLine(k.n, k.end) }
 
 func isCommentKind(k string) bool { return strings.Contains(k, "comment") }
 
@@ -604,15 +692,15 @@ func (f *file) docAt(ks []kid, i int) string {
 		return ""
 	}
 	p := i - 1
-	if !isCommentKind(ks[p].kind) || line(&ks[i].n)-f.kidEndLine(&ks[p]) > 1 || f.trailing(&ks[p].n) {
+	if !isCommentKind(ks[p].kind) || line(ks[i].n)-f.kidEndLine(&ks[p]) > 1 || f.trailing(ks[p].n) {
 		return ""
 	}
 	first := p
-	for first > 0 && ks[first-1].kind == ks[first].kind && line(&ks[first].n)-f.kidEndLine(&ks[first-1]) <= 1 {
+	for first > 0 && ks[first-1].kind == ks[first].kind && line(ks[first].n)-f.kidEndLine(&ks[first-1]) <= 1 {
 		first--
 	}
 	for j := first; j <= p; j++ {
-		t := string(f.src[startByte(&ks[j].n):ks[j].end])
+		t := string(f.src[startByte(ks[j].n):ks[j].end])
 		if !isDirective(t) {
 			return docLine(t)
 		}
@@ -623,20 +711,20 @@ func (f *file) docAt(ks []kid, i int) string {
 // commentAt is comment for ks[i], reading its siblings from ks.
 func (f *file) commentAt(ks []kid, i int) {
 	k := &ks[i]
-	start, end := startByte(&k.n), k.end
+	start, end := startByte(k.n), k.end
 	if i > 0 {
 		p := &ks[i-1]
-		if p.kind == k.kind && line(&k.n)-f.kidEndLine(p) <= 1 || f.kidEndLine(p) == line(&k.n) {
+		if p.kind == k.kind && line(k.n)-f.kidEndLine(p) <= 1 || f.kidEndLine(p) == line(k.n) {
 			f.cuts = append(f.cuts, cut{start, end, ""})
 			return
 		}
 	}
 	last := i
 	j := i + 1
-	for j < len(ks) && ks[j].kind == k.kind && line(&ks[j].n)-f.kidEndLine(&ks[last]) <= 1 {
+	for j < len(ks) && ks[j].kind == k.kind && line(ks[j].n)-f.kidEndLine(&ks[last]) <= 1 {
 		last, j = j, j+1
 	}
-	if j >= len(ks) || !ks[j].named || isCommentKind(ks[j].kind) || line(&ks[j].n)-f.kidEndLine(&ks[last]) > 1 {
+	if j >= len(ks) || !ks[j].named || isCommentKind(ks[j].kind) || line(ks[j].n)-f.kidEndLine(&ks[last]) > 1 {
 		f.cuts = append(f.cuts, cut{start, end, ""})
 		return
 	}
@@ -645,7 +733,10 @@ func (f *file) commentAt(ks []kid, i int) {
 
 // kidText returns the source text of a child read by kids, without a cgo
 // call.
-func (f *file) kidText(k *kid) string { return string(f.src[startByte(&k.n):k.end]) }
+func (f *file) kidText(k *kid) string { return string(f.src[startByte(k.n):k.end]) }
+
+// kidBytes is kidText without the copy: the bytes in the source.
+func (f *file) kidBytes(k *kid) []byte { return f.src[startByte(k.n):k.end] }
 
 // pick returns the first of ks in field id (0: none), or nil.
 func pick(ks []kid, id uint16) *kid {

@@ -42,7 +42,7 @@ func walkBash(f *file) {
 	ks := f.kids(f.root)
 	for i := range ks {
 		k := &ks[i]
-		n := &k.n
+		n := k.n
 		w.in = 0
 		switch k.kind {
 		case "comment":

@@ -26,7 +26,7 @@ func cssBlock(f *file, n *sitter.Node, context string, parentIdx int) {
 	mark := len(f.stack)
 	defer f.release(mark)
 	for _, k := range f.kids(n) {
-		st := &k.n
+		st := k.n
 		switch k.kind {
 		case "comment", "js_comment":
 			f.comment(st)
@@ -125,9 +125,9 @@ func cssRule(f *file, rule *sitter.Node, context string, parentIdx int) {
 		for _, k := range f.kids(block) {
 			switch k.kind {
 			case "declaration":
-				cssDecl(f, &k.n, selText, idx)
+				cssDecl(f, k.n, selText, idx)
 			case "rule_set": // nesting
-				cssRule(f, &k.n, cssQual(context, selText), idx)
+				cssRule(f, k.n, cssQual(context, selText), idx)
 			}
 		}
 		f.release(m)

@@ -56,7 +56,7 @@ func walkGo(f *file) {
 	ks := f.kids(root)
 	for i := range ks {
 		k := &ks[i]
-		n := &k.n
+		n := k.n
 		w.in = 0
 		switch k.kind {
 		case "comment":
@@ -84,7 +84,7 @@ func walkGo(f *file) {
 // topComment keeps build constraints whole and treats other comments as
 // doc or noise.
 func (w *goWalker) topComment(ks []kid, i int) {
-	t := w.f.text(&ks[i].n)
+	t := w.f.text(ks[i].n)
 	if strings.HasPrefix(t, "//go:build") || strings.HasPrefix(t, "// +build") {
 		return
 	}
@@ -99,14 +99,14 @@ func (w *goWalker) imports(n *sitter.Node) {
 	for _, k := range f.kids(n) {
 		switch k.kind {
 		case "import_spec":
-			w.importSpec(&k.n)
+			w.importSpec(k.n)
 		case "import_spec_list":
 			m := len(f.stack)
-			ss := f.kids(&k.n)
+			ss := f.kids(k.n)
 			for j := range ss {
 				switch ss[j].kind {
 				case "import_spec":
-					w.importSpec(&ss[j].n)
+					w.importSpec(ss[j].n)
 				case "comment":
 					f.commentAt(ss, j)
 				}
@@ -231,13 +231,25 @@ func (w *goWalker) undo(mark int) {
 
 // use records a bare identifier as a reference unless it is bound locally
 // or predeclared.
-func (w *goWalker) use(n *sitter.Node, kind string) { w.useName(w.f.text(n), line(n), kind) }
+func (w *goWalker) use(n *sitter.Node, kind string) {
+	w.useBytes(w.f.src[startByte(n):w.f.endByte(n)], line(n), kind)
+}
 
 func (w *goWalker) useName(name string, ln int, kind string) {
 	if name == "_" || w.scope[name] > 0 || goBuiltins[name] {
 		return
 	}
 	w.f.ref(world.Ref{Name: name, Line: ln, In: w.in, Kind: kind})
+}
+
+// useBytes is useName for a name still in the source: most identifiers
+// are locals or predeclared, and the name becomes a string only for a
+// reference (the map lookups of string(b) do not allocate).
+func (w *goWalker) useBytes(b []byte, ln int, kind string) {
+	if string(b) == "_" || w.scope[string(b)] > 0 || goBuiltins[string(b)] {
+		return
+	}
+	w.f.ref(world.Ref{Name: string(b), Line: ln, In: w.in, Kind: kind})
 }
 
 // function handles a function or method declaration: its definition, the
@@ -349,18 +361,18 @@ func (w *goWalker) params(list *sitter.Node, receiver bool) {
 			m := len(f.stack)
 			names = names[:0]
 			typ := ""
-			for _, c := range f.kids(&k.n) {
+			for _, c := range f.kids(k.n) {
 				if c.field == f.fieldID("name") {
 					c := c
-					names = append(names, &c.n)
+					names = append(names, c.n)
 				} else if c.field == f.fieldID("type") {
 					if k.kind == "parameter_declaration" {
-						typ = w.typeOf(&c.n)
+						typ = w.typeOf(c.n)
 					}
 					if receiver {
-						w.receiverTypeRefs(&c.n)
+						w.receiverTypeRefs(c.n)
 					} else {
-						w.typ(&c.n)
+						w.typ(c.n)
 					}
 				}
 			}
@@ -427,16 +439,16 @@ func (w *goWalker) typeParams(list *sitter.Node) {
 			continue
 		}
 		m := len(f.stack)
-		for _, c := range f.kids(&k.n) {
+		for _, c := range f.kids(k.n) {
 			if c.field == f.fieldID("name") {
-				w.declare(f.text(&c.n))
+				w.declare(f.text(c.n))
 			}
 		}
 		f.release(m)
 	}
 	for _, k := range ks {
 		if k.kind == "type_parameter_declaration" {
-			if t := f.field(&k.n, "type"); t != nil {
+			if t := f.field(k.n, "type"); t != nil {
 				w.typ(t)
 			}
 		}
@@ -462,7 +474,7 @@ func (w *goWalker) typeDecl(n *sitter.Node, top bool, declDoc string) {
 				f.commentAt(ks, i)
 			}
 		case "type_spec", "type_alias":
-			spec := &k.n
+			spec := k.n
 			nameNode := f.field(spec, "name")
 			if nameNode == nil {
 				continue
@@ -560,7 +572,7 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 		case "comment":
 			f.commentAt(fks, i)
 		case "field_declaration":
-			fd := &k.n
+			fd := k.n
 			m := len(f.stack)
 			var names []string
 			var typ *sitter.Node
@@ -568,12 +580,12 @@ func (w *goWalker) structFields(t *sitter.Node, parent string, idx int) {
 			for _, c := range f.kids(fd) {
 				switch c.field {
 				case f.fieldID("name"):
-					names = append(names, f.text(&c.n))
+					names = append(names, f.text(c.n))
 				case f.fieldID("type"):
 					c := c
-					typ = &c.n
+					typ = c.n
 				case f.fieldID("tag"):
-					sigEnd = startByte(&c.n)
+					sigEnd = startByte(c.n)
 				}
 			}
 			f.release(m)
@@ -646,7 +658,7 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 		case "comment":
 			f.commentAt(iks, i)
 		case "method_elem":
-			me := &k.n
+			me := k.n
 			nm := f.field(me, "name")
 			if nm == nil {
 				continue
@@ -661,9 +673,9 @@ func (w *goWalker) interfaceElems(t *sitter.Node, parent string, idx int) {
 			w.undo(m)
 			w.in = idx
 		case "type_elem":
-			w.typ(&k.n)
-			if f.namedCount(&k.n) == 1 {
-				if t := w.typeOf(f.namedChild(&k.n, 0)); t != "" {
+			w.typ(k.n)
+			if f.namedCount(k.n) == 1 {
+				if t := w.typeOf(f.namedChild(k.n, 0)); t != "" {
 					embeds = append(embeds, t)
 				}
 			}
@@ -702,10 +714,10 @@ func (w *goWalker) valueDecl(n *sitter.Node, top bool, declDoc string) {
 					doc = declDoc
 				}
 			}
-			w.valueSpec(n, &k.n, kind, top, specs == 1, doc)
+			w.valueSpec(n, k.n, kind, top, specs == 1, doc)
 		case "var_spec_list":
 			m := len(f.stack)
-			ss := f.kids(&k.n)
+			ss := f.kids(k.n)
 			for j := range ss {
 				switch ss[j].kind {
 				case "comment":
@@ -717,7 +729,7 @@ func (w *goWalker) valueDecl(n *sitter.Node, top bool, declDoc string) {
 					if top {
 						doc = f.docAt(ss, j)
 					}
-					w.valueSpec(n, &ss[j].n, kind, top, false, doc)
+					w.valueSpec(n, ss[j].n, kind, top, false, doc)
 				}
 			}
 			f.release(m)
@@ -736,12 +748,12 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 		switch c.field {
 		case f.fieldID("name"):
 			if c.kind == "identifier" {
-				names = append(names, &c.n)
+				names = append(names, c.n)
 			}
 		case f.fieldID("type"):
-			typ = &c.n
+			typ = c.n
 		case f.fieldID("value"):
-			value = &c.n
+			value = c.n
 		}
 	}
 	if !top {
@@ -772,8 +784,13 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 	if kind == world.KindConst {
 		keyword = "const "
 	}
-	sig := keyword + foldSpace(f.text(spec))
-	if value != nil && (len(sig) > 120 || line(value) != w.f.endLine(value)) {
+	// Up to its value when the whole is long or the value spans lines
+	// (checked first: a multi-line value can be a table of many KiB).
+	var sig string
+	if value == nil || line(value) == w.f.endLine(value) {
+		sig = keyword + foldSpace(f.text(spec))
+	}
+	if value != nil && (sig == "" || len(sig) > 120) {
 		sig = keyword + foldSpace(f.textRange(startByte(spec), startByte(value))) + " …"
 	}
 	start := line(spec)
@@ -870,20 +887,20 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		if fn := pick(ks, f.fieldID("function")); fn != nil {
 			switch fn.kind {
 			case "identifier":
-				w.useName(f.kidText(fn), line(&fn.n), world.RefCall)
+				w.useBytes(f.kidBytes(fn), line(fn.n), world.RefCall)
 			case "selector_expression":
-				w.selector(&fn.n, world.RefCall)
+				w.selector(fn.n, world.RefCall)
 			case "generic_type", "index_expression", "type_instantiation_expression":
-				w.instantiatedCall(&fn.n, fn.kind)
+				w.instantiatedCall(fn.n, fn.kind)
 			default:
-				w.node(&fn.n, fn.kind)
+				w.node(fn.n, fn.kind)
 			}
 		}
 		if ta := pick(ks, f.fieldID("type_arguments")); ta != nil {
-			w.node(&ta.n, "type_arguments")
+			w.node(ta.n, "type_arguments")
 		}
 		if args := pick(ks, f.fieldID("arguments")); args != nil {
-			w.node(&args.n, "argument_list")
+			w.node(args.n, "argument_list")
 		}
 		f.release(mark)
 		return
@@ -932,16 +949,16 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		for _, c := range f.kids(n) {
 			switch c.kind {
 			case "field_declaration":
-				if t := f.field(&c.n, "type"); t != nil {
+				if t := f.field(c.n, "type"); t != nil {
 					w.typ(t)
 				}
 			case "method_elem":
 				m := len(w.bound)
-				w.params(f.field(&c.n, "parameters"), false)
-				w.result(f.field(&c.n, "result"))
+				w.params(f.field(c.n, "parameters"), false)
+				w.result(f.field(c.n, "result"))
 				w.undo(m)
 			case "field_declaration_list", "type_elem":
-				w.node(&c.n, c.kind)
+				w.node(c.n, c.kind)
 			}
 		}
 		f.release(mark)
@@ -999,11 +1016,11 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 					if f.kind(a) == "expression_list" && f.namedCount(a) == 1 {
 						a = f.namedChild(a, 0)
 					}
-					if t := w.caseType(&c.n); t != "" && f.kind(a) == "identifier" {
+					if t := w.caseType(c.n); t != "" && f.kind(a) == "identifier" {
 						w.declareTyped(f.text(a), t)
 					}
 				}
-				w.node(&c.n, c.kind)
+				w.node(c.n, c.kind)
 				w.undo(cm)
 			}
 		}
@@ -1014,7 +1031,7 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		m := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.named && c.kind != "label_name" {
-				w.node(&c.n, c.kind)
+				w.node(c.n, c.kind)
 			}
 		}
 		f.release(m)
@@ -1038,11 +1055,11 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		}
 		switch c.kind {
 		case "identifier":
-			w.useName(f.kidText(c), line(&c.n), world.RefValue)
+			w.useBytes(f.kidBytes(c), line(c.n), world.RefValue)
 		case "type_identifier":
-			w.useName(f.kidText(c), line(&c.n), world.RefType)
+			w.useBytes(f.kidBytes(c), line(c.n), world.RefType)
 		default:
-			w.node(&c.n, c.kind)
+			w.node(c.n, c.kind)
 		}
 	}
 	f.release(m)
@@ -1082,7 +1099,7 @@ func (w *goWalker) instantiatedCall(fn *sitter.Node, k string) {
 	defer f.release(m)
 	for _, c := range f.kids(fn) {
 		if c.named && (base == nil || c.n.Id() != base.Id()) {
-			w.node(&c.n, c.kind)
+			w.node(c.n, c.kind)
 		}
 	}
 }
@@ -1128,9 +1145,9 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 			continue
 		}
 		if c.kind == "identifier" {
-			w.declareTyped(f.text(&c.n), typeAt(k))
+			w.declareTyped(f.text(c.n), typeAt(k))
 		} else {
-			w.node(&c.n, c.kind)
+			w.node(c.n, c.kind)
 		}
 		k++
 	}
@@ -1167,29 +1184,29 @@ func (w *goWalker) selector(n *sitter.Node, kind string) {
 		return
 	}
 	if sel == nil {
-		w.node(&op.n, op.kind)
+		w.node(op.n, op.kind)
 		return
 	}
 	name := f.kidText(sel)
-	ln := line(&sel.n)
+	ln := line(sel.n)
 	if op.kind == "identifier" {
 		q := f.kidText(op)
 		if w.scope[q] == 0 && w.pkgs[q] {
 			f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: kind})
 			return
 		}
-		w.useName(q, line(&op.n), world.RefValue)
-		if t := w.valueType(&op.n); t != "" {
+		w.useName(q, line(op.n), world.RefValue)
+		if t := w.valueType(op.n); t != "" {
 			q += ":" + t
 		}
 		f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 		return
 	}
-	q := w.root(&op.n)
-	if t := w.valueType(&op.n); t != "" {
+	q := w.root(op.n)
+	if t := w.valueType(op.n); t != "" {
 		q += ":" + t
 	}
-	w.node(&op.n, op.kind)
+	w.node(op.n, op.kind)
 	f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 }
 
@@ -1232,7 +1249,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 	for _, c := range f.kids(body) {
 		switch c.kind {
 		case "keyed_element":
-			kv := &c.n
+			kv := c.n
 			k, v := f.field(kv, "key"), f.field(kv, "value")
 			if k != nil {
 				inner := f.namedChild(k, 0)
@@ -1250,7 +1267,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 				w.element(v, elem)
 			}
 		case "literal_element":
-			w.element(&c.n, elem)
+			w.element(c.n, elem)
 		case "comment":
 		}
 	}
@@ -1462,7 +1479,7 @@ func (w *goWalker) caseType(c *sitter.Node) string {
 	ks := f.kids(c)
 	for i := range ks {
 		if ks[i].named && id != 0 && ks[i].field == id {
-			typ = &f.recs[f.at(&ks[i].n)].node
+			typ = &f.recs[f.at(ks[i].n)].node
 			n++
 		}
 	}

@@ -132,13 +132,13 @@ func (w *jsWalker) statements(n *sitter.Node, prefix string, parentIdx int, expo
 		}
 		if ks[i].kind == "comment" || ks[i].kind == "html_comment" {
 			f.commentAt(ks, i)
-			w.typedefImports(&ks[i].n)
+			w.typedefImports(ks[i].n)
 			if w.jsxSource == "" && prefix == "" {
-				w.jsxSource = jsxPragma(f.text(&ks[i].n))
+				w.jsxSource = jsxPragma(f.text(ks[i].n))
 			}
 			continue
 		}
-		w.statement(&ks[i].n, ks[i].kind, prefix, parentIdx, exported, &ks[i].n)
+		w.statement(ks[i].n, ks[i].kind, prefix, parentIdx, exported, ks[i].n)
 	}
 }
 
@@ -147,7 +147,7 @@ func (w *jsWalker) noteDocs(ks []kid) {
 	for i := range ks {
 		if ks[i].named && !isCommentKind(ks[i].kind) {
 			if d := w.f.docAt(ks, i); d != "" {
-				w.docs[startByte(&ks[i].n)] = d
+				w.docs[startByte(ks[i].n)] = d
 			}
 			if i > 0 && isCommentKind(ks[i-1].kind) {
 				w.noteJSDoc(ks, i)
@@ -187,7 +187,7 @@ func (w *jsWalker) statement(n *sitter.Node, k, prefix string, parentIdx int, ex
 		m := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.named {
-				w.statement(&c.n, c.kind, prefix, parentIdx, exported, outer)
+				w.statement(c.n, c.kind, prefix, parentIdx, exported, outer)
 			}
 		}
 		f.release(m)
@@ -316,7 +316,7 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool, ctx string) {
 	defer f.release(mark)
 	pos := -1
 	for _, c := range f.kids(ps) {
-		p := &c.n
+		p := c.n
 		if c.named && c.kind != "comment" {
 			pos++
 		}
@@ -358,7 +358,7 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool, ctx string) {
 			m := len(f.stack)
 			for _, d := range f.kids(p) {
 				if d.kind == "decorator" {
-					w.uses(&d.n)
+					w.uses(d.n)
 				}
 			}
 			f.release(m)
@@ -428,7 +428,7 @@ func (w *jsWalker) collect(n *sitter.Node, locals map[string]bool) {
 		if !c.named {
 			continue
 		}
-		ch := &c.n
+		ch := c.n
 		switch c.kind {
 		case "function_declaration", "generator_function_declaration", "class_declaration",
 			"abstract_class_declaration", "enum_declaration", "interface_declaration", "type_alias_declaration":
@@ -719,7 +719,7 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 		mark := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.named && c.field != f.fieldID("name") {
-				w.uses(&c.n)
+				w.uses(c.n)
 			}
 		}
 		f.release(mark)
@@ -762,7 +762,7 @@ func (w *jsWalker) children(n *sitter.Node) {
 	ks := f.kids(n)
 	for i := range ks {
 		if ks[i].named {
-			w.usesK(&ks[i].n, ks[i].kind)
+			w.usesK(ks[i].n, ks[i].kind)
 		}
 	}
 }
@@ -857,7 +857,7 @@ func (w *jsWalker) types(n *sitter.Node) {
 		mark := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.named && c.field != f.fieldID("name") && c.field != f.fieldID("type_parameters") {
-				w.types(&c.n)
+				w.types(c.n)
 			}
 		}
 		f.release(mark)
@@ -886,7 +886,7 @@ func (w *jsWalker) typeChildren(n *sitter.Node) {
 	defer f.release(mark)
 	for _, c := range f.kids(n) {
 		if c.named {
-			w.types(&c.n)
+			w.types(c.n)
 		}
 	}
 }
@@ -909,8 +909,8 @@ func (w *jsWalker) class(n, outer *sitter.Node, prefix string, parentIdx int, ex
 	// Decorators belong to the class, not its signature.
 	m := len(f.stack)
 	for _, c := range f.kids(n) {
-		if c.kind == "decorator" && w.f.endByte(&c.n) > sigStart {
-			sigStart = w.f.endByte(&c.n)
+		if c.kind == "decorator" && w.f.endByte(c.n) > sigStart {
+			sigStart = w.f.endByte(c.n)
 		}
 	}
 	f.release(m)
@@ -955,9 +955,9 @@ func (w *jsWalker) classRefs(n *sitter.Node) {
 	for _, c := range f.kids(n) {
 		switch c.kind {
 		case "decorator":
-			w.uses(&c.n)
+			w.uses(c.n)
 		case "class_heritage":
-			f.walk(&c.n, func(h *sitter.Node) bool {
+			f.walk(c.n, func(h *sitter.Node) bool {
 				switch f.kind(h) {
 				case "extends_clause":
 					if v := f.field(h, "value"); v != nil {
@@ -993,7 +993,7 @@ func (w *jsWalker) classRefs(n *sitter.Node) {
 			if f.kind(n) == "class" {
 				outerCls := w.cls
 				w.cls = "" // an anonymous class
-				w.classMembersRefs(&c.n)
+				w.classMembersRefs(c.n)
 				w.cls = outerCls
 			}
 		}
@@ -1007,7 +1007,7 @@ func (w *jsWalker) classMembersRefs(body *sitter.Node) {
 	defer f.release(mark)
 	for _, c := range f.kids(body) {
 		if c.named {
-			w.member1(&c.n, c.kind)
+			w.member1(c.n, c.kind)
 		}
 	}
 }
@@ -1020,7 +1020,7 @@ func (w *jsWalker) member1(n *sitter.Node, k string) {
 		mark := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.kind == "decorator" {
-				w.uses(&c.n)
+				w.uses(c.n)
 			}
 		}
 		f.release(mark)
@@ -1029,7 +1029,7 @@ func (w *jsWalker) member1(n *sitter.Node, k string) {
 		mark := len(f.stack)
 		for _, c := range f.kids(n) {
 			if c.kind == "decorator" {
-				w.uses(&c.n)
+				w.uses(c.n)
 			}
 		}
 		f.release(mark)
@@ -1058,7 +1058,7 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 	w.noteDocs(cks)
 	for i := range cks {
 		c := &cks[i]
-		n := &c.n
+		n := c.n
 		w.in = parentIdx
 		switch c.kind {
 		case "comment":
@@ -1203,16 +1203,16 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 		case "call_signature":
 			// What calling a value of this type gives: a member "()".
 			f.def(world.Def{Name: "()", Kind: world.KindMethod, Qualified: qual + "()", Parent: qual,
-				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
-				Exported: exported, Doc: w.docOf(&c.n), Returns: w.cutParams(w.withParams(w.jsReturnType(&c.n), &c.n))})
+				Start: line(c.n), End: w.f.endLine(c.n), Signature: strings.TrimRight(foldSpace(f.text(c.n)), ";,"),
+				Exported: exported, Doc: w.docOf(c.n), Returns: w.cutParams(w.withParams(w.jsReturnType(c.n), c.n))})
 		case "property_signature", "method_signature":
-			if mn := f.field(&c.n, "name"); mn != nil {
+			if mn := f.field(c.n, "name"); mn != nil {
 				kind := world.KindField
 				returns := ""
 				if c.kind == "method_signature" {
 					kind = world.KindMethod
-					returns = w.withParams(w.jsReturnType(&c.n), &c.n)
-				} else if t := f.field(&c.n, "type"); t != nil {
+					returns = w.withParams(w.jsReturnType(c.n), c.n)
+				} else if t := f.field(c.n, "type"); t != nil {
 					returns = jsTypeExpr(f, t)
 					if f.namedCount(t) == 1 && f.kind(f.namedChild(t, 0)) == "function_type" {
 						kind = world.KindMethod // get: (url) => R is called like a method
@@ -1221,8 +1221,8 @@ func (w *jsWalker) typeMembers(body *sitter.Node, qual string, exported bool) {
 				}
 				mname := jsString(f.text(mn))
 				f.def(world.Def{Name: mname, Kind: kind, Qualified: qual + "." + mname, Parent: qual,
-					Start: line(&c.n), End: w.f.endLine(&c.n), Signature: strings.TrimRight(foldSpace(f.text(&c.n)), ";,"),
-					Exported: exported, Doc: w.docOf(&c.n), Returns: returns})
+					Start: line(c.n), End: w.f.endLine(c.n), Signature: strings.TrimRight(foldSpace(f.text(c.n)), ";,"),
+					Exported: exported, Doc: w.docOf(c.n), Returns: returns})
 			}
 		}
 	}
@@ -1276,14 +1276,14 @@ func (w *jsWalker) enum(n, outer *sitter.Node, prefix string, parentIdx int, exp
 		w.noteDocs(eks)
 		for i := range eks {
 			c := &eks[i]
-			member := &c.n
+			member := c.n
 			switch c.kind {
 			case "comment":
 				f.commentAt(eks, i)
 				continue
 			case "enum_assignment":
-				member = f.field(&c.n, "name")
-				if v := f.field(&c.n, "value"); v != nil {
+				member = f.field(c.n, "name")
+				if v := f.field(c.n, "value"); v != nil {
 					w.uses(v)
 				}
 			case "property_identifier", "string", "number":
@@ -1295,8 +1295,8 @@ func (w *jsWalker) enum(n, outer *sitter.Node, prefix string, parentIdx int, exp
 			}
 			mname := strings.Trim(f.text(member), `"'`)
 			f.def(world.Def{Name: mname, Kind: world.KindConst, Qualified: qual + "." + mname, Parent: qual,
-				Start: line(&c.n), End: w.f.endLine(&c.n), Signature: foldSpace(f.text(&c.n)), Exported: exported,
-				Doc: w.docOf(&c.n)})
+				Start: line(c.n), End: w.f.endLine(c.n), Signature: foldSpace(f.text(c.n)), Exported: exported,
+				Doc: w.docOf(c.n)})
 		}
 		f.release(mark)
 	}
@@ -1317,7 +1317,7 @@ func (w *jsWalker) variables(n, outer *sitter.Node, prefix string, parentIdx int
 		if c.kind != "variable_declarator" {
 			continue
 		}
-		d := &c.n
+		d := c.n
 		nm, val := f.field(d, "name"), f.field(d, "value")
 		if nm == nil {
 			continue
@@ -1528,7 +1528,7 @@ func (w *jsWalker) importStmt(n *sitter.Node) {
 		// import x = require("m") / import x = ns.y
 		for _, c := range ks {
 			if c.kind == "import_require_clause" {
-				id, s := f.namedChild(&c.n, 0), f.field(&c.n, "source")
+				id, s := f.namedChild(c.n, 0), f.field(c.n, "source")
 				if s != nil {
 					imp := world.Import{Path: jsString(f.text(s)), Line: ln, Kind: "require"}
 					if id != nil && f.kind(id) == "identifier" {
@@ -1550,18 +1550,18 @@ func (w *jsWalker) importStmt(n *sitter.Node) {
 		plain := world.Import{Path: path, Line: ln, Kind: kind}
 		var more []world.Import
 		m := len(f.stack)
-		for _, cc := range f.kids(&c.n) {
+		for _, cc := range f.kids(c.n) {
 			switch cc.kind {
 			case "identifier": // default import
-				more = append(more, world.Import{Path: path, Names: []string{"default"}, Alias: f.text(&cc.n), Line: ln, Kind: kind})
+				more = append(more, world.Import{Path: path, Names: []string{"default"}, Alias: f.text(cc.n), Line: ln, Kind: kind})
 			case "namespace_import":
-				if id := f.namedChild(&cc.n, 0); id != nil {
+				if id := f.namedChild(cc.n, 0); id != nil {
 					more = append(more, world.Import{Path: path, Alias: f.text(id), Line: ln, Kind: joinKind(kind, "namespace")})
 					w.ns[f.text(id)] = true
 				}
 			case "named_imports":
-				for i := uint(0); i < f.namedCount(&cc.n); i++ {
-					sp := f.namedChild(&cc.n, i)
+				for i := uint(0); i < f.namedCount(cc.n); i++ {
+					sp := f.namedChild(cc.n, i)
 					if f.kind(sp) != "import_specifier" {
 						continue
 					}
@@ -1663,7 +1663,7 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 			switch c.kind {
 			case "namespace_export":
 				star = false
-				if id := f.namedChild(&c.n, 0); id != nil {
+				if id := f.namedChild(c.n, 0); id != nil {
 					f.imp(world.Import{Path: path, Alias: jsString(f.text(id)), Line: ln, Kind: kind})
 					w.exported[jsString(f.text(id))] = true
 				}
@@ -1671,8 +1671,8 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 				star = false
 				plain := world.Import{Path: path, Line: ln, Kind: kind}
 				var more []world.Import
-				for i := uint(0); i < f.namedCount(&c.n); i++ {
-					sp := f.namedChild(&c.n, i)
+				for i := uint(0); i < f.namedCount(c.n); i++ {
+					sp := f.namedChild(c.n, i)
 					name, alias := f.field(sp, "name"), f.field(sp, "alias")
 					if name == nil {
 						continue
@@ -1711,12 +1711,12 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 		switch {
 		case c.kind == "decorator":
 			c := c
-			decorators = append(decorators, &c.n)
+			decorators = append(decorators, c.n)
 		case c.field == f.fieldID("declaration"):
-			w.statement(&c.n, c.kind, prefix, parentIdx, true, n)
+			w.statement(c.n, c.kind, prefix, parentIdx, true, n)
 		case c.kind == "export_clause":
-			for i := uint(0); i < f.namedCount(&c.n); i++ {
-				sp := f.namedChild(&c.n, i)
+			for i := uint(0); i < f.namedCount(c.n); i++ {
+				sp := f.namedChild(c.n, i)
 				if name := f.field(sp, "name"); name != nil {
 					w.exported[f.text(name)] = true
 					as := f.text(name)
@@ -1731,23 +1731,23 @@ func (w *jsWalker) exportStmt(n *sitter.Node, prefix string, parentIdx int) {
 			switch c.kind {
 			case "function_expression", "function_declaration", "generator_function", "generator_function_declaration", "arrow_function":
 				if c.kind == "arrow_function" {
-					w.defaultArrow(&c.n, n, prefix, parentIdx)
+					w.defaultArrow(c.n, n, prefix, parentIdx)
 				} else {
-					w.function(&c.n, n, prefix, parentIdx, true)
+					w.function(c.n, n, prefix, parentIdx, true)
 				}
 			case "class", "class_declaration", "abstract_class_declaration":
-				w.class(&c.n, n, prefix, parentIdx, true)
+				w.class(c.n, n, prefix, parentIdx, true)
 			case "identifier":
-				w.exported[f.text(&c.n)] = true
-				w.exportName(f.text(&c.n), "default")
-				w.name(&c.n, world.RefValue)
+				w.exported[f.text(c.n)] = true
+				w.exportName(f.text(c.n), "default")
+				w.name(c.n, world.RefValue)
 			default:
-				w.uses(&c.n)
-				w.elideBulk(&c.n)
+				w.uses(c.n)
+				w.elideBulk(c.n)
 			}
 		case c.kind == "identifier" || c.kind == "namespace_export":
 			// export = x; export as namespace X
-			w.uses(&c.n)
+			w.uses(c.n)
 		}
 	}
 }
@@ -1924,7 +1924,7 @@ func (w *jsWalker) objectMembers(obj *sitter.Node, prefix, parent string, parent
 	w.noteDocs(ks)
 	for i := range ks {
 		c := &ks[i]
-		n := &c.n
+		n := c.n
 		w.in = parentIdx
 		switch c.kind {
 		case "comment":
@@ -2205,7 +2205,7 @@ func (w *jsWalker) extends(n *sitter.Node) string {
 // whether it took the statement after ks[i] as well.
 func (w *jsWalker) importAlias(ks []kid, i int) bool {
 	f := w.f
-	n := &ks[i].n
+	n := ks[i].n
 	exported := false
 	if ks[i].kind == "export_statement" {
 		if f.namedCount(n) != 1 || f.kind(f.namedChild(n, 0)) != "import_alias" {
@@ -2224,7 +2224,7 @@ func (w *jsWalker) importAlias(ks []kid, i int) bool {
 		if !exported || f.text(v) != "require" || i+1 >= len(ks) || ks[i+1].kind != "expression_statement" {
 			return false
 		}
-		e := f.namedChild(&ks[i+1].n, 0)
+		e := f.namedChild(ks[i+1].n, 0)
 		if e == nil || f.kind(e) != "parenthesized_expression" || f.namedCount(e) != 1 || f.kind(f.namedChild(e, 0)) != "string" {
 			return false
 		}

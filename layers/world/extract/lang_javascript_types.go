@@ -393,7 +393,7 @@ type jsDoc struct {
 // noteJSDoc records the JSDoc types of the comment right above ks[i].
 func (w *jsWalker) noteJSDoc(ks []kid, i int) {
 	c := &ks[i-1]
-	t := string(w.f.src[startByte(&c.n):c.end])
+	t := string(w.f.src[startByte(c.n):c.end])
 	if !strings.HasPrefix(t, "/**") || !strings.Contains(t, "@") {
 		return
 	}
@@ -404,7 +404,7 @@ func (w *jsWalker) noteJSDoc(ks []kid, i int) {
 	if w.jsdoc == nil {
 		w.jsdoc = map[uint]*jsDoc{}
 	}
-	w.jsdoc[startByte(&ks[i].n)] = d
+	w.jsdoc[startByte(ks[i].n)] = d
 }
 
 // parseJSDoc reads the @param, @returns and @type tags of comment t
@@ -843,7 +843,7 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 			continue
 		}
 		pos++
-		a := &c.n
+		a := c.n
 		if callee == "" {
 			w.usesK(a, c.kind)
 			continue
@@ -872,7 +872,7 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 		if !c.named {
 			continue
 		}
-		n := &c.n
+		n := c.n
 		var key, fn *sitter.Node
 		switch c.kind {
 		case "pair":
@@ -935,7 +935,7 @@ func (w *jsWalker) arrayValues(arr *sitter.Node, elem string) {
 		if isFunctionValue(c.kind) {
 			w.ctx = elem
 		}
-		w.usesK(&c.n, c.kind)
+		w.usesK(c.n, c.kind)
 		w.ctx = ""
 	}
 }

@@ -41,15 +41,15 @@ func walkLua(f *file) {
 		switch k.kind {
 		case "comment", "local", "hash_bang_line":
 		case "function_declaration":
-			w.function(&k.n, local)
+			w.function(k.n, local)
 		case "variable_declaration":
-			w.assignment(f.childOfKind(&k.n, "assignment_statement"), &k.n, true)
+			w.assignment(f.childOfKind(k.n, "assignment_statement"), k.n, true)
 		case "assignment_statement":
-			w.assignment(&k.n, &k.n, false)
+			w.assignment(k.n, k.n, false)
 		default:
 			w.loc.push()
-			w.bindAll(&k.n)
-			w.refs(&k.n, 0)
+			w.bindAll(k.n)
+			w.refs(k.n, 0)
 			w.loc.pop()
 		}
 	}

@@ -208,7 +208,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 	ks := f.kids(n)
 	for i := range ks {
 		k := &ks[i]
-		st := &k.n
+		st := k.n
 		w.in = parentIdx
 		switch k.kind {
 		case "comment":
@@ -223,7 +223,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 			for _, c := range f.kids(st) {
 				if c.kind == "decorator" {
 					c := c
-					decos = append(decos, &c.n)
+					decos = append(decos, c.n)
 				}
 			}
 			if def != nil {
@@ -274,14 +274,14 @@ func (w *pyWalker) compound(n *sitter.Node, parent string, parentIdx int, top bo
 		c := &cks[i]
 		switch c.kind {
 		case "block":
-			w.block(&c.n, parent, parentIdx, top)
+			w.block(c.n, parent, parentIdx, top)
 		case "elif_clause", "else_clause", "except_clause", "finally_clause":
-			w.compound(&c.n, parent, parentIdx, top)
+			w.compound(c.n, parent, parentIdx, top)
 		case "comment":
 			f.commentAt(cks, i)
 		default:
 			if c.named {
-				w.uses(&c.n)
+				w.uses(c.n)
 			}
 		}
 	}
@@ -537,12 +537,12 @@ func (w *pyWalker) superclasses(sc *sitter.Node) {
 	for _, c := range f.kids(sc) {
 		switch c.kind {
 		case "identifier":
-			w.name(&c.n, world.RefType)
+			w.name(c.n, world.RefType)
 		case "attribute":
-			w.attribute(&c.n, world.RefType)
+			w.attribute(c.n, world.RefType)
 		default:
 			if c.named {
-				w.uses(&c.n)
+				w.uses(c.n)
 			}
 		}
 	}
@@ -587,7 +587,7 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 	mark := len(f.stack)
 	defer f.release(mark)
 	for _, c := range f.kids(ps) {
-		p := &c.n
+		p := c.n
 		switch c.kind {
 		case "identifier":
 			locals[f.text(p)] = true
@@ -651,11 +651,11 @@ func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
 		}
 		switch c.kind {
 		case "aliased_import":
-			if a := f.field(&c.n, "alias"); a != nil {
+			if a := f.field(c.n, "alias"); a != nil {
 				locals[f.text(a)] = true
 			}
 		case "dotted_name":
-			t := f.text(&c.n)
+			t := f.text(c.n)
 			if !from {
 				t, _, _ = strings.Cut(t, ".")
 			}
@@ -831,7 +831,7 @@ func (w *pyWalker) typeUses(n *sitter.Node) {
 	defer f.release(mark)
 	for _, c := range f.kids(n) {
 		if c.named {
-			w.typeUses(&c.n)
+			w.typeUses(c.n)
 		}
 	}
 }
@@ -952,7 +952,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 					}
 					if c.field == f.fieldID("consequence") {
 						fr.types[name] = t
-						w.uses(&c.n)
+						w.uses(c.n)
 						if had {
 							fr.types[name] = old
 						} else {
@@ -960,7 +960,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 						}
 						continue
 					}
-					w.uses(&c.n)
+					w.uses(c.n)
 				}
 				return
 			}
@@ -991,17 +991,17 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 			if c.field == f.fieldID("alias") {
 				if len(w.frames) > 0 {
-					w.bindTargets(&c.n)
+					w.bindTargets(c.n)
 				}
 				if value != nil {
-					w.asType(n, k, value, &c.n)
+					w.asType(n, k, value, c.n)
 				}
 				continue
 			}
 			if value == nil {
-				value = &c.n
+				value = c.n
 			}
-			w.uses(&c.n)
+			w.uses(c.n)
 		}
 		f.release(mark)
 		return
@@ -1052,7 +1052,7 @@ func (w *pyWalker) targets(n *sitter.Node) {
 	defer f.release(mark)
 	for _, c := range f.kids(n) {
 		if c.named {
-			w.targets(&c.n)
+			w.targets(c.n)
 		}
 	}
 }
@@ -1064,7 +1064,7 @@ func (w *pyWalker) children(n *sitter.Node) {
 	ks := f.kids(n)
 	for i := range ks {
 		if ks[i].named {
-			w.usesK(&ks[i].n, ks[i].kind)
+			w.usesK(ks[i].n, ks[i].kind)
 		}
 	}
 }
@@ -1080,11 +1080,11 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 		first := true
 		for _, c := range f.kids(n) {
 			if c.kind == "decorator" {
-				w.uses(&c.n)
+				w.uses(c.n)
 				if first {
 					// @group() def cli(): cli is what the outermost
 					// decorator gives
-					hint, first = w.decoratedHint(&c.n), false
+					hint, first = w.decoratedHint(c.n), false
 				}
 			}
 		}
@@ -1233,12 +1233,12 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 			}
 			switch c.kind {
 			case "dotted_name":
-				p := f.text(&c.n)
+				p := f.text(c.n)
 				f.imp(world.Import{Path: p, Line: ln})
 				root, _, _ := strings.Cut(p, ".")
 				w.bindModule(root, p)
 			case "aliased_import":
-				nm, al := f.field(&c.n, "name"), f.field(&c.n, "alias")
+				nm, al := f.field(c.n, "name"), f.field(c.n, "alias")
 				if nm == nil || al == nil {
 					continue
 				}
@@ -1260,12 +1260,12 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 				star = true
 			case c.field != f.fieldID("name"):
 			case c.kind == "dotted_name":
-				plain.Names = append(plain.Names, f.text(&c.n))
+				plain.Names = append(plain.Names, f.text(c.n))
 				if len(w.frames) == 0 {
-					w.names[f.text(&c.n)] = true
+					w.names[f.text(c.n)] = true
 				}
 			case c.kind == "aliased_import":
-				nm, al := f.field(&c.n, "name"), f.field(&c.n, "alias")
+				nm, al := f.field(c.n, "name"), f.field(c.n, "alias")
 				if nm != nil && al != nil {
 					aliased = append(aliased, world.Import{Path: path, Names: []string{f.text(nm)}, Alias: f.text(al), Line: ln})
 					if len(w.frames) == 0 {
@@ -1708,7 +1708,7 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 		if c.kind != "keyword_argument" {
 			continue
 		}
-		if nm := f.field(&c.n, "name"); nm != nil {
+		if nm := f.field(c.n, "name"); nm != nil {
 			f.ref(world.Ref{Name: f.text(nm), Qual: ":" + h + "=", Line: line(nm), In: w.in, Kind: world.RefMember})
 		}
 	}

@@ -81,8 +81,7 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 		}
 		if p := r.parent; p >= 0 && !seen[p] {
 			seen[p] = true
-			pp := recs[p].node
-			parents = append(parents, &pp)
+			parents = append(parents, &recs[p].node)
 		}
 		i = int(r.after) - 1 // nothing below a comment
 	}
@@ -93,7 +92,7 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 		kinds := make([]string, len(ks))
 		for i := range ks {
 			nn := ks[i].n
-			kids[i], kinds[i] = &nn, ks[i].kind
+			kids[i], kinds[i] = nn, ks[i].kind
 		}
 		f.release(mark)
 		for i, k := range kids {
@@ -316,7 +315,7 @@ func (f *file) named(n *sitter.Node) []*sitter.Node {
 	for i := range ks {
 		if ks[i].named {
 			nn := ks[i].n
-			out = append(out, &nn)
+			out = append(out, nn)
 		}
 	}
 	f.release(mark)
@@ -333,7 +332,7 @@ func (f *file) all(n *sitter.Node) []*sitter.Node {
 	out := make([]*sitter.Node, len(ks))
 	for i := range ks {
 		nn := ks[i].n
-		out[i] = &nn
+		out[i] = nn
 	}
 	f.release(mark)
 	return out
@@ -351,7 +350,7 @@ func (f *file) childOfKind(n *sitter.Node, kinds ...string) *sitter.Node {
 		for _, k := range kinds {
 			if ks[i].kind == k {
 				nn := ks[i].n
-				return &nn
+				return nn
 			}
 		}
 	}

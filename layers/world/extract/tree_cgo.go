@@ -17,7 +17,7 @@ package extract
 typedef struct { uint32_t context[4]; const void *id; const void *tree; } gsNode;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } gsCursor;
 
-extern gsCursor ts_tree_cursor_new(gsNode);
+extern void ts_tree_cursor_reset(gsCursor *, gsNode);
 extern void ts_tree_cursor_delete(gsCursor *);
 extern bool ts_tree_cursor_goto_first_child(gsCursor *);
 extern bool ts_tree_cursor_goto_next_sibling(gsCursor *);
@@ -26,6 +26,7 @@ extern gsNode ts_tree_cursor_current_node(const gsCursor *);
 extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
 extern uint16_t ts_node_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
+extern void *ts_parser_parse_string(void *parser, const void *old_tree, const char *string, uint32_t length);
 
 // gsRec is one node of a subtree dump: parent is the index of its parent
 // in the dump (-1 for the subtree's root), after the index of the first
@@ -39,46 +40,55 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 
 // gs_dump writes the node and everything below it into out in document
 // order, and returns the number of nodes (more than max when out was too
-// small; then out holds nothing usable).
+// small; then out holds nothing usable). c is a cursor kept between dumps
+// (zeroed memory the first time): reset keeps its stack's memory, where a
+// new cursor per dump grew it afresh, and those reallocations made glibc
+// consolidate the small blocks a parse had just freed.
 static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
-		uintptr_t outp, uint32_t max) {
+		uintptr_t outp, uint32_t max, uintptr_t cursor) {
 	gsRec *out = (gsRec *)outp;
-	gsCursor c = ts_tree_cursor_new(gs_node(c0, c1, c2, c3, id, tree));
+	gsCursor *c = (gsCursor *)cursor;
+	ts_tree_cursor_reset(c, gs_node(c0, c1, c2, c3, id, tree));
 	uint32_t n = 0;
-	int32_t cur = -1; // index of the cursor's node while n <= max
+	int32_t cur = -1; // index of the parent of the cursor's node while n <= max
 	for (;;) {
 		if (n < max) {
-			gsNode node = ts_tree_cursor_current_node(&c);
+			gsNode node = ts_tree_cursor_current_node(c);
 			out[n].node = node;
 			out[n].symbol = ts_node_symbol(node);
-			out[n].field = ts_tree_cursor_current_field_id(&c);
+			out[n].field = ts_tree_cursor_current_field_id(c);
 			out[n].end = ts_node_end_byte(node);
 			out[n].parent = cur;
 			out[n].after = n + 1;
 		}
-		if (ts_tree_cursor_goto_first_child(&c)) {
+		if (ts_tree_cursor_goto_first_child(c)) {
 			if (n < max) cur = (int32_t)n;
 			n++;
 			continue;
 		}
-		// A leaf: step to the next sibling, climbing as needed.
+		// A leaf: step to the next sibling, climbing as needed; a node
+		// climbed to has had its whole subtree written.
 		n++;
 		bool more = false;
 		for (;;) {
-			if (ts_tree_cursor_goto_next_sibling(&c)) { more = true; break; }
-			if (!ts_tree_cursor_goto_parent(&c)) break;
-			if (cur >= 0) cur = out[cur].parent; // cur < max: it was written
+			if (ts_tree_cursor_goto_next_sibling(c)) { more = true; break; }
+			if (!ts_tree_cursor_goto_parent(c)) break;
+			if (cur >= 0) { // cur < max: it was written
+				out[cur].after = n;
+				cur = out[cur].parent;
+			}
 		}
 		if (!more) break;
 	}
-	ts_tree_cursor_delete(&c);
-	if (n <= max) {
-		for (uint32_t i = n; i-- > 1;) {
-			int32_t p = out[i].parent;
-			if (p >= 0 && out[i].after > out[p].after) out[p].after = out[i].after;
-		}
-	}
 	return n;
+}
+
+// gs_cursor_new returns zeroed memory for a cursor; gs_cursor_free frees
+// a cursor's stack and the cursor.
+static uintptr_t gs_cursor_new(void) { return (uintptr_t)calloc(1, sizeof(gsCursor)); }
+static void gs_cursor_free(uintptr_t c) {
+	ts_tree_cursor_delete((gsCursor *)c);
+	free((void *)c);
 }
 */
 import "C"
@@ -88,6 +98,31 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
+
+// parseBytes parses src with p, as the binding's Parser.Parse would, but
+// hands tree-sitter the bytes themselves: Parse reads its input through a
+// Go callback that copies the rest of the file into fresh C memory on each
+// call the lexer makes, which cost a tenth of a full build's parse time
+// in callbacks, copies and glibc's consolidation of the freed copies. src
+// is only read during the call (tree-sitter keeps no pointer into it). A
+// nil tree means the parse stopped (timeout).
+func parseBytes(p *sitter.Parser, src []byte) *sitter.Tree {
+	var s *C.char
+	if len(src) > 0 {
+		s = (*C.char)(unsafe.Pointer(&src[0]))
+	} else {
+		s = (*C.char)(unsafe.Pointer(&empty[0]))
+	}
+	t := C.ts_parser_parse_string(*(*unsafe.Pointer)(unsafe.Pointer(p)), nil, s, C.uint32_t(len(src)))
+	if t == nil {
+		return nil
+	}
+	tree := new(sitter.Tree)
+	*(*unsafe.Pointer)(unsafe.Pointer(tree)) = t
+	return tree
+}
+
+var empty = [1]byte{}
 
 // cRec is gsRec on the Go side.
 type cRec struct {
@@ -110,8 +145,9 @@ func words(n *sitter.Node) *gsNodeWords { return (*gsNodeWords)(unsafe.Pointer(n
 // cBuf is memory in the C heap for gs_dump: memory the Go runtime neither
 // scans nor checks on each cgo call.
 type cBuf struct {
-	p    unsafe.Pointer
-	size uintptr // bytes
+	p      unsafe.Pointer
+	size   uintptr     // bytes
+	cursor C.uintptr_t // gs_dump's tree cursor, kept with the buffer
 }
 
 // dump returns n and every node below it in document order, valid until
@@ -124,10 +160,15 @@ func (b *cBuf) dump(n *sitter.Node) []cRec {
 		b.grow(want)
 	}
 	w := words(n)
+	if b.cursor == 0 {
+		if b.cursor = C.gs_cursor_new(); b.cursor == 0 {
+			panic("extract: out of memory")
+		}
+	}
 	for {
 		max := b.size / rec
 		got := uintptr(C.gs_dump(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
-			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max)))
+			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max), b.cursor))
 		if got <= max {
 			return unsafe.Slice((*cRec)(b.p), got)
 		}
@@ -152,7 +193,7 @@ func takeBuf() cBuf {
 
 // keepBuf hands b back for another file, or frees it.
 func keepBuf(b cBuf) {
-	if b.p == nil {
+	if b.p == nil && b.cursor == 0 {
 		return
 	}
 	if b.size <= 64<<20 {
@@ -166,7 +207,10 @@ func keepBuf(b cBuf) {
 }
 
 func (b *cBuf) grow(size uintptr) {
-	b.free()
+	if b.p != nil {
+		C.free(b.p)
+		b.p, b.size = nil, 0
+	}
 	b.p = C.malloc(C.size_t(size))
 	if b.p == nil {
 		panic("extract: out of memory")
@@ -178,6 +222,10 @@ func (b *cBuf) free() {
 	if b.p != nil {
 		C.free(b.p)
 		b.p, b.size = nil, 0
+	}
+	if b.cursor != 0 {
+		C.gs_cursor_free(b.cursor)
+		b.cursor = 0
 	}
 }
 

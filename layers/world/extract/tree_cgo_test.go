@@ -22,6 +22,9 @@ func TestNodeLayout(t *testing.T) {
 	if unsafe.Sizeof(sitter.Node{}) != 32 || unsafe.Sizeof(gsNodeWords{}) != 32 {
 		t.Fatalf("sitter.Node is %d bytes: the tree-sitter ABI changed", unsafe.Sizeof(sitter.Node{}))
 	}
+	if unsafe.Sizeof(sitter.Parser{}) != unsafe.Sizeof(uintptr(0)) || unsafe.Sizeof(sitter.Tree{}) != unsafe.Sizeof(uintptr(0)) {
+		t.Fatal("sitter.Parser or sitter.Tree is not one pointer: parseBytes must change")
+	}
 	if r := recSize(); r != unsafe.Sizeof(cRec{}) {
 		t.Fatalf("gsRec is %d bytes in C, cRec %d in Go", r, unsafe.Sizeof(cRec{}))
 	}
@@ -33,6 +36,29 @@ func TestNodeLayout(t *testing.T) {
 			t.Fatalf("node %d (%s): start %d/%d, binding says %d/%d", i, r.node.Kind(),
 				startByte(&r.node), startRow(&r.node), r.node.StartByte(), r.node.StartPosition().Row)
 		}
+	}
+}
+
+// TestParseBytes checks that parseBytes builds the tree the binding's
+// Parse does, on well-formed, broken and empty input.
+func TestParseBytes(t *testing.T) {
+	for _, c := range []struct{ lang, src string }{
+		{world.LangGo, "package p\n\nfunc f(a, b int) (c int) {\n\treturn a + b\n}\n"},
+		{world.LangGo, "package p\nfunc f( {\n"},
+		{world.LangGo, ""},
+		{world.LangPython, "def f(x):\n    return [y for y in x]\n"},
+		{world.LangJavaScript, "const s = `a ${b} \u00e9`; // é\n"},
+	} {
+		l := registry[c.lang]
+		p := l.parser()
+		want := p.Parse([]byte(c.src), nil)
+		got := parseBytes(p, []byte(c.src))
+		l.pool.Put(p)
+		if g, w := got.RootNode().ToSexp(), want.RootNode().ToSexp(); g != w {
+			t.Errorf("%s %q: parseBytes gives %s, Parse %s", c.lang, c.src, g, w)
+		}
+		got.Close()
+		want.Close()
 	}
 }
 
