@@ -1,6 +1,10 @@
 package terms
 
-import "hash/maphash"
+import (
+	"encoding/binary"
+	"math/bits"
+	"math/rand/v2"
+)
 
 // table maps byte strings to int32 values for one file's vector: keys are
 // copied into one arena and slots are open-addressed, so looking up a
@@ -14,8 +18,9 @@ type table struct {
 	gen   uint32  // slots of another generation are empty
 }
 
-// tslot is one key: arena[off:off+size], and its value; a slot whose gen
-// is not the table's is empty, so emptying a table costs nothing.
+// tslot is one key: arena[off:off+size], its hash and its value; a slot
+// whose gen is not the table's is empty, so emptying a table costs
+// nothing. The hash places the key again when the table grows.
 type tslot struct {
 	hash uint32
 	off  uint32
@@ -24,18 +29,43 @@ type tslot struct {
 	gen  uint32
 }
 
-var tableSeed = maphash.MakeSeed()
+// hashSeed varies between processes, so no file is made to collide on
+// purpose; what a table holds never depends on it.
+var hashSeed = rand.Uint64()
 
-// find returns the slot of k: the one holding k, or the empty one where
-// k goes, with k's hash.
-func (t *table) find(k []byte) (int, uint32) {
-	h := maphash.Bytes(tableSeed, k)
-	h32 := uint32(h)
-	mask := len(t.slots) - 1
-	for i := int(h>>32) & mask; ; i = (i + 1) & mask {
+// hashBytes hashes a short key (a word, most often under 16 bytes) eight
+// bytes at a time, folding each through a 64×64→128-bit multiply.
+func hashBytes(k []byte) uint32 {
+	const m1, m2, m3 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
+	h := hashSeed ^ uint64(len(k))*m1
+	for len(k) > 8 {
+		h = mix(binary.LittleEndian.Uint64(k)^m2, h^m3)
+		k = k[8:]
+	}
+	var x uint64
+	switch n := len(k); {
+	case n >= 4:
+		x = uint64(binary.LittleEndian.Uint32(k))<<32 | uint64(binary.LittleEndian.Uint32(k[n-4:]))
+	case n > 0:
+		x = uint64(k[0])<<16 | uint64(k[n>>1])<<8 | uint64(k[n-1])
+	}
+	h = mix(x^m2, h^m1)
+	return uint32(h ^ h>>32)
+}
+
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// find returns the slot of k, whose hash is h: the one holding k, or the
+// empty one where k goes.
+func (t *table) find(k []byte, h uint32) int {
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.gen != t.gen || s.hash == h32 && int(s.size) == len(k) && string(t.arena[s.off:s.off+s.size]) == string(k) {
-			return i, h32
+		if s.gen != t.gen || s.hash == h && int(s.size) == len(k) && string(t.arena[s.off:s.off+s.size]) == string(k) {
+			return int(i)
 		}
 	}
 }
@@ -47,8 +77,8 @@ func (t *table) upsert(k []byte) (val *int32, found bool) {
 	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
-	i, h := t.find(k)
-	s := &t.slots[i]
+	h := hashBytes(k)
+	s := &t.slots[t.find(k, h)]
 	if s.gen == t.gen {
 		return &s.val, true
 	}
@@ -62,7 +92,7 @@ func (t *table) upsert(k []byte) (val *int32, found bool) {
 func (t *table) grow() {
 	old := t.slots
 	t.slots = make([]tslot, max(256, 2*len(old)))
-	mask := len(t.slots) - 1
+	mask := uint32(len(t.slots) - 1)
 	if t.gen == 0 { // new slots are of generation 0, empty while gen > 0
 		t.gen = 1 // old held nothing: a table of generation 0 has no slots
 	}
@@ -70,8 +100,7 @@ func (t *table) grow() {
 		if s.gen != t.gen {
 			continue
 		}
-		h := maphash.Bytes(tableSeed, t.arena[s.off:s.off+s.size])
-		i := int(h>>32) & mask
+		i := s.hash & mask
 		for t.slots[i].gen == t.gen {
 			i = (i + 1) & mask
 		}

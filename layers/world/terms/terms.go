@@ -171,27 +171,29 @@ func Words(b []byte, fn func(string)) {
 
 // wordBytes is Words handing out the bytes of each word.
 func wordBytes(b []byte, fn func([]byte)) {
-	start := -1
-	for i := 0; i <= len(b); i++ {
-		in := i < len(b) && isWordByte(b[i])
-		if in {
-			if start < 0 {
-				start = i
-			}
-			continue
+	i, n := 0, len(b)
+	for i < n {
+		for i < n && !wordByte[b[i]] {
+			i++
 		}
-		if start >= 0 {
-			if i-start <= 4*MaxLen {
-				fn(b[start:i])
-			}
-			start = -1
+		start := i
+		for i < n && wordByte[b[i]] {
+			i++
+		}
+		if i > start && i-start <= 4*MaxLen {
+			fn(b[start:i])
 		}
 	}
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
-}
+// wordByte holds the bytes words are made of: ASCII letters, digits and
+// underscores, and every byte of a non-ASCII character.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+	}
+	return t
+}()
 
 // Whole is the lower-case form of a whole identifier, separators dropped:
 // "parse_HTTP_request" and "ParseHTTPRequest" are both "parsehttprequest".

@@ -21,8 +21,9 @@ type vector struct {
 	// seen holds each distinct content token with the entry its repeats
 	// count (-1 when none: an identifier of several parts is not counted).
 	seen  table
-	buf   []byte   // lower-case parts of the token being split, then its stems
-	parts []span32 // the parts, as ranges of buf
+	buf   []byte    // lower-case parts of the token being split, then its stems
+	parts []span32  // the parts, as ranges of buf
+	order []sortKey // finish's sort
 }
 
 type span32 struct{ lo, hi int32 }
@@ -33,7 +34,7 @@ func (v *vector) reset() {
 	// Emptying a table costs nothing (table.reset), but the memory of a
 	// very large file's vector is given up, not kept in the pool.
 	if len(v.terms) > keepMap {
-		v.terms, v.keys = nil, nil
+		v.terms, v.keys, v.order = nil, nil, nil
 	}
 	v.terms, v.keys = v.terms[:0], v.keys[:0]
 	v.index.reset(keepMap)
@@ -46,36 +47,100 @@ func (v *vector) reset() {
 const keepMap = 1 << 14
 
 // entry returns the entry of t with field set, -1 for a term not kept;
-// t may be a scratch buffer: it is copied when the term is new.
+// t may be a scratch buffer: it is copied when the term is new. Whether a
+// term is kept (its length, stop words, digits) is decided when the
+// builder first sees it: the index holds -1 for a term not kept.
 func (v *vector) entry(t []byte, field uint8) int32 {
-	if len(t) < MinLen || len(t) > MaxLen || stop[string(t)] || allDigitBytes(t) {
+	if len(t) < MinLen || len(t) > MaxLen {
 		return -1
 	}
 	p, ok := v.index.upsert(t)
 	if !ok {
+		if stop[string(t)] || allDigitBytes(t) {
+			*p = -1
+			return -1
+		}
 		// The text is set by finish, from the index's keys.
 		*p = int32(len(v.terms))
 		v.terms = append(v.terms, world.Term{})
 		end := int32(len(v.index.arena)) // upsert added t at the arena's end
 		v.keys = append(v.keys, span32{end - int32(len(t)), end})
 	}
-	v.terms[*p].Fields |= field
-	return *p
+	e := *p
+	if e >= 0 {
+		v.terms[e].Fields |= field
+	}
+	return e
 }
 
-// split splits tok as Split does into lower-case parts in v.buf.
-func (v *vector) split(tok []byte) {
-	v.buf, v.parts = v.buf[:0], v.parts[:0]
-	splitAt(tok, func(start, end int) {
-		lo := int32(len(v.buf))
-		for _, c := range tok[start:end] {
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			v.buf = append(v.buf, c)
+// Byte classes of an ASCII token, for split.
+const (
+	cOther = iota
+	cLower
+	cUpper
+	cDigit
+	cUnder
+)
+
+var classOf = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = cLower
+		case c >= 'A' && c <= 'Z':
+			t[c] = cUpper
+		case c >= '0' && c <= '9':
+			t[c] = cDigit
+		case c == '_':
+			t[c] = cUnder
 		}
-		v.parts = append(v.parts, span32{lo, int32(len(v.buf))})
-	})
+	}
+	return t
+}()
+
+// split splits an ASCII tok as Split does into lower-case parts in v.buf,
+// which then holds tok's Whole: its bytes lower-cased, underscores
+// dropped. It is splitAt's rules written out for ASCII: a part ends at an
+// underscore, before an upper-case letter after a lower-case one, before
+// the last upper-case letter of a run followed by a lower-case one, and
+// between a digit and a non-digit.
+func (v *vector) split(tok []byte) {
+	buf, parts := v.buf[:0], v.parts[:0]
+	lo := int32(0) // where the current part starts in buf
+	for i, c := range tok {
+		k := classOf[c]
+		if k == cUnder {
+			if int32(len(buf)) > lo {
+				parts = append(parts, span32{lo, int32(len(buf))})
+			}
+			lo = int32(len(buf))
+			continue
+		}
+		if int32(len(buf)) > lo {
+			pk := classOf[tok[i-1]]
+			cut := false
+			switch {
+			case k == cUpper:
+				cut = pk == cLower || pk == cDigit || pk == cUpper && i+1 < len(tok) && classOf[tok[i+1]] == cLower
+			case k == cDigit:
+				cut = pk != cDigit
+			default:
+				cut = pk == cDigit
+			}
+			if cut {
+				parts = append(parts, span32{lo, int32(len(buf))})
+				lo = int32(len(buf))
+			}
+		}
+		if k == cUpper {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	if int32(len(buf)) > lo {
+		parts = append(parts, span32{lo, int32(len(buf))})
+	}
+	v.buf, v.parts = buf, parts
 }
 
 // lowerASCII reports whether Split's strings.ToLower of a part equals the
@@ -105,19 +170,8 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 		if field == Content {
 			field |= Ident
 		}
-		// Whole: the token lower-cased with its underscores dropped.
-		w := len(v.buf)
-		for _, c := range tok {
-			switch {
-			case c >= 'A' && c <= 'Z':
-				v.buf = append(v.buf, c+'a'-'A')
-			case c == '_':
-			default:
-				v.buf = append(v.buf, c)
-			}
-		}
-		v.entry(v.buf[w:], field)
-		v.buf = v.buf[:w]
+		// The whole first: stemming changes the parts in place.
+		v.entry(v.buf, field)
 	}
 	for _, p := range v.parts {
 		e := v.entry(stemBytes(v.buf[p.lo:p.hi]), field)
@@ -248,7 +302,45 @@ func (v *vector) finish() []world.Term {
 		})
 		out = out[:MaxTerms]
 	}
-	out = slices.Clone(out)
-	slices.SortFunc(out, func(a, b world.Term) int { return strings.Compare(a.Text, b.Text) })
-	return out
+	// Sorted by text through keys holding each term's first eight bytes
+	// as a number: most comparisons are of two numbers, not two strings.
+	order := v.order[:0]
+	for i := range out {
+		order = append(order, sortKey{prefix(out[i].Text), int32(i)})
+	}
+	slices.SortFunc(order, func(a, b sortKey) int {
+		if a.prefix != b.prefix {
+			if a.prefix < b.prefix {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(out[a.i].Text, out[b.i].Text)
+	})
+	sorted := make([]world.Term, len(out))
+	for j, k := range order {
+		sorted[j] = out[k.i]
+	}
+	v.order = order
+	return sorted
+}
+
+// sortKey is a term of finish's vector, by the number its first bytes
+// make.
+type sortKey struct {
+	prefix uint64
+	i      int32
+}
+
+// prefix is the first eight bytes of s big-endian, padded with zeros:
+// prefix(a) < prefix(b) implies a < b, and a tie says nothing.
+func prefix(s string) uint64 {
+	var x uint64
+	for i := 0; i < 8; i++ {
+		x <<= 8
+		if i < len(s) {
+			x |= uint64(s[i])
+		}
+	}
+	return x
 }
