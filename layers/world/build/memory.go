@@ -2,6 +2,8 @@ package build
 
 import (
 	"math"
+	"os"
+	"strconv"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
@@ -34,6 +36,8 @@ const (
 // heapCap is a soft memory limit that follows the live heap.
 type heapCap struct {
 	ratio    atomic.Uint64 // math.Float64bits of the ratio
+	floor    atomic.Int64
+	percent  int // the GOGC to restore
 	done     chan struct{}
 	finished chan struct{}
 	prev     int64
@@ -48,13 +52,20 @@ func capHeap(floor int64, ratio float64) *heapCap {
 		return c
 	}
 	c.ratio.Store(math.Float64bits(ratio))
+	c.floor.Store(floor)
+	gogc := 100
+	if v, err := strconv.Atoi(os.Getenv("GIT_SPEED_XGOGC")); err == nil {
+		gogc = v
+	}
+	c.percent = debug.SetGCPercent(gogc)
 	c.done, c.finished = make(chan struct{}), make(chan struct{})
+	debug.SetMemoryLimit(floor)
 	go func() {
 		defer close(c.finished)
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
-		set := int64(0)
+		set := floor
 		for {
 			select {
 			case <-c.done:
@@ -66,7 +77,7 @@ func capHeap(floor int64, ratio float64) *heapCap {
 				return
 			}
 			r := math.Float64frombits(c.ratio.Load())
-			lim := max(floor, int64(float64(sample[0].Value.Uint64())*r))
+			lim := max(c.floor.Load(), int64(float64(sample[0].Value.Uint64())*r))
 			if lim != set {
 				debug.SetMemoryLimit(lim)
 				set = lim
@@ -80,6 +91,12 @@ func capHeap(floor int64, ratio float64) *heapCap {
 func (c *heapCap) setRatio(ratio float64) {
 	if c.done != nil {
 		c.ratio.Store(math.Float64bits(ratio))
+		if v, err := strconv.Atoi(os.Getenv("GIT_SPEED_XTAILFLOOR")); err == nil {
+			c.floor.Store(int64(v) << 20)
+		}
+		if v, err := strconv.Atoi(os.Getenv("GIT_SPEED_XTAILGOGC")); err == nil {
+			debug.SetGCPercent(v)
+		}
 	}
 }
 
@@ -91,6 +108,7 @@ func (c *heapCap) stop() {
 	close(c.done)
 	<-c.finished
 	debug.SetMemoryLimit(c.prev)
+	debug.SetGCPercent(c.percent)
 }
 
 // shortRunHeap is the heap a short run that keeps most of what it

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"sync"
 
@@ -29,12 +30,21 @@ const (
 var errShard = errors.New("malformed shard")
 
 type shardWriter struct {
-	strs  []string
-	index map[string]uint64
+	strs []string
+	// index finds a string's number in strs: open addressing, each slot
+	// its string's hash (high half) and number + 1 (low half, 0 when
+	// empty), a power of two long and at most half full. It holds no
+	// pointer and grows without a map's rehashing, which was a good part
+	// of encoding facts and shards.
+	index []uint64
 	body  []byte
 }
 
-func newShardWriter() *shardWriter { return &shardWriter{index: map[string]uint64{}} }
+func newShardWriter() *shardWriter { return &shardWriter{} }
+
+// stringSeed hashes the shard writers' strings (their order in a shard is
+// that of first use, never the hash's).
+var stringSeed = maphash.MakeSeed()
 
 // uvarintLen is the length of v as a uvarint.
 func uvarintLen(v uint64) int {
@@ -65,13 +75,44 @@ func (w *shardWriter) release() {
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
 
 func (w *shardWriter) str(s string) {
-	i, ok := w.index[s]
-	if !ok {
-		i = uint64(len(w.strs))
-		w.index[s] = i
-		w.strs = append(w.strs, s)
+	if 2*(len(w.strs)+1) > len(w.index) {
+		w.grow()
 	}
-	w.uint(i)
+	h := maphash.String(stringSeed, s) >> 32
+	mask := uint64(len(w.index) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := w.index[i]
+		if e == 0 {
+			w.strs = append(w.strs, s)
+			w.index[i] = h<<32 | uint64(len(w.strs))
+			w.uint(uint64(len(w.strs) - 1))
+			return
+		}
+		if e>>32 == h {
+			if n := e&(1<<32-1) - 1; w.strs[n] == s {
+				w.uint(n)
+				return
+			}
+		}
+	}
+}
+
+// grow doubles the index (64 slots at first) and places the strings
+// again by the hashes it holds.
+func (w *shardWriter) grow() {
+	old := w.index
+	w.index = make([]uint64, max(64, 2*len(old)))
+	mask := uint64(len(w.index) - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := e >> 32 & mask
+		for w.index[i] != 0 {
+			i = (i + 1) & mask
+		}
+		w.index[i] = e
+	}
 }
 
 func (w *shardWriter) bool(b bool) {

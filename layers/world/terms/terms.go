@@ -13,6 +13,7 @@
 package terms
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -103,7 +104,16 @@ func Forms(tok string, fn func(term string, whole bool)) {
 // It gives what adding every token to an acc with addWord gives (content
 // words under Content, definition names under Def, and so on); the
 // builder behind it (vector) only does so with less garbage.
-func Of(f *world.Facts, content []byte) []world.Term {
+func Of(f *world.Facts, content []byte) (vec []world.Term) {
+	With(f, content, func(v []world.Term) { vec = slices.Clone(v) })
+	return vec
+}
+
+// With calls fn with the vector Of returns, which is the builder's own:
+// it is valid only during the call (the texts stay valid: they are one
+// string). A build that only encodes a file's vector allocates it once
+// less.
+func With(f *world.Facts, content []byte, fn func([]world.Term)) {
 	v := vectors.Get().(*vector)
 	defer func() { v.reset(); vectors.Put(v) }()
 	if f != nil && SecretValues(f.Lang) {
@@ -133,7 +143,7 @@ func Of(f *world.Facts, content []byte) []world.Term {
 			}
 		}
 	}
-	return v.finish()
+	fn(v.finish())
 }
 
 // PathTerms are the terms of a path's folders and file name, stemmed.

@@ -20,10 +20,11 @@ type vector struct {
 	keys  []span32 // the text of each entry of terms in index.arena
 	// seen holds each distinct content token with the entry its repeats
 	// count (-1 when none: an identifier of several parts is not counted).
-	seen  table
-	buf   []byte    // lower-case parts of the token being split, then its stems
-	parts []span32  // the parts, as ranges of buf
-	order []sortKey // finish's sort
+	seen   table
+	buf    []byte       // lower-case parts of the token being split, then its stems
+	parts  []span32     // the parts, as ranges of buf
+	order  []sortKey    // finish's sort
+	sorted []world.Term // finish's result
 }
 
 type span32 struct{ lo, hi int32 }
@@ -34,12 +35,14 @@ func (v *vector) reset() {
 	// Emptying a table costs nothing (table.reset), but the memory of a
 	// very large file's vector is given up, not kept in the pool.
 	if len(v.terms) > keepMap {
-		v.terms, v.keys, v.order = nil, nil, nil
+		v.terms, v.keys, v.order, v.sorted = nil, nil, nil, nil
 	}
 	v.terms, v.keys = v.terms[:0], v.keys[:0]
 	v.index.reset(keepMap)
 	v.seen.reset(keepMap)
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
+	clear(v.sorted) // the texts are the file's: not kept alive
+	v.sorted = v.sorted[:0]
 }
 
 // keepMap is the most entries a builder may have held and still keep its
@@ -317,11 +320,11 @@ func (v *vector) finish() []world.Term {
 		}
 		return strings.Compare(out[a.i].Text, out[b.i].Text)
 	})
-	sorted := make([]world.Term, len(out))
-	for j, k := range order {
-		sorted[j] = out[k.i]
+	sorted := v.sorted[:0]
+	for _, k := range order {
+		sorted = append(sorted, out[k.i])
 	}
-	v.order = order
+	v.order, v.sorted = order, sorted
 	return sorted
 }
 
