@@ -2,8 +2,6 @@ package build
 
 import (
 	"math"
-	"os"
-	"strconv"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
@@ -27,17 +25,24 @@ import (
 // collecting more often there costs more CPU than the memory it saves.
 // The phases after it (graph, encoding, term index) are short and hold
 // the most: there it is tightRatio.
+//
+// Under the floor the collector's own pacing would run it each time the
+// heap doubles: while the live heap is still small, at the start of the
+// facts, a cycle came every few megabytes of garbage (a third of a
+// kubernetes build's cycles in its first seconds). capHeap sets GOGC to
+// smallHeapGOGC instead, unless the user set it: the limit alone bounds
+// the heap, which then reaches the floor no faster than it would later.
 const (
-	heapFloor  = 224 << 20
-	heapRatio  = 1.5
-	tightRatio = 1.3
+	heapFloor     = 224 << 20
+	heapRatio     = 1.5
+	tightRatio    = 1.3
+	smallHeapGOGC = 300
 )
 
 // heapCap is a soft memory limit that follows the live heap.
 type heapCap struct {
 	ratio    atomic.Uint64 // math.Float64bits of the ratio
-	floor    atomic.Int64
-	percent  int // the GOGC to restore
+	percent  int           // the GOGC to restore
 	done     chan struct{}
 	finished chan struct{}
 	prev     int64
@@ -52,14 +57,11 @@ func capHeap(floor int64, ratio float64) *heapCap {
 		return c
 	}
 	c.ratio.Store(math.Float64bits(ratio))
-	c.floor.Store(floor)
-	gogc := 100
-	if v, err := strconv.Atoi(os.Getenv("GIT_SPEED_XGOGC")); err == nil {
-		gogc = v
+	if c.percent = debug.SetGCPercent(smallHeapGOGC); c.percent != 100 {
+		debug.SetGCPercent(c.percent) // the user's (GOGC)
 	}
-	c.percent = debug.SetGCPercent(gogc)
 	c.done, c.finished = make(chan struct{}), make(chan struct{})
-	debug.SetMemoryLimit(floor)
+	debug.SetMemoryLimit(floor) // from now: GOGC alone no longer bounds the heap
 	go func() {
 		defer close(c.finished)
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -77,7 +79,7 @@ func capHeap(floor int64, ratio float64) *heapCap {
 				return
 			}
 			r := math.Float64frombits(c.ratio.Load())
-			lim := max(c.floor.Load(), int64(float64(sample[0].Value.Uint64())*r))
+			lim := max(floor, int64(float64(sample[0].Value.Uint64())*r))
 			if lim != set {
 				debug.SetMemoryLimit(lim)
 				set = lim
@@ -91,16 +93,10 @@ func capHeap(floor int64, ratio float64) *heapCap {
 func (c *heapCap) setRatio(ratio float64) {
 	if c.done != nil {
 		c.ratio.Store(math.Float64bits(ratio))
-		if v, err := strconv.Atoi(os.Getenv("GIT_SPEED_XTAILFLOOR")); err == nil {
-			c.floor.Store(int64(v) << 20)
-		}
-		if v, err := strconv.Atoi(os.Getenv("GIT_SPEED_XTAILGOGC")); err == nil {
-			debug.SetGCPercent(v)
-		}
 	}
 }
 
-// stop ends following the live heap and restores the limit.
+// stop ends following the live heap and restores the limit and GOGC.
 func (c *heapCap) stop() {
 	if c.done == nil {
 		return
