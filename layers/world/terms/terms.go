@@ -123,7 +123,7 @@ func With(f *world.Facts, content []byte, fn func([]world.Term)) {
 	}
 	// Content words repeat: each distinct token is split and stemmed
 	// once, and its repeats only count.
-	wordBytes(content, v.content)
+	v.contentWords(content)
 	if f != nil {
 		for _, d := range f.Defs {
 			v.word([]byte(d.Name), Def)
@@ -181,18 +181,21 @@ func Words(b []byte, fn func(string)) {
 
 // wordBytes is Words handing out the bytes of each word.
 func wordBytes(b []byte, fn func([]byte)) {
-	i, n := 0, len(b)
-	for i < n {
-		for i < n && !wordByte[b[i]] {
+	tab := &wordByte
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && !tab[b[i]] {
 			i++
 		}
-		start := i
-		for i < n && wordByte[b[i]] {
-			i++
+		b = b[i:]
+		j := 0
+		for j < len(b) && tab[b[j]] {
+			j++
 		}
-		if i > start && i-start <= 4*MaxLen {
-			fn(b[start:i])
+		if j > 0 && j <= 4*MaxLen {
+			fn(b[:j])
 		}
+		b = b[j:]
 	}
 }
 
@@ -324,6 +327,16 @@ var stop = func() map[string]bool {
 		m[w] = true
 	}
 	return m
+}()
+
+// stopShape has bit n of byte c set when a stop word n bytes long starts
+// with c: most terms are known not to be stop words without a lookup.
+// (Terms are at most MaxLen bytes long, under 64.)
+var stopShape = func() (t [256]uint64) {
+	for w := range stop {
+		t[w[0]] |= 1 << len(w)
+	}
+	return t
 }()
 
 // IsStop reports whether a normalised term is a stop word.

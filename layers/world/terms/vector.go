@@ -23,7 +23,7 @@ type vector struct {
 	seen   table
 	buf    []byte       // lower-case parts of the token being split, then its stems
 	parts  []span32     // the parts, as ranges of buf
-	order  []sortKey    // finish's sort
+	order  []uint64     // finish's sort
 	sorted []world.Term // finish's result
 }
 
@@ -59,7 +59,7 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 	}
 	p, ok := v.index.upsert(t)
 	if !ok {
-		if stop[string(t)] || allDigitBytes(t) {
+		if stopShape[t[0]]&(1<<len(t)) != 0 && stop[string(t)] || allDigitBytes(t) {
 			*p = -1
 			return -1
 		}
@@ -208,6 +208,27 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 	return hit
 }
 
+// contentWords adds the words of b as content tokens: wordBytes calling
+// content, without a call through a func value for each word.
+func (v *vector) contentWords(b []byte) {
+	tab := &wordByte
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && !tab[b[i]] {
+			i++
+		}
+		b = b[i:]
+		j := 0
+		for j < len(b) && tab[b[j]] {
+			j++
+		}
+		if j > 0 && j <= 4*MaxLen {
+			v.content(b[:j])
+		}
+		b = b[j:]
+	}
+}
+
 // content adds a content token: counted once more when seen before,
 // split and stemmed when new.
 func (v *vector) content(tok []byte) {
@@ -305,38 +326,43 @@ func (v *vector) finish() []world.Term {
 		})
 		out = out[:MaxTerms]
 	}
-	// Sorted by text through keys holding each term's first eight bytes
-	// as a number: most comparisons are of two numbers, not two strings.
+	// Sorted by text through numbers: a term's first bytes in the high
+	// bits, its place in out in the low ones. Most terms are told apart
+	// by their numbers alone; runs whose first bytes tie are sorted by
+	// their texts after.
 	order := v.order[:0]
 	for i := range out {
-		order = append(order, sortKey{prefix(out[i].Text), int32(i)})
+		order = append(order, prefix(out[i].Text)&^placeMask|uint64(i))
 	}
-	slices.SortFunc(order, func(a, b sortKey) int {
-		if a.prefix != b.prefix {
-			if a.prefix < b.prefix {
-				return -1
-			}
-			return 1
+	slices.Sort(order)
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && order[hi]&^placeMask == order[lo]&^placeMask {
+			hi++
 		}
-		return strings.Compare(out[a.i].Text, out[b.i].Text)
-	})
+		if hi-lo > 1 {
+			slices.SortFunc(order[lo:hi], func(a, b uint64) int {
+				return strings.Compare(out[a&placeMask].Text, out[b&placeMask].Text)
+			})
+		}
+		lo = hi
+	}
 	sorted := v.sorted[:0]
 	for _, k := range order {
-		sorted = append(sorted, out[k.i])
+		sorted = append(sorted, out[k&placeMask])
 	}
 	v.order, v.sorted = order, sorted
 	return sorted
 }
 
-// sortKey is a term of finish's vector, by the number its first bytes
-// make.
-type sortKey struct {
-	prefix uint64
-	i      int32
-}
+// placeMask holds a term's place in finish's sort keys: a vector has at
+// most MaxTerms terms (the array below fails to compile otherwise).
+const placeMask = 1<<12 - 1
+
+var _ = [placeMask + 1 - MaxTerms]struct{}{}
 
 // prefix is the first eight bytes of s big-endian, padded with zeros:
-// prefix(a) < prefix(b) implies a < b, and a tie says nothing.
+// prefix(a) < prefix(b) implies a <= b.
 func prefix(s string) uint64 {
 	var x uint64
 	for i := 0; i < 8; i++ {
