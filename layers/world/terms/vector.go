@@ -32,8 +32,9 @@ type span32 struct{ lo, hi int32 }
 var vectors = sync.Pool{New: func() any { return &vector{} }}
 
 func (v *vector) reset() {
-	// Emptying a table costs nothing (table.reset), but the memory of a
-	// very large file's vector is given up, not kept in the pool.
+	// Emptying a table costs as much as the file's keys (table.reset),
+	// and the memory of a very large file's vector is given up, not kept
+	// in the pool.
 	if len(v.terms) > keepMap {
 		v.terms, v.keys, v.order, v.sorted = nil, nil, nil, nil
 	}
