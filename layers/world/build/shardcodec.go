@@ -4,11 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
 // Shards of the map and links artifacts are read back in full on every
@@ -30,21 +30,14 @@ const (
 var errShard = errors.New("malformed shard")
 
 type shardWriter struct {
-	strs []string
-	// index finds a string's number in strs: open addressing, each slot
-	// its string's hash (high half) and number + 1 (low half, 0 when
-	// empty), a power of two long and at most half full. It holds no
+	// strs numbers the strings in order of first use. It holds no
 	// pointer and grows without a map's rehashing, which was a good part
 	// of encoding facts and shards.
-	index []uint64
-	body  []byte
+	strs terms.Numbering
+	body []byte
 }
 
 func newShardWriter() *shardWriter { return &shardWriter{} }
-
-// stringSeed hashes the shard writers' strings (their order in a shard is
-// that of first use, never the hash's).
-var stringSeed = maphash.MakeSeed()
 
 // uvarintLen is the length of v as a uvarint.
 func uvarintLen(v uint64) int {
@@ -63,57 +56,17 @@ var factsWriters = sync.Pool{New: func() any { return newShardWriter() }}
 // release empties w and gives it back to factsWriters; a writer grown by a
 // large file is dropped instead (clearing a map costs its largest size).
 func (w *shardWriter) release() {
-	if len(w.strs) > 4096 || cap(w.body) > 1<<20 {
+	if w.strs.Len() > 4096 || w.strs.Size() > 1<<20 || cap(w.body) > 1<<20 {
 		return
 	}
-	clear(w.strs)
-	clear(w.index)
-	w.strs, w.body = w.strs[:0], w.body[:0]
+	w.strs.Reset()
+	w.body = w.body[:0]
 	factsWriters.Put(w)
 }
 
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
 
-func (w *shardWriter) str(s string) {
-	if 2*(len(w.strs)+1) > len(w.index) {
-		w.grow()
-	}
-	h := maphash.String(stringSeed, s) >> 32
-	mask := uint64(len(w.index) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := w.index[i]
-		if e == 0 {
-			w.strs = append(w.strs, s)
-			w.index[i] = h<<32 | uint64(len(w.strs))
-			w.uint(uint64(len(w.strs) - 1))
-			return
-		}
-		if e>>32 == h {
-			if n := e&(1<<32-1) - 1; w.strs[n] == s {
-				w.uint(n)
-				return
-			}
-		}
-	}
-}
-
-// grow doubles the index (64 slots at first) and places the strings
-// again by the hashes it holds.
-func (w *shardWriter) grow() {
-	old := w.index
-	w.index = make([]uint64, max(64, 2*len(old)))
-	mask := uint64(len(w.index) - 1)
-	for _, e := range old {
-		if e == 0 {
-			continue
-		}
-		i := e >> 32 & mask
-		for w.index[i] != 0 {
-			i = (i + 1) & mask
-		}
-		w.index[i] = e
-	}
-}
+func (w *shardWriter) str(s string) { w.uint(uint64(w.strs.Number(s))) }
 
 func (w *shardWriter) bool(b bool) {
 	if b {
@@ -124,14 +77,16 @@ func (w *shardWriter) bool(b bool) {
 }
 
 func (w *shardWriter) bytes(format byte) []byte {
-	n := 2 + uvarintLen(uint64(len(w.strs))) + len(w.body)
-	for _, s := range w.strs {
-		n += uvarintLen(uint64(len(s))) + len(s)
+	strs := uint32(w.strs.Len())
+	n := 2 + uvarintLen(uint64(strs)) + w.strs.Size() + len(w.body)
+	for i := uint32(0); i < strs; i++ {
+		n += uvarintLen(uint64(len(w.strs.Bytes(i))))
 	}
 	out := make([]byte, 0, n)
 	out = append(out, shardMagic, format)
-	out = binary.AppendUvarint(out, uint64(len(w.strs)))
-	for _, s := range w.strs {
+	out = binary.AppendUvarint(out, uint64(strs))
+	for i := uint32(0); i < strs; i++ {
+		s := w.strs.Bytes(i)
 		out = binary.AppendUvarint(out, uint64(len(s)))
 		out = append(out, s...)
 	}

@@ -181,22 +181,28 @@ func Words(b []byte, fn func(string)) {
 
 // wordBytes is Words handing out the bytes of each word.
 func wordBytes(b []byte, fn func([]byte)) {
-	tab := &wordByte
 	for len(b) > 0 {
-		i := 0
-		for i < len(b) && !tab[b[i]] {
-			i++
+		var w []byte
+		if w, b = nextWord(b); len(w) > 0 && len(w) <= 4*MaxLen {
+			fn(w)
 		}
-		b = b[i:]
-		j := 0
-		for j < len(b) && tab[b[j]] {
-			j++
-		}
-		if j > 0 && j <= 4*MaxLen {
-			fn(b[:j])
-		}
-		b = b[j:]
 	}
+}
+
+// nextWord returns the first run of word bytes of b, empty when there is
+// none, and the bytes after it.
+func nextWord(b []byte) (word, rest []byte) {
+	tab := &wordByte
+	i := 0
+	for i < len(b) && !tab[b[i]] {
+		i++
+	}
+	b = b[i:]
+	j := 0
+	for j < len(b) && tab[b[j]] {
+		j++
+	}
+	return b[:j], b[j:]
 }
 
 // wordByte holds the bytes words are made of: ASCII letters, digits and

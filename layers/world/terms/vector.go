@@ -212,21 +212,11 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 // contentWords adds the words of b as content tokens: wordBytes calling
 // content, without a call through a func value for each word.
 func (v *vector) contentWords(b []byte) {
-	tab := &wordByte
 	for len(b) > 0 {
-		i := 0
-		for i < len(b) && !tab[b[i]] {
-			i++
+		var w []byte
+		if w, b = nextWord(b); len(w) > 0 && len(w) <= 4*MaxLen {
+			v.content(w)
 		}
-		b = b[i:]
-		j := 0
-		for j < len(b) && tab[b[j]] {
-			j++
-		}
-		if j > 0 && j <= 4*MaxLen {
-			v.content(b[:j])
-		}
-		b = b[j:]
 	}
 }
 
