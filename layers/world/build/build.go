@@ -893,9 +893,11 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
 		mu.Unlock()
 	}
-	termVector(facts, clean)
-	setTerms(f, facts.Terms)
-	if f.facts, err = encodeFacts(facts); err != nil {
+	withTermVector(facts, clean, func() {
+		setTerms(f, facts.Terms)
+		f.facts, err = encodeFacts(facts)
+	})
+	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
 	f.link = facts.Link()

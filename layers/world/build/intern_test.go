@@ -85,7 +85,7 @@ func TestHoldTermsDropsTableWhenIdle(t *testing.T) {
 	size := func() int {
 		termTable.Lock()
 		defer termTable.Unlock()
-		return len(termTable.strs)
+		return termTable.num.Len()
 	}
 	r1, r2 := holdTerms(), holdTerms()
 	f := &file{}

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
 // Shards of the map and links artifacts are read back in full on every
@@ -30,12 +31,14 @@ const (
 var errShard = errors.New("malformed shard")
 
 type shardWriter struct {
-	strs  []string
-	index map[string]uint64
-	body  []byte
+	// strs numbers the strings in order of first use. It holds no
+	// pointer and grows without a map's rehashing, which was a good part
+	// of encoding facts and shards.
+	strs terms.Numbering
+	body []byte
 }
 
-func newShardWriter() *shardWriter { return &shardWriter{index: map[string]uint64{}} }
+func newShardWriter() *shardWriter { return &shardWriter{} }
 
 // uvarintLen is the length of v as a uvarint.
 func uvarintLen(v uint64) int {
@@ -55,26 +58,17 @@ var factsWriters = sync.Pool{New: func() any { return newShardWriter() }}
 // release empties w and gives it back to factsWriters; a writer grown by a
 // large file is dropped instead (clearing a map costs its largest size).
 func (w *shardWriter) release() {
-	if len(w.strs) > 4096 || cap(w.body) > 1<<20 {
+	if w.strs.Len() > 4096 || w.strs.Size() > 1<<20 || cap(w.body) > 1<<20 {
 		return
 	}
-	clear(w.strs)
-	clear(w.index)
-	w.strs, w.body = w.strs[:0], w.body[:0]
+	w.strs.Reset()
+	w.body = w.body[:0]
 	factsWriters.Put(w)
 }
 
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
 
-func (w *shardWriter) str(s string) {
-	i, ok := w.index[s]
-	if !ok {
-		i = uint64(len(w.strs))
-		w.index[s] = i
-		w.strs = append(w.strs, s)
-	}
-	w.uint(i)
-}
+func (w *shardWriter) str(s string) { w.uint(uint64(w.strs.Number(s))) }
 
 func (w *shardWriter) bool(b bool) {
 	if b {
@@ -85,14 +79,16 @@ func (w *shardWriter) bool(b bool) {
 }
 
 func (w *shardWriter) bytes(format byte) []byte {
-	n := 2 + uvarintLen(uint64(len(w.strs))) + len(w.body)
-	for _, s := range w.strs {
-		n += uvarintLen(uint64(len(s))) + len(s)
+	strs := uint32(w.strs.Len())
+	n := 2 + uvarintLen(uint64(strs)) + w.strs.Size() + len(w.body)
+	for i := uint32(0); i < strs; i++ {
+		n += uvarintLen(uint64(len(w.strs.Bytes(i))))
 	}
 	out := make([]byte, 0, n)
 	out = append(out, shardMagic, format)
-	out = binary.AppendUvarint(out, uint64(len(w.strs)))
-	for _, s := range w.strs {
+	out = binary.AppendUvarint(out, uint64(strs))
+	for i := uint32(0); i < strs; i++ {
+		s := w.strs.Bytes(i)
 		out = binary.AppendUvarint(out, uint64(len(s)))
 		out = append(out, s...)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/git-speed/git-speed/gitstore"
@@ -19,8 +18,16 @@ import (
 // time.
 const artifactTerms = "terms"
 
-// termVector gives f its term vector at extraction time.
-func termVector(facts *world.Facts, data []byte) { facts.Terms = terms.Of(facts, data) }
+// withTermVector calls fn with facts given their term vector, made from
+// data at extraction time; the vector is dropped after the call (it is
+// the term builder's: fn packs and encodes it).
+func withTermVector(facts *world.Facts, data []byte, fn func()) {
+	terms.With(facts, data, func(vec []world.Term) {
+		facts.Terms = vec
+		fn()
+		facts.Terms = nil
+	})
+}
 
 // plainTerms gives a text file without facts (a language without an
 // extractor, prose, data) a term vector of its words, kept in the tree's
@@ -31,7 +38,7 @@ func plainTerms(f *file, data []byte) {
 	if !wantsPlainTerms(f) {
 		return
 	}
-	setTerms(f, terms.Of(&world.Facts{Lang: f.rec.Lang}, data))
+	terms.With(&world.Facts{Lang: f.rec.Lang}, data, func(vec []world.Term) { setTerms(f, vec) })
 }
 
 // wantsPlainTerms reports whether plainTerms gives f a vector.
@@ -71,10 +78,9 @@ func changedTerms(old, new []world.Term) (o, n []world.Term) {
 // keep its 170 thousand terms.
 var termTable = struct {
 	sync.Mutex
-	ids   map[string]uint32
-	strs  []string
+	num   terms.Numbering // pointer-free: the collector does not scan it
 	users int
-}{ids: map[string]uint32{}}
+}{}
 
 // holdTerms keeps the term table until release; once no run holds it,
 // its terms are dropped. A run releases it when none of its vectors is
@@ -89,7 +95,7 @@ func holdTerms() (release func()) {
 			termTable.Lock()
 			defer termTable.Unlock()
 			if termTable.users--; termTable.users == 0 {
-				termTable.ids, termTable.strs = map[string]uint32{}, nil
+				termTable.num = terms.Numbering{}
 			}
 		})
 	}
@@ -102,15 +108,9 @@ func setTerms(f *file, vec []world.Term) {
 	buf := (*bp)[:0]
 	termTable.Lock()
 	for _, t := range vec {
-		id, ok := termTable.ids[t.Text]
-		if !ok {
-			// A copy: a vector's texts share one string per file
-			// (terms.Of), which the table must not keep alive.
-			s := strings.Clone(t.Text)
-			id = uint32(len(termTable.strs))
-			termTable.ids[s] = id
-			termTable.strs = append(termTable.strs, s)
-		}
+		// (The numbering copies a new term's bytes: a vector's texts
+		// share one string per file, which it must not keep alive.)
+		id := termTable.num.Number(t.Text)
 		buf = binary.AppendUvarint(buf, uint64(id))
 		buf = append(buf, t.Fields)
 		buf = binary.AppendUvarint(buf, uint64(min(t.Count, maxPackedCount)))
@@ -246,7 +246,7 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 		}
 	}
 	termTable.Lock()
-	strs := termTable.strs
+	strs := termTable.num.Texts()
 	termTable.Unlock()
 	out := terms.EncodeFrom(&packedVectors{files: rows, strs: strs})
 	for _, f := range rows {
@@ -454,7 +454,7 @@ func unpackTerms(b []byte) []world.Term {
 	defer termTable.Unlock()
 	out := make([]world.Term, len(packed))
 	for i, x := range packed {
-		out[i] = world.Term{Text: termTable.strs[x>>32], Fields: uint8(x >> 24), Count: uint32(x & maxPackedCount)}
+		out[i] = world.Term{Text: termTable.num.Text(uint32(x >> 32)), Fields: uint8(x >> 24), Count: uint32(x & maxPackedCount)}
 	}
 	return out
 }

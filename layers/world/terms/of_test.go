@@ -205,3 +205,28 @@ func BenchmarkOf(b *testing.B) {
 		}
 	}
 }
+
+// The vector's ASCII split is Split and Whole: the same parts, lower
+// case, and the parts together make the whole.
+func FuzzSplitIsSplit(f *testing.F) {
+	for _, w := range []string{"parseHTTPRequest_v2", "__x__", "ABCdef9", "a.b-c", "X9y", "HTTP2Server", "k8sIO", "_", ""} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		if !lowerASCII([]byte(tok)) {
+			return
+		}
+		var v vector
+		v.split([]byte(tok))
+		var got []string
+		for _, p := range v.parts {
+			got = append(got, string(v.buf[p.lo:p.hi]))
+		}
+		if want := Split(tok); !reflect.DeepEqual(got, want) {
+			t.Fatalf("split(%q) = %q, Split = %q", tok, got, want)
+		}
+		if len(got) > 1 && string(v.buf) != Whole(tok) {
+			t.Fatalf("split(%q) holds %q, Whole = %q", tok, v.buf, Whole(tok))
+		}
+	})
+}

@@ -32,3 +32,34 @@ func TestTableLikeMap(t *testing.T) {
 		tb.reset(4000)
 	}
 }
+
+// A Numbering numbers terms in order of first sight, across growth, and
+// gives their texts back by number.
+func TestNumbering(t *testing.T) {
+	var m Numbering
+	want := map[string]uint32{}
+	var order []string
+	for i := 0; i < 20000; i++ {
+		k := fmt.Sprintf("t%d", (i*7919)%5003)
+		if i%3 == 0 {
+			k = "" // the empty term is a term too
+		}
+		n, ok := want[k]
+		if !ok {
+			n = uint32(len(order))
+			want[k] = n
+			order = append(order, k)
+		}
+		if got := m.Number(k); got != n {
+			t.Fatalf("Number(%q) = %d, want %d", k, got, n)
+		}
+	}
+	if m.Len() != len(order) {
+		t.Fatalf("Len = %d, want %d", m.Len(), len(order))
+	}
+	for n, s := range m.Texts() {
+		if s != order[n] {
+			t.Fatalf("Texts()[%d] = %q, want %q", n, s, order[n])
+		}
+	}
+}

@@ -13,6 +13,7 @@
 package terms
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -103,7 +104,16 @@ func Forms(tok string, fn func(term string, whole bool)) {
 // It gives what adding every token to an acc with addWord gives (content
 // words under Content, definition names under Def, and so on); the
 // builder behind it (vector) only does so with less garbage.
-func Of(f *world.Facts, content []byte) []world.Term {
+func Of(f *world.Facts, content []byte) (vec []world.Term) {
+	With(f, content, func(v []world.Term) { vec = slices.Clone(v) })
+	return vec
+}
+
+// With calls fn with the vector Of returns, which is the builder's own:
+// it is valid only during the call (the texts stay valid: they are one
+// string). A build that only encodes a file's vector allocates it once
+// less.
+func With(f *world.Facts, content []byte, fn func([]world.Term)) {
 	v := vectors.Get().(*vector)
 	defer func() { v.reset(); vectors.Put(v) }()
 	if f != nil && SecretValues(f.Lang) {
@@ -113,7 +123,7 @@ func Of(f *world.Facts, content []byte) []world.Term {
 	}
 	// Content words repeat: each distinct token is split and stemmed
 	// once, and its repeats only count.
-	wordBytes(content, v.content)
+	v.contentWords(content)
 	if f != nil {
 		for _, d := range f.Defs {
 			v.word([]byte(d.Name), Def)
@@ -133,7 +143,7 @@ func Of(f *world.Facts, content []byte) []world.Term {
 			}
 		}
 	}
-	return v.finish()
+	fn(v.finish())
 }
 
 // PathTerms are the terms of a path's folders and file name, stemmed.
@@ -171,27 +181,38 @@ func Words(b []byte, fn func(string)) {
 
 // wordBytes is Words handing out the bytes of each word.
 func wordBytes(b []byte, fn func([]byte)) {
-	start := -1
-	for i := 0; i <= len(b); i++ {
-		in := i < len(b) && isWordByte(b[i])
-		if in {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			if i-start <= 4*MaxLen {
-				fn(b[start:i])
-			}
-			start = -1
+	for len(b) > 0 {
+		var w []byte
+		if w, b = nextWord(b); len(w) > 0 && len(w) <= 4*MaxLen {
+			fn(w)
 		}
 	}
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+// nextWord returns the first run of word bytes of b, empty when there is
+// none, and the bytes after it.
+func nextWord(b []byte) (word, rest []byte) {
+	tab := &wordByte
+	i := 0
+	for i < len(b) && !tab[b[i]] {
+		i++
+	}
+	b = b[i:]
+	j := 0
+	for j < len(b) && tab[b[j]] {
+		j++
+	}
+	return b[:j], b[j:]
 }
+
+// wordByte holds the bytes words are made of: ASCII letters, digits and
+// underscores, and every byte of a non-ASCII character.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+	}
+	return t
+}()
 
 // Whole is the lower-case form of a whole identifier, separators dropped:
 // "parse_HTTP_request" and "ParseHTTPRequest" are both "parsehttprequest".
@@ -312,6 +333,16 @@ var stop = func() map[string]bool {
 		m[w] = true
 	}
 	return m
+}()
+
+// stopShape has bit n of byte c set when a stop word n bytes long starts
+// with c: most terms are known not to be stop words without a lookup.
+// (Terms are at most MaxLen bytes long, under 64.)
+var stopShape = func() (t [256]uint64) {
+	for w := range stop {
+		t[w[0]] |= 1 << len(w)
+	}
+	return t
 }()
 
 // IsStop reports whether a normalised term is a stop word.

@@ -20,9 +20,11 @@ type vector struct {
 	keys  []span32 // the text of each entry of terms in index.arena
 	// seen holds each distinct content token with the entry its repeats
 	// count (-1 when none: an identifier of several parts is not counted).
-	seen  table
-	buf   []byte   // lower-case parts of the token being split, then its stems
-	parts []span32 // the parts, as ranges of buf
+	seen   table
+	buf    []byte       // lower-case parts of the token being split, then its stems
+	parts  []span32     // the parts, as ranges of buf
+	order  []uint64     // finish's sort
+	sorted []world.Term // finish's result
 }
 
 type span32 struct{ lo, hi int32 }
@@ -30,15 +32,18 @@ type span32 struct{ lo, hi int32 }
 var vectors = sync.Pool{New: func() any { return &vector{} }}
 
 func (v *vector) reset() {
-	// Emptying a table costs nothing (table.reset), but the memory of a
-	// very large file's vector is given up, not kept in the pool.
+	// Emptying a table costs as much as the file's keys (table.reset),
+	// and the memory of a very large file's vector is given up, not kept
+	// in the pool.
 	if len(v.terms) > keepMap {
-		v.terms, v.keys = nil, nil
+		v.terms, v.keys, v.order, v.sorted = nil, nil, nil, nil
 	}
 	v.terms, v.keys = v.terms[:0], v.keys[:0]
 	v.index.reset(keepMap)
 	v.seen.reset(keepMap)
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
+	clear(v.sorted) // the texts are the file's: not kept alive
+	v.sorted = v.sorted[:0]
 }
 
 // keepMap is the most entries a builder may have held and still keep its
@@ -46,36 +51,100 @@ func (v *vector) reset() {
 const keepMap = 1 << 14
 
 // entry returns the entry of t with field set, -1 for a term not kept;
-// t may be a scratch buffer: it is copied when the term is new.
+// t may be a scratch buffer: it is copied when the term is new. Whether a
+// term is kept (its length, stop words, digits) is decided when the
+// builder first sees it: the index holds -1 for a term not kept.
 func (v *vector) entry(t []byte, field uint8) int32 {
-	if len(t) < MinLen || len(t) > MaxLen || stop[string(t)] || allDigitBytes(t) {
+	if len(t) < MinLen || len(t) > MaxLen {
 		return -1
 	}
 	p, ok := v.index.upsert(t)
 	if !ok {
+		if stopShape[t[0]]&(1<<len(t)) != 0 && stop[string(t)] || allDigitBytes(t) {
+			*p = -1
+			return -1
+		}
 		// The text is set by finish, from the index's keys.
 		*p = int32(len(v.terms))
 		v.terms = append(v.terms, world.Term{})
 		end := int32(len(v.index.arena)) // upsert added t at the arena's end
 		v.keys = append(v.keys, span32{end - int32(len(t)), end})
 	}
-	v.terms[*p].Fields |= field
-	return *p
+	e := *p
+	if e >= 0 {
+		v.terms[e].Fields |= field
+	}
+	return e
 }
 
-// split splits tok as Split does into lower-case parts in v.buf.
-func (v *vector) split(tok []byte) {
-	v.buf, v.parts = v.buf[:0], v.parts[:0]
-	splitAt(tok, func(start, end int) {
-		lo := int32(len(v.buf))
-		for _, c := range tok[start:end] {
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			v.buf = append(v.buf, c)
+// Byte classes of an ASCII token, for split.
+const (
+	cOther = iota
+	cLower
+	cUpper
+	cDigit
+	cUnder
+)
+
+var classOf = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = cLower
+		case c >= 'A' && c <= 'Z':
+			t[c] = cUpper
+		case c >= '0' && c <= '9':
+			t[c] = cDigit
+		case c == '_':
+			t[c] = cUnder
 		}
-		v.parts = append(v.parts, span32{lo, int32(len(v.buf))})
-	})
+	}
+	return t
+}()
+
+// split splits an ASCII tok as Split does into lower-case parts in v.buf,
+// which then holds tok's Whole: its bytes lower-cased, underscores
+// dropped. It is splitAt's rules written out for ASCII: a part ends at an
+// underscore, before an upper-case letter after a lower-case one, before
+// the last upper-case letter of a run followed by a lower-case one, and
+// between a digit and a non-digit.
+func (v *vector) split(tok []byte) {
+	buf, parts := v.buf[:0], v.parts[:0]
+	lo := int32(0) // where the current part starts in buf
+	for i, c := range tok {
+		k := classOf[c]
+		if k == cUnder {
+			if int32(len(buf)) > lo {
+				parts = append(parts, span32{lo, int32(len(buf))})
+			}
+			lo = int32(len(buf))
+			continue
+		}
+		if int32(len(buf)) > lo {
+			pk := classOf[tok[i-1]]
+			cut := false
+			switch {
+			case k == cUpper:
+				cut = pk == cLower || pk == cDigit || pk == cUpper && i+1 < len(tok) && classOf[tok[i+1]] == cLower
+			case k == cDigit:
+				cut = pk != cDigit
+			default:
+				cut = pk == cDigit
+			}
+			if cut {
+				parts = append(parts, span32{lo, int32(len(buf))})
+				lo = int32(len(buf))
+			}
+		}
+		if k == cUpper {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	if int32(len(buf)) > lo {
+		parts = append(parts, span32{lo, int32(len(buf))})
+	}
+	v.buf, v.parts = buf, parts
 }
 
 // lowerASCII reports whether Split's strings.ToLower of a part equals the
@@ -105,19 +174,8 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 		if field == Content {
 			field |= Ident
 		}
-		// Whole: the token lower-cased with its underscores dropped.
-		w := len(v.buf)
-		for _, c := range tok {
-			switch {
-			case c >= 'A' && c <= 'Z':
-				v.buf = append(v.buf, c+'a'-'A')
-			case c == '_':
-			default:
-				v.buf = append(v.buf, c)
-			}
-		}
-		v.entry(v.buf[w:], field)
-		v.buf = v.buf[:w]
+		// The whole first: stemming changes the parts in place.
+		v.entry(v.buf, field)
 	}
 	for _, p := range v.parts {
 		e := v.entry(stemBytes(v.buf[p.lo:p.hi]), field)
@@ -149,6 +207,17 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 		}
 	}
 	return hit
+}
+
+// contentWords adds the words of b as content tokens: wordBytes calling
+// content, without a call through a func value for each word.
+func (v *vector) contentWords(b []byte) {
+	for len(b) > 0 {
+		var w []byte
+		if w, b = nextWord(b); len(w) > 0 && len(w) <= 4*MaxLen {
+			v.content(w)
+		}
+	}
 }
 
 // content adds a content token: counted once more when seen before,
@@ -248,7 +317,50 @@ func (v *vector) finish() []world.Term {
 		})
 		out = out[:MaxTerms]
 	}
-	out = slices.Clone(out)
-	slices.SortFunc(out, func(a, b world.Term) int { return strings.Compare(a.Text, b.Text) })
-	return out
+	// Sorted by text through numbers: a term's first bytes in the high
+	// bits, its place in out in the low ones. Most terms are told apart
+	// by their numbers alone; runs whose first bytes tie are sorted by
+	// their texts after.
+	order := v.order[:0]
+	for i := range out {
+		order = append(order, prefix(out[i].Text)&^placeMask|uint64(i))
+	}
+	slices.Sort(order)
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && order[hi]&^placeMask == order[lo]&^placeMask {
+			hi++
+		}
+		if hi-lo > 1 {
+			slices.SortFunc(order[lo:hi], func(a, b uint64) int {
+				return strings.Compare(out[a&placeMask].Text, out[b&placeMask].Text)
+			})
+		}
+		lo = hi
+	}
+	sorted := v.sorted[:0]
+	for _, k := range order {
+		sorted = append(sorted, out[k&placeMask])
+	}
+	v.order, v.sorted = order, sorted
+	return sorted
+}
+
+// placeMask holds a term's place in finish's sort keys: a vector has at
+// most MaxTerms terms (the array below fails to compile otherwise).
+const placeMask = 1<<12 - 1
+
+var _ = [placeMask + 1 - MaxTerms]struct{}{}
+
+// prefix is the first eight bytes of s big-endian, padded with zeros:
+// prefix(a) < prefix(b) implies a <= b.
+func prefix(s string) uint64 {
+	var x uint64
+	for i := 0; i < 8; i++ {
+		x <<= 8
+		if i < len(s) {
+			x |= uint64(s[i])
+		}
+	}
+	return x
 }

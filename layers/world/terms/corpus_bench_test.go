@@ -1,0 +1,71 @@
+package terms
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// corpusFiles reads up to limit bytes of the text files under the folder
+// GIT_SPEED_TERMS_CORPUS names (a checkout of a large tree such as
+// kubernetes), skipping the benchmark without it.
+func corpusFiles(b *testing.B, limit int) [][]byte {
+	dir := os.Getenv("GIT_SPEED_TERMS_CORPUS")
+	if dir == "" {
+		b.Skip("GIT_SPEED_TERMS_CORPUS names no corpus folder")
+	}
+	var out [][]byte
+	size := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || size >= limit {
+			return fs.SkipDir
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == ".git" || n == "vendor" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".yaml", ".yml", ".json", ".md", ".sh", ".proto", ".py", ".txt":
+		default:
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || !info.Mode().IsRegular() || info.Size() > 1<<20 {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		out = append(out, src)
+		size += len(src)
+		return nil
+	})
+	if err != nil && err != fs.SkipDir {
+		b.Fatal(err)
+	}
+	if len(out) == 0 {
+		b.Skip("no text files under GIT_SPEED_TERMS_CORPUS")
+	}
+	return out
+}
+
+// BenchmarkOfCorpus makes the vectors of 32 MB of a real tree's text
+// files (GIT_SPEED_TERMS_CORPUS).
+func BenchmarkOfCorpus(b *testing.B) {
+	srcs := corpusFiles(b, 32<<20)
+	size := 0
+	for _, s := range srcs {
+		size += len(s)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			Of(nil, src)
+		}
+	}
+}
