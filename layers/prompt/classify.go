@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+
 	"sort"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/git-speed/git-speed/internal/lazyre"
 )
 
 // Kinds of failure Classify tells apart, in the order it prefers them
@@ -102,45 +105,45 @@ type module struct {
 const kindRequest = "request"
 
 var (
-	reGoCompile   = regexp.MustCompile(`^(?:\./)?([^\s:()]+\.go):(\d+)(?::(\d+))?: (.+)$`)
-	reGoTestLog   = regexp.MustCompile(`^\s+([^\s:()]+\.go):(\d+): (.+)$`)
-	reGoFrame     = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
-	reGoFail      = regexp.MustCompile(`^(?:--- FAIL: (\S+)|FAIL\s+(\S+)\s+(\[build failed\]|\[setup failed\]|[\d.]+s)|FAIL$)`)
-	reGoPkgHead   = regexp.MustCompile(`^# \S+`)
-	reUndefined   = regexp.MustCompile(`undefined: ([\w.]+)`)
-	reNoField     = regexp.MustCompile(`(\w[\w.]*) undefined \(type (\S+) has no field or method (\w+)`)
-	reGoImport    = regexp.MustCompile(`(?:could not import|cannot find package|no required module provides package|package) "?([\w.\-/]+\.?[\w\-/]*)"?(?: \(| is not in std|;|$)`)
-	rePyFile      = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)`)
-	rePyExc       = regexp.MustCompile(`^(?:E\s+)?((?:\w+\.)*\w*(?:Error|Exception)|KeyboardInterrupt|SystemExit)(?::\s*(.*))?$`)
-	rePyName      = regexp.MustCompile(`name '(\w+)' is not defined`)
-	rePyImport    = regexp.MustCompile(`cannot import name '(\w+)' from '([\w.]+)'`)
-	rePyNoMod     = regexp.MustCompile(`No module named '([\w.]+)'`)
-	rePyAttr      = regexp.MustCompile(`(?:module|object|type object) '([\w.]+)' has no attribute '(\w+)'`)
-	rePytestFail  = regexp.MustCompile(`^(FAILED|ERROR)\s+([^\s:]+\.py)(?:::(\S+))?`)
-	rePytestLoc   = regexp.MustCompile(`^([^\s:]+\.py):(\d+): (\w+)`)
-	rePytestSum   = regexp.MustCompile(`^=+ .*\b(\d+ (?:failed|errors?))\b.* =+$`)
-	reTsc         = regexp.MustCompile(`^([^\s()]+\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs))(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.+)$`)
-	reTsName      = regexp.MustCompile(`Cannot find name '(\w+)'`)
-	reTsModule    = regexp.MustCompile(`Cannot find module '([^']+)'(?: from '([^']+)')?`)
-	reTsMember    = regexp.MustCompile(`Module '"([^"]+)"' has no exported member '(\w+)'`)
-	reTsProp      = regexp.MustCompile(`Property '(\w+)' does not exist on type '([^']+)'`)
-	reJsFail      = regexp.MustCompile(`^\s*(?:FAIL|✗|×|❯)\s+([^\s>]+\.(?:ts|tsx|js|jsx|mjs|cjs|mts))\b`)
-	reJsFrame     = regexp.MustCompile(`(?:^\s*at .*\(|^\s*at |❯ )([^\s()]+\.(?:ts|tsx|js|jsx|mjs|cjs|mts)):(\d+):(\d+)\)?$`)
-	reJsRef       = regexp.MustCompile(`ReferenceError: (\w+) is not defined`)
-	reJsNotFunc   = regexp.MustCompile(`TypeError: ([\w.]+) is not a (?:function|constructor)`)
-	reJsSummary   = regexp.MustCompile(`^\s*(?:Tests?|Test Files|Test Suites):\s+.*\b\d+ failed`)
-	reViteResolve = regexp.MustCompile(`Failed to resolve import "([^"]+)" from "([^"]+)"|Failed to load url (\S+) \(resolved id: [^)]*\) in (\S+?)\.? Does the file exist`)
-	reANSI        = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
-	reAssert      = regexp.MustCompile(`\b(?:AssertionError|assert(?:ion)? failed)\b|^\s*(?:Expected|Received):`)
-	reNoSuchFile  = regexp.MustCompile(`(?i)no such file or directory|ENOENT|cannot find the (?:file|path)|file not found|\b(?:file|directory|path)\b[^.]*\bdoes not exist`)
-	reMissingPath = regexp.MustCompile(`(?:open|stat|lstat|scandir|read|readlink)\s+'?([^\s':,]+)'?:? ?[:,]?\s*(?:no such file|ENOENT)|ENOENT: no such file or directory, \w+ '([^']+)'|No such file or directory: '([^']+)'|^(?:\w+: )?([^\s:]+): No such file or directory`)
-	reTimeout     = regexp.MustCompile(`(?i)\b(?:timed out|timeout of \d+|test timed out|deadline exceeded|signal: killed|exceeded (?:the )?time ?limit|took too long|timeouterror)\b`)
-	reRequest     = regexp.MustCompile(`(?i)\b(?:i (?:would |'d |will )?need to (?:see|look at|read|check)|i need the|please (?:provide|share|show|paste|send)|(?:can|could) you (?:provide|share|show|paste|send)|i (?:don't|do not) have (?:access to|the (?:contents?|source|code|definition)|visibility)|(?:is|are|was|were) not (?:included|provided|shown|present|available) in (?:the|my|this) (?:context|prompt)|(?:only|just) (?:a |the )?(?:skeleton|signatures?|outline)|(?:body|bodies|implementation) (?:is|are|was|were) (?:elided|truncated|omitted|cut)|without (?:seeing|the (?:contents|source|code|implementation))|contents of)\b`)
-	reFileToken   = regexp.MustCompile("(?:^|[\\s`'\"(\\[<,:])((?:[\\w.@\\-]+/)*[\\w@\\-][\\w.@\\-]*\\.(?:go|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|bash|css|scss|json|toml|ya?ml|md|sql|proto|swift|scala|lua|ex|exs|vue|svelte))(?:$|[\\s`'\")\\]>,:.;?!])")
-	reBacktick    = regexp.MustCompile("`([A-Za-z_][\\w.]*(?:\\(\\))?)`")
-	reReqID       = regexp.MustCompile(`\b((?:REQ|FR|NFR|US|AC|SPEC|R)-?\d+(?:\.\d+)*)\b`)
-	reUnmet       = regexp.MustCompile(`(?i)\b(?:not met|unmet|not satisfied|unsatisfied|not implemented|unimplemented|missing|fail(?:s|ed|ing|ure)?|violat\w*|does not|doesn't|not (?:yet )?(?:covered|handled|supported)|expected)\b`)
-	reGenericErr  = regexp.MustCompile(`(?i)^(?:error|fatal|panic)\b|\berror:`)
+	reGoCompile   = lazyre.New(`^(?:\./)?([^\s:()]+\.go):(\d+)(?::(\d+))?: (.+)$`)
+	reGoTestLog   = lazyre.New(`^\s+([^\s:()]+\.go):(\d+): (.+)$`)
+	reGoFrame     = lazyre.New(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	reGoFail      = lazyre.New(`^(?:--- FAIL: (\S+)|FAIL\s+(\S+)\s+(\[build failed\]|\[setup failed\]|[\d.]+s)|FAIL$)`)
+	reGoPkgHead   = lazyre.New(`^# \S+`)
+	reUndefined   = lazyre.New(`undefined: ([\w.]+)`)
+	reNoField     = lazyre.New(`(\w[\w.]*) undefined \(type (\S+) has no field or method (\w+)`)
+	reGoImport    = lazyre.New(`(?:could not import|cannot find package|no required module provides package|package) "?([\w.\-/]+\.?[\w\-/]*)"?(?: \(| is not in std|;|$)`)
+	rePyFile      = lazyre.New(`^\s*File "([^"]+)", line (\d+)`)
+	rePyExc       = lazyre.New(`^(?:E\s+)?((?:\w+\.)*\w*(?:Error|Exception)|KeyboardInterrupt|SystemExit)(?::\s*(.*))?$`)
+	rePyName      = lazyre.New(`name '(\w+)' is not defined`)
+	rePyImport    = lazyre.New(`cannot import name '(\w+)' from '([\w.]+)'`)
+	rePyNoMod     = lazyre.New(`No module named '([\w.]+)'`)
+	rePyAttr      = lazyre.New(`(?:module|object|type object) '([\w.]+)' has no attribute '(\w+)'`)
+	rePytestFail  = lazyre.New(`^(FAILED|ERROR)\s+([^\s:]+\.py)(?:::(\S+))?`)
+	rePytestLoc   = lazyre.New(`^([^\s:]+\.py):(\d+): (\w+)`)
+	rePytestSum   = lazyre.New(`^=+ .*\b(\d+ (?:failed|errors?))\b.* =+$`)
+	reTsc         = lazyre.New(`^([^\s()]+\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs))(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.+)$`)
+	reTsName      = lazyre.New(`Cannot find name '(\w+)'`)
+	reTsModule    = lazyre.New(`Cannot find module '([^']+)'(?: from '([^']+)')?`)
+	reTsMember    = lazyre.New(`Module '"([^"]+)"' has no exported member '(\w+)'`)
+	reTsProp      = lazyre.New(`Property '(\w+)' does not exist on type '([^']+)'`)
+	reJsFail      = lazyre.New(`^\s*(?:FAIL|✗|×|❯)\s+([^\s>]+\.(?:ts|tsx|js|jsx|mjs|cjs|mts))\b`)
+	reJsFrame     = lazyre.New(`(?:^\s*at .*\(|^\s*at |❯ )([^\s()]+\.(?:ts|tsx|js|jsx|mjs|cjs|mts)):(\d+):(\d+)\)?$`)
+	reJsRef       = lazyre.New(`ReferenceError: (\w+) is not defined`)
+	reJsNotFunc   = lazyre.New(`TypeError: ([\w.]+) is not a (?:function|constructor)`)
+	reJsSummary   = lazyre.New(`^\s*(?:Tests?|Test Files|Test Suites):\s+.*\b\d+ failed`)
+	reViteResolve = lazyre.New(`Failed to resolve import "([^"]+)" from "([^"]+)"|Failed to load url (\S+) \(resolved id: [^)]*\) in (\S+?)\.? Does the file exist`)
+	reANSI        = lazyre.New(`\x1b\[[0-9;?]*[A-Za-z]`)
+	reAssert      = lazyre.New(`\b(?:AssertionError|assert(?:ion)? failed)\b|^\s*(?:Expected|Received):`)
+	reNoSuchFile  = lazyre.New(`(?i)no such file or directory|ENOENT|cannot find the (?:file|path)|file not found|\b(?:file|directory|path)\b[^.]*\bdoes not exist`)
+	reMissingPath = lazyre.New(`(?:open|stat|lstat|scandir|read|readlink)\s+'?([^\s':,]+)'?:? ?[:,]?\s*(?:no such file|ENOENT)|ENOENT: no such file or directory, \w+ '([^']+)'|No such file or directory: '([^']+)'|^(?:\w+: )?([^\s:]+): No such file or directory`)
+	reTimeout     = lazyre.New(`(?i)\b(?:timed out|timeout of \d+|test timed out|deadline exceeded|signal: killed|exceeded (?:the )?time ?limit|took too long|timeouterror)\b`)
+	reRequest     = lazyre.New(`(?i)\b(?:i (?:would |'d |will )?need to (?:see|look at|read|check)|i need the|please (?:provide|share|show|paste|send)|(?:can|could) you (?:provide|share|show|paste|send)|i (?:don't|do not) have (?:access to|the (?:contents?|source|code|definition)|visibility)|(?:is|are|was|were) not (?:included|provided|shown|present|available) in (?:the|my|this) (?:context|prompt)|(?:only|just) (?:a |the )?(?:skeleton|signatures?|outline)|(?:body|bodies|implementation) (?:is|are|was|were) (?:elided|truncated|omitted|cut)|without (?:seeing|the (?:contents|source|code|implementation))|contents of)\b`)
+	reFileToken   = lazyre.New("(?:^|[\\s`'\"(\\[<,:])((?:[\\w.@\\-]+/)*[\\w@\\-][\\w.@\\-]*\\.(?:go|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|bash|css|scss|json|toml|ya?ml|md|sql|proto|swift|scala|lua|ex|exs|vue|svelte))(?:$|[\\s`'\")\\]>,:.;?!])")
+	reBacktick    = lazyre.New("`([A-Za-z_][\\w.]*(?:\\(\\))?)`")
+	reReqID       = lazyre.New(`\b((?:REQ|FR|NFR|US|AC|SPEC|R)-?\d+(?:\.\d+)*)\b`)
+	reUnmet       = lazyre.New(`(?i)\b(?:not met|unmet|not satisfied|unsatisfied|not implemented|unimplemented|missing|fail(?:s|ed|ing|ure)?|violat\w*|does not|doesn't|not (?:yet )?(?:covered|handled|supported)|expected)\b`)
+	reGenericErr  = lazyre.New(`(?i)^(?:error|fatal|panic)\b|\berror:`)
 )
 
 // classifyWith is the classifier; mat adds the task's requirements,
@@ -451,7 +454,7 @@ func missingPaths(line string) []string {
 // are some, ids of the usual shapes (REQ-1, FR-2, AC-3) otherwise.
 type reqMatcher struct {
 	ids []string
-	res []*regexp.Regexp
+	res []*lazyre.Regexp
 }
 
 func newReqMatcher(known []string) *reqMatcher {
@@ -461,7 +464,7 @@ func newReqMatcher(known []string) *reqMatcher {
 			continue
 		}
 		m.ids = append(m.ids, id)
-		m.res = append(m.res, regexp.MustCompile(`(?i)(?:^|[^\w-])`+regexp.QuoteMeta(id)+`(?:$|[^\w-]|-[^\d])`))
+		m.res = append(m.res, lazyre.New(`(?i)(?:^|[^\w-])`+regexp.QuoteMeta(id)+`(?:$|[^\w-]|-[^\d])`))
 	}
 	return m
 }
@@ -713,7 +716,7 @@ func declares(skel, name string) bool {
 	declMu.Lock()
 	re, ok := declRes[name]
 	if !ok {
-		re = regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?(?:func|def|class|type|interface|const|var|let|function|struct|enum|trait|fn)\s+(?:\([^)]*\)\s*)?` + regexp.QuoteMeta(name) + `\b`)
+		re = lazyre.New(`(?m)^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?(?:func|def|class|type|interface|const|var|let|function|struct|enum|trait|fn)\s+(?:\([^)]*\)\s*)?` + regexp.QuoteMeta(name) + `\b`)
 		if len(declRes) > 4096 {
 			clear(declRes)
 		}
@@ -725,7 +728,7 @@ func declares(skel, name string) bool {
 
 var (
 	declMu  sync.Mutex
-	declRes = map[string]*regexp.Regexp{}
+	declRes = map[string]*lazyre.Regexp{}
 )
 
 // squash lowercases s and drops what is not a letter or digit, so that

@@ -1,9 +1,9 @@
 package formats
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -21,7 +21,7 @@ func init() {
 // ---- Makefile ----
 
 // makeVarUse matches $(NAME) and ${NAME}.
-var makeVarUse = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]`)
+var makeVarUse = lazyre.New(`\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]`)
 
 // extractMakefile reads rules (targets, with their prerequisites as
 // references and recipes elided in the skeleton), variable assignments
@@ -314,7 +314,7 @@ func extractCMake(src []byte, _ Options, facts *world.Facts) {
 	tidy(facts)
 }
 
-var cmakeVarUse = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var cmakeVarUse = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // cmakeArgs splits the arguments of a command (between offsets a and b),
 // strings whole and unquoted.
@@ -364,10 +364,10 @@ var nixDrv = map[string]bool{"mkDerivation": true, "mkShell": true, "buildGoModu
 	"buildDotnetModule": true, "stdenvNoCC.mkDerivation": true, "writeShellApplication": true}
 
 var (
-	nixBind   = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][\w'-]*(?:\.[A-Za-z_"][\w'"-]*)*)[ \t]*=[^=>]`)
-	nixImport = regexp.MustCompile(`\b(import|callPackage)[ \t]+(\.{0,2}/[\w./+-]+|<[\w./+-]+>)`)
-	nixPath   = regexp.MustCompile(`<[A-Za-z][\w./+-]*>`)
-	nixCall   = regexp.MustCompile(`\b((?:[A-Za-z_][\w-]*\.)*)(mkDerivation|mkShell|mkShellNoCC|buildGoModule|buildPythonPackage|buildPythonApplication|buildRustPackage|buildNpmPackage|buildDotnetModule|writeShellApplication)\b`)
+	nixBind   = lazyre.New(`(?m)^[ \t]*([A-Za-z_][\w'-]*(?:\.[A-Za-z_"][\w'"-]*)*)[ \t]*=[^=>]`)
+	nixImport = lazyre.New(`\b(import|callPackage)[ \t]+(\.{0,2}/[\w./+-]+|<[\w./+-]+>)`)
+	nixPath   = lazyre.New(`<[A-Za-z][\w./+-]*>`)
+	nixCall   = lazyre.New(`\b((?:[A-Za-z_][\w-]*\.)*)(mkDerivation|mkShell|mkShellNoCC|buildGoModule|buildPythonPackage|buildPythonApplication|buildRustPackage|buildNpmPackage|buildDotnetModule|writeShellApplication)\b`)
 )
 
 // extractNix reads the bindings of the file's outermost attribute sets
@@ -531,20 +531,20 @@ func nixEnd(m *masked, v int) int {
 	return len(m.code) - 1
 }
 
-var nixName = map[string]*regexp.Regexp{"pname": regexp.MustCompile(`(?m)^[ \t]*pname[ \t]*=[ \t]*"`),
-	"name": regexp.MustCompile(`(?m)^[ \t]*name[ \t]*=[ \t]*"`)}
+var nixName = map[string]*lazyre.Regexp{"pname": lazyre.New(`(?m)^[ \t]*pname[ \t]*=[ \t]*"`),
+	"name": lazyre.New(`(?m)^[ \t]*name[ \t]*=[ \t]*"`)}
 
 // ---- Gradle ----
 
 var (
-	gradlePlugin  = regexp.MustCompile(`^\s*(?:id\s*\(?\s*["']([\w.-]+)["']\s*\)?|kotlin\s*\(\s*"([\w.-]+)"\s*\)|` + "`" + `([\w-]+)` + "`" + `|(java|application|java-library|groovy|maven-publish|signing|jacoco|checkstyle|idea|eclipse)\s*$)`)
-	gradleApply   = regexp.MustCompile(`^\s*apply\s*\(?\s*plugin\s*[:=]\s*["']([\w.-]+)["']`)
-	gradleDep     = regexp.MustCompile(`^\s*([a-z][A-Za-z]*)\s*\(?\s*(?:platform\s*\(\s*)?(?:["']([^"'$]+(?:\$[^"']*)?)["']|(project\s*\(\s*(?:path\s*[:=]\s*)?["']([^"']+)["']\s*\))|(libs\.[\w.]+))`)
-	gradleTask    = regexp.MustCompile(`^\s*(?:task\s+([\w-]+)|tasks\.(?:register|create)(?:<[\w.]+>)?\s*\(\s*["']([\w-]+)["']|(?:val|def)\s+([\w]+)\s+by\s+tasks\.(?:registering|creating))`)
-	gradleNamed   = regexp.MustCompile(`^\s*tasks\.(?:named|getByName)(?:<[\w.]+>)?\s*\(\s*["']([\w-]+)["']`)
-	gradleVar     = regexp.MustCompile(`^\s*(?:(?:val|var|def)\s+([A-Za-z_]\w*)(?:\s*:\s*[\w<>?, ]+)?\s*(?:=|by\b)|ext\.([A-Za-z_]\w*)\s*=|extra\[\s*"([\w.]+)"\s*\]\s*=)`)
-	gradleBlock   = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*(?:\([^)]*\)\s*)?\{\s*$`)
-	gradleTaskUse = regexp.MustCompile(`(?:dependsOn|finalizedBy|mustRunAfter|shouldRunAfter)\s*\(?\s*["']?:?([\w-]+)`)
+	gradlePlugin  = lazyre.New(`^\s*(?:id\s*\(?\s*["']([\w.-]+)["']\s*\)?|kotlin\s*\(\s*"([\w.-]+)"\s*\)|` + "`" + `([\w-]+)` + "`" + `|(java|application|java-library|groovy|maven-publish|signing|jacoco|checkstyle|idea|eclipse)\s*$)`)
+	gradleApply   = lazyre.New(`^\s*apply\s*\(?\s*plugin\s*[:=]\s*["']([\w.-]+)["']`)
+	gradleDep     = lazyre.New(`^\s*([a-z][A-Za-z]*)\s*\(?\s*(?:platform\s*\(\s*)?(?:["']([^"'$]+(?:\$[^"']*)?)["']|(project\s*\(\s*(?:path\s*[:=]\s*)?["']([^"']+)["']\s*\))|(libs\.[\w.]+))`)
+	gradleTask    = lazyre.New(`^\s*(?:task\s+([\w-]+)|tasks\.(?:register|create)(?:<[\w.]+>)?\s*\(\s*["']([\w-]+)["']|(?:val|def)\s+([\w]+)\s+by\s+tasks\.(?:registering|creating))`)
+	gradleNamed   = lazyre.New(`^\s*tasks\.(?:named|getByName)(?:<[\w.]+>)?\s*\(\s*["']([\w-]+)["']`)
+	gradleVar     = lazyre.New(`^\s*(?:(?:val|var|def)\s+([A-Za-z_]\w*)(?:\s*:\s*[\w<>?, ]+)?\s*(?:=|by\b)|ext\.([A-Za-z_]\w*)\s*=|extra\[\s*"([\w.]+)"\s*\]\s*=)`)
+	gradleBlock   = lazyre.New(`^([A-Za-z_][\w.]*)\s*(?:\([^)]*\)\s*)?\{\s*$`)
+	gradleTaskUse = lazyre.New(`(?:dependsOn|finalizedBy|mustRunAfter|shouldRunAfter)\s*\(?\s*["']?:?([\w-]+)`)
 )
 
 // extractGradle reads build.gradle and build.gradle.kts: plugins (ids,

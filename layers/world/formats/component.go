@@ -1,10 +1,10 @@
 package formats
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -24,9 +24,9 @@ func init() {
 }
 
 var (
-	sfcOpen     = regexp.MustCompile(`^\s*<(script|template|style)\b([^>]*)>`)
-	sfcLangAttr = regexp.MustCompile(`\blang\s*=\s*["']?(ts|typescript|tsx)\b`)
-	sfcTag      = regexp.MustCompile(`<([A-Z][A-Za-z0-9]*(?:\.[A-Z][A-Za-z0-9]*)?)[\s/>]`)
+	sfcOpen     = lazyre.New(`^\s*<(script|template|style)\b([^>]*)>`)
+	sfcLangAttr = lazyre.New(`\blang\s*=\s*["']?(ts|typescript|tsx)\b`)
+	sfcTag      = lazyre.New(`<([A-Z][A-Za-z0-9]*(?:\.[A-Z][A-Za-z0-9]*)?)[\s/>]`)
 )
 
 // sfcBlock is one top-level block of a component.

@@ -2,9 +2,9 @@ package formats
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -22,7 +22,7 @@ func init() {
 // Redacted stands for a value that is never stored or shown.
 const Redacted = "***REDACTED***"
 
-var envKey = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.\-]*)\s*=\s*(.?)`)
+var envKey = lazyre.New(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.\-]*)\s*=\s*(.?)`)
 
 func extractEnv(src []byte, opt Options, facts *world.Facts) {
 	var sk strings.Builder

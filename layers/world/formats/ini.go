@@ -1,9 +1,9 @@
 package formats
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -17,7 +17,7 @@ func init() {
 }
 
 // iniSecret matches key names whose values must never reach a prompt.
-var iniSecret = regexp.MustCompile(`(?i)(secret|passw|pwd|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth|cookie|session[_-]?key|salt|dsn|connection[_-]?string)`)
+var iniSecret = lazyre.New(`(?i)(secret|passw|pwd|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth|cookie|session[_-]?key|salt|dsn|connection[_-]?string)`)
 
 // iniValue returns the value to show for a key: *** for secrets, … for long values.
 func iniValue(key, value string) string {

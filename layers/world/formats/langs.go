@@ -2,9 +2,9 @@ package formats
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -55,7 +55,7 @@ func innermost(facts *world.Facts, n int) []int {
 // code: group 1 is a qualifier (may be empty), group 2 the name. Names in
 // stop and a definition's own name on its first line are left out. Lines
 // without need (a text every match holds) are not searched.
-func scanRefs(facts *world.Facts, m *masked, in []int, re *regexp.Regexp, need, kind string, stop map[string]bool) {
+func scanRefs(facts *world.Facts, m *masked, in []int, re *lazyre.Regexp, need, kind string, stop map[string]bool) {
 	starts := map[int]map[string]bool{}
 	for _, d := range facts.Defs {
 		if starts[d.Start] == nil {
@@ -127,14 +127,14 @@ func endScan(m *masked, sk *skel, facts *world.Facts) {
 	tidy(facts)
 }
 
-var quotedRe = regexp.MustCompile(`["']([^"'\n]+)["']`)
+var quotedRe = lazyre.New(`["']([^"'\n]+)["']`)
 
 // ---- Solidity ----
 
 var (
-	solDeclRe = regexp.MustCompile(`^(?:abstract\s+)?(contract|interface|library|function|event|struct|enum|modifier|error|constructor|fallback|receive)\b\s*([A-Za-z_$][\w$]*)?`)
-	solCallRe = regexp.MustCompile(`(?:^|[^\w$.])()([A-Za-z_$][\w$]*)\s*\(`)
-	solMemRe  = regexp.MustCompile(`\.()([A-Za-z_$][\w$]*)\s*\(`)
+	solDeclRe = lazyre.New(`^(?:abstract\s+)?(contract|interface|library|function|event|struct|enum|modifier|error|constructor|fallback|receive)\b\s*([A-Za-z_$][\w$]*)?`)
+	solCallRe = lazyre.New(`(?:^|[^\w$.])()([A-Za-z_$][\w$]*)\s*\(`)
+	solMemRe  = lazyre.New(`\.()([A-Za-z_$][\w$]*)\s*\(`)
 	solStop   = stopSet(`if for while return require assert revert emit keccak256 sha256 abi new uint uint8 uint16 uint32 uint64 uint128 uint256 int int256
 		address payable bytes bytes32 bytes4 string bool type function modifier event error constructor returns catch try unchecked mapping`)
 )
@@ -322,12 +322,12 @@ func solMembers(m *masked, src []byte, open, close int, kw, parent string, facts
 // ---- Perl ----
 
 var (
-	plPackageRe = regexp.MustCompile(`^package\s+([\w:]+)\s*(?:[\d.v_]+\s*)?([;{])?`)
-	plSubRe     = regexp.MustCompile(`^sub\s+([\w:']+)`)
-	plUseRe     = regexp.MustCompile(`^(use|no|require)\s+([A-Za-z_][\w:]*)`)
-	plConstRe   = regexp.MustCompile(`^use\s+constant\s+([A-Za-z_]\w*)\s*=>`)
-	plCallRe    = regexp.MustCompile(`(?:^|[^\w:$@%&>])(?:([A-Za-z_]\w*(?:::\w+)*)::)?([A-Za-z_]\w*)\s*\(`)
-	plMethRe    = regexp.MustCompile(`->()([A-Za-z_]\w*)\s*\(?`)
+	plPackageRe = lazyre.New(`^package\s+([\w:]+)\s*(?:[\d.v_]+\s*)?([;{])?`)
+	plSubRe     = lazyre.New(`^sub\s+([\w:']+)`)
+	plUseRe     = lazyre.New(`^(use|no|require)\s+([A-Za-z_][\w:]*)`)
+	plConstRe   = lazyre.New(`^use\s+constant\s+([A-Za-z_]\w*)\s*=>`)
+	plCallRe    = lazyre.New(`(?:^|[^\w:$@%&>])(?:([A-Za-z_]\w*(?:::\w+)*)::)?([A-Za-z_]\w*)\s*\(`)
+	plMethRe    = lazyre.New(`->()([A-Za-z_]\w*)\s*\(?`)
 	plStop      = stopSet(`if elsif unless while until for foreach return my our local print printf die warn push pop shift unshift
 		splice keys values each defined exists delete scalar ref bless join split map grep sort reverse open close sprintf
 		length substr index lc uc chomp chop wantarray eval do sub qw qq q m s tr y croak confess carp sleep exit sprintf`)
@@ -491,15 +491,15 @@ func blankLines(m *masked, a, b int) {
 // ---- R ----
 
 var (
-	rFuncRe    = regexp.MustCompile(`^([A-Za-z.][\w.]*|` + "`[^`]+`" + `)\s*(?:<<?-|=)\s*function\b`)
-	rClassRe   = regexp.MustCompile(`^([A-Za-z.][\w.]*)\s*(?:<<?-|=)\s*(?:R6::|methods::)?(R6Class|setRefClass)\s*\(`)
-	rMethodRe  = regexp.MustCompile(`^([A-Za-z.][\w.]*)\s*=\s*function\b`)
-	rS4Re      = regexp.MustCompile(`^(setClass|setGeneric|setMethod)\s*\(\s*["']([^"']+)["'](?:\s*,\s*(?:signature\s*\(\s*)?["']([^"']+)["'])?`)
-	rImportRe  = regexp.MustCompile(`\b(library|require|requireNamespace|loadNamespace|source|sys\.source)\s*\(\s*(?:package\s*=\s*)?(?:["']([^"'\n]+)["']|([A-Za-z.][\w.]*))`)
-	rCallRe    = regexp.MustCompile(`(?:^|[^\w.$@])(?:([A-Za-z.][\w.]*):::?)?([A-Za-z.][\w.]*)\s*\(`)
-	rPrivRe    = regexp.MustCompile(`\bprivate\s*=\s*list\s*\(`)
-	rInheritRe = regexp.MustCompile(`\b(?:inherit|contains)\s*=\s*(?:["'])?([A-Za-z.][\w.]*)`)
-	rNewRe     = regexp.MustCompile(`()\b([A-Za-z.][\w.]*)\$new\s*\(`)
+	rFuncRe    = lazyre.New(`^([A-Za-z.][\w.]*|` + "`[^`]+`" + `)\s*(?:<<?-|=)\s*function\b`)
+	rClassRe   = lazyre.New(`^([A-Za-z.][\w.]*)\s*(?:<<?-|=)\s*(?:R6::|methods::)?(R6Class|setRefClass)\s*\(`)
+	rMethodRe  = lazyre.New(`^([A-Za-z.][\w.]*)\s*=\s*function\b`)
+	rS4Re      = lazyre.New(`^(setClass|setGeneric|setMethod)\s*\(\s*["']([^"']+)["'](?:\s*,\s*(?:signature\s*\(\s*)?["']([^"']+)["'])?`)
+	rImportRe  = lazyre.New(`\b(library|require|requireNamespace|loadNamespace|source|sys\.source)\s*\(\s*(?:package\s*=\s*)?(?:["']([^"'\n]+)["']|([A-Za-z.][\w.]*))`)
+	rCallRe    = lazyre.New(`(?:^|[^\w.$@])(?:([A-Za-z.][\w.]*):::?)?([A-Za-z.][\w.]*)\s*\(`)
+	rPrivRe    = lazyre.New(`\bprivate\s*=\s*list\s*\(`)
+	rInheritRe = lazyre.New(`\b(?:inherit|contains)\s*=\s*(?:["'])?([A-Za-z.][\w.]*)`)
+	rNewRe     = lazyre.New(`()\b([A-Za-z.][\w.]*)\$new\s*\(`)
 	rStop      = stopSet(`if for while repeat function return c list length paste paste0 print cat stop warning message is.null
 		invisible library require requireNamespace source switch vapply sapply lapply seq_along seq_len names nrow ncol
 		data.frame matrix vector character numeric integer logical sum mean max min rep which any all identical inherits
@@ -653,12 +653,12 @@ func rDoc(m *masked, l int) string {
 // ---- Erlang ----
 
 var (
-	erlFuncRe   = regexp.MustCompile(`^([a-z][\w@]*|'[^']*')\s*\(`)
-	erlAttrRe   = regexp.MustCompile(`^-\s*([a-z_]+)\s*\(?`)
-	erlExportRe = regexp.MustCompile(`([a-z][\w@]*|'[^']*')\s*/\s*(\d+)`)
-	erlCallRe   = regexp.MustCompile(`(?:^|[^\w@?#'.:\-])(?:([a-z][\w@]*):)?([a-z][\w@]*)\s*\(`)
-	erlRecRe    = regexp.MustCompile(`#()([a-z][\w@]*)\s*[{.]`)
-	erlMacroRe  = regexp.MustCompile(`\?()([A-Za-z_][\w@]*)`)
+	erlFuncRe   = lazyre.New(`^([a-z][\w@]*|'[^']*')\s*\(`)
+	erlAttrRe   = lazyre.New(`^-\s*([a-z_]+)\s*\(?`)
+	erlExportRe = lazyre.New(`([a-z][\w@]*|'[^']*')\s*/\s*(\d+)`)
+	erlCallRe   = lazyre.New(`(?:^|[^\w@?#'.:\-])(?:([a-z][\w@]*):)?([a-z][\w@]*)\s*\(`)
+	erlRecRe    = lazyre.New(`#()([a-z][\w@]*)\s*[{.]`)
+	erlMacroRe  = lazyre.New(`\?()([A-Za-z_][\w@]*)`)
 	erlStop     = stopSet(`fun case of if receive after when end try catch begin and or not andalso orelse div rem band bor
 		is_atom is_list is_integer is_binary is_tuple is_map is_function is_pid length element setelement hd tl self
 		spawn throw error exit apply size tuple_size map_size`)
@@ -924,7 +924,7 @@ func erlFields(m *masked, src []byte, open int, rec string, facts *world.Facts) 
 // ---- Clojure ----
 
 var (
-	cljCallRe = regexp.MustCompile(`\(\s*(?:([A-Za-z*+!?<>=_\-][\w*+!?<>=.\-]*)/)?([A-Za-z*+!?<>=_\-][\w*+!?<>=.\-]*)`)
+	cljCallRe = lazyre.New(`\(\s*(?:([A-Za-z*+!?<>=_\-][\w*+!?<>=.\-]*)/)?([A-Za-z*+!?<>=_\-][\w*+!?<>=.\-]*)`)
 	cljStop   = stopSet(`def defn defn- defmacro defprotocol defrecord deftype defmulti defmethod defonce ns let let* if if-let
 		if-not when when-let when-not when-some if-some do fn fn* loop recur cond condp case -> ->> some-> some->> as-> doto
 		try catch finally throw quote var new set! and or not = not= < > <= >= + - * / inc dec str println print prn format

@@ -3,10 +3,10 @@ package formats
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -162,10 +162,10 @@ func logMessage(l []byte, end int) string {
 }
 
 // logJSONMsg finds the message of a structured (JSON) log line.
-var logJSONMsg = regexp.MustCompile(`"(?:msg|message)"\s*:\s*"((?:[^"\\]|\\.){1,400})"`)
+var logJSONMsg = lazyre.New(`"(?:msg|message)"\s*:\s*"((?:[^"\\]|\\.){1,400})"`)
 
 // logVarying matches the parts of a message that vary between
 // occurrences: hex runs of 8 or more (ids, hashes) and digit runs.
-var logVarying = regexp.MustCompile(`\b[0-9a-fA-F]{8,}\b|[0-9]+`)
+var logVarying = lazyre.New(`\b[0-9a-fA-F]{8,}\b|[0-9]+`)
 
 func logFold(s string) string { return logVarying.ReplaceAllString(s, "#") }

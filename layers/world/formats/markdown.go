@@ -1,9 +1,9 @@
 package formats
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -19,12 +19,12 @@ func init() {
 }
 
 var (
-	mdATX     = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
-	mdFence   = regexp.MustCompile("^ {0,3}(```+|~~~+)")
-	mdSetext  = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	mdLink    = regexp.MustCompile(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
-	mdRefDef  = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
-	mdxImport = regexp.MustCompile(`^import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
+	mdATX     = lazyre.New(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	mdFence   = lazyre.New("^ {0,3}(```+|~~~+)")
+	mdSetext  = lazyre.New(`^ {0,3}(=+|-+)[ \t]*$`)
+	mdLink    = lazyre.New(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)`)
+	mdRefDef  = lazyre.New(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
+	mdxImport = lazyre.New(`^import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
 )
 
 var mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
@@ -247,7 +247,7 @@ func mdSpace(c byte) bool {
 }
 
 // mdMatch runs re on l only when the cheap test ok passed.
-func mdMatch(ok bool, re *regexp.Regexp, l string) []string {
+func mdMatch(ok bool, re *lazyre.Regexp, l string) []string {
 	if !ok {
 		return nil
 	}

@@ -2,12 +2,12 @@ package formats
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -272,7 +272,7 @@ func embedCode(facts *world.Facts, code *world.Facts, lineOf func(int) int, pare
 
 // lineNote finds the line notes tree-sitter skeletons end elided lines
 // with: "# line 4", "/* lines 25-27 */".
-var lineNote = regexp.MustCompile(`\blines? (\d+)(?:-(\d+))?`)
+var lineNote = lazyre.New(`\blines? (\d+)(?:-(\d+))?`)
 
 func shiftLineNotes(sk string, lineOf func(int) int) string {
 	return lineNote.ReplaceAllStringFunc(sk, func(m string) string {

@@ -3,10 +3,10 @@ package formats
 import (
 	"bytes"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -202,17 +202,17 @@ func (s *psScan) nextCode(i int) int {
 }
 
 var (
-	psFuncRe   = regexp.MustCompile(`(?im)^[ \t]*(function|filter|workflow)[ \t]+([\w\-.:]+)`)
-	psClassRe  = regexp.MustCompile(`(?im)^[ \t]*(class|enum|interface)[ \t]+([\w.]+)([ \t]*:[ \t]*([\w., \t]+))?`)
-	psMethodRe = regexp.MustCompile(`(?i)^[ \t]*((?:(?:static|hidden)[ \t]+)*)(\[[^\]]+\][ \t]*)?(\w+)[ \t]*\(`)
-	psPropRe   = regexp.MustCompile(`(?i)^[ \t]*((?:(?:static|hidden)[ \t]+)*)((?:\[[^\]]+\][ \t]*)*)\$(\w+)`)
-	psImportRe = regexp.MustCompile(`(?im)^[ \t]*(Import-Module|using[ \t]+module|using[ \t]+namespace|using[ \t]+assembly)[ \t]+(.*)$`)
-	psDotRe    = regexp.MustCompile(`(?m)^[ \t]*\.[ \t]+`)
-	psExportRe = regexp.MustCompile(`(?im)^[ \t]*Export-ModuleMember\b(.*)$`)
-	psCmdRe    = regexp.MustCompile(`(?:^|[^\w$\-.])([A-Za-z]+-[A-Za-z][A-Za-z0-9]*)\b`)
-	psStaticRe = regexp.MustCompile(`\[([A-Za-z_][\w.]*)(?:\[[^\]]*\])?\]::(\w+)`)
-	psTypeRe   = regexp.MustCompile(`\[([A-Za-z_][\w.]*)(?:\[[^\]]*\])?\]`)
-	psMemberRe = regexp.MustCompile(`\$(\w+)\.(\w+)\(`)
+	psFuncRe   = lazyre.New(`(?im)^[ \t]*(function|filter|workflow)[ \t]+([\w\-.:]+)`)
+	psClassRe  = lazyre.New(`(?im)^[ \t]*(class|enum|interface)[ \t]+([\w.]+)([ \t]*:[ \t]*([\w., \t]+))?`)
+	psMethodRe = lazyre.New(`(?i)^[ \t]*((?:(?:static|hidden)[ \t]+)*)(\[[^\]]+\][ \t]*)?(\w+)[ \t]*\(`)
+	psPropRe   = lazyre.New(`(?i)^[ \t]*((?:(?:static|hidden)[ \t]+)*)((?:\[[^\]]+\][ \t]*)*)\$(\w+)`)
+	psImportRe = lazyre.New(`(?im)^[ \t]*(Import-Module|using[ \t]+module|using[ \t]+namespace|using[ \t]+assembly)[ \t]+(.*)$`)
+	psDotRe    = lazyre.New(`(?m)^[ \t]*\.[ \t]+`)
+	psExportRe = lazyre.New(`(?im)^[ \t]*Export-ModuleMember\b(.*)$`)
+	psCmdRe    = lazyre.New(`(?:^|[^\w$\-.])([A-Za-z]+-[A-Za-z][A-Za-z0-9]*)\b`)
+	psStaticRe = lazyre.New(`\[([A-Za-z_][\w.]*)(?:\[[^\]]*\])?\]::(\w+)`)
+	psTypeRe   = lazyre.New(`\[([A-Za-z_][\w.]*)(?:\[[^\]]*\])?\]`)
+	psMemberRe = lazyre.New(`\$(\w+)\.(\w+)\(`)
 )
 
 var psKeywords = map[string]bool{"if": true, "elseif": true, "foreach": true, "for": true, "while": true, "switch": true,

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/emicklei/proto"
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -58,7 +58,7 @@ func spanEnd(m *masked, start, bound int) int {
 // headerDefs is the fallback of a file the parser refused: the
 // definitions whose header lines (keyword and name at the start of a line
 // of code) re reads, each to the end of its braces or its last line.
-func headerDefs(m *masked, facts *world.Facts, re *regexp.Regexp) {
+func headerDefs(m *masked, facts *world.Facts, re *lazyre.Regexp) {
 	n := m.li.count()
 	for l := 1; l <= n; l++ {
 		mm := re.FindStringSubmatch(m.lineCode(l))
@@ -78,8 +78,8 @@ func headerDefs(m *masked, facts *world.Facts, re *regexp.Regexp) {
 }
 
 var (
-	gqlHeader   = regexp.MustCompile(`^(?:extend\s+)?(type|interface|enum|union|input|scalar|directive\s+@|query|mutation|subscription|fragment)\s*([_A-Za-z]\w*)`)
-	protoHeader = regexp.MustCompile(`^(message|enum|service|extend)\s+([_A-Za-z][\w.]*)`)
+	gqlHeader   = lazyre.New(`^(?:extend\s+)?(type|interface|enum|union|input|scalar|directive\s+@|query|mutation|subscription|fragment)\s*([_A-Za-z]\w*)`)
+	protoHeader = lazyre.New(`^(message|enum|service|extend)\s+([_A-Za-z][\w.]*)`)
 	headerKinds = map[string]string{"type": world.KindStruct, "input": world.KindStruct, "interface": world.KindInterface,
 		"enum": world.KindEnum, "union": world.KindType, "scalar": world.KindType, "directive @": world.KindMacro,
 		"query": world.KindFunction, "mutation": world.KindFunction, "subscription": world.KindFunction,

@@ -1,9 +1,9 @@
 package formats
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -31,11 +31,11 @@ var mEnds = map[string]bool{"end": true, "endfunction": true, "endif": true, "en
 	"endmethods": true, "endevents": true, "endenumeration": true, "until": true, "endparfor": true, "endspmd": true}
 
 var (
-	mFuncRe  = regexp.MustCompile(`^function\s+(?:(\[[^\]]*\]|[A-Za-z_]\w*)\s*=\s*)?([A-Za-z_][\w.]*)\s*(\([^)]*\))?`)
-	mClassRe = regexp.MustCompile(`^classdef\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:<\s*(.+))?$`)
-	mCallRe  = regexp.MustCompile(`(^|[^\w.'])([A-Za-z_]\w*)\s*\(`)
-	mAssign  = regexp.MustCompile(`^\s*(?:\[([^\]]*)\]|([A-Za-z_]\w*))\s*(?:\([^)]*\))?\s*=[^=]`)
-	mPathRe  = regexp.MustCompile(`^addpath\s*\(\s*(?:genpath\s*\(\s*)?(?:fullfile\s*\([^)]*\)|'([^']+)'|"([^"]+)")`)
+	mFuncRe  = lazyre.New(`^function\s+(?:(\[[^\]]*\]|[A-Za-z_]\w*)\s*=\s*)?([A-Za-z_][\w.]*)\s*(\([^)]*\))?`)
+	mClassRe = lazyre.New(`^classdef\s*(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:<\s*(.+))?$`)
+	mCallRe  = lazyre.New(`(^|[^\w.'])([A-Za-z_]\w*)\s*\(`)
+	mAssign  = lazyre.New(`^\s*(?:\[([^\]]*)\]|([A-Za-z_]\w*))\s*(?:\([^)]*\))?\s*=[^=]`)
+	mPathRe  = lazyre.New(`^addpath\s*\(\s*(?:genpath\s*\(\s*)?(?:fullfile\s*\([^)]*\)|'([^']+)'|"([^"]+)")`)
 )
 
 // mBuiltin are common functions never defined in a project.
@@ -348,14 +348,14 @@ func looksObjC(src []byte) bool {
 // ---- GDScript ----
 
 var (
-	gdFuncRe   = regexp.MustCompile(`^(static\s+)?func\s+([A-Za-z_]\w*)\s*\(`)
-	gdVarRe    = regexp.MustCompile(`^((?:@\w+(?:\([^)]*\))?\s+|export(?:\([^)]*\))?\s+|onready\s+|static\s+)*)(var|const)\s+([A-Za-z_]\w*)`)
-	gdSignalRe = regexp.MustCompile(`^signal\s+([A-Za-z_]\w*)`)
-	gdEnumRe   = regexp.MustCompile(`^enum\s*([A-Za-z_]\w*)?\s*\{`)
-	gdClassRe  = regexp.MustCompile(`^class\s+([A-Za-z_]\w*)(?:\s+extends\s+([\w."/:]+))?\s*:`)
-	gdLoadRe   = regexp.MustCompile(`\b(preload|load)\s*\(\s*"([^"]+)"`)
-	gdCallRe   = regexp.MustCompile(`(^|[^\w.$])([A-Za-z_]\w*)\s*\(`)
-	gdNewRe    = regexp.MustCompile(`\b([A-Z]\w*)\.new\s*\(`)
+	gdFuncRe   = lazyre.New(`^(static\s+)?func\s+([A-Za-z_]\w*)\s*\(`)
+	gdVarRe    = lazyre.New(`^((?:@\w+(?:\([^)]*\))?\s+|export(?:\([^)]*\))?\s+|onready\s+|static\s+)*)(var|const)\s+([A-Za-z_]\w*)`)
+	gdSignalRe = lazyre.New(`^signal\s+([A-Za-z_]\w*)`)
+	gdEnumRe   = lazyre.New(`^enum\s*([A-Za-z_]\w*)?\s*\{`)
+	gdClassRe  = lazyre.New(`^class\s+([A-Za-z_]\w*)(?:\s+extends\s+([\w."/:]+))?\s*:`)
+	gdLoadRe   = lazyre.New(`\b(preload|load)\s*\(\s*"([^"]+)"`)
+	gdCallRe   = lazyre.New(`(^|[^\w.$])([A-Za-z_]\w*)\s*\(`)
+	gdNewRe    = lazyre.New(`\b([A-Z]\w*)\.new\s*\(`)
 )
 
 // gdKeywords never name a called function.

@@ -3,10 +3,10 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lazyre"
 	goyaml "github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -75,7 +75,7 @@ func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *o
 }
 
 // yamlKeyLine is a "key:" line for the fallback scan.
-var yamlKeyLine = regexp.MustCompile(`^( *)(?:- +)?([A-Za-z0-9_$.\-/"']+(?: [A-Za-z0-9_$.\-/"']+)*)\s*:(\s|$)`)
+var yamlKeyLine = lazyre.New(`^( *)(?:- +)?([A-Za-z0-9_$.\-/"']+(?: [A-Za-z0-9_$.\-/"']+)*)\s*:(\s|$)`)
 
 // yamlScanTop is the fallback for files the parser rejects: "key:" lines,
 // nested by indentation.
