@@ -131,11 +131,13 @@ type language struct {
 	pool    sync.Pool
 
 	// kinds and named are indexed by node kind id (Node.KindId); fields
-	// maps field names to ids. Built once at registration so walkers read
-	// node kinds and fields without a cgo string conversion per node.
-	kinds  []string
-	named  []bool
-	fields map[string]uint16
+	// maps field names to ids. Built once (loadTables, before the first
+	// file) so walkers read node kinds and fields without a cgo string
+	// conversion per node.
+	tablesOnce sync.Once
+	kinds      []string
+	named      []bool
+	fields     map[string]uint16
 }
 
 var registry = map[string]*language{}
@@ -145,18 +147,28 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 	if _, dup := registry[name]; dup {
 		panic("extract: language registered twice: " + name)
 	}
-	l := &language{name: name, grammar: grammar, walk: walk, comment: comment, fields: map[string]uint16{}}
-	n := grammar.NodeKindCount()
-	l.kinds = make([]string, n)
-	l.named = make([]bool, n)
-	for id := uint32(0); id < n; id++ {
-		l.kinds[id] = grammar.NodeKindForId(uint16(id))
-		l.named[id] = grammar.NodeKindIsNamed(uint16(id))
-	}
-	for id := uint32(1); id <= grammar.FieldCount(); id++ {
-		l.fields[grammar.FieldNameForId(uint16(id))] = uint16(id)
-	}
-	registry[name] = l
+	registry[name] = &language{name: name, grammar: grammar, walk: walk, comment: comment}
+}
+
+// loadTables builds l's tables of node kinds and fields, once, on the
+// first file of the language: built at registration, for every grammar,
+// they were thousands of cgo calls in every process's start, a scope's or
+// a --version's included.
+func (l *language) loadTables() {
+	l.tablesOnce.Do(func() {
+		g := l.grammar
+		n := g.NodeKindCount()
+		l.kinds = make([]string, n)
+		l.named = make([]bool, n)
+		for id := uint32(0); id < n; id++ {
+			l.kinds[id] = g.NodeKindForId(uint16(id))
+			l.named[id] = g.NodeKindIsNamed(uint16(id))
+		}
+		l.fields = make(map[string]uint16, g.FieldCount())
+		for id := uint32(1); id <= g.FieldCount(); id++ {
+			l.fields[g.FieldNameForId(uint16(id))] = uint16(id)
+		}
+	})
 }
 
 // Supported reports whether lang has an extractor.

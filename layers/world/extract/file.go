@@ -579,6 +579,7 @@ const (
 
 // newFile returns a file ready for a walker, with pooled memory.
 func newFile(l *language, src []byte, root *sitter.Node, facts *world.Facts) *file {
+	l.loadTables()
 	f := &file{lang: l, src: src, root: root, facts: facts}
 	if p, ok := spareKids.Get().(*[]kid); ok {
 		f.stack = *p
