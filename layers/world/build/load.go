@@ -153,7 +153,7 @@ func (w *World) rawContent(path string) ([]byte, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.blobs == nil {
-		b, err := w.repo.Blobs()
+		b, err := w.repo.BlobsWith(gitstore.InProcess)
 		if err != nil {
 			return nil, err
 		}
@@ -162,9 +162,12 @@ func (w *World) rawContent(path string) ([]byte, error) {
 	return w.blobs.Read(r.Blob, 0)
 }
 
-// StartContent starts the reader of file contents (a git process) on
-// another goroutine, so that it is ready when Content is first asked
-// rather than started then: a scope starts it while it reads the map.
+// StartContent starts the reader of file contents on another goroutine,
+// so that it is ready when Content is first asked rather than started
+// then: a scope starts it while it reads the map. The reader reads the
+// packs in process (gitstore.InProcess), where a `git cat-file --batch`
+// started for the few files a scope reads cost more than their reading;
+// objects it cannot read itself still go through cat-file.
 func (w *World) StartContent() {
 	go func() {
 		w.mu.Lock()
@@ -173,7 +176,7 @@ func (w *World) StartContent() {
 		if started {
 			return
 		}
-		b, err := w.repo.Blobs()
+		b, err := w.repo.BlobsWith(gitstore.InProcess)
 		if err != nil {
 			return // Content reports it when asked
 		}
