@@ -224,7 +224,7 @@ func (s *scan) keyed(at []int) {
 	// no path); in code an unquoted value is an expression.
 	config := s.path != "" && (configExt[path.Ext(s.path)] || IsEnvFile(s.path))
 	unquotedOK := config || s.path == ""
-	var done map[int]bool // key starts already read
+	lastKs := -1 // the start of the last key read
 	for _, pos := range at {
 		// The whole key around the keyword.
 		// Keys are short: a long run of key bytes is data, read no further.
@@ -236,13 +236,12 @@ func (s *scan) keyed(at []int) {
 		for ke < len(t) && isKeyByte(t[ke]) && ke-pos < maxKey {
 			ke++
 		}
-		if done == nil {
-			done = map[int]bool{}
-		}
-		if done[ks] {
+		// Keywords come in text order, so the starts of their keys never
+		// go down: a key read already is the last one.
+		if ks == lastKs {
 			continue
 		}
-		done[ks] = true
+		lastKs = ks
 		s.assignment(ks, ke, unquotedOK, config)
 	}
 }
@@ -257,10 +256,6 @@ func isKeyByte(c byte) bool {
 // assignment reads the value assigned to the key t[ks:ke], if any.
 func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
 	t := s.text
-	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
-	if rule == "" {
-		return
-	}
 	i := ke
 	if i < len(t) && (t[i] == '"' || t[i] == '\'') {
 		i++ // "key": …
@@ -280,6 +275,12 @@ func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
 		}
 		i++
 	default:
+		return
+	}
+	// Most keywords are not keys of an assignment; the operator, cheaper
+	// to read than the key's words, rules them out first.
+	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
+	if rule == "" {
 		return
 	}
 	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {

@@ -121,69 +121,142 @@ func builtin() []tokenRule {
 
 // trigger is a keyword and what it starts: a token rule (its index), or
 // the search for an assignment (rule -1, matched without regard to case).
+// word and mask are the keyword's first 8 bytes as a little-endian word
+// and the bytes of it that count; fold is 0x20 in each byte of a keyword
+// matched without regard to case (its keywords are letters, whose upper
+// case differs from their lower case in that bit only).
 type trigger struct {
-	kw   string
-	rule int
+	kw               string
+	rule             int
+	word, mask, fold uint64
 }
 
 var (
 	triggersOnce sync.Once
-	// triggers holds, by first byte, the keywords starting with it: one
-	// pass over a text finds every keyword of every rule. pairs marks the
-	// first two bytes of some keyword (any case for assignments), so most
-	// bytes cost one table look-up.
-	triggers [256][]trigger
-	pairs    [1 << 16]bool
+	// pairAt maps the first two bytes of a keyword (in any case for
+	// assignments) to 1 + the index in pairTriggers of the keywords
+	// starting with them, 0 for none: one pass over a text finds every
+	// keyword of every rule, and most bytes cost one table look-up.
+	pairAt       [1 << 16]uint8
+	pairTriggers [][]trigger
+	// pairBits has a bit set for each pair of pairAt: 8 KB, small enough
+	// to stay in the first-level cache that pairAt's 64 KB overflow.
+	pairBits [1 << 10]uint64
 )
 
-func triggerTable() *[256][]trigger {
+func triggerTable() [][]trigger {
 	triggersOnce.Do(func() {
+		add := func(a, b byte, tr trigger) {
+			k := uint16(a)<<8 | uint16(b)
+			if pairAt[k] == 0 {
+				pairTriggers = append(pairTriggers, nil)
+				if len(pairTriggers) > 255 {
+					panic("redact: more than 255 keyword pairs")
+				}
+				pairAt[k] = uint8(len(pairTriggers))
+				pairBits[k>>6] |= 1 << (k & 63)
+			}
+			pairTriggers[pairAt[k]-1] = append(pairTriggers[pairAt[k]-1], tr)
+		}
 		for i, r := range builtin() {
 			for _, k := range r.keywords {
-				triggers[k[0]] = append(triggers[k[0]], trigger{k, i})
-				pairs[uint16(k[0])<<8|uint16(k[1])] = true
+				add(k[0], k[1], newTrigger(k, i, false))
 			}
 		}
 		for _, k := range keyedKeywords {
 			up := func(c byte) byte { return c - 'a' + 'A' }
-			triggers[k[0]] = append(triggers[k[0]], trigger{k, -1})
-			triggers[up(k[0])] = append(triggers[up(k[0])], trigger{k, -1})
+			tr := newTrigger(k, -1, true)
 			for _, a := range []byte{k[0], up(k[0])} {
 				for _, b := range []byte{k[1], up(k[1])} {
-					pairs[uint16(a)<<8|uint16(b)] = true
+					add(a, b, tr)
 				}
 			}
 		}
 	})
-	return &triggers
+	return pairTriggers
 }
 
-// find returns where the keywords occur: per token rule, and for
-// assignments.
+func newTrigger(kw string, rule int, fold bool) trigger {
+	tr := trigger{kw: kw, rule: rule}
+	for j := 0; j < len(kw) && j < 8; j++ {
+		tr.word |= uint64(kw[j]) << (8 * j)
+		tr.mask |= 0xff << (8 * j)
+		if fold {
+			tr.fold |= 0x20 << (8 * j)
+		}
+	}
+	return tr
+}
+
+// at reports whether the keyword starts t[i:]; x is t[i:i+8] as a
+// little-endian word when ok8.
+func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
+	n := len(tr.kw)
+	if len(t)-i < n {
+		return false
+	}
+	if !ok8 {
+		if tr.rule >= 0 {
+			return t[i:i+n] == tr.kw
+		}
+		return strings.EqualFold(t[i:i+n], tr.kw)
+	}
+	if (x|tr.fold)&tr.mask != tr.word {
+		return false
+	}
+	if n <= 8 {
+		return true
+	}
+	if tr.rule >= 0 {
+		return t[i+8:i+n] == tr.kw[8:]
+	}
+	return strings.EqualFold(t[i+8:i+n], tr.kw[8:])
+}
+
+// find returns where the keywords occur: per token rule (nil when no
+// keyword of any rule occurs), and for assignments.
 func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
 	tab := triggerTable()
-	byRule = make([][]int, nrules)
 	t := s.text
 	for i := 0; i+1 < len(t); i++ {
-		if !pairs[uint16(t[i])<<8|uint16(t[i+1])] {
+		p := uint16(t[i])<<8 | uint16(t[i+1])
+		if pairBits[p>>6]&(1<<(p&63)) == 0 {
 			continue
 		}
-		for _, tr := range tab[t[i]] {
-			if tr.rule >= 0 {
-				if strings.HasPrefix(t[i:], tr.kw) {
-					byRule[tr.rule] = append(byRule[tr.rule], i)
-				}
-			} else if len(t)-i >= len(tr.kw) && strings.EqualFold(t[i:i+len(tr.kw)], tr.kw) {
-				keyed = append(keyed, i)
+		k := pairAt[p]
+		var x uint64
+		ok8 := len(t)-i >= 8
+		if ok8 {
+			x = le64(t[i : i+8])
+		}
+		for j := range tab[k-1] {
+			tr := &tab[k-1][j]
+			if !tr.at(t, i, x, ok8) {
+				continue
 			}
+			if tr.rule < 0 {
+				keyed = append(keyed, i)
+				continue
+			}
+			if byRule == nil {
+				byRule = make([][]int, nrules)
+			}
+			byRule[tr.rule] = append(byRule[tr.rule], i)
 		}
 	}
 	return byRule, keyed
 }
 
+// le64 is the 8 bytes of b as a little-endian word.
+func le64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
 // rules runs the token rules, each on the lines holding its keywords.
 func (s *scan) rules(rs []tokenRule, at [][]int) {
-	for i := range rs {
+	for i := range at {
 		lastHi := -1
 		for _, pos := range at[i] {
 			// A keyword well inside the last window read was matched

@@ -1,6 +1,6 @@
 package terms
 
-import "hash/maphash"
+import "unsafe"
 
 // Numbering gives each distinct string (a term, or any other) a number,
 // 0 up in order of first sight. It holds no pointer: the strings' bytes
@@ -17,14 +17,15 @@ type Numbering struct {
 	slots []uint64
 }
 
-var numberingSeed = maphash.MakeSeed()
-
 // Number returns t's number, numbering it when new.
 func (m *Numbering) Number(t string) uint32 {
 	if 2*(len(m.ends)+1) > len(m.slots) {
 		m.grow()
 	}
-	h := maphash.String(numberingSeed, t) >> 32
+	// The builder's own hash, inlined, on t's bytes (not copied): a
+	// build numbers every term of every file, and maphash's call cost
+	// more than the rest of a look-up. Numbers never depend on it.
+	h := uint64(hashBytes(unsafe.Slice(unsafe.StringData(t), len(t))))
 	mask := uint64(len(m.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := m.slots[i]

@@ -63,3 +63,24 @@ func TestNumbering(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNumbering numbers the terms of a real tree's vectors as a
+// build does, most of them numbered before (GIT_SPEED_TERMS_CORPUS).
+func BenchmarkNumbering(b *testing.B) {
+	var all []string
+	for _, src := range corpusFiles(b, 16<<20) {
+		for _, t := range Of(nil, src) {
+			all = append(all, t.Text)
+		}
+	}
+	var m Numbering
+	for _, t := range all[:len(all)/2] {
+		m.Number(t)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range all {
+			m.Number(t)
+		}
+	}
+}

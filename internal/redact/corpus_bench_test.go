@@ -1,0 +1,49 @@
+package redact
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkRedactCorpus redacts the files of a tree, as an index run
+// does: GIT_SPEED_REDACT_CORPUS=dir go test -run X -bench RedactCorpus
+// ./internal/redact. At most 96 MB of files are read, each up to 1 MB.
+func BenchmarkRedactCorpus(b *testing.B) {
+	root := os.Getenv("GIT_SPEED_REDACT_CORPUS")
+	if root == "" {
+		b.Skip("GIT_SPEED_REDACT_CORPUS names no tree")
+	}
+	type file struct {
+		path string
+		data []byte
+	}
+	var files []file
+	var size int64
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || size > 96<<20 {
+			return fs.SkipAll
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) > 1<<20 {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, file{filepath.ToSlash(rel), data})
+		size += int64(len(data))
+		return nil
+	})
+	r := Default()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, f := range files {
+			r.Bytes(f.path, f.data)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-speed/git-speed/internal/redact/redacttest"
+)
+
+// findPlain is what find computes, written the straightforward way: at
+// every byte, every keyword of every rule, then every assignment keyword
+// without regard to case.
+func findPlain(text string, rs []tokenRule) (byRule [][]int, keyed []int) {
+	byRule = make([][]int, len(rs))
+	for i := 0; i+1 < len(text); i++ {
+		for r := range rs {
+			for _, kw := range rs[r].keywords {
+				if strings.HasPrefix(text[i:], kw) {
+					byRule[r] = append(byRule[r], i)
+				}
+			}
+		}
+		for _, kw := range keyedKeywords {
+			if len(text)-i >= len(kw) && strings.EqualFold(text[i:i+len(kw)], kw) {
+				keyed = append(keyed, i)
+			}
+		}
+	}
+	return byRule, keyed
+}
+
+// FuzzFind: find's pair table and word compares find exactly the keyword
+// positions findPlain finds.
+func FuzzFind(f *testing.F) {
+	files, secrets := redacttest.Corpus()
+	for _, s := range files {
+		f.Add(s)
+	}
+	for _, s := range secrets {
+		f.Add(s.Value)
+	}
+	f.Add("PASSWORD=x pwd Pw sEcReT tOkEn KEY CREDENTIALS credentiaL")
+	f.Add("AGE-SECRET-KEY-1 hooks.slack.com github_pat_ AccountKey= GR1348941 .atlasv1.")
+	f.Add("ke")
+	f.Add("xAKIA")
+	f.Add("\u212aey \u017fecret")
+	f.Fuzz(func(t *testing.T, text string) {
+		rs := builtin()
+		sc := scan{text: text}
+		gotRule, gotKeyed := sc.find(len(rs))
+		wantRule, wantKeyed := findPlain(text, rs)
+		if !slices.Equal(gotKeyed, wantKeyed) {
+			t.Fatalf("assignment keywords in %q: %v, want %v", text, gotKeyed, wantKeyed)
+		}
+		for r := range rs {
+			var got []int
+			if gotRule != nil {
+				got = gotRule[r]
+			}
+			if !slices.Equal(got, wantRule[r]) {
+				t.Fatalf("keywords of %s in %q: %v, want %v", rs[r].name, text, got, wantRule[r])
+			}
+		}
+	})
+}
