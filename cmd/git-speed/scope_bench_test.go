@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/internal/corpus"
 )
 
 // BenchmarkScopeFirst measures the first `git speed scope` of a task on a
@@ -17,10 +19,7 @@ import (
 // (default k8s-v1.36.0-tree). Without the variable the benchmark skips.
 // The store's ref is put back as it was found after each run.
 func BenchmarkScopeFirst(b *testing.B) {
-	dir := os.Getenv("GIT_SPEED_BENCH_SCOPE")
-	if dir == "" {
-		b.Skip("GIT_SPEED_BENCH_SCOPE names no indexed repository")
-	}
+	dir := corpus.FromEnv(b, "GIT_SPEED_BENCH_SCOPE", "an indexed repository holding the bench feature")
 	rev := os.Getenv("GIT_SPEED_BENCH_SCOPE_REV")
 	if rev == "" {
 		rev = "k8s-v1.36.0-tree"

@@ -77,3 +77,16 @@ func DropStore(dir string) error {
 	}
 	return nil
 }
+
+// FromEnv returns the value of the environment variable name, which names
+// a corpus (a folder or repository of real code) a benchmark or test runs
+// on, and skips tb when it is unset; what says what the variable should
+// name, for the skip message.
+func FromEnv(tb testing.TB, name, what string) string {
+	tb.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		tb.Skipf("set %s to %s", name, what)
+	}
+	return v
+}

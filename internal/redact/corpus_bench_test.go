@@ -5,16 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-speed/git-speed/internal/corpus"
 )
 
 // BenchmarkRedactCorpus redacts the files of a tree, as an index run
 // does: GIT_SPEED_REDACT_CORPUS=dir go test -run X -bench RedactCorpus
 // ./internal/redact. At most 96 MB of files are read, each up to 1 MB.
 func BenchmarkRedactCorpus(b *testing.B) {
-	root := os.Getenv("GIT_SPEED_REDACT_CORPUS")
-	if root == "" {
-		b.Skip("GIT_SPEED_REDACT_CORPUS names no tree")
-	}
+	root := corpus.FromEnv(b, "GIT_SPEED_REDACT_CORPUS", "a folder of real files")
 	type file struct {
 		path string
 		data []byte

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/config"
+	"github.com/git-speed/git-speed/internal/corpus"
 	"github.com/git-speed/git-speed/internal/tokens"
 	"github.com/git-speed/git-speed/layers/pack"
 	"github.com/git-speed/git-speed/layers/world/build"
@@ -16,10 +17,7 @@ import (
 // kubernetes clone indexed at its release tree: the whole of a pack
 // (open the index, read the term index, score, snippets, budget) per op.
 func BenchmarkPackLarge(b *testing.B) {
-	dir := os.Getenv("GIT_SPEED_BENCH_REPO")
-	if dir == "" {
-		b.Skip("set GIT_SPEED_BENCH_REPO to an indexed repository")
-	}
+	dir := corpus.FromEnv(b, "GIT_SPEED_BENCH_REPO", "an indexed repository")
 	rev := os.Getenv("GIT_SPEED_BENCH_REV")
 	if rev == "" {
 		rev = "HEAD"

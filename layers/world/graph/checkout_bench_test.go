@@ -1,12 +1,12 @@
 package graph
 
 import (
-	"os"
 	"os/exec"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/git-speed/git-speed/internal/corpus"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -15,10 +15,7 @@ import (
 // real extractors: the cost of resolution alone on a real JavaScript,
 // TypeScript or Python tree.
 func BenchmarkBuildCheckout(b *testing.B) {
-	dir := os.Getenv("GRAPH_BENCH_DIR")
-	if dir == "" {
-		b.Skip("GRAPH_BENCH_DIR not set")
-	}
+	dir := corpus.FromEnv(b, "GRAPH_BENCH_DIR", "a git checkout of JavaScript, TypeScript or Python")
 	out, err := exec.Command("git", "-C", dir, "ls-files").Output()
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-speed/git-speed/internal/corpus"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/extract"
 )
@@ -22,10 +23,7 @@ import (
 // logs GRAPH_SAMPLE edges spread evenly over the edge list, each with the
 // names the using file references that the used file defines.
 func TestSampleTree(t *testing.T) {
-	root := os.Getenv("GRAPH_TREE")
-	if root == "" {
-		t.Skip("set GRAPH_TREE to a folder")
-	}
+	root := corpus.FromEnv(t, "GRAPH_TREE", "a folder")
 	n, _ := strconv.Atoi(os.Getenv("GRAPH_SAMPLE"))
 	if n <= 0 {
 		n = 30

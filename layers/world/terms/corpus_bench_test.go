@@ -5,16 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-speed/git-speed/internal/corpus"
 )
 
 // corpusFiles reads up to limit bytes of the text files under the folder
 // GIT_SPEED_TERMS_CORPUS names (a checkout of a large tree such as
 // kubernetes), skipping the benchmark without it.
 func corpusFiles(b *testing.B, limit int) [][]byte {
-	dir := os.Getenv("GIT_SPEED_TERMS_CORPUS")
-	if dir == "" {
-		b.Skip("GIT_SPEED_TERMS_CORPUS names no corpus folder")
-	}
+	dir := corpus.FromEnv(b, "GIT_SPEED_TERMS_CORPUS", "a checked-out tree")
 	var out [][]byte
 	size := 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
