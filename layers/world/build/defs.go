@@ -22,7 +22,7 @@ const (
 )
 
 func encodeDefShard(recs []linkRecord) []byte {
-	w := factsWriters.Get().(*shardWriter)
+	w := borrowWriter()
 	defer w.release()
 	w.uint(uint64(len(recs)))
 	for _, r := range recs {

@@ -13,7 +13,7 @@ import "github.com/git-speed/git-speed/layers/world"
 const factsFormat = 3
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
-	w := factsWriters.Get().(*shardWriter)
+	w := borrowWriter()
 	defer w.release()
 	w.str(f.Lang)
 	w.str(f.Package)

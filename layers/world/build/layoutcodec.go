@@ -26,7 +26,7 @@ const shardFormatLayout = 3
 var errLayout = errors.New("malformed Go layout")
 
 func encodeLayout(lay *graph.GoLayout) []byte {
-	w := newShardWriter()
+	w := new(shardWriter)
 	w.uint(uint64(len(lay.Dirs)))
 	for _, d := range lay.Dirs {
 		w.str(d)

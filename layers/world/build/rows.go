@@ -102,7 +102,7 @@ func linkDefs(l *world.Link) int {
 }
 
 func encodeRowShard(rows []rowRecord) []byte {
-	w := factsWriters.Get().(*shardWriter)
+	w := borrowWriter()
 	defer w.release()
 	w.uint(uint64(len(rows)))
 	for i := range rows {

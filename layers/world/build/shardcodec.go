@@ -38,8 +38,6 @@ type shardWriter struct {
 	body []byte
 }
 
-func newShardWriter() *shardWriter { return &shardWriter{} }
-
 // uvarintLen is the length of v as a uvarint.
 func uvarintLen(v uint64) int {
 	n := 1
@@ -50,20 +48,24 @@ func uvarintLen(v uint64) int {
 	return n
 }
 
-// factsWriters are shard writers reused by encodeFacts, which runs once per
+// shardWriters are shard writers reused by encodeFacts, which runs once per
 // parsed file, and by the encoders of the tree's shards, once per folder
 // or bucket: their string tables and bodies keep their room.
-var factsWriters = sync.Pool{New: func() any { return newShardWriter() }}
+var shardWriters = sync.Pool{New: func() any { return new(shardWriter) }}
 
-// release empties w and gives it back to factsWriters; a writer grown by a
-// large file is dropped instead (clearing a map costs its largest size).
+// borrowWriter returns an empty writer of shardWriters; release gives it
+// back.
+func borrowWriter() *shardWriter { return shardWriters.Get().(*shardWriter) }
+
+// release empties w and gives it back to shardWriters; a writer grown by a
+// large file is dropped instead (emptying a table costs its largest size).
 func (w *shardWriter) release() {
 	if w.strs.Len() > 4096 || w.strs.Size() > 1<<20 || cap(w.body) > 1<<20 {
 		return
 	}
 	w.strs.Reset()
 	w.body = w.body[:0]
-	factsWriters.Put(w)
+	shardWriters.Put(w)
 }
 
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
@@ -247,7 +249,7 @@ func (r *shardReader) bool() bool {
 }
 
 func encodeMapShard(recs []mapRecord) []byte {
-	w := factsWriters.Get().(*shardWriter)
+	w := borrowWriter()
 	defer w.release()
 	w.uint(uint64(len(recs)))
 	for i := range recs {
@@ -315,7 +317,7 @@ func (r *shardReader) mapRecord() mapRecord {
 }
 
 func encodeLinkShard(recs []linkRecord) []byte {
-	w := factsWriters.Get().(*shardWriter)
+	w := borrowWriter()
 	defer w.release()
 	w.uint(uint64(len(recs)))
 	for _, rec := range recs {
