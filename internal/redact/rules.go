@@ -122,9 +122,10 @@ func builtin() []tokenRule {
 // trigger is a keyword and what it starts: a token rule (its index), or
 // the search for an assignment (rule -1, matched without regard to case).
 // word and mask are the keyword's first 8 bytes as a little-endian word
-// and the bytes of it that count; fold is 0x20 in each byte of a keyword
-// matched without regard to case (its keywords are letters, whose upper
-// case differs from their lower case in that bit only).
+// and the bytes of it that count; fold is 0x20 in each lower-case letter
+// of a keyword matched without regard to case (an ASCII letter's upper
+// case differs from its lower case in that bit only; other bytes match
+// exactly).
 type trigger struct {
 	kw               string
 	rule             int
@@ -181,7 +182,7 @@ func newTrigger(kw string, rule int, fold bool) trigger {
 	for j := 0; j < len(kw) && j < 8; j++ {
 		tr.word |= uint64(kw[j]) << (8 * j)
 		tr.mask |= 0xff << (8 * j)
-		if fold {
+		if c := kw[j]; fold && c >= 'a' && c <= 'z' {
 			tr.fold |= 0x20 << (8 * j)
 		}
 	}
