@@ -77,6 +77,18 @@ func (r *Repo) hasObject(h plumbing.Hash) bool {
 	return r.storage.HasEncodedObject(h) == nil
 }
 
+// seenObject reports whether the object database held h when its pack
+// folder was last listed, or holds it as a loose file: a miss does not list
+// the folder again. It decides whether an object must be written, where a
+// stale answer costs at most a second copy of an object; listing the
+// folder again for each of a kubernetes build's 67k new objects cost 1.4 s.
+func (r *Repo) seenObject(h plumbing.Hash) bool {
+	if !r.objs.goGit {
+		return r.objs.seen(h)
+	}
+	return r.storage.HasEncodedObject(h) == nil
+}
+
 // reindex makes the next reads look at the pack folder again.
 func (r *Repo) reindex() {
 	r.storage.Reindex()
@@ -150,7 +162,7 @@ func (r *Repo) writeObjectAs(t plumbing.ObjectType, data []byte, raw bool) (plum
 			return h, nil
 		}
 	}
-	if r.hasObject(h) {
+	if r.seenObject(h) {
 		r.remember(h)
 		return h, nil
 	}

@@ -149,6 +149,23 @@ func (o *objects) has(h plumbing.Hash) bool {
 	return false
 }
 
+// seen is has without listing the pack folder again on a miss (see
+// Repo.seenObject).
+func (o *objects) seen(h plumbing.Hash) bool {
+	if _, err := os.Stat(o.loosePath(h)); err == nil {
+		return true
+	}
+	if _, _, ok := o.find(h); ok {
+		return true
+	}
+	for _, a := range o.alternates {
+		if a.seen(h) {
+			return true
+		}
+	}
+	return false
+}
+
 // read returns the type and content of h; plumbing.ErrObjectNotFound when
 // neither a loose file nor a pack (after looking again) holds it.
 func (o *objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {

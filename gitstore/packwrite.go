@@ -1,0 +1,277 @@
+package gitstore
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A commit's new objects are written as one pack without deltas and its
+// version 2 index, both made here: the objects' ids, offsets and CRCs are
+// known as they are written, so `git index-pack`, which inflated and
+// hashed every object again in a child process, is not needed. The
+// objects are compressed on all cores, a window at a time, and written in
+// order. (klauspost/compress's zlib was measured on a kubernetes build's
+// 26k new objects, most of them a few KB: 1.8x slower than the standard
+// library's at its fastest level, each stream paying for its tables.) The pack is written to a
+// temporary file and renamed into place before its index, as git does:
+// a reader finds a pack through its index, so it never sees half of one.
+
+// packWindow bounds the bytes of objects compressed at once.
+const packWindow = 8 << 20
+
+// packedEntry is where one object went in the pack.
+type packedEntry struct {
+	id  plumbing.Hash
+	off uint64
+	crc uint32
+}
+
+// writePackFiles writes p's objects as pack-<checksum>.pack and .idx into
+// dir.
+func writePackFiles(dir string, p *pendingSet) error {
+	tmp, err := os.CreateTemp(dir, "tmp_pack_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
+	entries, sum, err := writePack(tmp, p)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(dir, "pack-"+hex.EncodeToString(sum))
+	if err := placeFile(tmp.Name(), base+".pack"); err != nil {
+		return err
+	}
+	var idx bytes.Buffer
+	writePackIndex(&idx, entries, sum)
+	tmpIdx, err := os.CreateTemp(dir, "tmp_idx_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmpIdx.Name())
+	_, err = tmpIdx.Write(idx.Bytes())
+	if cerr := tmpIdx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return placeFile(tmpIdx.Name(), base+".idx")
+}
+
+// placeFile makes a finished temporary file read-only and renames it to
+// its final name.
+func placeFile(tmp, final string) error {
+	if err := os.Chmod(tmp, 0o444); err != nil {
+		return err
+	}
+	return os.Rename(tmp, final)
+}
+
+// writePack encodes p's objects as a version 2 pack without deltas and
+// returns where each went, in p's order, and the pack's checksum.
+func writePack(w io.Writer, p *pendingSet) ([]packedEntry, []byte, error) {
+	sum := sha1.New()
+	out := &countingWriter{w: io.MultiWriter(w, sum)}
+	var hdr [12]byte
+	copy(hdr[:4], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(p.order)))
+	if _, err := out.Write(hdr[:]); err != nil {
+		return nil, nil, err
+	}
+	entries := make([]packedEntry, 0, len(p.order))
+	encoded := make([][]byte, 0, 64)
+	for start := 0; start < len(p.order); {
+		end, size := start, 0
+		for end < len(p.order) && (end == start || size+len(p.objs[p.order[end]].data) <= packWindow) {
+			size += len(p.objs[p.order[end]].data)
+			end++
+		}
+		window := p.order[start:end]
+		encoded = slices.Grow(encoded[:0], len(window))[:len(window)]
+		if err := encodeEntries(p, window, encoded); err != nil {
+			return nil, nil, err
+		}
+		for i, e := range encoded {
+			entries = append(entries, packedEntry{id: window[i], off: out.n, crc: crc32.ChecksumIEEE(e)})
+			if _, err := out.Write(e); err != nil {
+				return nil, nil, err
+			}
+		}
+		start = end
+	}
+	s := sum.Sum(nil)
+	if _, err := w.Write(s); err != nil {
+		return nil, nil, err
+	}
+	return entries, s, nil
+}
+
+// encodeEntries encodes the objects of window (header and zlib stream)
+// into out, on all cores.
+func encodeEntries(p *pendingSet, window []plumbing.Hash, out [][]byte) error {
+	workers := min(runtime.GOMAXPROCS(0), len(window))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		next int
+		fail error
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var enc entryEncoder
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(window) {
+					return
+				}
+				b, err := enc.encode(p.objs[window[i]])
+				if err != nil {
+					mu.Lock()
+					fail = err
+					mu.Unlock()
+					return
+				}
+				out[i] = b
+			}
+		}()
+	}
+	wg.Wait()
+	return fail
+}
+
+// entryEncoder encodes pack entries, keeping its compressors.
+type entryEncoder struct {
+	fast, stored *zlib.Writer
+}
+
+func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
+	var typ byte
+	switch o.t {
+	case plumbing.CommitObject:
+		typ = 1
+	case plumbing.TreeObject:
+		typ = 2
+	case plumbing.BlobObject:
+		typ = 3
+	default:
+		return nil, fmt.Errorf("pack: unsupported object type %s", o.t)
+	}
+	size := uint64(len(o.data))
+	buf := bytes.NewBuffer(make([]byte, 0, 16+len(o.data)/2))
+	b := typ<<4 | byte(size&0x0f)
+	size >>= 4
+	for size > 0 {
+		buf.WriteByte(b | 0x80)
+		b = byte(size & 0x7f)
+		size >>= 7
+	}
+	buf.WriteByte(b)
+	var zw io.WriteCloser
+	if o.raw {
+		// stored blocks, read back with one copy (inflateStored)
+		if e.stored == nil {
+			e.stored, _ = zlib.NewWriterLevel(buf, zlib.NoCompression)
+		} else {
+			e.stored.Reset(buf)
+		}
+		zw = e.stored
+	} else {
+		if e.fast == nil {
+			e.fast, _ = zlib.NewWriterLevel(buf, zlib.BestSpeed)
+		} else {
+			e.fast.Reset(buf)
+		}
+		zw = e.fast
+	}
+	if _, err := zw.Write(o.data); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n uint64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += uint64(n)
+	return n, err
+}
+
+// writePackIndex writes the version 2 index of a pack: the fan-out table,
+// the sorted ids, their CRCs, their offsets (those past 2 GiB through a
+// table of 8-byte offsets), the pack's checksum and its own.
+func writePackIndex(w *bytes.Buffer, entries []packedEntry, packSum []byte) {
+	sorted := slices.Clone(entries)
+	slices.SortFunc(sorted, func(a, b packedEntry) int { return bytes.Compare(a.id[:], b.id[:]) })
+	start := w.Len()
+	var u4 [4]byte
+	put := func(v uint32) {
+		binary.BigEndian.PutUint32(u4[:], v)
+		w.Write(u4[:])
+	}
+	w.Write([]byte{0xff, 't', 'O', 'c'})
+	put(2)
+	var fan [256]uint32
+	for _, e := range sorted {
+		fan[e.id[0]]++
+	}
+	n := uint32(0)
+	for _, c := range fan {
+		n += c
+		put(n)
+	}
+	for _, e := range sorted {
+		w.Write(e.id[:])
+	}
+	for _, e := range sorted {
+		put(e.crc)
+	}
+	var large []uint64
+	for _, e := range sorted {
+		if e.off < 1<<31 {
+			put(uint32(e.off))
+			continue
+		}
+		put(1<<31 | uint32(len(large)))
+		large = append(large, e.off)
+	}
+	var u8 [8]byte
+	for _, off := range large {
+		binary.BigEndian.PutUint64(u8[:], off)
+		w.Write(u8[:])
+	}
+	w.Write(packSum)
+	h := sha1.New()
+	h.Write(w.Bytes()[start:])
+	w.Write(h.Sum(nil))
+}
