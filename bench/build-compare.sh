@@ -14,7 +14,8 @@
 #     encoding/json, encoding/xml and go-toml for those data formats), no
 #     facts, no store (docs/live.md);
 #   - parse-only --code-only: tree-sitter alone (the definition before);
-#   - full: a full index from an empty store.
+#   - full: a full index from an empty store (its objects deleted too, see
+#     empty_store in lib.sh).
 # The runs of both binaries alternate, so the machine's load falls on both
 # alike. A full build of each binary must store the same files (facts,
 # graph, terms; all but the build's time): the script says so, or fails.
@@ -26,7 +27,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build_git_speed "$work"
 cp "$base" "$work/base"
-drop() { git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d; }
 cpu() { cut -d' ' -f3 "$1" | median; }
 rss() { local k; k=$(cut -d' ' -f2 "$1" | median); echo "$((${k%.*}/1024))"; }
 for arg in "$@"; do
@@ -34,6 +34,7 @@ for arg in "$@"; do
   if [ "$corpus" != "$arg" ]; then rev=${arg##*@}; fi
   cd "$corpus"
   name=$(basename "$corpus")
+  packs_mark "$work/$name.packs"
   for i in $(seq "$runs"); do
     for b in base git-speed; do
       timed "$work/$name.$b.parse" "$work/$b" index --parse-only --rev "$rev"
@@ -42,7 +43,7 @@ for arg in "$@"; do
       else
         timed "$work/$name.$b.code" "$work/$b" index --parse-only --code-only --rev "$rev"
       fi
-      drop
+      empty_store "$work/$name.packs"
       timed "$work/$name.$b.full" "$work/$b" index --rev "$rev"
       # everything stored but the build's time (the meta file of the tree)
       git ls-tree -r refs/speed/index | grep -v '/meta$' | git hash-object --stdin > "$work/$name.$b.tree"

@@ -20,19 +20,20 @@ cd "$corpus"
 files=$(git ls-files | wc -l)
 echo "corpus: $corpus ($files files), $runs runs, $(nproc) cores"
 
+packs_mark "$work/packs"
 for i in $(seq "$runs"); do
   # Baseline: read and parse the same files on the same workers, nothing
   # else: code with tree-sitter, data formats with their extractors' parsers
   # (docs/live.md); and code alone.
   timed "$work/parse" "$gs" index --parse-only
   timed "$work/code" "$gs" index --parse-only --code-only
-  # Full index from an empty store.
-  git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
+  # Full index from an empty store, its objects deleted too.
+  empty_store "$work/packs"
   timed "$work/full" "$gs" index
   # Incremental: commit a one-line change to one file, index again.
   f=$(git ls-files '*.go' | sed -n '100p'); [ -n "$f" ] || f=$(git ls-files | head -1)
   echo "// bench change $i" >> "$f"
-  git -c user.name=bench -c user.email=bench@example.com commit -qam "bench $i"
+  git -c gc.auto=0 -c user.name=bench -c user.email=bench@example.com commit -qam "bench $i"
   timed "$work/incr" "$gs" index
   "$gs" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["store"]["bytes"])' >> "$work/store"
   timed "$work/catfile" sh -c "git ls-tree -r HEAD | awk '\$2==\"blob\"{print \$3}' | git cat-file --batch >/dev/null"

@@ -33,3 +33,18 @@ timed() {
 
 # ratio A B: A / B to two decimals.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+
+# packs_mark FILE: lists the object database's pack files as they are now.
+# empty_store FILE then deletes refs/speed/* and every pack file made since,
+# so that the next index builds its store from nothing, as a first build
+# does: deleting the refs alone leaves the store's objects in place, and a
+# build that finds its objects stored skips writing them (on kubernetes that
+# hid 5 s of a 20 s build). The few loose objects of each run's last commit
+# stay; git-speed never repacks, and the scripts' own commits run with
+# gc.auto=0, so no pack made since the mark holds anything else.
+packs_mark() { ls "$(git rev-parse --git-common-dir)/objects/pack" | sort > "$1"; }
+empty_store() {
+  local dir; dir="$(git rev-parse --git-common-dir)/objects/pack"
+  git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
+  ls "$dir" | sort | comm -13 "$1" - | sed "s|^|$dir/|" | xargs -r rm -f
+}

@@ -56,10 +56,11 @@ snapshot_only() {
 }
 export base edited
 export -f floor snapshot_only
+packs_mark "$work/packs"
 for i in $(seq "$runs"); do
   timed "$work/parse" "$gs" index --parse-only --rev "$base"
   timed "$work/code" "$gs" index --parse-only --code-only --rev "$base"
-  git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
+  empty_store "$work/packs" # the refs and the objects of the run before
   timed "$work/full" "$gs" index --rev "$base"
   # The store with only the base indexed: the updates below that must start
   # from the base (the newest indexed tree) start from it again.
