@@ -13,6 +13,8 @@
 package terms
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -190,19 +192,44 @@ func wordBytes(b []byte, fn func([]byte)) {
 }
 
 // nextWord returns the first run of word bytes of b, empty when there is
-// none, and the bytes after it.
+// none, and the bytes after it. It judges eight bytes at a time
+// (wordBits), then the last few by table: words and the gaps between
+// them are short, and a loop of one byte a step mispredicts its exit at
+// nearly every word.
 func nextWord(b []byte) (word, rest []byte) {
-	tab := &wordByte
 	i := 0
-	for i < len(b) && !tab[b[i]] {
+	for i < len(b) && !wordByte[b[i]] {
 		i++
 	}
-	b = b[i:]
-	j := 0
-	for j < len(b) && tab[b[j]] {
+	j := i
+	for ; j+8 <= len(b); j += 8 {
+		if m := wordBits(binary.LittleEndian.Uint64(b[j:])) ^ highBits; m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			return b[i:j], b[j:]
+		}
+	}
+	for j < len(b) && wordByte[b[j]] {
 		j++
 	}
-	return b[:j], b[j:]
+	return b[i:j], b[j:]
+}
+
+// highBits has the high bit of each of eight bytes set.
+const highBits = 0x8080808080808080
+
+// wordBits returns the high bit of each byte of x set when the byte is a
+// word byte (wordByte), clear when not. Below 0x80 a byte's class is
+// found by adding constants to its low seven bits, which never carries
+// into the next byte: v + (0x80-c) has its high bit set exactly when
+// v >= c, and v + (0x7f-c) when v > c.
+func wordBits(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	v := x &^ highBits
+	digit := (v + (0x80-'0')*ones) &^ (v + (0x7f-'9')*ones)
+	l := v | 0x20*ones // upper-case letters fold to lower case; nothing else lands in a..z
+	letter := (l + (0x80-'a')*ones) &^ (l + (0x7f-'z')*ones)
+	under := ^((v ^ '_'*ones) + 0x7f*ones) // the high bit set when v == '_'
+	return (x | digit | letter | under) & highBits
 }
 
 // wordByte holds the bytes words are made of: ASCII letters, digits and
