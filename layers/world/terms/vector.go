@@ -114,6 +114,11 @@ var classOf = func() (t [256]uint8) {
 // between a digit and a non-digit.
 func (v *vector) split(tok []byte) {
 	buf, parts := v.buf[:0], v.parts[:0]
+	if lowerLetters(tok) {
+		// Most tokens: one part, the token itself.
+		v.buf, v.parts = append(buf, tok...), append(parts, span32{0, int32(len(tok))})
+		return
+	}
 	lo := int32(0) // where the current part starts in buf
 	for i, c := range tok {
 		k := classOf[c]
@@ -149,6 +154,16 @@ func (v *vector) split(tok []byte) {
 		parts = append(parts, span32{lo, int32(len(buf))})
 	}
 	v.buf, v.parts = buf, parts
+}
+
+// lowerLetters reports whether tok is all lower-case ASCII letters.
+func lowerLetters(tok []byte) bool {
+	for _, c := range tok {
+		if c-'a' > 'z'-'a' {
+			return false
+		}
+	}
+	return len(tok) > 0
 }
 
 // lowerASCII reports whether Split's strings.ToLower of a part equals the
