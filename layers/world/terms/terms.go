@@ -107,7 +107,11 @@ func Forms(tok string, fn func(term string, whole bool)) {
 // words under Content, definition names under Def, and so on); the
 // builder behind it (vector) only does so with less garbage.
 func Of(f *world.Facts, content []byte) (vec []world.Term) {
-	With(f, content, func(v []world.Term) { vec = slices.Clone(v) })
+	With(f, content, func(v []world.Term) {
+		if len(v) > 0 { // no terms is nil, whatever builder made them
+			vec = slices.Clone(v)
+		}
+	})
 	return vec
 }
 
