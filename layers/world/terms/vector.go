@@ -15,6 +15,13 @@ import (
 // stemmed in a scratch buffer, and builders are reused between files.
 // Indexing a large tree runs Of on every file, and acc's allocations were
 // a good part of a build's CPU and of its garbage collection.
+//
+// Its tables are the file's own, small and hot while the file is read.
+// A builder that also remembered across files what each token stands for
+// (tried: nine tokens new to a file in ten were met in an earlier one)
+// was faster in a benchmark that only makes vectors, and slower in a
+// build of kubernetes (content pass 1.1 -> 1.4 s CPU, +10 MiB), whose
+// parses between files evict such a table from the caches.
 type vector struct {
 	terms []world.Term
 	index table    // term → its entry in terms
