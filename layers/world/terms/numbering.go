@@ -1,6 +1,9 @@
 package terms
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Numbering gives each distinct string (a term, or any other) a number,
 // 0 up in order of first sight. It holds no pointer: the strings' bytes
@@ -12,35 +15,75 @@ import "unsafe"
 type Numbering struct {
 	arena []byte
 	ends  []uint32 // string n is arena[ends[n-1]:ends[n]] (0 for n-1 < 0)
-	// slots: a string's hash (high half) and its number + 1 (low half, 0
-	// when empty); a power of two long, at most half full.
-	slots []uint64
+	// slots are a power of two long, at most three quarters full.
+	slots []nslot
+}
+
+// nslot is one slot of a Numbering. A string of at most 8 bytes is held
+// in the slot itself (shortKey), so looking it up reads neither the
+// arena nor ends: most strings a build numbers (terms, kinds, names) are
+// that short.
+type nslot struct {
+	key  uint64 // shortKey of a string of at most 8 bytes, else 0
+	meta uint64 // tag << 40 | min(length, 255) << 32 | number + 1; 0 when empty
 }
 
 // Number returns t's number, numbering it when new.
 func (m *Numbering) Number(t string) uint32 {
-	if 2*(len(m.ends)+1) > len(m.slots) {
+	// t's bytes, not copied: they are only read, and copied when new.
+	return m.number(unsafe.Slice(unsafe.StringData(t), len(t)))
+}
+
+func (m *Numbering) number(t []byte) uint32 {
+	if 4*(len(m.ends)+1) > 3*len(m.slots) {
 		m.grow()
 	}
-	// The builder's own hash, inlined, on t's bytes (not copied): a
-	// build numbers every term of every file, and maphash's call cost
-	// more than the rest of a look-up. Numbers never depend on it.
-	h := uint64(hashBytes(unsafe.Slice(unsafe.StringData(t), len(t))))
-	mask := uint64(len(m.slots) - 1)
+	// The builder's own hash, inlined: a build numbers every term of
+	// every file, and maphash's call cost more than the rest of a
+	// look-up. Numbers never depend on it.
+	h := hashBytes(t)
+	want := slotMeta(h, len(t))
+	short := len(t) <= 8
+	key := uint64(0)
+	if short {
+		key = shortKey(t)
+	}
+	mask := uint32(len(m.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		e := m.slots[i]
-		if e == 0 {
+		s := &m.slots[i]
+		if s.meta == 0 {
 			m.arena = append(m.arena, t...)
 			m.ends = append(m.ends, uint32(len(m.arena)))
-			m.slots[i] = h<<32 | uint64(len(m.ends))
+			*s = nslot{key: key, meta: want | uint64(len(m.ends))}
 			return uint32(len(m.ends) - 1)
 		}
-		if e>>32 == h {
-			if n := uint32(e - 1); string(m.Bytes(n)) == t {
+		if s.meta&^0xffffffff == want {
+			n := uint32(s.meta) - 1
+			if short && s.key == key || !short && string(m.Bytes(n)) == string(t) {
 				return n
 			}
 		}
 	}
+}
+
+// slotMeta is the high half of a slot's meta for a string of hash h and
+// length n: 24 bits of the hash (a tag most other strings fail) and the
+// length up to 255 (a string of at most 8 bytes is its key and length).
+func slotMeta(h uint32, n int) uint64 {
+	return uint64(h>>8)<<40 | uint64(min(n, 255))<<32
+}
+
+// shortKey packs a string of at most 8 bytes into a number, which with
+// its length tells it from every other: two overlapping 4-byte halves
+// (at least 4 bytes) or the first, middle and last bytes (fewer).
+func shortKey(k []byte) uint64 {
+	switch n := len(k); {
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(k))<<32 | uint64(binary.LittleEndian.Uint32(k[n-4:]))
+	case n > 0:
+		return uint64(k[0])<<16 | uint64(k[n>>1])<<8 | uint64(k[n-1])
+	}
+	return 0
 }
 
 // Len is how many strings are numbered.
@@ -68,19 +111,23 @@ func (m *Numbering) Texts() []string {
 	return out
 }
 
+// grow doubles the slots and places the strings again, hashing them
+// again (a slot keeps only part of its string's hash).
 func (m *Numbering) grow() {
-	old := m.slots
-	m.slots = make([]uint64, max(64, 2*len(old)))
-	mask := uint64(len(m.slots) - 1)
-	for _, e := range old {
-		if e == 0 {
-			continue
-		}
-		i := e >> 32 & mask
-		for m.slots[i] != 0 {
+	m.slots = make([]nslot, max(64, 2*len(m.slots)))
+	mask := uint32(len(m.slots) - 1)
+	for n := range m.ends {
+		t := m.Bytes(uint32(n))
+		h := hashBytes(t)
+		i := h & mask
+		for m.slots[i].meta != 0 {
 			i = (i + 1) & mask
 		}
-		m.slots[i] = e
+		key := uint64(0)
+		if len(t) <= 8 {
+			key = shortKey(t)
+		}
+		m.slots[i] = nslot{key: key, meta: slotMeta(h, len(t)) | uint64(n+1)}
 	}
 }
 

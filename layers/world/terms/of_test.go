@@ -92,6 +92,9 @@ func ofByAcc(f *world.Facts, content []byte) []world.Term {
 		out = out[:MaxTerms]
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	if len(out) == 0 {
+		return nil // as Of
+	}
 	return out
 }
 

@@ -69,6 +69,15 @@ func (t *table) find(k []byte, h uint32) int {
 	}
 }
 
+// lookup returns the value of k, false when the table does not hold it.
+func (t *table) lookup(k []byte) (int32, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	s := &t.slots[t.find(k, hashBytes(k))]
+	return s.val, s.size != 0
+}
+
 // upsert returns where the value of k (not empty) is kept, adding k with
 // value 0 when it is new (found false). The pointer is valid until the
 // next upsert or reset.

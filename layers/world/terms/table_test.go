@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
@@ -83,4 +84,39 @@ func BenchmarkNumbering(b *testing.B) {
 			m.Number(t)
 		}
 	}
+}
+
+// A Numbering numbers any strings as a map does in order of first sight:
+// short ones (held in their slots) and long ones, strings alike in their
+// first, middle or last bytes, the empty one (the input is cut at NUL
+// bytes, each string numbered twice), across growth and a Reset.
+func FuzzNumbering(f *testing.F) {
+	f.Add([]byte("a\x00ab\x00aab\x00abb\x00abc\x00abcd\x00abdd\x00abcdefgh\x00abcdefghi\x00\x00x"))
+	f.Add([]byte("same_length_1\x00same_length_2\x00aXa\x00aYa\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var m Numbering
+		for round := 0; round < 2; round++ {
+			want := map[string]uint32{}
+			var order []string
+			for _, k := range bytes.Split(b, []byte{0}) {
+				for i := 0; i < 2; i++ {
+					n, ok := want[string(k)]
+					if !ok {
+						n = uint32(len(order))
+						want[string(k)] = n
+						order = append(order, string(k))
+					}
+					if got := m.Number(string(k)); got != n {
+						t.Fatalf("round %d: Number(%q) = %d, want %d", round, k, got, n)
+					}
+				}
+			}
+			for n, s := range order {
+				if got := m.Text(uint32(n)); got != s {
+					t.Fatalf("Text(%d) = %q, want %q", n, got, s)
+				}
+			}
+			m.Reset()
+		}
+	})
 }

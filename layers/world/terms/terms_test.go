@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"strings"
@@ -251,4 +252,56 @@ func TestEncodeInternedIsEncode(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("interned encoding differs: %d shards, want %d", len(got), len(want))
 	}
+}
+
+// wordBits judges every byte value as wordByte does, in every place of
+// the eight and beside any other byte.
+func TestWordBits(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for o := 0; o < 256; o += 7 {
+			for place := 0; place < 8; place++ {
+				var b [8]byte
+				for i := range b {
+					b[i] = byte(o)
+				}
+				b[place] = byte(c)
+				got := wordBits(binary.LittleEndian.Uint64(b[:]))
+				for i, x := range b {
+					if want := wordByte[x]; (got>>(8*i+7))&1 == 1 != want {
+						t.Fatalf("byte %#x at %d of %x: word %v, want %v", x, i, b, !want, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// nextWordPlain is nextWord a byte at a time by the table.
+func nextWordPlain(b []byte) (word, rest []byte) {
+	i := 0
+	for i < len(b) && !wordByte[b[i]] {
+		i++
+	}
+	j := i
+	for j < len(b) && wordByte[b[j]] {
+		j++
+	}
+	return b[i:j], b[j:]
+}
+
+// nextWord, eight bytes at a time, finds the words nextWordPlain does.
+func FuzzNextWord(f *testing.F) {
+	f.Add([]byte("func parseHTTPRequest_v2() { return x } // caches entries ÄÖüß _x__ X9y 123"))
+	f.Add([]byte("a@b[c`d{e/f:g_h\x7f\x80\xff  \t\n0123456789abcdefghijklmnopqrstuvwxyz"))
+	f.Add([]byte("@@@@@@@@@@@@@@@@@@@@@@@@@x"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for rest, plain := b, b; len(rest) > 0 || len(plain) > 0; {
+			var w, pw []byte
+			w, rest = nextWord(rest)
+			pw, plain = nextWordPlain(plain)
+			if string(w) != string(pw) || len(rest) != len(plain) {
+				t.Fatalf("nextWord gives %q with %d bytes left, nextWordPlain %q with %d", w, len(rest), pw, len(plain))
+			}
+		}
+	})
 }
