@@ -79,6 +79,7 @@ type file struct {
 	rec     mapRecord
 	mode    uint32
 	link    *world.Link
+	linkEnc []byte // link, encoded in the table of the run that parsed it, until the parses are over (linkTable)
 	facts   []byte // encoded facts, when parsed in this run and not yet written
 	factsID string // blob id of facts parsed in this run and written already (factsWriter)
 	extract bool   // gets facts
@@ -186,7 +187,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	lap("list files")
 	releaseTerms := holdTerms()
 	defer releaseTerms()
-	flushFacts, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	flushFacts, linkTab, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +199,8 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if heap != nil {
 		heap.setRatio(tightRatio)
 	}
+	linkTab.decodeFiles(files)
+	lap("decode links")
 
 	// Each artifact is written to the object database as soon as it is
 	// final, and what it was made of is let go: the links are final now,
@@ -569,17 +572,19 @@ func decodeMeta(shards map[string][]byte, tree string) (*meta, error) {
 const trimEvery = 1024
 
 func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) error {
-	flush, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	flush, links, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
 	if err != nil {
 		return err
 	}
+	links.decodeFiles(files)
 	return flush()
 }
 
 // extractFacts is fillFacts but for the writing of the last batch of new
 // facts, which flush does: a full build writes it while the graph is
-// resolved.
-func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) (flush func() error, err error) {
+// resolved; and but for the links of the files it parsed, which it
+// leaves encoded in links until links.decodeFiles.
+func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) (flush func() error, links *linkTable, err error) {
 	// Stored facts are looked up one file at a time: read the store's ref once.
 	if unpin, err := st.Pin(); err == nil {
 		defer unpin()
@@ -612,7 +617,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		backend = gitstore.InProcess
 	}
 	fw := &factsWriter{st: st}
-	names := newInterner()
+	names := newLinkTable()
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -688,9 +693,9 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return nil, nil, firstErr
 	}
-	return fw.flush, nil
+	return fw.flush, names, nil
 }
 
 // readLimit is how much of f's blob is read: its head alone when it is
@@ -835,7 +840,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 }
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
-func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *interner, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
+func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *linkTable, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
 	limit := readLimit(f, cfg)
 	data, err := blobs.Read(f.rec.Blob, limit)
 	if err != nil {
@@ -874,8 +879,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			if b, ok := stored[f.rec.Key]; ok {
 				facts, err := decodeFacts(b)
 				if err == nil {
-					f.link = facts.Link()
-					names.link(f.link)
+					f.linkEnc = names.encodeLink(facts.Link())
 					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
@@ -900,8 +904,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
-	f.link = facts.Link()
-	names.link(f.link)
+	f.linkEnc = names.encodeLink(facts.Link())
 	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }
