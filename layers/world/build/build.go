@@ -291,21 +291,25 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
-		return nil, err
-	}
+	// The rows and definitions are the last artifacts to read the links:
+	// encoded first, they let the links go before the map and the term
+	// index are encoded (on kubernetes 75 MB the collector would mark
+	// again in each of their cycles).
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
-	recs = nil
-	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	links = nil
 	if prev == nil {
-		// Every link is encoded: let the collector have them before the
-		// term index is built. termShards reads links only of rows
-		// carried over from a previous tree, and a full build has none.
+		// Every link is encoded: let the collector have them. termShards
+		// reads links only of rows carried over from a previous tree,
+		// and a full build has none.
 		for _, f := range files {
 			f.link = nil
 		}
 	}
+	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
+		return nil, err
+	}
+	recs = nil
+	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	tshards, err := termShards(st, files, prev, warn)
 	if err != nil {
 		return nil, err
