@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"runtime"
 	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -170,15 +171,30 @@ func (t *linkTable) decoder() *linkDecoder {
 }
 
 // decodeFiles gives every file with an encoded link its link, and lets
-// the encoding go.
+// the encoding go. A large tree's are decoded on two cores: the next
+// phase waits for them.
 func (t *linkTable) decodeFiles(files []*file) {
 	d := t.decoder()
-	for _, f := range files {
-		if f.linkEnc != nil {
-			f.link = d.decode(f.linkEnc)
-			f.linkEnc = nil
+	decode := func(files []*file) {
+		for _, f := range files {
+			if f.linkEnc != nil {
+				f.link = d.decode(f.linkEnc)
+				f.linkEnc = nil
+			}
 		}
 	}
+	if len(files) < 4096 || runtime.GOMAXPROCS(0) < 2 {
+		decode(files)
+		return
+	}
+	half := len(files) / 2
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		decode(files[half:])
+	}()
+	decode(files[:half])
+	<-done
 }
 
 // decode is the link encode wrote as b. Each list gets the room it needs,

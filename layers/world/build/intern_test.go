@@ -87,7 +87,7 @@ func TestLinkTableGrows(t *testing.T) {
 	tab := newLinkTable()
 	var links []*world.Link
 	var files []*file
-	for range 2000 {
+	for range 5000 { // past decodeFiles' two-core threshold
 		l := &world.Link{Lang: str(), Package: str()}
 		for range rnd.IntN(8) {
 			l.Defs = append(l.Defs, world.LinkDef{Name: str(), Kind: str(), Parent: str(), Exported: rnd.IntN(2) == 0, Returns: str()})
