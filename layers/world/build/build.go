@@ -204,9 +204,10 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 
 	// Each artifact is written to the object database as soon as it is
 	// final, and what it was made of is let go: the links are final now,
-	// the map once the graph is resolved, the term index last, when the
-	// links are no longer held (on kubernetes the links are 85 MB live,
-	// encoding the term index takes 45 MB more).
+	// the rows and definitions once the graph is resolved, then the map,
+	// the term index last, when the links are no longer held (on
+	// kubernetes the decoded links are 75 MB live, encoding the term index
+	// takes 45 MB more).
 	txn := st.Begin()
 	txn.Uncompressed(uncompressed...)
 	var links []linkRecord
