@@ -71,15 +71,11 @@ func (t *linkTable) encode(dst []byte, l *world.Link) []byte {
 		flags |= encRefs
 	}
 	dst = append(dst, flags)
-	dst = t.appendStr(dst, l.Lang)
-	dst = t.appendStr(dst, l.Package)
+	dst = t.appendStrs(dst, l.Lang, l.Package)
 	dst = binary.AppendUvarint(dst, uint64(len(l.Defs)))
 	for i := range l.Defs {
 		d := &l.Defs[i]
-		dst = t.appendStr(dst, d.Name)
-		dst = t.appendStr(dst, d.Kind)
-		dst = t.appendStr(dst, d.Parent)
-		dst = t.appendStr(dst, d.Returns)
+		dst = t.appendStrs(dst, d.Name, d.Kind, d.Parent, d.Returns)
 		exported := byte(0)
 		if d.Exported {
 			exported = 1
@@ -94,26 +90,28 @@ func (t *linkTable) encode(dst []byte, l *world.Link) []byte {
 	dst = binary.AppendUvarint(dst, uint64(names))
 	for i := range l.Imports {
 		im := &l.Imports[i]
-		dst = t.appendStr(dst, im.Path)
-		dst = t.appendStr(dst, im.Alias)
-		dst = t.appendStr(dst, im.Kind)
+		dst = t.appendStrs(dst, im.Path, im.Alias, im.Kind)
 		dst = binary.AppendVarint(dst, int64(im.Line))
 		if im.Names == nil {
 			dst = append(dst, 0)
 		} else {
 			dst = binary.AppendUvarint(dst, uint64(len(im.Names))+1)
 		}
-		for _, n := range im.Names {
-			dst = t.appendStr(dst, n)
-		}
+		dst = t.appendStrs(dst, im.Names...)
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(l.Refs)))
 	for i := range l.Refs {
 		r := &l.Refs[i]
-		dst = t.appendStr(dst, r.Name)
-		dst = t.appendStr(dst, r.Qual)
-		dst = t.appendStr(dst, r.Kind)
+		dst = t.appendStrs(dst, r.Name, r.Qual, r.Kind)
 		dst = binary.AppendVarint(dst, int64(r.Count))
+	}
+	return dst
+}
+
+// appendStrs appends the numbers of strs. Caller holds mu.
+func (t *linkTable) appendStrs(dst []byte, strs ...string) []byte {
+	for _, s := range strs {
+		dst = t.appendStr(dst, s)
 	}
 	return dst
 }
