@@ -199,17 +199,30 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if heap != nil {
 		heap.setRatio(tightRatio)
 	}
-	linkTab.decodeFiles(files)
-	lap("decode links")
 
 	// Each artifact is written to the object database as soon as it is
-	// final, and what it was made of is let go: the links are final now,
-	// the rows and definitions once the graph is resolved, then the map,
-	// the term index last, when the links are no longer held (on
-	// kubernetes the decoded links are 75 MB live, encoding the term index
-	// takes 45 MB more).
+	// final, and what it was made of is let go. A full build's term index
+	// is final now, and encoded first, while the links are still bytes
+	// (encoding it takes 45 MB more): the term vectors and the term table
+	// are let go before the links are decoded for the graph (on kubernetes
+	// 75 MB live). Then the links are final, the rows and definitions once
+	// the graph is resolved, then the map; an update's term index last
+	// (it may read the stored facts of rows it carries over).
 	txn := st.Begin()
 	txn.Uncompressed(uncompressed...)
+	if prev == nil {
+		tshards, err := termShards(st, files, nil, warn)
+		if err != nil {
+			return nil, err
+		}
+		releaseTerms()
+		if err := putNow(st, txn, tree, digest, artifactTerms, tshards); err != nil {
+			return nil, err
+		}
+		lap("terms")
+	}
+	linkTab.decodeFiles(files)
+	lap("decode links")
 	var links []linkRecord
 	for _, f := range files {
 		if f.link != nil {
@@ -293,15 +306,14 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
 	// The rows and definitions are the last artifacts to read the links:
-	// encoded first, they let the links go before the map and the term
-	// index are encoded (on kubernetes 75 MB the collector would mark
-	// again in each of their cycles).
+	// encoded first, they let the links go before the map (and an
+	// update's term index) are encoded (on kubernetes 75 MB the collector
+	// would mark again in each of their cycles).
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
 	links = nil
 	if prev == nil {
-		// Every link is encoded: let the collector have them. termShards
-		// reads links only of rows carried over from a previous tree,
-		// and a full build has none.
+		// Every link is encoded: let the collector have them. (termShards
+		// reads links only of rows carried over from a previous tree.)
 		for _, f := range files {
 			f.link = nil
 		}
@@ -311,12 +323,14 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	}
 	recs = nil
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
-	tshards, err := termShards(st, files, prev, warn)
-	if err != nil {
-		return nil, err
+	if prev != nil {
+		tshards, err := termShards(st, files, prev, warn)
+		if err != nil {
+			return nil, err
+		}
+		releaseTerms()
+		txn.PutTree(tree, digest, artifactTerms, tshards)
 	}
-	releaseTerms()
-	txn.PutTree(tree, digest, artifactTerms, tshards)
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
 	}
