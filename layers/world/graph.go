@@ -3,6 +3,7 @@ package world
 import (
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -56,18 +57,20 @@ func (f *Facts) Link() *Link {
 			l.Defs = append(l.Defs, ld)
 		}
 	}
-	sort.Slice(l.Defs, func(i, j int) bool {
-		a, b := l.Defs[i], l.Defs[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
+	// (slices.SortFunc runs the same pdqsort as sort.Slice did, without
+	// its reflection: definitions equal but for Exported keep the order
+	// they had.)
+	slices.SortFunc(l.Defs, func(a, b LinkDef) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
 		}
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
+		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+			return c
 		}
-		if a.Parent != b.Parent {
-			return a.Parent < b.Parent
+		if c := strings.Compare(a.Parent, b.Parent); c != 0 {
+			return c
 		}
-		return a.Returns < b.Returns // overloads
+		return strings.Compare(a.Returns, b.Returns) // overloads
 	})
 	counts := sc.counts
 	for _, r := range f.Refs {
@@ -79,15 +82,14 @@ func (f *Facts) Link() *Link {
 	for k, n := range counts {
 		l.Refs = append(l.Refs, LinkRef{Name: k.name, Qual: k.qual, Kind: k.kind, Count: n})
 	}
-	sort.Slice(l.Refs, func(i, j int) bool {
-		a, b := l.Refs[i], l.Refs[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
+	slices.SortFunc(l.Refs, func(a, b LinkRef) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
 		}
-		if a.Qual != b.Qual {
-			return a.Qual < b.Qual
+		if c := strings.Compare(a.Qual, b.Qual); c != 0 {
+			return c
 		}
-		return a.Kind < b.Kind
+		return strings.Compare(a.Kind, b.Kind)
 	})
 	if len(l.Defs) < cap(l.Defs) {
 		l.Defs = slices.Clone(l.Defs) // duplicates were dropped

@@ -79,6 +79,7 @@ type file struct {
 	rec     mapRecord
 	mode    uint32
 	link    *world.Link
+	linkEnc []byte // link, encoded in the table of the run that parsed it, until the parses are over (linkTable)
 	facts   []byte // encoded facts, when parsed in this run and not yet written
 	factsID string // blob id of facts parsed in this run and written already (factsWriter)
 	extract bool   // gets facts
@@ -186,7 +187,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	lap("list files")
 	releaseTerms := holdTerms()
 	defer releaseTerms()
-	flushFacts, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	flushFacts, linkTab, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -200,12 +201,28 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	}
 
 	// Each artifact is written to the object database as soon as it is
-	// final, and what it was made of is let go: the links are final now,
-	// the map once the graph is resolved, the term index last, when the
-	// links are no longer held (on kubernetes the links are 85 MB live,
-	// encoding the term index takes 45 MB more).
+	// final, and what it was made of is let go. A full build's term index
+	// is final now, and encoded first, while the links are still bytes
+	// (encoding it takes 45 MB more): the term vectors and the term table
+	// are let go before the links are decoded for the graph (on kubernetes
+	// 75 MB live). Then the links are final, the rows and definitions once
+	// the graph is resolved, then the map; an update's term index last
+	// (it may read the stored facts of rows it carries over).
 	txn := st.Begin()
 	txn.Uncompressed(uncompressed...)
+	if prev == nil {
+		tshards, err := termShards(st, files, nil, warn)
+		if err != nil {
+			return nil, err
+		}
+		releaseTerms()
+		if err := putNow(st, txn, tree, digest, artifactTerms, tshards); err != nil {
+			return nil, err
+		}
+		lap("terms")
+	}
+	linkTab.decodeFiles(files)
+	lap("decode links")
 	var links []linkRecord
 	for _, f := range files {
 		if f.link != nil {
@@ -288,27 +305,32 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
-		return nil, err
-	}
+	// The rows and definitions are the last artifacts to read the links:
+	// encoded first, they let the links go before the map (and an
+	// update's term index) are encoded (on kubernetes 75 MB the collector
+	// would mark again in each of their cycles).
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
-	recs = nil
-	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	links = nil
 	if prev == nil {
-		// Every link is encoded: let the collector have them before the
-		// term index is built. termShards reads links only of rows
-		// carried over from a previous tree, and a full build has none.
+		// Every link is encoded: let the collector have them. (termShards
+		// reads links only of rows carried over from a previous tree.)
 		for _, f := range files {
 			f.link = nil
 		}
 	}
-	tshards, err := termShards(st, files, prev, warn)
-	if err != nil {
+	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
 		return nil, err
 	}
-	releaseTerms()
-	txn.PutTree(tree, digest, artifactTerms, tshards)
+	recs = nil
+	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
+	if prev != nil {
+		tshards, err := termShards(st, files, prev, warn)
+		if err != nil {
+			return nil, err
+		}
+		releaseTerms()
+		txn.PutTree(tree, digest, artifactTerms, tshards)
+	}
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
 	}
@@ -569,17 +591,19 @@ func decodeMeta(shards map[string][]byte, tree string) (*meta, error) {
 const trimEvery = 1024
 
 func fillFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) error {
-	flush, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
+	flush, links, err := extractFacts(ctx, repo, st, files, cfg, opt, res, warn)
 	if err != nil {
 		return err
 	}
+	links.decodeFiles(files)
 	return flush()
 }
 
 // extractFacts is fillFacts but for the writing of the last batch of new
 // facts, which flush does: a full build writes it while the graph is
-// resolved.
-func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) (flush func() error, err error) {
+// resolved; and but for the links of the files it parsed, which it
+// leaves encoded in links until links.decodeFiles.
+func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, files []*file, cfg *config.Config, opt Options, res *Result, warn func(string)) (flush func() error, links *linkTable, err error) {
 	// Stored facts are looked up one file at a time: read the store's ref once.
 	if unpin, err := st.Pin(); err == nil {
 		defer unpin()
@@ -612,7 +636,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		backend = gitstore.InProcess
 	}
 	fw := &factsWriter{st: st}
-	names := newInterner()
+	names := newLinkTable()
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -688,9 +712,9 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return nil, nil, firstErr
 	}
-	return fw.flush, nil
+	return fw.flush, names, nil
 }
 
 // readLimit is how much of f's blob is read: its head alone when it is
@@ -835,7 +859,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 }
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
-func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *interner, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
+func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *linkTable, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
 	limit := readLimit(f, cfg)
 	data, err := blobs.Read(f.rec.Blob, limit)
 	if err != nil {
@@ -874,8 +898,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			if b, ok := stored[f.rec.Key]; ok {
 				facts, err := decodeFacts(b)
 				if err == nil {
-					f.link = facts.Link()
-					names.link(f.link)
+					f.linkEnc = names.encodeLink(facts.Link())
 					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
@@ -900,8 +923,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 	if err != nil {
 		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
 	}
-	f.link = facts.Link()
-	names.link(f.link)
+	f.linkEnc = names.encodeLink(facts.Link())
 	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -10,27 +11,49 @@ import (
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// Two links that name the same things share one copy of each string once
-// interned, and keep their values.
-func TestInternerSharesLinkStrings(t *testing.T) {
+// Links come back from the table as they went in, nil lists apart from
+// empty ones, and those that name the same things share one copy of each
+// string.
+func TestLinkTableRoundTrip(t *testing.T) {
 	mk := func() *world.Link {
 		// Each string its own allocation, as the extractor makes them.
 		s := func(v string) string { return strings.Clone(v) }
 		return &world.Link{
 			Lang: s("go"), Package: s("cache"),
-			Defs:    []world.LinkDef{{Name: s("Get"), Kind: s("method"), Parent: s("Cache"), Exported: true, Returns: s("*Item")}},
-			Imports: []world.Import{{Path: s("k8s.io/client-go/tools/cache"), Alias: s("c"), Names: []string{s("Store")}, Line: 3, Kind: s("")}},
-			Refs:    []world.LinkRef{{Name: s("Store"), Qual: s("c"), Kind: s("type"), Count: 2}},
+			Defs: []world.LinkDef{{Name: s("Get"), Kind: s("method"), Parent: s("Cache"), Exported: true, Returns: s("*Item")},
+				{Name: s("item"), Kind: s("type")}},
+			Imports: []world.Import{
+				{Path: s("k8s.io/client-go/tools/cache"), Alias: s("c"), Names: []string{s("Store"), s("Get")}, Line: 3, Kind: s("")},
+				{Path: s("fmt"), Line: -1},
+				{Path: s("os"), Names: []string{}, Line: 1 << 40},
+				{Path: s("io"), Names: []string{s("Reader")}, Kind: s("system")},
+			},
+			Refs: []world.LinkRef{{Name: s("Store"), Qual: s("c"), Kind: s("type"), Count: 2}, {Name: s("x"), Count: 1 << 33}},
 		}
 	}
-	a, b := mk(), mk()
-	want := mk()
-	in := newInterner()
-	in.link(a)
-	in.link(b)
-	if !reflect.DeepEqual(a, want) || !reflect.DeepEqual(b, want) {
-		t.Fatalf("interning changed a link:\n%+v\n%+v\nwant %+v", a, b, want)
+	links := []*world.Link{
+		mk(), mk(),
+		{},
+		{Lang: "python", Defs: []world.LinkDef{}, Imports: []world.Import{}, Refs: []world.LinkRef{}},
+		{Lang: "js", Refs: []world.LinkRef{{Name: strings.Repeat("x", 1<<16) + "Name"}}},
+		nil,
 	}
+	tab := newLinkTable()
+	files := make([]*file, len(links))
+	for i, l := range links {
+		files[i] = &file{linkEnc: tab.encodeLink(l)}
+	}
+	want := append([]*world.Link{mk(), mk()}, links[2:]...)
+	tab.decodeFiles(files)
+	for i, f := range files {
+		if !reflect.DeepEqual(f.link, want[i]) {
+			t.Errorf("link %d came back as\n%#v\nwant %#v", i, f.link, want[i])
+		}
+		if f.linkEnc != nil {
+			t.Errorf("link %d: its encoding is still held", i)
+		}
+	}
+	a, b := files[0].link, files[1].link
 	same := func(x, y string) bool { return unsafe.StringData(x) == unsafe.StringData(y) }
 	for _, p := range [][2]string{
 		{a.Lang, b.Lang}, {a.Package, b.Package},
@@ -43,39 +66,62 @@ func TestInternerSharesLinkStrings(t *testing.T) {
 			t.Errorf("%q is held twice", p[0])
 		}
 	}
-	// A name cut from a larger string is kept as a copy of its own, so
-	// the larger one can go.
-	big := strings.Repeat("x", 1<<16) + "Name"
-	l := &world.Link{Refs: []world.LinkRef{{Name: big[1<<16:]}}}
-	in.link(l)
-	if l.Refs[0].Name != "Name" || same(l.Refs[0].Name, big[1<<16:]) {
-		t.Errorf("a substring was kept as it was: %q", l.Refs[0].Name)
+	// An import's names have no room past them: appending to one does
+	// not write over the next import's.
+	_ = append(a.Imports[0].Names, "z")
+	if a.Imports[3].Names[0] != "Reader" {
+		t.Errorf("names of one import overlap the next's: %q", a.Imports[3].Names)
 	}
-	var none *interner
-	none.link(l) // a nil table changes nothing
-	in.link(nil)
 }
 
-// The table grows past its first size and still gives each string its
-// one copy.
-func TestInternerGrows(t *testing.T) {
-	in := newInterner()
-	first := map[string]string{}
-	for i := range 5000 {
-		s := strings.Clone(strconv.Itoa(i))
-		first[s] = in.str(s)
-	}
-	if in.n != 5000 || len(in.slots) < 5000*4/3 {
-		t.Fatalf("table holds %d strings in %d slots, want 5000 at most 3/4 full", in.n, len(in.slots))
-	}
-	for s, kept := range first {
-		got := in.str(strings.Clone(s))
-		if got != s || unsafe.StringData(got) != unsafe.StringData(kept) {
-			t.Fatalf("%q was interned as a second copy after growing", s)
+// The table grows past its first size, keeps each string once, and many
+// random links still come back as they were.
+func TestLinkTableGrows(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	str := func() string {
+		if rnd.IntN(5) == 0 {
+			return ""
 		}
+		return "n" + strconv.Itoa(rnd.IntN(20000))
 	}
-	if in.n != 5000 || in.str("") != "" || in.n != 5000 {
-		t.Errorf("looking strings up again added to the table: %d", in.n)
+	tab := newLinkTable()
+	var links []*world.Link
+	var files []*file
+	for range 5000 { // past decodeFiles' two-core threshold
+		l := &world.Link{Lang: str(), Package: str()}
+		for range rnd.IntN(8) {
+			l.Defs = append(l.Defs, world.LinkDef{Name: str(), Kind: str(), Parent: str(), Exported: rnd.IntN(2) == 0, Returns: str()})
+		}
+		for range rnd.IntN(4) {
+			im := world.Import{Path: str(), Alias: str(), Line: rnd.IntN(1000), Kind: str()}
+			for range rnd.IntN(3) {
+				im.Names = append(im.Names, str())
+			}
+			l.Imports = append(l.Imports, im)
+		}
+		for range rnd.IntN(30) {
+			l.Refs = append(l.Refs, world.LinkRef{Name: str(), Qual: str(), Kind: str(), Count: rnd.IntN(100)})
+		}
+		links = append(links, l)
+		files = append(files, &file{linkEnc: tab.encodeLink(l)})
+	}
+	distinct := len(tab.ends) - 1
+	if distinct < 1024 || 4*distinct > 3*len(tab.slots) {
+		t.Fatalf("table holds %d strings in %d slots, want more than its first size at most 3/4 full", distinct, len(tab.slots))
+	}
+	seen := map[string]bool{}
+	for n := 1; n < len(tab.ends); n++ {
+		s := string(tab.data[tab.ends[n-1]:tab.ends[n]])
+		if seen[s] || s == "" {
+			t.Fatalf("string %q is in the table twice or empty", s)
+		}
+		seen[s] = true
+	}
+	tab.decodeFiles(files)
+	for i, f := range files {
+		if !reflect.DeepEqual(f.link, links[i]) {
+			t.Fatalf("link %d came back as\n%#v\nwant %#v", i, f.link, links[i])
+		}
 	}
 }
 

@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// A full build's live heap grows with the tree (every file's link and term
-// vector are held until the graph and the term index are built), and the
+// A full build's live heap grows with the tree (every file's link, encoded
+// through the parses, and term vector are held until the graph and the
+// term index are built), and the
 // collector's default lets the heap reach twice the live data. capHeap
 // lowers that to a ratio of the live data once it passes a floor, through
 // a soft memory limit that follows the live heap. The limit never falls
@@ -18,7 +19,8 @@ import (
 // nothing changes.
 //
 // The floor is what a tree the size of kubernetes stays under: its live
-// heap peaks at 157 MB with the links, and a limit of 224 MiB keeps the
+// heap peaks at about 160 MB once the links are decoded for the graph
+// (through the parses it stays near 60 MB), and a limit of 224 MiB keeps the
 // whole process under 300 MiB resident (tree-sitter's heap and the mapped
 // binary are the rest). Past the floor the ratio rules. While facts are
 // extracted (most of the build's CPU and allocation) it is heapRatio:
