@@ -46,6 +46,7 @@ func extractJSON(src []byte, opt Options, facts *world.Facts) {
 		}
 	}
 	w.out.emit(facts)
+	w.out.free()
 	facts.Imports = append(facts.Imports, w.imports...)
 }
 

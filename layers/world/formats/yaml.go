@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +31,7 @@ func init() {
 func extractYAML(src []byte, opt Options, facts *world.Facts) {
 	_, out := parseYAML(src, facts)
 	out.emit(facts)
+	out.free()
 }
 
 // parseYAML parses src and collects its key outline; docs is nil when the
@@ -37,13 +39,16 @@ func extractYAML(src []byte, opt Options, facts *world.Facts) {
 // and facts a warning).
 func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *outline) {
 	out = &outline{}
-	lines := strings.Split(string(src), "\n")
+	ls := newLineStarts(src)
 	content := func(l int) bool {
-		if l < 1 || l > len(lines) {
+		if l < 1 || l > len(ls) {
 			return false
 		}
-		t := strings.TrimSpace(lines[l-1])
-		return t != "" && t[0] != '#' && t != "---" && t != "..."
+		end := len(src)
+		if l < len(ls) {
+			end = ls[l] - 1
+		}
+		return yamlContent(src[ls[l-1]:end])
 	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil || f == nil {
@@ -60,8 +65,8 @@ func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *o
 			msg = firstLine(err.Error())
 		}
 		facts.Warning = fmt.Sprintf("malformed YAML at line %d: %s; keys read line by line", line, msg)
-		yamlScanTop(lines, out)
-		out.closeByIndent(content, len(lines))
+		yamlScanTop(strings.Split(string(src), "\n"), out)
+		out.closeByIndent(content, len(ls))
 		return nil, out
 	}
 	for _, d := range f.Docs {
@@ -70,8 +75,15 @@ func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *o
 		}
 		yamlWalk(out, d.Body, "", 0)
 	}
-	out.closeByIndent(content, len(lines))
+	out.closeByIndent(content, len(ls))
 	return f.Docs, out
+}
+
+// yamlContent reports whether a line holds more than blanks, a comment or
+// a document marker.
+func yamlContent(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) != 0 && t[0] != '#' && string(t) != "---" && string(t) != "..."
 }
 
 // yamlKeyLine is a "key:" line for the fallback scan.
