@@ -22,7 +22,7 @@ import (
 type lineStarts []int
 
 func newLineStarts(src []byte) lineStarts {
-	ls := make(lineStarts, 1, len(src)/32+1)
+	ls := make(lineStarts, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i, c := range src {
 		if c == '\n' {
 			ls = append(ls, i+1)
@@ -88,8 +88,8 @@ func (o *outline) free() {
 	if cap(o.entries) == 0 {
 		return
 	}
-	es := o.entries[:cap(o.entries)]
-	clear(es) // the strings point into files already done with
+	es := o.entries
+	clear(es) // the strings point into files already done with; past len all is zero already
 	es = es[:0]
 	o.entries = nil
 	entryPool.Put(&es)
@@ -223,6 +223,15 @@ var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "accessk
 
 var keySeparators = strings.NewReplacer("-", "", "_", "")
 
+// secretWordsAt holds secretWords by their first byte, so that a key is
+// searched for all of them in one pass.
+var secretWordsAt = func() (at [256][]string) {
+	for _, w := range secretWords {
+		at[w[0]] = append(at[w[0]], w)
+	}
+	return at
+}()
+
 // secretKey reports whether a key's value must never be shown.
 func secretKey(key string) bool {
 	var buf [64]byte
@@ -233,9 +242,11 @@ func secretKey(key string) bool {
 			k = []byte(keySeparators.Replace(string(k)))
 		}
 	}
-	for _, w := range secretWords {
-		if bytes.Contains(k, []byte(w)) {
-			return true
+	for i, c := range k {
+		for _, w := range secretWordsAt[c] {
+			if len(k)-i >= len(w) && string(k[i:i+len(w)]) == w {
+				return true
+			}
 		}
 	}
 	return false
