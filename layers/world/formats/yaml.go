@@ -148,6 +148,32 @@ func yamlPairs(n ast.Node) []*ast.MappingValueNode {
 	return nil
 }
 
+// yamlShape is how a value unwrapped once shows in a signature: "{…}" for
+// a mapping with pairs, "[n]" for a sequence, "" for anything else (as
+// yamlPairs and yamlItems see it: an empty flow mapping is not a mapping
+// there, and a value is looked through once more).
+func yamlShape(v ast.Node) string {
+	u := yamlUnwrap(v)
+	switch u := u.(type) {
+	case *ast.MappingNode:
+		if u.Values != nil {
+			return "{…}"
+		}
+	case *ast.MappingValueNode:
+		return "{…}"
+	case *ast.SequenceNode:
+		if u.Values != nil {
+			return yamlSeqShape(len(u.Values))
+		}
+	}
+	if _, ok := v.(*ast.SequenceNode); ok {
+		return yamlSeqShape(len(yamlItems(v)))
+	}
+	return ""
+}
+
+func yamlSeqShape(n int) string { return "[" + strconv.Itoa(n) + "]" }
+
 // yamlItems returns the items of a sequence node; nil for anything else.
 func yamlItems(n ast.Node) []ast.Node {
 	if s, ok := yamlUnwrap(n).(*ast.SequenceNode); ok {
@@ -222,23 +248,27 @@ func yamlWalk(out *outline, n ast.Node, p string, depth int) {
 		}
 		return
 	}
-	for _, mv := range yamlPairs(n) {
+	var pairs []*ast.MappingValueNode
+	switch v := yamlUnwrap(n).(type) {
+	case *ast.MappingNode:
+		pairs = v.Values
+	case *ast.MappingValueNode: // a one-key mapping
+		pairs = []*ast.MappingValueNode{v}
+	}
+	for _, mv := range pairs {
 		k := yamlKey(mv)
 		if k == "" || k == "<<" {
 			continue
 		}
-		e := keyEntry{name: k, path: joinPath(p, k), parent: p, depth: depth, start: yamlLine(mv.Key)}
-		v := yamlUnwrap(mv.Value)
-		switch {
-		case yamlPairs(v) != nil:
-			e.shape = "{…}"
-		case yamlItems(v) != nil || isYAMLSeq(v):
-			e.shape = "[" + strconv.Itoa(len(yamlItems(v))) + "]"
-		default:
-			e.value = shownValue(k, yamlScalar(v))
-		}
-		if e.start == 0 {
+		start := yamlLine(mv.Key)
+		if start == 0 {
 			continue
+		}
+		e := keyEntry{name: k, path: joinPath(p, k), parent: p, depth: depth, start: start}
+		v := yamlUnwrap(mv.Value)
+		e.shape = yamlShape(v)
+		if e.shape == "" {
+			e.value = shownValue(k, yamlScalar(v))
 		}
 		if out.add(e) < 0 {
 			return
@@ -247,11 +277,6 @@ func yamlWalk(out *outline, n ast.Node, p string, depth int) {
 			yamlWalk(out, v, e.path, depth+1)
 		}
 	}
-}
-
-func isYAMLSeq(n ast.Node) bool {
-	_, ok := n.(*ast.SequenceNode)
-	return ok
 }
 
 func firstLine(s string) string {
