@@ -23,12 +23,14 @@ type lineStarts []int
 
 func newLineStarts(src []byte) lineStarts {
 	ls := make(lineStarts, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return ls
 		}
+		off += i + 1
+		ls = append(ls, off)
 	}
-	return ls
 }
 
 // line returns the 1-based line of byte offset off.

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,6 +61,24 @@ func FuzzYAMLContent(f *testing.F) {
 		want := tr != "" && tr[0] != '#' && tr != "---" && tr != "..."
 		if got := yamlContent([]byte(line)); got != want {
 			t.Fatalf("yamlContent(%q) = %v, want %v", line, got, want)
+		}
+	})
+}
+
+// FuzzLineStarts checks newLineStarts against a byte-by-byte scan.
+func FuzzLineStarts(f *testing.F) {
+	for _, s := range []string{"", "\n", "a", "a\n", "\n\nb\r\nc", strings.Repeat("x\n", 100)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		want := lineStarts{0}
+		for i, c := range src {
+			if c == '\n' {
+				want = append(want, i+1)
+			}
+		}
+		if got := newLineStarts(src); !slices.Equal(got, want) {
+			t.Fatalf("newLineStarts(%q) = %v, want %v", src, got, want)
 		}
 	})
 }
