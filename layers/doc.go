@@ -8,7 +8,7 @@
 //	layers/world/formats  pure-Go extractors of structured formats (data, docs, infra, schemas, lockfiles …)
 //	layers/world/graph    the code symbol graph: per-language resolution, clusters, PageRank, repo map
 //	layers/world/terms    term vectors of files (split identifiers, fields) and the per-tree inverted term index
-//	layers/world/worldtest golden archives of facts and their runner, for the extractors' tests
+//	layers/world/worldtest golden archives of facts and their runner, a real tree's facts digest, for the extractors' tests
 //	layers/world/align    spec alignment: requirements to the files and symbols that carry them
 //	layers/world/cochange co-change history: files that changed together before a base, decayed and damped; pure
 //	layers/world/build    the Layer 1 pipeline over git: incremental, cached per blob in refs/speed

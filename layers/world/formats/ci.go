@@ -70,6 +70,7 @@ func outlineEnds(o *outline) map[string]int {
 
 func extractGitHubActions(src []byte, opt Options, facts *world.Facts) {
 	docs, out := parseYAML(src, facts)
+	defer out.free()
 	out.emit(facts)
 	facts.Defs = facts.Defs[:0]
 	if docs == nil || len(docs) == 0 || docs[0].Body == nil {
@@ -241,6 +242,7 @@ var gitlabReserved = map[string]bool{"stages": true, "variables": true, "include
 
 func extractGitLabCI(src []byte, opt Options, facts *world.Facts) {
 	docs, out := parseYAML(src, facts)
+	defer out.free()
 	out.emit(facts)
 	facts.Defs = facts.Defs[:0]
 	if len(docs) == 0 {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -46,6 +45,7 @@ func extractJSON(src []byte, opt Options, facts *world.Facts) {
 		}
 	}
 	w.out.emit(facts)
+	w.out.free()
 	facts.Imports = append(facts.Imports, w.imports...)
 }
 
@@ -81,9 +81,9 @@ func (w *jsonWalk) value() error {
 	return nil
 }
 
-// member reads the value of key k (entry idx, -1 when over the cap).
-func (w *jsonWalk) member(idx int, parent, k string, depth int) error {
-	kp := joinPath(parent, k)
+// member reads the value of key k whose path is kp (entry idx, -1 when
+// over the cap).
+func (w *jsonWalk) member(idx int, kp, k string, depth int) error {
 	off := w.dec.InputOffset()
 	tok, err := w.peekValue()
 	if err != nil {
@@ -165,8 +165,9 @@ func (w *jsonWalk) container(d json.Delim, p string, depth int) error {
 				return err
 			}
 			k, _ := kt.(string)
-			idx := w.out.add(keyEntry{name: k, path: joinPath(p, k), parent: p, depth: depth, start: w.line()})
-			if err := w.member(idx, p, k, depth); err != nil {
+			kp := joinPath(p, k)
+			idx := w.out.add(keyEntry{name: k, path: kp, parent: p, depth: depth, start: w.line()})
+			if err := w.member(idx, kp, k, depth); err != nil {
 				return err
 			}
 		}
@@ -213,10 +214,9 @@ func (w *jsonWalk) depImports(kind string) {
 // (strings keep their quotes), falling back to its decoded form.
 func jsonScalar(src []byte, from, to int64, t json.Token) string {
 	if from >= 0 && to <= int64(len(src)) && from < to {
-		s := strings.TrimSpace(string(src[from:to]))
-		s = strings.TrimLeft(s, ":, \t\r\n")
-		if s != "" && !strings.ContainsAny(s, "\n") {
-			return s
+		b := bytes.TrimLeft(bytes.TrimSpace(src[from:to]), ":, \t\r\n")
+		if len(b) != 0 && bytes.IndexByte(b, '\n') < 0 {
+			return string(b)
 		}
 	}
 	switch v := t.(type) {

@@ -1,11 +1,13 @@
 package formats
 
 import (
-	"fmt"
+	"bytes"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/git-speed/git-speed/internal/lazyre"
 	"github.com/git-speed/git-speed/layers/world"
@@ -20,13 +22,15 @@ import (
 type lineStarts []int
 
 func newLineStarts(src []byte) lineStarts {
-	ls := make(lineStarts, 1, len(src)/32+1)
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
+	ls := make(lineStarts, 1, bytes.Count(src, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return ls
 		}
+		off += i + 1
+		ls = append(ls, off)
 	}
-	return ls
 }
 
 // line returns the 1-based line of byte offset off.
@@ -62,13 +66,35 @@ type outline struct {
 	dropped int // entries left out by maxOutlineDefs
 }
 
+// entryPool keeps outlines' entry slices between files: emit copies the
+// entries into the facts, so a build need not grow a new slice (up to
+// maxOutlineDefs entries of ~120 bytes) for every data file.
+var entryPool = sync.Pool{New: func() any { return new([]keyEntry) }}
+
 func (o *outline) add(e keyEntry) int {
 	if len(o.entries) >= maxOutlineDefs {
 		o.dropped++
 		return -1
 	}
+	if o.entries == nil {
+		o.entries = (*entryPool.Get().(*[]keyEntry))[:0]
+	}
 	o.entries = append(o.entries, e)
 	return len(o.entries) - 1
+}
+
+// free gives the outline's entries back to the pool; the outline is empty
+// after it. Callers free an outline when they are done with it (after
+// emit and any later reading of its entries).
+func (o *outline) free() {
+	if cap(o.entries) == 0 {
+		return
+	}
+	es := o.entries
+	clear(es) // the strings point into files already done with; past len all is zero already
+	es = es[:0]
+	o.entries = nil
+	entryPool.Put(&es)
 }
 
 // closeByIndent gives every entry without an end the line before the next
@@ -105,10 +131,11 @@ func (o *outline) closeByIndent(content func(line int) bool, last int) {
 
 // emit turns the outline into definitions and an indented skeleton.
 func (o *outline) emit(facts *world.Facts) {
-	var sk strings.Builder
-	shown := 0
+	base := len(facts.Defs)
 	facts.Defs = slices.Grow(facts.Defs, len(o.entries))
-	for _, e := range o.entries {
+	shown := min(len(o.entries), maxSkelLines)
+	size := 0 // of the skeleton, so that it is built in one allocation
+	for i, e := range o.entries {
 		kind := e.kind
 		if kind == "" {
 			kind = world.KindKey
@@ -120,20 +147,66 @@ func (o *outline) emit(facts *world.Facts) {
 		case e.value != "":
 			sig += ": " + e.value
 		}
+		end := max(e.end, e.start)
 		facts.Defs = append(facts.Defs, world.Def{Name: e.name, Qualified: e.path, Parent: e.parent, Kind: kind,
-			Start: e.start, End: max(e.end, e.start), Signature: sig})
-		if shown < maxSkelLines {
-			sk.WriteString(strings.Repeat("  ", e.depth))
-			sk.WriteString(sig)
-			sk.WriteString(lineMark(e.start, e.end))
-			sk.WriteByte('\n')
-			shown++
+			Start: e.start, End: end, Signature: sig})
+		if i < shown {
+			size += 2*e.depth + len(sig) + lineMarkLen(e.start, e.end) + 1
 		}
 	}
-	if n := len(o.entries) - shown + o.dropped; n > 0 {
-		fmt.Fprintf(&sk, "# … %d more keys\n", n)
+	more := len(o.entries) - shown + o.dropped
+	if more > 0 {
+		size += len("# …  more keys\n") + decimalLen(more)
+	}
+	var sk strings.Builder
+	sk.Grow(size)
+	var num [64]byte
+	for i, e := range o.entries[:shown] {
+		for range e.depth {
+			sk.WriteString("  ")
+		}
+		sk.WriteString(facts.Defs[base+i].Signature)
+		sk.Write(appendLineMark(num[:0], e.start, e.end))
+		sk.WriteByte('\n')
+	}
+	if more > 0 {
+		sk.WriteString("# … ")
+		sk.Write(strconv.AppendInt(num[:0], int64(more), 10))
+		sk.WriteString(" more keys\n")
 	}
 	facts.Skeleton = sk.String()
+}
+
+// appendLineMark appends lineMark(start, end) to b.
+func appendLineMark(b []byte, start, end int) []byte {
+	if end > start {
+		b = append(b, "  # lines "...)
+		b = strconv.AppendInt(b, int64(start), 10)
+		b = append(b, '-')
+		return strconv.AppendInt(b, int64(end), 10)
+	}
+	b = append(b, "  # line "...)
+	return strconv.AppendInt(b, int64(start), 10)
+}
+
+// lineMarkLen is len(lineMark(start, end)).
+func lineMarkLen(start, end int) int {
+	if end > start {
+		return len("  # lines -") + decimalLen(start) + decimalLen(end)
+	}
+	return len("  # line ") + decimalLen(start)
+}
+
+// decimalLen is the length of n written in decimal.
+func decimalLen(n int) int {
+	l := 1
+	if n < 0 {
+		l, n = 2, -n
+	}
+	for ; n >= 10; n /= 10 {
+		l++
+	}
+	return l
 }
 
 // lineMark is the skeleton's note of where an entry is: "  # line 3" or
@@ -152,18 +225,55 @@ var secretWords = []string{"secret", "passw", "pwd", "token", "apikey", "accessk
 
 var keySeparators = strings.NewReplacer("-", "", "_", "")
 
+// secretWordsAt holds secretWords by their first byte, so that a key is
+// searched for all of them in one pass.
+var secretWordsAt = func() (at [256][]string) {
+	for _, w := range secretWords {
+		at[w[0]] = append(at[w[0]], w)
+	}
+	return at
+}()
+
 // secretKey reports whether a key's value must never be shown.
 func secretKey(key string) bool {
-	k := strings.ToLower(key)
-	if strings.ContainsAny(k, "-_") {
-		k = keySeparators.Replace(k)
+	var buf [64]byte
+	k, ok := foldKey(buf[:0], key)
+	if !ok { // not ASCII or long: the general way
+		k = []byte(strings.ToLower(key))
+		if bytes.ContainsAny(k, "-_") {
+			k = []byte(keySeparators.Replace(string(k)))
+		}
 	}
-	for _, w := range secretWords {
-		if strings.Contains(k, w) {
-			return true
+	for i, c := range k {
+		for _, w := range secretWordsAt[c] {
+			if len(k)-i >= len(w) && string(k[i:i+len(w)]) == w {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// foldKey appends key to b lower-cased with - and _ dropped, as secretKey
+// compares it, when key is ASCII and fits in b's capacity (ok false
+// otherwise: Unicode lower-casing is left to strings.ToLower).
+func foldKey(b []byte, key string) ([]byte, bool) {
+	if len(key) > cap(b) {
+		return nil, false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return nil, false
+		case c == '-' || c == '_':
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b, true
 }
 
 // secretPrefixes start the tokens of well-known services.

@@ -24,6 +24,7 @@ func extractTOML(src []byte, opt Options, facts *world.Facts) {
 	ls := newLineStarts(src)
 	lines := strings.Split(string(src), "\n")
 	var out outline
+	defer out.free()
 	var p unstable.Parser
 	p.Reset(src)
 	table := ""

@@ -30,6 +30,7 @@ func extractXML(src []byte, opt Options, facts *world.Facts) {
 	dec.Entity = xml.HTMLEntity
 	dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
 	var out outline
+	defer out.free()
 	type open struct {
 		idx  int // outline entry, -1 when not kept
 		path string

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +31,7 @@ func init() {
 func extractYAML(src []byte, opt Options, facts *world.Facts) {
 	_, out := parseYAML(src, facts)
 	out.emit(facts)
+	out.free()
 }
 
 // parseYAML parses src and collects its key outline; docs is nil when the
@@ -37,13 +39,16 @@ func extractYAML(src []byte, opt Options, facts *world.Facts) {
 // and facts a warning).
 func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *outline) {
 	out = &outline{}
-	lines := strings.Split(string(src), "\n")
+	ls := newLineStarts(src)
 	content := func(l int) bool {
-		if l < 1 || l > len(lines) {
+		if l < 1 || l > len(ls) {
 			return false
 		}
-		t := strings.TrimSpace(lines[l-1])
-		return t != "" && t[0] != '#' && t != "---" && t != "..."
+		end := len(src)
+		if l < len(ls) {
+			end = ls[l] - 1
+		}
+		return yamlContent(src[ls[l-1]:end])
 	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil || f == nil {
@@ -60,8 +65,8 @@ func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *o
 			msg = firstLine(err.Error())
 		}
 		facts.Warning = fmt.Sprintf("malformed YAML at line %d: %s; keys read line by line", line, msg)
-		yamlScanTop(lines, out)
-		out.closeByIndent(content, len(lines))
+		yamlScanTop(strings.Split(string(src), "\n"), out)
+		out.closeByIndent(content, len(ls))
 		return nil, out
 	}
 	for _, d := range f.Docs {
@@ -70,8 +75,15 @@ func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *o
 		}
 		yamlWalk(out, d.Body, "", 0)
 	}
-	out.closeByIndent(content, len(lines))
+	out.closeByIndent(content, len(ls))
 	return f.Docs, out
+}
+
+// yamlContent reports whether a line holds more than blanks, a comment or
+// a document marker.
+func yamlContent(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) != 0 && t[0] != '#' && string(t) != "---" && string(t) != "..."
 }
 
 // yamlKeyLine is a "key:" line for the fallback scan.
@@ -135,6 +147,32 @@ func yamlPairs(n ast.Node) []*ast.MappingValueNode {
 	}
 	return nil
 }
+
+// yamlShape is how a value unwrapped once shows in a signature: "{…}" for
+// a mapping with pairs, "[n]" for a sequence, "" for anything else (as
+// yamlPairs and yamlItems see it: an empty flow mapping is not a mapping
+// there, and a value is looked through once more).
+func yamlShape(v ast.Node) string {
+	u := yamlUnwrap(v)
+	switch u := u.(type) {
+	case *ast.MappingNode:
+		if u.Values != nil {
+			return "{…}"
+		}
+	case *ast.MappingValueNode:
+		return "{…}"
+	case *ast.SequenceNode:
+		if u.Values != nil {
+			return yamlSeqShape(len(u.Values))
+		}
+	}
+	if _, ok := v.(*ast.SequenceNode); ok {
+		return yamlSeqShape(len(yamlItems(v)))
+	}
+	return ""
+}
+
+func yamlSeqShape(n int) string { return "[" + strconv.Itoa(n) + "]" }
 
 // yamlItems returns the items of a sequence node; nil for anything else.
 func yamlItems(n ast.Node) []ast.Node {
@@ -210,23 +248,27 @@ func yamlWalk(out *outline, n ast.Node, p string, depth int) {
 		}
 		return
 	}
-	for _, mv := range yamlPairs(n) {
+	var pairs []*ast.MappingValueNode
+	switch v := yamlUnwrap(n).(type) {
+	case *ast.MappingNode:
+		pairs = v.Values
+	case *ast.MappingValueNode: // a one-key mapping
+		pairs = []*ast.MappingValueNode{v}
+	}
+	for _, mv := range pairs {
 		k := yamlKey(mv)
 		if k == "" || k == "<<" {
 			continue
 		}
-		e := keyEntry{name: k, path: joinPath(p, k), parent: p, depth: depth, start: yamlLine(mv.Key)}
-		v := yamlUnwrap(mv.Value)
-		switch {
-		case yamlPairs(v) != nil:
-			e.shape = "{…}"
-		case yamlItems(v) != nil || isYAMLSeq(v):
-			e.shape = "[" + strconv.Itoa(len(yamlItems(v))) + "]"
-		default:
-			e.value = shownValue(k, yamlScalar(v))
-		}
-		if e.start == 0 {
+		start := yamlLine(mv.Key)
+		if start == 0 {
 			continue
+		}
+		e := keyEntry{name: k, path: joinPath(p, k), parent: p, depth: depth, start: start}
+		v := yamlUnwrap(mv.Value)
+		e.shape = yamlShape(v)
+		if e.shape == "" {
+			e.value = shownValue(k, yamlScalar(v))
 		}
 		if out.add(e) < 0 {
 			return
@@ -235,11 +277,6 @@ func yamlWalk(out *outline, n ast.Node, p string, depth int) {
 			yamlWalk(out, v, e.path, depth+1)
 		}
 	}
-}
-
-func isYAMLSeq(n ast.Node) bool {
-	_, ok := n.(*ast.SequenceNode)
-	return ok
 }
 
 func firstLine(s string) string {

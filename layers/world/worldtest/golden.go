@@ -1,7 +1,9 @@
 // Package worldtest holds what the extractors' tests share: golden
-// archives of facts and their runner. A golden is testdata/<lang>/*.txtar
-// whose first file is the input and whose sections after it (@defs,
-// @refs …) are the facts expected of it. Only tests import it.
+// archives of facts and their runner, and the reading of a real tree's
+// files named by an environment variable with a digest of their facts
+// (DirFiles, Digest). A golden is testdata/<lang>/*.txtar whose first file
+// is the input and whose sections after it (@defs, @refs …) are the facts
+// expected of it. Only tests import it.
 package worldtest
 
 import (
