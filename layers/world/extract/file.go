@@ -367,7 +367,7 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
-		f.recs = f.tbuf.dump(f.root)
+		f.recs = f.tbuf.dump(f.root, f.lang.opaque)
 		f.root = &f.recs[0].node
 	}
 	return f.recs
