@@ -1031,8 +1031,8 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		return
 	case "labeled_statement":
 		m := len(f.stack)
-		for _, c := range f.kids(n) {
-			if c.named && c.kind != "label_name" {
+		for _, c := range f.namedKids(n) {
+			if c.kind != "label_name" {
 				w.node(c.n, c.kind)
 			}
 		}
@@ -1049,12 +1049,9 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 	}
 	mark := len(w.bound)
 	m := len(f.stack)
-	ks := f.kids(n)
+	ks := f.namedKids(n)
 	for i := range ks {
 		c := &ks[i]
-		if !c.named {
-			continue
-		}
 		switch c.kind {
 		case "identifier":
 			w.useBytes(f.kidBytes(c), line(c.n), world.RefValue)
@@ -1142,10 +1139,7 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 	m := len(f.stack)
 	defer f.release(m)
 	k := 0
-	for _, c := range f.kids(list) {
-		if !c.named {
-			continue
-		}
+	for _, c := range f.namedKids(list) {
 		if c.kind == "identifier" {
 			w.declareTyped(f.text(c.n), typeAt(k))
 		} else {
@@ -1164,12 +1158,13 @@ func (w *goWalker) valueTypes(list *sitter.Node) []string {
 		return []string{w.valueType(list)}
 	}
 	var out []string
-	for i := uint(0); i < f.namedCount(list); i++ {
-		c := f.namedChild(list, i)
-		if f.kind(c) == "comment" {
+	m := len(f.stack)
+	defer f.release(m)
+	for _, c := range f.namedKids(list) {
+		if c.kind == "comment" {
 			continue
 		}
-		out = append(out, w.valueType(c))
+		out = append(out, w.valueType(c.n))
 	}
 	return out
 }
