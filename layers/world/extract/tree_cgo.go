@@ -41,8 +41,9 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 }
 
 // gs_dump writes the node and everything below it into out in document
-// order and returns the number of nodes; when out holds fewer than max
-// records it writes nothing and returns the number it needs. c is a cursor
+// order and returns the number of nodes; when the subtree has more nodes
+// than out has room for (max records), it writes nothing and returns the
+// number it needs. c is a cursor
 // kept between dumps (zeroed memory the first time): reset keeps its
 // stack's memory, where a new cursor per dump grew it afresh, and those
 // reallocations made glibc consolidate the small blocks a parse had just
