@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -138,6 +139,13 @@ type language struct {
 	kinds      []string
 	named      []bool
 	fields     map[string]uint16
+
+	// leaves names the named node kinds whose children the walker never
+	// reads (Go's string literals): the tree dump leaves their subtrees
+	// out, so they look like leaves to the walker; opaque is their set of
+	// symbols, built by loadTables.
+	leaves []string
+	opaque symbolSet
 }
 
 var registry = map[string]*language{}
@@ -149,6 +157,11 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 	}
 	registry[name] = &language{name: name, grammar: grammar, walk: walk, comment: comment}
 }
+
+// walkedAsLeaves declares kinds of lang's nodes whose children its walker
+// never reads (language.leaves); called from the init of a lang_<name>.go
+// after register.
+func walkedAsLeaves(lang string, kinds ...string) { registry[lang].leaves = kinds }
 
 // loadTables builds l's tables of node kinds and fields, once, on the
 // first file of the language: built at registration, for every grammar,
@@ -163,6 +176,13 @@ func (l *language) loadTables() {
 		for id := uint32(0); id < n; id++ {
 			l.kinds[id] = g.NodeKindForId(uint16(id))
 			l.named[id] = g.NodeKindIsNamed(uint16(id))
+		}
+		if len(l.leaves) > 0 {
+			in := make([]bool, n)
+			for id := range in {
+				in[id] = l.named[id] && slices.Contains(l.leaves, l.kinds[id])
+			}
+			l.opaque = newSymbolSet(in)
 		}
 		l.fields = make(map[string]uint16, g.FieldCount())
 		for id := uint32(1); id <= g.FieldCount(); id++ {

@@ -367,7 +367,7 @@ func (f *file) wholeLine(c cut, pos uint) cut {
 func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
-		f.recs = f.tbuf.dump(f.root)
+		f.recs = f.tbuf.dump(f.root, f.lang.opaque)
 		f.root = &f.recs[0].node
 	}
 	return f.recs
@@ -531,20 +531,32 @@ func (f *file) field(n *sitter.Node, name string) *sitter.Node {
 // field ids. The slice is only valid until the matching f.release(mark),
 // where mark is len(f.stack) before the call; calls may nest (LIFO): a
 // nested kids call never overwrites an outer slice.
-func (f *file) kids(n *sitter.Node) []kid {
-	mark := len(f.stack)
+func (f *file) kids(n *sitter.Node) []kid { return f.kidsOf(n, false) }
+
+// namedKids is kids for the named children alone: the anonymous ones
+// (punctuation, keywords, operators) are about a third of a tree's nodes.
+func (f *file) namedKids(n *sitter.Node) []kid { return f.kidsOf(n, true) }
+
+func (f *file) kidsOf(n *sitter.Node, namedOnly bool) []kid {
 	i := f.at(n)
-	for j := i + 1; j < int(f.recs[i].after); j = int(f.recs[j].after) {
-		r := &f.recs[j]
-		k := kid{n: &r.node, kind: f.recKind(r), field: r.field, end: uint(r.end)}
-		if int(r.symbol) < len(f.lang.named) {
-			k.named = f.lang.named[r.symbol]
+	// Locals: appending to f.stack in the loop would make the compiler
+	// reload every field of f on each child.
+	recs, kinds, named, st := f.recs, f.lang.kinds, f.lang.named, f.stack
+	mark := len(st)
+	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
+		r := &recs[j]
+		k := kid{n: &r.node, field: r.field, end: uint(r.end)}
+		if s := int(r.symbol); s < len(kinds) && s < len(named) {
+			k.kind, k.named = kinds[s], named[s]
 		} else {
-			k.named = r.node.IsNamed()
+			k.kind, k.named = r.node.Kind(), r.node.IsNamed()
 		}
-		f.stack = append(f.stack, k)
+		if k.named || !namedOnly {
+			st = append(st, k)
+		}
 	}
-	return f.stack[mark:len(f.stack):len(f.stack)]
+	f.stack = st
+	return st[mark:len(st):len(st)]
 }
 
 // release drops the children read by kids calls made since mark.
@@ -592,6 +604,11 @@ func newFile(l *language, src []byte, root *sitter.Node, facts *world.Facts) *fi
 
 // textRange returns src[start:end] as a string.
 func (f *file) textRange(start, end uint) string { return string(f.src[start:end]) }
+
+// bytes returns the source text of n without a copy: string(f.bytes(n))
+// as a map key, in a comparison or as an operand of + makes no string
+// of its own.
+func (f *file) bytes(n *sitter.Node) []byte { return f.src[startByte(n):f.endByte(n)] }
 
 // textIs reports whether n's text equals s, without allocating.
 func (f *file) textIs(n *sitter.Node, s string) bool {

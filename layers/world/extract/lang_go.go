@@ -15,6 +15,9 @@ import (
 
 func init() {
 	register(world.LangGo, sitter.NewLanguage(tree_sitter_go.Language()), "//", walkGo)
+	// The walker reads a string literal's text, never its parts (quotes,
+	// contents, escapes): a tenth of the nodes of a typical Go file.
+	walkedAsLeaves(world.LangGo, "interpreted_string_literal", "raw_string_literal")
 }
 
 // goBuiltins are Go's predeclared identifiers: never references.
@@ -872,9 +875,8 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 	case "qualified_type":
 		pkg, name := f.field(n, "package"), f.field(n, "name")
 		if pkg != nil && name != nil {
-			q := f.text(pkg)
-			if w.scope[q] == 0 {
-				f.ref(world.Ref{Name: f.text(name), Qual: q, Line: line(name), In: w.in, Kind: world.RefType})
+			if q := f.bytes(pkg); w.scope[string(q)] == 0 {
+				f.ref(world.Ref{Name: f.text(name), Qual: string(q), Line: line(name), In: w.in, Kind: world.RefType})
 			}
 		}
 		return
@@ -1029,8 +1031,8 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		return
 	case "labeled_statement":
 		m := len(f.stack)
-		for _, c := range f.kids(n) {
-			if c.named && c.kind != "label_name" {
+		for _, c := range f.namedKids(n) {
+			if c.kind != "label_name" {
 				w.node(c.n, c.kind)
 			}
 		}
@@ -1047,12 +1049,9 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 	}
 	mark := len(w.bound)
 	m := len(f.stack)
-	ks := f.kids(n)
+	ks := f.namedKids(n)
 	for i := range ks {
 		c := &ks[i]
-		if !c.named {
-			continue
-		}
 		switch c.kind {
 		case "identifier":
 			w.useBytes(f.kidBytes(c), line(c.n), world.RefValue)
@@ -1088,7 +1087,7 @@ func (w *goWalker) instantiatedCall(fn *sitter.Node, k string) {
 			w.selector(base, world.RefCall)
 		case "qualified_type":
 			pkg, name := f.field(base, "package"), f.field(base, "name")
-			if pkg != nil && name != nil && w.scope[f.text(pkg)] == 0 {
+			if pkg != nil && name != nil && w.scope[string(f.bytes(pkg))] == 0 {
 				f.ref(world.Ref{Name: f.text(name), Qual: f.text(pkg), Line: line(name), In: w.in, Kind: world.RefCall})
 			}
 		default:
@@ -1140,10 +1139,7 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 	m := len(f.stack)
 	defer f.release(m)
 	k := 0
-	for _, c := range f.kids(list) {
-		if !c.named {
-			continue
-		}
+	for _, c := range f.namedKids(list) {
 		if c.kind == "identifier" {
 			w.declareTyped(f.text(c.n), typeAt(k))
 		} else {
@@ -1162,12 +1158,13 @@ func (w *goWalker) valueTypes(list *sitter.Node) []string {
 		return []string{w.valueType(list)}
 	}
 	var out []string
-	for i := uint(0); i < f.namedCount(list); i++ {
-		c := f.namedChild(list, i)
-		if f.kind(c) == "comment" {
+	m := len(f.stack)
+	defer f.release(m)
+	for _, c := range f.namedKids(list) {
+		if c.kind == "comment" {
 			continue
 		}
-		out = append(out, w.valueType(c))
+		out = append(out, w.valueType(c.n))
 	}
 	return out
 }
@@ -1190,34 +1187,39 @@ func (w *goWalker) selector(n *sitter.Node, kind string) {
 	name := f.kidText(sel)
 	ln := line(sel.n)
 	if op.kind == "identifier" {
-		q := f.kidText(op)
-		if w.scope[q] == 0 && w.pkgs[q] {
-			f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: kind})
+		qb := f.kidBytes(op)
+		if w.isPkg(qb) {
+			f.ref(world.Ref{Name: name, Qual: string(qb), Line: ln, In: w.in, Kind: kind})
 			return
 		}
-		w.useName(q, line(op.n), world.RefValue)
+		w.useBytes(qb, line(op.n), world.RefValue)
+		var q string
 		if t := w.valueType(op.n); t != "" {
-			q += ":" + t
+			q = string(qb) + ":" + t
+		} else {
+			q = string(qb)
 		}
 		f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 		return
 	}
-	q := w.root(op.n)
+	var q string
 	if t := w.valueType(op.n); t != "" {
-		q += ":" + t
+		q = string(w.root(op.n)) + ":" + t
+	} else {
+		q = string(w.root(op.n))
 	}
 	w.node(op.n, op.kind)
 	f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 }
 
 // root returns the identifier a selector chain starts from ("a" for
-// a.b.c, a.b().c, a[i].c), or "".
-func (w *goWalker) root(n *sitter.Node) string {
+// a.b.c, a.b().c, a[i].c), or nil, as bytes of the source.
+func (w *goWalker) root(n *sitter.Node) []byte {
 	f := w.f
 	for n != nil {
 		switch f.kind(n) {
 		case "identifier":
-			return f.text(n)
+			return f.bytes(n)
 		case "selector_expression", "index_expression", "slice_expression", "type_assertion_expression":
 			n = f.field(n, "operand")
 		case "call_expression":
@@ -1225,10 +1227,10 @@ func (w *goWalker) root(n *sitter.Node) string {
 		case "parenthesized_expression":
 			n = f.namedChild(n, 0)
 		default:
-			return ""
+			return nil
 		}
 	}
-	return ""
+	return nil
 }
 
 // literal records the refs of a composite literal's body. typ is the
@@ -1257,7 +1259,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 				case inner == nil:
 				case f.kind(inner) == "literal_value":
 					w.literal(inner, key)
-				case f.kind(inner) == "identifier" && (structish || typ == nil && w.scope[f.text(inner)] == 0):
+				case f.kind(inner) == "identifier" && (structish || typ == nil && w.scope[string(f.bytes(inner))] == 0):
 					f.ref(world.Ref{Name: f.text(inner), Qual: typeName, Line: line(inner), In: w.in, Kind: world.RefMember})
 				default:
 					w.node(inner, f.kind(inner))
@@ -1336,17 +1338,20 @@ func (w *goWalker) typeOf(t *sitter.Node) string {
 		case "generic_type":
 			t = f.field(t, "type")
 		case "type_identifier", "identifier":
-			name := f.text(t)
-			if w.scope[name] > 0 || goBuiltins[name] {
+			name := f.bytes(t)
+			if w.scope[string(name)] > 0 || goBuiltins[string(name)] {
 				return ""
 			}
-			return name
+			return string(name)
 		case "qualified_type":
 			pkg, name := f.field(t, "package"), f.field(t, "name")
-			if pkg == nil || name == nil || w.scope[f.text(pkg)] > 0 || !w.pkgs[f.text(pkg)] {
+			if pkg == nil || name == nil {
 				return ""
 			}
-			return f.text(pkg) + "." + f.text(name)
+			if p := f.bytes(pkg); w.scope[string(p)] > 0 || !w.pkgs[string(p)] {
+				return ""
+			}
+			return string(f.bytes(pkg)) + "." + string(f.bytes(name))
 		case "slice_type", "array_type", "implicit_length_array_type":
 			return goElemOf(w.typeOf(f.field(t, "element")))
 		case "map_type":
@@ -1399,7 +1404,7 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		return w.typeOf(f.field(e, "type"))
 	case "unary_expression":
 		// &x and *x have x's members.
-		if op := f.field(e, "operator"); op != nil && (f.text(op) == "&" || f.text(op) == "*") {
+		if op := f.field(e, "operator"); op != nil && (f.textIs(op, "&") || f.textIs(op, "*")) {
 			return w.valueType(f.field(e, "operand"))
 		}
 	case "type_assertion_expression":
@@ -1407,14 +1412,14 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 	case "index_expression":
 		return goIndexOf(w.valueType(f.field(e, "operand")))
 	case "identifier":
-		name := f.text(e)
-		if w.scope[name] > 0 {
-			return w.vtype[name]
+		name := f.bytes(e)
+		if w.scope[string(name)] > 0 {
+			return w.vtype[string(name)]
 		}
-		if goBuiltins[name] || w.pkgs[name] {
+		if goBuiltins[string(name)] || w.pkgs[string(name)] {
 			return ""
 		}
-		return name // a package-level variable: its declared type
+		return string(name) // a package-level variable: its declared type
 	case "call_expression":
 		fn := f.field(e, "function")
 		if fn == nil {
@@ -1431,27 +1436,27 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		}
 		switch f.kind(fn) {
 		case "identifier":
-			name := f.text(fn)
-			if name == "new" && w.scope[name] == 0 {
+			name := f.bytes(fn)
+			if string(name) == "new" && w.scope["new"] == 0 {
 				if args := f.field(e, "arguments"); args != nil && f.namedCount(args) == 1 {
 					return w.typeOf(f.namedChild(args, 0))
 				}
 				return ""
 			}
-			if w.scope[name] > 0 || goBuiltins[name] {
+			if w.scope[string(name)] > 0 || goBuiltins[string(name)] {
 				return ""
 			}
-			return name + "()"
+			return string(name) + "()"
 		case "selector_expression":
 			op, sel := f.field(fn, "operand"), f.field(fn, "field")
 			if op == nil || sel == nil {
 				return ""
 			}
-			if f.kind(op) == "identifier" && w.scope[f.text(op)] == 0 && w.pkgs[f.text(op)] {
-				return f.text(op) + "." + f.text(sel) + "()"
+			if f.kind(op) == "identifier" && w.isPkg(f.bytes(op)) {
+				return string(f.bytes(op)) + "." + string(f.bytes(sel)) + "()"
 			}
 			if t := w.valueType(op); t != "" {
-				return t + ">" + f.text(sel)
+				return t + ">" + string(f.bytes(sel))
 			}
 		}
 	case "selector_expression":
@@ -1459,14 +1464,20 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 		if op == nil || sel == nil {
 			return ""
 		}
-		if f.kind(op) == "identifier" && w.scope[f.text(op)] == 0 && w.pkgs[f.text(op)] {
-			return f.text(op) + "." + f.text(sel)
+		if f.kind(op) == "identifier" && w.isPkg(f.bytes(op)) {
+			return string(f.bytes(op)) + "." + string(f.bytes(sel))
 		}
 		if t := w.valueType(op); t != "" {
-			return t + ">" + f.text(sel)
+			return t + ">" + string(f.bytes(sel))
 		}
 	}
 	return ""
+}
+
+// isPkg reports whether name is an imported package's name, not hidden by
+// a local binding.
+func (w *goWalker) isPkg(name []byte) bool {
+	return w.scope[string(name)] == 0 && w.pkgs[string(name)]
 }
 
 // caseType returns the type a type switch case names when it names one.

@@ -26,6 +26,8 @@ extern gsNode ts_tree_cursor_current_node(const gsCursor *);
 extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
 extern uint16_t ts_node_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
+extern uint32_t ts_node_child_count(gsNode);
+extern uint32_t ts_node_descendant_count(gsNode);
 extern void *ts_parser_parse_string(void *parser, const void *old_tree, const char *string, uint32_t length);
 
 // gsRec is one node of a subtree dump: parent is the index of its parent
@@ -39,29 +41,105 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 }
 
 // gs_dump writes the node and everything below it into out in document
-// order, and returns the number of nodes (more than max when out was too
-// small; then out holds nothing usable). c is a cursor kept between dumps
-// (zeroed memory the first time): reset keeps its stack's memory, where a
-// new cursor per dump grew it afresh, and those reallocations made glibc
-// consolidate the small blocks a parse had just freed.
+// order and returns the number of nodes; when the subtree has more nodes
+// than out has room for (max records), it writes nothing and returns the
+// number it needs. c is a cursor
+// kept between dumps (zeroed memory the first time): reset keeps its
+// stack's memory, where a new cursor per dump grew it afresh, and those
+// reallocations made glibc consolidate the small blocks a parse had just
+// freed. The children of a node whose symbol is marked in opaque (nopaque
+// symbols long) are not written: the node looks like a leaf.
+//
+// The walk asks each node for its number of children (ts_node_child_count,
+// the count the cursor's steps go through) and steps to a next sibling
+// only while one is left: a step past the last child costs the cursor as
+// much as a real one (it climbs to the parent and scans on from there), and
+// a leaf is not asked for a first child it has not got. The tree's own
+// count of its nodes (ts_node_descendant_count) sizes out and checks the
+// walk; were the counts ever to disagree with the cursor, gs_dump_steps
+// walks by the cursor's answers alone.
+static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque);
+
+// gs_fallbacks counts the dumps gs_dump_steps made (for tests).
+static uint64_t gs_fallbacks;
+
+static uint32_t gs_fall_back(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque) {
+	__atomic_fetch_add(&gs_fallbacks, 1, __ATOMIC_RELAXED);
+	return gs_dump_steps(c, root, out, max, opaque, nopaque);
+}
+
+static uint64_t gs_fallback_count(void) { return __atomic_load_n(&gs_fallbacks, __ATOMIC_RELAXED); }
+
 static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
-		uintptr_t outp, uint32_t max, uintptr_t cursor) {
+		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque) {
 	gsRec *out = (gsRec *)outp;
 	gsCursor *c = (gsCursor *)cursor;
-	ts_tree_cursor_reset(c, gs_node(c0, c1, c2, c3, id, tree));
+	const uint8_t *opaque = (const uint8_t *)opaquep;
+	gsNode root = gs_node(c0, c1, c2, c3, id, tree);
+	uint32_t want = ts_node_descendant_count(root); // before opaque subtrees are left out
+	if (want > max) return want;
+	ts_tree_cursor_reset(c, root);
+	uint32_t n = 0;
+	int32_t cur = -1; // index of the parent of the cursor's node
+	for (;;) {
+		if (n >= want) return gs_fall_back(c, root, out, max, opaque, nopaque);
+		gsNode node = ts_tree_cursor_current_node(c);
+		uint16_t sym = ts_node_symbol(node);
+		gsRec *r = &out[n];
+		r->node = node;
+		r->symbol = sym;
+		r->field = ts_tree_cursor_current_field_id(c);
+		r->end = ts_node_end_byte(node);
+		r->parent = cur;
+		r->after = n + 1;
+		uint32_t kids = ts_node_child_count(node);
+		if (kids > 0 && sym < nopaque && opaque[sym]) {
+			want -= ts_node_descendant_count(node) - 1;
+			kids = 0;
+		}
+		n++;
+		if (kids > 0) {
+			if (!ts_tree_cursor_goto_first_child(c)) return gs_fall_back(c, root, out, max, opaque, nopaque);
+			r->after = kids; // while a node is open: its children still to write
+			cur = (int32_t)(n - 1);
+			continue;
+		}
+		// Close the nodes whose last child this was, then step on.
+		while (cur >= 0 && --out[cur].after == 0) {
+			out[cur].after = n;
+			ts_tree_cursor_goto_parent(c);
+			cur = out[cur].parent;
+		}
+		if (cur < 0) break;
+		if (!ts_tree_cursor_goto_next_sibling(c)) return gs_fall_back(c, root, out, max, opaque, nopaque);
+	}
+	if (n != want) return gs_fall_back(c, root, out, max, opaque, nopaque);
+	return n;
+}
+
+// gs_dump_steps is gs_dump by the cursor's steps alone: it tries a first
+// child at every node and a next sibling after every subtree. It returns
+// the number of nodes, more than max when out was too small (then out
+// holds nothing usable).
+static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque) {
+	ts_tree_cursor_reset(c, root);
 	uint32_t n = 0;
 	int32_t cur = -1; // index of the parent of the cursor's node while n <= max
 	for (;;) {
+		uint16_t sym = 0;
 		if (n < max) {
 			gsNode node = ts_tree_cursor_current_node(c);
+			sym = ts_node_symbol(node);
 			out[n].node = node;
-			out[n].symbol = ts_node_symbol(node);
+			out[n].symbol = sym;
 			out[n].field = ts_tree_cursor_current_field_id(c);
 			out[n].end = ts_node_end_byte(node);
 			out[n].parent = cur;
 			out[n].after = n + 1;
+		} else {
+			sym = ts_node_symbol(ts_tree_cursor_current_node(c));
 		}
-		if (ts_tree_cursor_goto_first_child(c)) {
+		if (!(sym < nopaque && opaque[sym]) && ts_tree_cursor_goto_first_child(c)) {
 			if (n < max) cur = (int32_t)n;
 			n++;
 			continue;
@@ -81,6 +159,13 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 		if (!more) break;
 	}
 	return n;
+}
+
+// gs_dump_by_steps is gs_dump_steps with gs_dump's arguments (for tests).
+static uint32_t gs_dump_by_steps(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
+		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque) {
+	return gs_dump_steps((gsCursor *)cursor, gs_node(c0, c1, c2, c3, id, tree), (gsRec *)outp, max,
+		(const uint8_t *)opaquep, nopaque);
 }
 
 // gs_cursor_new returns zeroed memory for a cursor; gs_cursor_free frees
@@ -151,11 +236,12 @@ type cBuf struct {
 }
 
 // dump returns n and every node below it in document order, valid until
-// the next call on b.
-func (b *cBuf) dump(n *sitter.Node) []cRec {
+// the next call on b. The children of nodes whose symbol is marked in
+// opaque are left out (see language.opaque).
+func (b *cBuf) dump(n *sitter.Node, opaque symbolSet) []cRec {
 	const rec = unsafe.Sizeof(cRec{})
 	// Trees have about one node per 3–7 bytes of source: sized so, one
-	// pass over the subtree is enough nearly always.
+	// call is enough nearly always (gs_dump says how many it needs).
 	if want := (uintptr(n.EndByte()-startByte(n))/2 + 64) * rec; b.size < want {
 		b.grow(want)
 	}
@@ -168,12 +254,38 @@ func (b *cBuf) dump(n *sitter.Node) []cRec {
 	for {
 		max := b.size / rec
 		got := uintptr(C.gs_dump(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
-			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max), b.cursor))
+			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max), b.cursor,
+			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n)))
 		if got <= max {
 			return unsafe.Slice((*cRec)(b.p), got)
 		}
 		b.grow(got * rec)
 	}
+}
+
+// symbolSet is a set of a grammar's symbols as gs_dump reads it: one byte
+// per symbol (1: in the set), in the C heap for the life of the process.
+type symbolSet struct {
+	p unsafe.Pointer
+	n int
+}
+
+// newSymbolSet returns the set of the ids marked in in.
+func newSymbolSet(in []bool) symbolSet {
+	if len(in) == 0 {
+		return symbolSet{}
+	}
+	p := C.calloc(C.size_t(len(in)), 1)
+	if p == nil {
+		panic("extract: out of memory")
+	}
+	b := unsafe.Slice((*byte)(p), len(in))
+	for i, on := range in {
+		if on {
+			b[i] = 1
+		}
+	}
+	return symbolSet{p, len(in)}
 }
 
 // spareBufs keeps the C memory of tree dumps between files (file.tree):
@@ -233,10 +345,36 @@ func (b *cBuf) free() {
 func recSize() uintptr { return uintptr(C.sizeof_gsRec) }
 
 // dumpC returns n's subtree as a fresh Go slice (for tests).
-func dumpC(n *sitter.Node) []cRec {
+func dumpC(n *sitter.Node) []cRec { return dumpOpaque(n, symbolSet{}) }
+
+// dumpOpaque is dumpC leaving out the children of opaque symbols.
+func dumpOpaque(n *sitter.Node, opaque symbolSet) []cRec {
 	var b cBuf
 	defer b.free()
-	return append([]cRec(nil), b.dump(n)...)
+	return append([]cRec(nil), b.dump(n, opaque)...)
+}
+
+// dumpFallbacks returns how many dumps were made by gs_dump_steps
+// because the counts disagreed with the cursor (for tests).
+func dumpFallbacks() uint64 { return uint64(C.gs_fallback_count()) }
+
+// dumpSteps is dumpOpaque by gs_dump_steps, the walk gs_dump falls back
+// on (for tests).
+func dumpSteps(n *sitter.Node, opaque symbolSet) []cRec {
+	var b cBuf
+	defer b.free()
+	b.cursor = C.gs_cursor_new()
+	w := words(n)
+	for size := uintptr(64); ; {
+		b.grow(size * unsafe.Sizeof(cRec{}))
+		got := uintptr(C.gs_dump_by_steps(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
+			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(size), b.cursor,
+			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n)))
+		if got <= size {
+			return append([]cRec(nil), unsafe.Slice((*cRec)(b.p), got)...)
+		}
+		size = got
+	}
 }
 
 // startByte and startRow read a node's start from the node itself

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -86,6 +87,9 @@ func TestDump(t *testing.T) {
 		var check func(n *sitter.Node)
 		check = func(n *sitter.Node) {
 			recs := dumpC(n)
+			if steps := dumpSteps(n, symbolSet{}); !slices.Equal(recs, steps) {
+				t.Fatalf("%s %s: the counted dump and the stepped one differ", lang, n.Kind())
+			}
 			// The binding's walk, in document order, with parents.
 			type want struct {
 				id            uintptr
@@ -145,6 +149,93 @@ func TestDump(t *testing.T) {
 		check(tree.RootNode())
 		tree.Close()
 	}
+}
+
+// TestDumpCountedIsStepped checks, on every golden input, that gs_dump's
+// walk by child counts gives what its fallback, the walk by the cursor's
+// steps alone, gives: the counts tree-sitter keeps are those the cursor
+// goes by.
+func TestDumpCountedIsStepped(t *testing.T) {
+	archives, _ := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
+	n, fallbacks := 0, dumpFallbacks()
+	for _, p := range archives {
+		a, err := txtar.ParseFile(p)
+		l := registry[filepath.Base(filepath.Dir(p))]
+		if err != nil || len(a.Files) == 0 || l == nil {
+			continue
+		}
+		l.loadTables()
+		tree := l.parse(a.Files[0].Data, DefaultTimeout)
+		for _, op := range []symbolSet{{}, l.opaque} {
+			if got, want := dumpOpaque(tree.RootNode(), op), dumpSteps(tree.RootNode(), op); !slices.Equal(got, want) {
+				t.Errorf("%s: the counted dump has %d nodes, the stepped one %d, or they differ", p, len(got), len(want))
+			}
+		}
+		tree.Close()
+		n++
+	}
+	if n < 20 {
+		t.Fatalf("only %d golden inputs", n)
+	}
+	if d := dumpFallbacks() - fallbacks; d != 0 {
+		t.Errorf("%d dumps fell back on the stepped walk: the counts disagreed with the cursor", d)
+	}
+}
+
+// TestDumpOpaque checks that a dump leaving out the children of Go's
+// string literals is the full dump without those subtrees.
+func TestDumpOpaque(t *testing.T) {
+	l := registry[world.LangGo]
+	l.loadTables()
+	src := []byte("package p\n\nimport \"fmt\"\n\nfunc f() { fmt.Println(\"a\\tb\", `raw`, g(\"c\")) }\n")
+	tree := l.parse(src, DefaultTimeout)
+	defer tree.Close()
+	full := dumpC(tree.RootNode())
+	// The full dump without the subtrees below string literals, indexes
+	// renumbered.
+	var want []cRec
+	newIdx := make([]int32, len(full))
+	for i := 0; i < len(full); {
+		r := full[i]
+		newIdx[i] = int32(len(want))
+		if r.parent >= 0 {
+			r.parent = newIdx[r.parent]
+		}
+		want = append(want, r)
+		if k := l.kinds[r.symbol]; k == "interpreted_string_literal" || k == "raw_string_literal" {
+			if r.after == uint32(i+1) {
+				t.Fatalf("string literal %d has no children: nothing is left out", i)
+			}
+			i = int(r.after)
+		} else {
+			i++
+		}
+	}
+	for i := len(want) - 1; i >= 0; i-- { // after: past the renumbered subtree
+		want[i].after = uint32(i + 1)
+		for j := i + 1; j < len(want) && isBelow(want, j, i); j++ {
+			want[i].after = uint32(j + 1)
+		}
+	}
+	got := dumpOpaque(tree.RootNode(), l.opaque)
+	if len(got) != len(want) || len(got) >= len(full) {
+		t.Fatalf("dump has %d nodes, want %d (of %d)", len(got), len(want), len(full))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("node %d (%s): %+v, want %+v", i, l.kinds[got[i].symbol], got[i], want[i])
+		}
+	}
+}
+
+// isBelow reports whether recs[j] is in the subtree of recs[i].
+func isBelow(recs []cRec, j, i int) bool {
+	for p := int(recs[j].parent); p >= 0; p = int(recs[p].parent) {
+		if p == i {
+			return true
+		}
+	}
+	return false
 }
 
 // TestTreeHoldsEveryNode extracts every golden input and every file of
