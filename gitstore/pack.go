@@ -59,6 +59,7 @@ func (r *Repo) flushPending() error {
 	r.reindex()
 	return nil
 }
+
 // writeLoose writes object h as a loose file at zlib level, as git does:
 // into a temporary file of its folder, then renamed into place, so that a
 // reader (or a kill) never sees half an object.

@@ -129,37 +129,23 @@ func (o *objects) loosePath(h plumbing.Hash) string {
 }
 
 // has reports whether h is in the object database or one it borrows
-// from, looking at the pack folders again before saying no.
-func (o *objects) has(h plumbing.Hash) bool {
+// from. again: look at the pack folders again before saying no; a writer
+// deciding whether to write an object does not (Repo.seenObject).
+func (o *objects) has(h plumbing.Hash, again bool) bool {
 	if _, err := os.Stat(o.loosePath(h)); err == nil {
 		return true
 	}
 	if _, _, ok := o.find(h); ok {
 		return true
 	}
-	o.rescan()
-	if _, _, ok := o.find(h); ok {
-		return true
-	}
-	for _, a := range o.alternates {
-		if a.has(h) {
+	if again {
+		o.rescan()
+		if _, _, ok := o.find(h); ok {
 			return true
 		}
 	}
-	return false
-}
-
-// seen is has without listing the pack folder again on a miss (see
-// Repo.seenObject).
-func (o *objects) seen(h plumbing.Hash) bool {
-	if _, err := os.Stat(o.loosePath(h)); err == nil {
-		return true
-	}
-	if _, _, ok := o.find(h); ok {
-		return true
-	}
 	for _, a := range o.alternates {
-		if a.seen(h) {
+		if a.has(h, again) {
 			return true
 		}
 	}

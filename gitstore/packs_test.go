@@ -56,7 +56,7 @@ func TestObjectsReadAsGitDoes(t *testing.T) {
 			} else if _, err := os.Stat(r.objs.loosePath(h)); err != nil {
 				t.Fatalf("%s: %s is neither in a pack nor loose", stage, h)
 			}
-			if !r.objs.has(h) {
+			if !r.objs.has(h, true) {
 				t.Fatalf("%s: %s not found", stage, h)
 			}
 		}

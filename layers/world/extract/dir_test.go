@@ -1,47 +1,21 @@
 package extract
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/worldtest"
 )
 
 // dirFiles reads the code files (a tree-sitter language) under the
-// directories listed in EXTRACT_DIR (OS path list), sorted by path; it
-// skips the caller when the variable is unset.
+// directories listed in EXTRACT_DIR (OS path list); it skips the caller
+// when the variable is unset.
 func dirFiles(tb testing.TB) (paths []string, langs []string, srcs [][]byte) {
-	dirs := os.Getenv("EXTRACT_DIR")
-	if dirs == "" {
-		tb.Skip("set EXTRACT_DIR to directories of real code")
-	}
-	for _, dir := range filepath.SplitList(dirs) {
-		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			lang := world.DetectLang(p, nil)
-			if _, ok := registry[lang]; !ok {
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil || len(src) == 0 || len(src) > 1<<20 {
-				return nil
-			}
-			paths, langs, srcs = append(paths, p), append(langs, lang), append(srcs, src)
-			return nil
-		})
-	}
-	if len(paths) == 0 {
-		tb.Skip("no code files in EXTRACT_DIR")
-	}
-	return paths, langs, srcs
+	return worldtest.DirFiles(tb, "EXTRACT_DIR", func(lang string) bool {
+		_, ok := registry[lang]
+		return ok
+	})
 }
 
 // BenchmarkExtractDir extracts every code file under EXTRACT_DIR per
@@ -82,43 +56,15 @@ func benchDir(b *testing.B, one func(lang string, src []byte) error) {
 // the extractors can be compared on real code; when the file exists it
 // must hold the same lines.
 func TestDigestDir(t *testing.T) {
-	out := os.Getenv("EXTRACT_DIGEST")
-	if out == "" {
+	if os.Getenv("EXTRACT_DIGEST") == "" {
 		t.Skip("set EXTRACT_DIGEST (and EXTRACT_DIR)")
 	}
 	paths, langs, srcs := dirFiles(t)
-	sums := map[string][]byte{}
-	for j, src := range srcs {
-		facts, err := extract(langs[j], src, Options{})
+	worldtest.Digest(t, "EXTRACT_DIGEST", paths, langs, func(j int) *world.Facts {
+		facts, err := extract(langs[j], srcs[j], Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := json.Marshal(facts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := sha256.New()
-		h.Write(sums[langs[j]])
-		fmt.Fprintf(h, "%s\n%s\n", filepath.Base(paths[j]), b)
-		sums[langs[j]] = h.Sum(nil)
-	}
-	var ls []string
-	for l := range sums {
-		ls = append(ls, l)
-	}
-	sort.Strings(ls)
-	got := ""
-	for _, l := range ls {
-		got += fmt.Sprintf("%s %x\n", l, sums[l])
-	}
-	if want, err := os.ReadFile(out); err == nil {
-		if string(want) != got {
-			t.Fatalf("facts differ from %s:\n%s\nwant:\n%s", out, got, want)
-		}
-		return
-	}
-	if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wrote %s:\n%s", out, got)
+		return facts
+	})
 }

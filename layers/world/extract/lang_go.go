@@ -238,16 +238,10 @@ func (w *goWalker) use(n *sitter.Node, kind string) {
 	w.useBytes(w.f.src[startByte(n):w.f.endByte(n)], line(n), kind)
 }
 
-func (w *goWalker) useName(name string, ln int, kind string) {
-	if name == "_" || w.scope[name] > 0 || goBuiltins[name] {
-		return
-	}
-	w.f.ref(world.Ref{Name: name, Line: ln, In: w.in, Kind: kind})
-}
-
-// useBytes is useName for a name still in the source: most identifiers
-// are locals or predeclared, and the name becomes a string only for a
-// reference (the map lookups of string(b) do not allocate).
+// useBytes records the identifier b, still in the source, as a reference
+// unless it is bound locally or predeclared: most identifiers are, and the
+// name becomes a string only for a reference (the map lookups of
+// string(b) do not allocate).
 func (w *goWalker) useBytes(b []byte, ln int, kind string) {
 	if string(b) == "_" || w.scope[string(b)] > 0 || goBuiltins[string(b)] {
 		return
