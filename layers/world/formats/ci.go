@@ -40,6 +40,8 @@ func (c *ciFacts) def(kind, name, q, parent string, start, end int, sig string) 
 	if start <= 0 {
 		return
 	}
+	// (the parser's lines past the file's last: see parseYAML)
+	start, end = min(start, c.last), min(end, c.last)
 	c.facts.Defs = append(c.facts.Defs, world.Def{Name: name, Qualified: q, Parent: parent, Kind: kind, Start: start,
 		End: max(start, end), Signature: sig})
 }

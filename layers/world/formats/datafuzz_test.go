@@ -62,7 +62,8 @@ func FuzzJSON(f *testing.F) {
 
 func FuzzYAML(f *testing.F) {
 	addSeeds(f, "a: 1\nb:\n  - c: 2\n    d: [x, y]\n", "a: [1\n", "--- !tag &a\nk: *a\n<<: *a\n", "on: push\njobs:\n  b:\n    steps:\n      - uses: x@v1\n    needs: [a]\n",
-		"include:\n  - project: p\n    file: [a]\njob:\n  extends: .t\n  needs:\n    - job: x\n", "? complex\n: value\n", "a: |\n  text\n b: 1")
+		"include:\n  - project: p\n    file: [a]\njob:\n  extends: .t\n  needs:\n    - job: x\n", "? complex\n: value\n", "a: |\n  text\n b: 1",
+		"\r0:", "a: 1\rb:\r  c: 2\r") // lone CRs: line breaks to the YAML parser, not to the file's line count
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzExtract(t, "yaml", "a.yaml", src)
 		fuzzExtract(t, "github-actions", ".github/workflows/ci.yml", src)

@@ -75,6 +75,12 @@ func parseYAML(src []byte, facts *world.Facts) (docs []*ast.DocumentNode, out *o
 		}
 		yamlWalk(out, d.Body, "", 0)
 	}
+	// The parser breaks lines at a lone CR too (old Mac line ends), where
+	// the file's lines are those \n ends everywhere else: a key it puts
+	// past the last of them is on the last.
+	for i := range out.entries {
+		out.entries[i].start = min(out.entries[i].start, len(ls))
+	}
 	out.closeByIndent(content, len(ls))
 	return f.Docs, out
 }
