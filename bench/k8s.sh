@@ -16,9 +16,10 @@ build_git_speed "$work"
 gs="$work/git-speed"
 cd "$k8s"
 base=k8s-v1.36.0-tree
+packs_mark "$work/packs"
 for i in $(seq "$runs"); do
   timed "$work/parse" "$gs" index --parse-only --rev "$base"
-  git for-each-ref --format='%(refname)' refs/speed/ | xargs -r -n1 git update-ref -d
+  empty_store "$work/packs" # the refs and the objects of the run before
   timed "$work/full" "$gs" index --rev "$base"
   timed "$work/one" "$gs" index --rev k8s-onefile-tree
   timed "$work/ten" "$gs" index --rev k8s-tenfile-tree
