@@ -3,18 +3,18 @@ package build
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/maphash"
 	"runtime"
 	"sync"
 
 	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
 // linkTable holds the links of the files a run parses, from their
 // extraction until the graph is resolved, without a pointer the collector
 // would follow: each link is a file's own run of varints (file.linkEnc)
-// naming its strings by number, and the strings are kept once each, one
-// after another in one byte slice. A full build of kubernetes holds
+// naming its strings by number, and the strings are kept once each in a
+// pointer-free terms.Numbering. A full build of kubernetes holds
 // 500,000 definitions and two million references through the parses: as
 // structs of strings they were 75 MB the collector marked in every cycle
 // of the facts phase (2-3 s of CPU); as bytes it marks none of them.
@@ -22,14 +22,13 @@ import (
 //
 // The encoding is read only by decode, in the run that wrote it.
 type linkTable struct {
-	mu    sync.Mutex
-	data  []byte   // every distinct string but "", one after another
-	ends  []int    // string n (n >= 1) is data[ends[n-1]:ends[n]]; number 0 is ""
-	slots []uint32 // open addressing over the strings' numbers (0: free), a power of two long, at most 3/4 full
-	seed  maphash.Seed
+	mu sync.Mutex
+	// strs numbers every distinct string but "" (its number + 1 in an
+	// encoding; 0 is "").
+	strs terms.Numbering
 }
 
-func newLinkTable() *linkTable { return &linkTable{ends: []int{0}, seed: maphash.MakeSeed()} }
+func newLinkTable() *linkTable { return &linkTable{} }
 
 // Which of a link's lists are there (a list present may be empty).
 const (
@@ -122,50 +121,20 @@ func (t *linkTable) appendStr(dst []byte, s string) []byte {
 	if s == "" {
 		return append(dst, 0)
 	}
-	if 4*len(t.ends) > 3*len(t.slots) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := maphash.String(t.seed, s) & mask; ; i = (i + 1) & mask {
-		n := t.slots[i]
-		if n == 0 {
-			t.data = append(t.data, s...)
-			t.ends = append(t.ends, len(t.data))
-			n = uint32(len(t.ends) - 1)
-			t.slots[i] = n
-			return binary.AppendUvarint(dst, uint64(n))
-		}
-		if string(t.data[t.ends[n-1]:t.ends[n]]) == s {
-			return binary.AppendUvarint(dst, uint64(n))
-		}
-	}
-}
-
-// grow doubles the slots (1024 at first) and places the numbers again.
-func (t *linkTable) grow() {
-	t.slots = make([]uint32, max(1024, 2*len(t.slots)))
-	mask := uint64(len(t.slots) - 1)
-	for n := 1; n < len(t.ends); n++ {
-		i := maphash.Bytes(t.seed, t.data[t.ends[n-1]:t.ends[n]]) & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = uint32(n)
-	}
+	return binary.AppendUvarint(dst, uint64(t.strs.Number(s))+1)
 }
 
 // linkDecoder reads encodings of one table after its last encode: the
 // links it gives share one copy of the table's strings.
 type linkDecoder struct {
-	all  string
-	ends []int
+	strs []string // by number, all in one string
 }
 
 // decoder is the table's reader. The table must not encode afterwards.
 func (t *linkTable) decoder() *linkDecoder {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return &linkDecoder{all: string(t.data), ends: t.ends}
+	return &linkDecoder{strs: t.strs.Texts()}
 }
 
 // decodeFiles gives every file with an encoded link its link, and lets
@@ -273,5 +242,5 @@ func (r *encReader) str() string {
 	if n == 0 {
 		return ""
 	}
-	return r.d.all[r.d.ends[n-1]:r.d.ends[n]]
+	return r.d.strs[n-1]
 }
