@@ -210,13 +210,16 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	// (it may read the stored facts of rows it carries over).
 	txn := st.Begin()
 	txn.Uncompressed(uncompressed...)
-	if prev == nil {
-		tshards, err := termShards(st, files, nil, warn)
+	putTerms := func() error {
+		tshards, err := termShards(st, files, prev, warn)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		releaseTerms()
-		if err := putNow(st, txn, tree, digest, artifactTerms, tshards); err != nil {
+		return putNow(st, txn, tree, digest, artifactTerms, tshards)
+	}
+	if prev == nil {
+		if err := putTerms(); err != nil {
 			return nil, err
 		}
 		lap("terms")
@@ -324,12 +327,9 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	recs = nil
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	if prev != nil {
-		tshards, err := termShards(st, files, prev, warn)
-		if err != nil {
+		if err := putTerms(); err != nil {
 			return nil, err
 		}
-		releaseTerms()
-		txn.PutTree(tree, digest, artifactTerms, tshards)
 	}
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
@@ -636,7 +636,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		backend = gitstore.InProcess
 	}
 	fw := &factsWriter{st: st}
-	names := newLinkTable()
+	names := new(linkTable)
 	var (
 		mu       sync.Mutex
 		firstErr error

@@ -22,13 +22,11 @@ import (
 //
 // The encoding is read only by decode, in the run that wrote it.
 type linkTable struct {
-	mu sync.Mutex
+	mu sync.Mutex // the zero linkTable is ready
 	// strs numbers every distinct string but "" (its number + 1 in an
 	// encoding; 0 is "").
 	strs terms.Numbering
 }
-
-func newLinkTable() *linkTable { return &linkTable{} }
 
 // Which of a link's lists are there (a list present may be empty).
 const (

@@ -38,7 +38,7 @@ func TestLinkTableRoundTrip(t *testing.T) {
 		{Lang: "js", Refs: []world.LinkRef{{Name: strings.Repeat("x", 1<<16) + "Name"}}},
 		nil,
 	}
-	tab := newLinkTable()
+	tab := new(linkTable)
 	files := make([]*file, len(links))
 	for i, l := range links {
 		files[i] = &file{linkEnc: tab.encodeLink(l)}
@@ -84,7 +84,7 @@ func TestLinkTableGrows(t *testing.T) {
 		}
 		return "n" + strconv.Itoa(rnd.IntN(20000))
 	}
-	tab := newLinkTable()
+	tab := new(linkTable)
 	var links []*world.Link
 	var files []*file
 	for range 5000 { // past decodeFiles' two-core threshold
