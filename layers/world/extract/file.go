@@ -60,7 +60,7 @@ func (f *file) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	return string(f.src[startByte(n):f.endByte(n)])
+	return string(f.bytes(n))
 }
 
 // line returns n's first line, 1-based.
@@ -612,7 +612,7 @@ func (f *file) bytes(n *sitter.Node) []byte { return f.src[startByte(n):f.endByt
 
 // textIs reports whether n's text equals s, without allocating.
 func (f *file) textIs(n *sitter.Node, s string) bool {
-	return string(f.src[startByte(n):f.endByte(n)]) == s
+	return string(f.bytes(n)) == s
 }
 
 // docComment returns the first line of the comment block right above n,

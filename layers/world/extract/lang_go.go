@@ -235,7 +235,7 @@ func (w *goWalker) undo(mark int) {
 // use records a bare identifier as a reference unless it is bound locally
 // or predeclared.
 func (w *goWalker) use(n *sitter.Node, kind string) {
-	w.useBytes(w.f.src[startByte(n):w.f.endByte(n)], line(n), kind)
+	w.useBytes(w.f.bytes(n), line(n), kind)
 }
 
 // useBytes records the identifier b, still in the source, as a reference
@@ -1187,23 +1187,21 @@ func (w *goWalker) selector(n *sitter.Node, kind string) {
 			return
 		}
 		w.useBytes(qb, line(op.n), world.RefValue)
-		var q string
-		if t := w.valueType(op.n); t != "" {
-			q = string(qb) + ":" + t
-		} else {
-			q = string(qb)
-		}
-		f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
+		f.ref(world.Ref{Name: name, Qual: memberQual(qb, w.valueType(op.n)), Line: ln, In: w.in, Kind: world.RefMember})
 		return
 	}
-	var q string
-	if t := w.valueType(op.n); t != "" {
-		q = string(w.root(op.n)) + ":" + t
-	} else {
-		q = string(w.root(op.n))
-	}
+	q := memberQual(w.root(op.n), w.valueType(op.n))
 	w.node(op.n, op.kind)
 	f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
+}
+
+// memberQual is a member reference's qualifier: the root of its selector
+// chain, with the root's type after a colon when it is known.
+func memberQual(root []byte, typ string) string {
+	if typ == "" {
+		return string(root)
+	}
+	return string(root) + ":" + typ
 }
 
 // root returns the identifier a selector chain starts from ("a" for
@@ -1342,10 +1340,11 @@ func (w *goWalker) typeOf(t *sitter.Node) string {
 			if pkg == nil || name == nil {
 				return ""
 			}
-			if p := f.bytes(pkg); w.scope[string(p)] > 0 || !w.pkgs[string(p)] {
+			p := f.bytes(pkg)
+			if w.scope[string(p)] > 0 || !w.pkgs[string(p)] {
 				return ""
 			}
-			return string(f.bytes(pkg)) + "." + string(f.bytes(name))
+			return string(p) + "." + string(f.bytes(name))
 		case "slice_type", "array_type", "implicit_length_array_type":
 			return goElemOf(w.typeOf(f.field(t, "element")))
 		case "map_type":

@@ -391,7 +391,7 @@ func (w *pyWalker) isDocString(st *sitter.Node) bool {
 // elideRest cuts a long statement after its first line.
 func (w *pyWalker) elideRest(st *sitter.Node) {
 	f := w.f
-	t := f.src[startByte(st):w.f.endByte(st)]
+	t := f.bytes(st)
 	i := strings.IndexByte(string(t), '\n')
 	if i < 0 {
 		return
