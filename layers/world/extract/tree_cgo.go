@@ -57,7 +57,8 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 // a leaf is not asked for a first child it has not got. The tree's own
 // count of its nodes (ts_node_descendant_count) sizes out and checks the
 // walk; were the counts ever to disagree with the cursor, gs_dump_steps
-// walks by the cursor's answers alone.
+// walks by the cursor's answers alone; by_steps asks for that walk at once
+// (tests compare the two).
 static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque);
 
 // gs_fallbacks counts the dumps gs_dump_steps made (for tests).
@@ -71,11 +72,12 @@ static uint32_t gs_fall_back(gsCursor *c, gsNode root, gsRec *out, uint32_t max,
 static uint64_t gs_fallback_count(void) { return __atomic_load_n(&gs_fallbacks, __ATOMIC_RELAXED); }
 
 static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
-		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque) {
+		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque, int by_steps) {
 	gsRec *out = (gsRec *)outp;
 	gsCursor *c = (gsCursor *)cursor;
 	const uint8_t *opaque = (const uint8_t *)opaquep;
 	gsNode root = gs_node(c0, c1, c2, c3, id, tree);
+	if (by_steps) return gs_dump_steps(c, root, out, max, opaque, nopaque); // (tests)
 	uint32_t want = ts_node_descendant_count(root); // before opaque subtrees are left out
 	if (want > max) return want;
 	ts_tree_cursor_reset(c, root);
@@ -161,13 +163,6 @@ static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max
 	return n;
 }
 
-// gs_dump_by_steps is gs_dump_steps with gs_dump's arguments (for tests).
-static uint32_t gs_dump_by_steps(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
-		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque) {
-	return gs_dump_steps((gsCursor *)cursor, gs_node(c0, c1, c2, c3, id, tree), (gsRec *)outp, max,
-		(const uint8_t *)opaquep, nopaque);
-}
-
 // gs_cursor_new returns zeroed memory for a cursor; gs_cursor_free frees
 // a cursor's stack and the cursor.
 static uintptr_t gs_cursor_new(void) { return (uintptr_t)calloc(1, sizeof(gsCursor)); }
@@ -238,7 +233,14 @@ type cBuf struct {
 // dump returns n and every node below it in document order, valid until
 // the next call on b. The children of nodes whose symbol is marked in
 // opaque are left out (see language.opaque).
-func (b *cBuf) dump(n *sitter.Node, opaque symbolSet) []cRec {
+func (b *cBuf) dump(n *sitter.Node, opaque symbolSet) []cRec { return b.dumpBy(n, opaque, false) }
+
+// dumpBy is dump, by gs_dump_steps' walk when steps.
+func (b *cBuf) dumpBy(n *sitter.Node, opaque symbolSet, steps bool) []cRec {
+	by := C.int(0)
+	if steps {
+		by = 1
+	}
 	const rec = unsafe.Sizeof(cRec{})
 	// Trees have about one node per 3–7 bytes of source: sized so, one
 	// call is enough nearly always (gs_dump says how many it needs).
@@ -255,7 +257,7 @@ func (b *cBuf) dump(n *sitter.Node, opaque symbolSet) []cRec {
 		max := b.size / rec
 		got := uintptr(C.gs_dump(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
 			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max), b.cursor,
-			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n)))
+			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n), by))
 		if got <= max {
 			return unsafe.Slice((*cRec)(b.p), got)
 		}
@@ -363,18 +365,7 @@ func dumpFallbacks() uint64 { return uint64(C.gs_fallback_count()) }
 func dumpSteps(n *sitter.Node, opaque symbolSet) []cRec {
 	var b cBuf
 	defer b.free()
-	b.cursor = C.gs_cursor_new()
-	w := words(n)
-	for size := uintptr(64); ; {
-		b.grow(size * unsafe.Sizeof(cRec{}))
-		got := uintptr(C.gs_dump_by_steps(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
-			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(size), b.cursor,
-			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n)))
-		if got <= size {
-			return append([]cRec(nil), unsafe.Slice((*cRec)(b.p), got)...)
-		}
-		size = got
-	}
+	return append([]cRec(nil), b.dumpBy(n, opaque, true)...)
 }
 
 // startByte and startRow read a node's start from the node itself
