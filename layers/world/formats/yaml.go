@@ -254,14 +254,7 @@ func yamlWalk(out *outline, n ast.Node, p string, depth int) {
 		}
 		return
 	}
-	var pairs []*ast.MappingValueNode
-	switch v := yamlUnwrap(n).(type) {
-	case *ast.MappingNode:
-		pairs = v.Values
-	case *ast.MappingValueNode: // a one-key mapping
-		pairs = []*ast.MappingValueNode{v}
-	}
-	for _, mv := range pairs {
+	for _, mv := range yamlPairs(n) {
 		k := yamlKey(mv)
 		if k == "" || k == "<<" {
 			continue
