@@ -1,9 +1,6 @@
 package terms
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "encoding/binary"
 
 // Numbering gives each distinct string (a term, or any other) a number,
 // 0 up in order of first sight. It holds no pointer: the strings' bytes
@@ -31,7 +28,7 @@ type nslot struct {
 // Number returns t's number, numbering it when new.
 func (m *Numbering) Number(t string) uint32 {
 	// t's bytes, not copied: they are only read, and copied when new.
-	return m.number(unsafe.Slice(unsafe.StringData(t), len(t)))
+	return m.number(bytesOf(t))
 }
 
 func (m *Numbering) number(t []byte) uint32 {
