@@ -49,8 +49,10 @@
 // clone gets the store with `git fetch origin 'refs/speed/*:refs/speed/*'`.
 // Git's own gc never prunes what the ref holds. Writing never touches
 // branches, HEAD, the index or the work tree: objects go straight into the
-// object database through go-git, and the ref moves with `git update-ref
-// refs/speed/index <new> <old>`, git's compare-and-swap under its lock file.
+// object database, a few as loose files, a commit's many as one pack whose
+// index is made here too (packwrite.go; no `git index-pack`), and the ref moves
+// with `git update-ref refs/speed/index <new> <old>`, git's compare-and-swap
+// under its lock file.
 // If another writer (goroutine or process) moved the ref first, Txn.Commit
 // re-reads the tip, re-applies its own entries on top (a union: both
 // writers' entries survive) and retries.
