@@ -19,6 +19,8 @@
 # The runs of both binaries alternate, so the machine's load falls on both
 # alike. A full build of each binary must store the same files (facts,
 # graph, terms; all but the build's time): the script says so, or fails.
+# A change that alters a stored format on purpose (and bumps its version)
+# runs with FORMAT_CHANGED=1: the stores are then only reported as differing.
 source "$(dirname "$0")/lib.sh"
 base=${1:?usage: bench/build-compare.sh BASELINE_BINARY RUNS CORPUS[@REV]...}
 runs=${2:?runs}
@@ -51,7 +53,7 @@ for arg in "$@"; do
   done
   if ! cmp -s "$work/$name.base.tree" "$work/$name.git-speed.tree"; then
     echo "$name: stores differ (listings: $(cat "$work/$name.base.tree") (baseline) and $(cat "$work/$name.git-speed.tree"))" >&2
-    exit 1
+    [ -n "${FORMAT_CHANGED:-}" ] || exit 1
   fi
   echo "$name ($("$work/git-speed" index --parse-only --rev "$rev" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["parsed"], "files parsed,", r["data"], "of them data")'); CPU s, medians of $runs; same store, listing $(cut -c1-12 "$work/$name.base.tree"))"
   for b in base git-speed; do
