@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/git-speed/git-speed/internal/deflate"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -23,9 +24,12 @@ import (
 // known as they are written, so `git index-pack`, which inflated and
 // hashed every object again in a child process, is not needed. The
 // objects are compressed on all cores, a window at a time, and written in
-// order. (klauspost/compress's zlib was measured on a kubernetes build's
-// 26k new objects, most of them a few KB: 1.8x slower than the standard
-// library's at its fastest level, each stream paying for its tables.) The pack is written to a
+// order, by internal/deflate: on a kubernetes build's 17.9k compressed
+// objects (142 MB, most of them a few KB) it took 0.85 s of CPU where the
+// standard library's fastest level took 1.56 s, which built each block's
+// Huffman tables with an interface sort, and klauspost/compress's, a
+// writer reused, 1.1 s; its output was 1.5% smaller than the standard
+// library's and 4% smaller than klauspost's. The pack is written to a
 // temporary file and renamed into place before its index, as git does:
 // a reader finds a pack through its index, so it never sees half of one.
 
@@ -171,7 +175,8 @@ func encodeEntries(p *pendingSet, window []plumbing.Hash, out [][]byte) error {
 
 // entryEncoder encodes pack entries, keeping its compressors.
 type entryEncoder struct {
-	fast, stored *zlib.Writer
+	fast   deflate.Encoder
+	stored *zlib.Writer
 }
 
 func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
@@ -187,36 +192,29 @@ func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
 		return nil, fmt.Errorf("pack: unsupported object type %s", o.t)
 	}
 	size := uint64(len(o.data))
-	buf := bytes.NewBuffer(make([]byte, 0, 16+len(o.data)/2))
+	out := make([]byte, 0, 16+len(o.data)/2)
 	b := typ<<4 | byte(size&0x0f)
 	size >>= 4
 	for size > 0 {
-		buf.WriteByte(b | 0x80)
+		out = append(out, b|0x80)
 		b = byte(size & 0x7f)
 		size >>= 7
 	}
-	buf.WriteByte(b)
-	var zw io.WriteCloser
-	if o.raw || o.t == plumbing.TreeObject || len(o.data) < storeBelow {
-		// stored blocks, read back with one copy (inflateStored)
-		if e.stored == nil {
-			e.stored, _ = zlib.NewWriterLevel(buf, zlib.NoCompression)
-		} else {
-			e.stored.Reset(buf)
-		}
-		zw = e.stored
-	} else {
-		if e.fast == nil {
-			e.fast, _ = zlib.NewWriterLevel(buf, zlib.BestSpeed)
-		} else {
-			e.fast.Reset(buf)
-		}
-		zw = e.fast
+	out = append(out, b)
+	if !o.raw && o.t != plumbing.TreeObject && len(o.data) >= storeBelow {
+		return e.fast.Compress(out, o.data), nil
 	}
-	if _, err := zw.Write(o.data); err != nil {
+	// stored blocks, read back with one copy (inflateStored)
+	buf := bytes.NewBuffer(out)
+	if e.stored == nil {
+		e.stored, _ = zlib.NewWriterLevel(buf, zlib.NoCompression)
+	} else {
+		e.stored.Reset(buf)
+	}
+	if _, err := e.stored.Write(o.data); err != nil {
 		return nil, err
 	}
-	if err := zw.Close(); err != nil {
+	if err := e.stored.Close(); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
