@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -149,7 +148,8 @@ func encodeEntries(p *pendingSet, window []plumbing.Hash, out [][]byte) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var enc entryEncoder
+			enc := encoders.Get().(*entryEncoder)
+			defer encoders.Put(enc)
 			for {
 				mu.Lock()
 				i := next
@@ -173,11 +173,13 @@ func encodeEntries(p *pendingSet, window []plumbing.Hash, out [][]byte) error {
 	return fail
 }
 
-// entryEncoder encodes pack entries, keeping its compressors.
+// entryEncoder encodes pack entries, keeping its compressor's tables.
 type entryEncoder struct {
-	fast   deflate.Encoder
-	stored *zlib.Writer
+	deflate.Encoder
 }
+
+// encoders keeps the entry encoders of earlier windows and commits.
+var encoders = sync.Pool{New: func() any { return new(entryEncoder) }}
 
 func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
 	var typ byte
@@ -191,8 +193,14 @@ func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("pack: unsupported object type %s", o.t)
 	}
+	// stored blocks, read back with one copy (inflateStored)
+	store := o.raw || o.t == plumbing.TreeObject || len(o.data) < storeBelow
 	size := uint64(len(o.data))
-	out := make([]byte, 0, 16+len(o.data)/2)
+	capacity := 10 + deflate.StoredSize(len(o.data))
+	if !store {
+		capacity = 64 + len(o.data)*5/8 // most compress to less
+	}
+	out := make([]byte, 0, capacity)
 	b := typ<<4 | byte(size&0x0f)
 	size >>= 4
 	for size > 0 {
@@ -201,23 +209,10 @@ func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
 		size >>= 7
 	}
 	out = append(out, b)
-	if !o.raw && o.t != plumbing.TreeObject && len(o.data) >= storeBelow {
-		return e.fast.Compress(out, o.data), nil
+	if store {
+		return deflate.Store(out, o.data), nil
 	}
-	// stored blocks, read back with one copy (inflateStored)
-	buf := bytes.NewBuffer(out)
-	if e.stored == nil {
-		e.stored, _ = zlib.NewWriterLevel(buf, zlib.NoCompression)
-	} else {
-		e.stored.Reset(buf)
-	}
-	if _, err := e.stored.Write(o.data); err != nil {
-		return nil, err
-	}
-	if err := e.stored.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return e.Compress(out, o.data), nil
 }
 
 // countingWriter counts the bytes written through it.

@@ -72,6 +72,20 @@ func (e *Encoder) Compress(dst, src []byte) []byte {
 	return binary.BigEndian.AppendUint32(e.w.out, adler32.Checksum(src))
 }
 
+// Store appends src to dst as a zlib stream of stored blocks only, which
+// a reader takes back with one copy.
+func Store(dst, src []byte) []byte {
+	dst = append(dst, 0x78, 0x01)
+	w := bitWriter{out: dst}
+	w.stored(src, true)
+	return binary.BigEndian.AppendUint32(w.out, adler32.Checksum(src))
+}
+
+// StoredSize is the length of Store's stream of n bytes.
+func StoredSize(n int) int {
+	return 2 + storedSize(n, 0)/8 + 4
+}
+
 // deflate writes src's blocks, the last one final.
 func (e *Encoder) deflate(src []byte) {
 	if len(src) < minMatch+4 {
@@ -199,7 +213,7 @@ func (e *Encoder) writeBlock(raw []byte, final bool) {
 	}
 	switch {
 	case storedBits <= fixedBits && (dynBits < 0 || storedBits <= dynBits):
-		e.stored(raw, final)
+		e.w.stored(raw, final)
 	case dynBits >= 0 && dynBits < fixedBits:
 		e.w.put(b2u(final)|2<<1, 3)
 		e.writeDynamicHeader(hlit, hdist, hclen)
@@ -230,15 +244,16 @@ func storedSize(n int, pending uint) int {
 	return 3 + first + (blocks-1)*8 + blocks*32 + 8*n
 }
 
-func (e *Encoder) stored(raw []byte, final bool) {
+// stored writes raw as stored blocks, the last one final if final.
+func (w *bitWriter) stored(raw []byte, final bool) {
 	for {
 		n := min(len(raw), maxStored)
 		last := n == len(raw)
-		e.w.put(b2u(final && last), 3)
-		e.w.align()
-		e.w.out = binary.LittleEndian.AppendUint16(e.w.out, uint16(n))
-		e.w.out = binary.LittleEndian.AppendUint16(e.w.out, ^uint16(n))
-		e.w.out = append(e.w.out, raw[:n]...)
+		w.put(b2u(final && last), 3)
+		w.align()
+		w.out = binary.LittleEndian.AppendUint16(w.out, uint16(n))
+		w.out = binary.LittleEndian.AppendUint16(w.out, ^uint16(n))
+		w.out = append(w.out, raw[:n]...)
 		raw = raw[n:]
 		if last {
 			return

@@ -82,6 +82,9 @@ func TestEdgeSizes(t *testing.T) {
 		mixed := append(random(n/2, 7), text(t, n-n/2)...)
 		roundTrip(t, &e, mixed)
 	}
+	for _, n := range sizes {
+		checkStore(t, random(n, 5))
+	}
 	// incompressible data costs its stored blocks' headers and no more
 	for _, n := range []int{1 << 12, 1 << 16, 1<<16 + 1, 1 << 18} {
 		out := roundTrip(t, &e, random(n, 3))
@@ -92,6 +95,34 @@ func TestEdgeSizes(t *testing.T) {
 	// a run is a few matches
 	if out := roundTrip(t, &e, make([]byte, 1<<20)); len(out) > 1<<20/258/2 {
 		t.Errorf("1 MiB of zeros took %d bytes", len(out))
+	}
+}
+
+// checkStore: Store's stream reads back as src, is as long as StoredSize
+// says and is made of stored blocks only: each block's header byte is 0
+// or 1 (final) and its LEN and NLEN agree.
+func checkStore(t testing.TB, src []byte) {
+	t.Helper()
+	out := Store([]byte("hdr"), src)[3:]
+	if len(out) != StoredSize(len(src)) {
+		t.Fatalf("%d bytes stored in %d, StoredSize says %d", len(src), len(out), StoredSize(len(src)))
+	}
+	zr, err := zlib.NewReader(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("%d bytes stored read back as %d bytes, %v", len(src), len(got), err)
+	}
+	for p := 2; ; {
+		if out[p] > 1 || out[p+1] != ^out[p+3] || out[p+2] != ^out[p+4] {
+			t.Fatalf("%d bytes stored: not a stored block at %d", len(src), p)
+		}
+		final := out[p] == 1
+		p += 5 + (int(out[p+1]) | int(out[p+2])<<8)
+		if final {
+			break
+		}
 	}
 }
 
@@ -215,6 +246,7 @@ func FuzzCompress(f *testing.F) {
 	var e Encoder
 	f.Fuzz(func(t *testing.T, src []byte) {
 		roundTrip(t, &e, src)
+		checkStore(t, src)
 		// and as a longer, more compressible input
 		roundTrip(t, &e, bytes.Repeat(src, 1+(dynamicFrom*2)/(len(src)+1)))
 	})
