@@ -34,6 +34,10 @@ const (
 	endBlock  = 256
 )
 
+// maxInput is the most Compress compresses: positions are int32 in the
+// hash table. Larger inputs are stored. (A variable for the tests.)
+var maxInput = 1 << 30
+
 // Encoder compresses; it keeps its tables between calls, so one per
 // goroutine, reused, allocates nothing once warm. The zero value is ready.
 type Encoder struct {
@@ -67,7 +71,11 @@ func (e *Encoder) Compress(dst, src []byte) []byte {
 	dst = append(dst, 0x78, 0x01) // deflate, 32 KiB window, fastest
 	e.w.out = dst
 	e.w.bits, e.w.n = 0, 0
-	e.deflate(src)
+	if len(src) > maxInput {
+		e.w.stored(src, true)
+	} else {
+		e.deflate(src)
+	}
 	e.w.align()
 	return binary.BigEndian.AppendUint32(e.w.out, adler32.Checksum(src))
 }

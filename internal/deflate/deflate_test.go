@@ -126,6 +126,17 @@ func checkStore(t testing.TB, src []byte) {
 	}
 }
 
+// TestHugeStored: an input past maxInput is written as stored blocks.
+func TestHugeStored(t *testing.T) {
+	defer func(old int) { maxInput = old }(maxInput)
+	maxInput = 1000
+	var e Encoder
+	src := make([]byte, 70000)
+	if out := roundTrip(t, &e, src); len(out) != StoredSize(len(src)) {
+		t.Errorf("%d zeros past maxInput took %d bytes, stored %d", len(src), len(out), StoredSize(len(src)))
+	}
+}
+
 // TestNearStdlib: on text the dynamic codes keep the output within a few
 // percent of the standard library's fastest level; the fixed codes alone
 // would not.
@@ -240,7 +251,7 @@ func FuzzCompress(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("a"))
 	f.Add([]byte("abcabcabcabcabcabcabcabcabcabcabcabcabcabcabc"))
-	f.Add(bytes.Repeat([]byte{0}, 70000))
+	f.Add(bytes.Repeat([]byte{0}, 3000)) // sizes past a block: TestEdgeSizes
 	f.Add(random(5000, 9))
 	f.Add(text(f, 3000))
 	var e Encoder
