@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/git-speed/git-speed/internal/deflate"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -23,9 +23,12 @@ import (
 // known as they are written, so `git index-pack`, which inflated and
 // hashed every object again in a child process, is not needed. The
 // objects are compressed on all cores, a window at a time, and written in
-// order. (klauspost/compress's zlib was measured on a kubernetes build's
-// 26k new objects, most of them a few KB: 1.8x slower than the standard
-// library's at its fastest level, each stream paying for its tables.) The pack is written to a
+// order, by internal/deflate: on a kubernetes build's 17.9k compressed
+// objects (142 MB, most of them a few KB) it took 0.85 s of CPU where the
+// standard library's fastest level took 1.56 s, which built each block's
+// Huffman tables with an interface sort, and klauspost/compress's, a
+// writer reused, 1.1 s; its output was 1.5% smaller than the standard
+// library's and 4% smaller than klauspost's. The pack is written to a
 // temporary file and renamed into place before its index, as git does:
 // a reader finds a pack through its index, so it never sees half of one.
 
@@ -145,7 +148,8 @@ func encodeEntries(p *pendingSet, window []plumbing.Hash, out [][]byte) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var enc entryEncoder
+			enc := encoders.Get().(*entryEncoder)
+			defer encoders.Put(enc)
 			for {
 				mu.Lock()
 				i := next
@@ -169,10 +173,13 @@ func encodeEntries(p *pendingSet, window []plumbing.Hash, out [][]byte) error {
 	return fail
 }
 
-// entryEncoder encodes pack entries, keeping its compressors.
+// entryEncoder encodes pack entries, keeping its compressor's tables.
 type entryEncoder struct {
-	fast, stored *zlib.Writer
+	deflate.Encoder
 }
+
+// encoders keeps the entry encoders of earlier windows and commits.
+var encoders = sync.Pool{New: func() any { return new(entryEncoder) }}
 
 func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
 	var typ byte
@@ -186,40 +193,26 @@ func (e *entryEncoder) encode(o pendingObject) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("pack: unsupported object type %s", o.t)
 	}
+	// stored blocks, read back with one copy (inflateStored)
+	store := o.raw || o.t == plumbing.TreeObject || len(o.data) < storeBelow
 	size := uint64(len(o.data))
-	buf := bytes.NewBuffer(make([]byte, 0, 16+len(o.data)/2))
+	capacity := 10 + deflate.StoredSize(len(o.data))
+	if !store {
+		capacity = 64 + len(o.data)*5/8 // most compress to less
+	}
+	out := make([]byte, 0, capacity)
 	b := typ<<4 | byte(size&0x0f)
 	size >>= 4
 	for size > 0 {
-		buf.WriteByte(b | 0x80)
+		out = append(out, b|0x80)
 		b = byte(size & 0x7f)
 		size >>= 7
 	}
-	buf.WriteByte(b)
-	var zw io.WriteCloser
-	if o.raw || o.t == plumbing.TreeObject || len(o.data) < storeBelow {
-		// stored blocks, read back with one copy (inflateStored)
-		if e.stored == nil {
-			e.stored, _ = zlib.NewWriterLevel(buf, zlib.NoCompression)
-		} else {
-			e.stored.Reset(buf)
-		}
-		zw = e.stored
-	} else {
-		if e.fast == nil {
-			e.fast, _ = zlib.NewWriterLevel(buf, zlib.BestSpeed)
-		} else {
-			e.fast.Reset(buf)
-		}
-		zw = e.fast
+	out = append(out, b)
+	if store {
+		return deflate.Store(out, o.data), nil
 	}
-	if _, err := zw.Write(o.data); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return e.Compress(out, o.data), nil
 }
 
 // countingWriter counts the bytes written through it.

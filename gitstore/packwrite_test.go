@@ -28,6 +28,12 @@ func TestWrittenPackIsGits(t *testing.T) {
 		tx.PutFacts(factKey(i), []byte(data))
 		want[plumbing.ComputeHash(plumbing.BlobObject, []byte(data)).String()] = data
 	}
+	// objects from storeBelow up, compressed by internal/deflate: text,
+	// runs, data that does not compress, across its block bounds
+	for i, data := range compressible() {
+		tx.PutFacts(factKey(2*packThreshold+i), data)
+		want[plumbing.ComputeHash(plumbing.BlobObject, data).String()] = string(data)
+	}
 	rows := map[string][]byte{}
 	for i := 0; i < packThreshold; i++ {
 		data := fmt.Sprint("row ", i, strings.Repeat("r", 3*i))
@@ -65,6 +71,31 @@ func TestWrittenPackIsGits(t *testing.T) {
 		}
 	}
 	g.Git("fsck", "--strict", "--no-dangling")
+}
+
+// compressible is objects the pack writer compresses: sizes from
+// storeBelow to past two of the compressor's 64 KiB blocks, made of text,
+// long runs and pseudo-random bytes (no whitespace at either end: the
+// test compares git's trimmed output).
+func compressible() [][]byte {
+	var out [][]byte
+	x := uint32(1)
+	for _, n := range []int{storeBelow, storeBelow + 1, 5000, 1<<16 - 1, 1 << 16, 1<<16 + 1, 150000} {
+		text := []byte(strings.Repeat(fmt.Sprint("func f", n, "(x int) int { return x }\n"), n/20+1)[:n])
+		runs := append(bytes.Repeat([]byte{'a'}, n/2), bytes.Repeat([]byte{'b'}, n-n/2)...)
+		noise := make([]byte, n)
+		for i := range noise {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			noise[i] = byte(x)
+		}
+		noise[0], noise[n-1] = 'x', 'x'
+		mixed := append(append([]byte{}, noise[:n/2]...), text[:n-n/2]...)
+		mixed[len(mixed)-1] = 'x'
+		out = append(out, text, runs, noise, mixed)
+	}
+	return out
 }
 
 // TestPackIndexLargeOffsets: offsets past 2 GiB go through the table of
