@@ -19,9 +19,11 @@ type table struct {
 }
 
 // tslot is one key: arena[off:off+size-1] (size 0: an empty slot), its
-// hash and its value. The hash places the key again when the table
-// grows.
+// first eight bytes (headOf), its hash and its value. The hash places the
+// key again when the table grows; with the head it tells most keys apart
+// without reading the arena (most words are at most eight bytes long).
 type tslot struct {
+	head uint64
 	hash uint32
 	off  uint32
 	size uint32
@@ -32,24 +34,51 @@ type tslot struct {
 // purpose; what a table holds never depends on it.
 var hashSeed = rand.Uint64()
 
-// hashBytes hashes a short key (a word, most often under 16 bytes) eight
-// bytes at a time, folding each through a 64×64→128-bit multiply.
+const hm1, hm2, hm3 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
+
+// hashBytes hashes a key (a word, most often under 16 bytes) eight bytes
+// at a time, folding each through a 64×64→128-bit multiply: every whole
+// eight bytes (hashStep), then the last 0 to 7 bytes zero-padded with the
+// length (hashEnd). nextHashed hashes a word the same way as it finds it.
 func hashBytes(k []byte) uint32 {
-	const m1, m2, m3 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
-	h := hashSeed ^ uint64(len(k))*m1
-	for len(k) > 8 {
-		h = mix(binary.LittleEndian.Uint64(k)^m2, h^m3)
-		k = k[8:]
+	h := hashSeed
+	i := 0
+	for ; i+8 <= len(k); i += 8 {
+		h = hashStep(h, binary.LittleEndian.Uint64(k[i:]))
 	}
-	var x uint64
-	switch n := len(k); {
-	case n >= 4:
-		x = uint64(binary.LittleEndian.Uint32(k))<<32 | uint64(binary.LittleEndian.Uint32(k[n-4:]))
-	case n > 0:
-		x = uint64(k[0])<<16 | uint64(k[n>>1])<<8 | uint64(k[n-1])
-	}
-	h = mix(x^m2, h^m1)
+	return hashEnd(h, tailOf(k, len(k)-i), len(k))
+}
+
+func hashStep(h, x uint64) uint64 { return mix(x^hm2, h^hm3) }
+
+func hashEnd(h, x uint64, n int) uint32 {
+	h = mix(x^hm2, h^uint64(n)*hm1)
 	return uint32(h ^ h>>32)
+}
+
+// tailOf returns the last m < 8 bytes of key as a number, little-endian
+// and zero-padded (a key of eight bytes or more has its last eight read
+// at once).
+func tailOf(key []byte, m int) uint64 {
+	n := len(key)
+	switch {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(key[n-8:]) >> (64 - 8*m)
+	case m >= 4:
+		return uint64(binary.LittleEndian.Uint32(key)) | uint64(binary.LittleEndian.Uint32(key[m-4:]))>>(64-8*m)<<32
+	case m > 0:
+		return uint64(key[0]) | uint64(key[m>>1])<<(8*(m>>1)) | uint64(key[m-1])<<(8*(m-1))
+	}
+	return 0
+}
+
+// headOf returns the first eight bytes of k as a number, little-endian
+// and zero-padded.
+func headOf(k []byte) uint64 {
+	if len(k) >= 8 {
+		return binary.LittleEndian.Uint64(k)
+	}
+	return tailOf(k, len(k))
 }
 
 func mix(a, b uint64) uint64 {
@@ -57,13 +86,13 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-// find returns the slot of k, whose hash is h: the one holding k, or the
-// empty one where k goes.
-func (t *table) find(k []byte, h uint32) int {
+// find returns the slot of k, whose hash is h and head head: the one
+// holding k, or the empty one where k goes.
+func (t *table) find(k []byte, h uint32, head uint64) int {
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.size == 0 || s.hash == h && int(s.size) == len(k)+1 && string(t.arena[s.off:s.off+s.size-1]) == string(k) {
+		if s.size == 0 || s.hash == h && s.head == head && int(s.size) == len(k)+1 && (len(k) <= 8 || string(t.arena[s.off+8:s.off+s.size-1]) == string(k[8:])) {
 			return int(i)
 		}
 	}
@@ -74,7 +103,7 @@ func (t *table) lookup(k []byte) (int32, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
-	s := &t.slots[t.find(k, hashBytes(k))]
+	s := &t.slots[t.find(k, hashBytes(k), headOf(k))]
 	return s.val, s.size != 0
 }
 
@@ -82,15 +111,19 @@ func (t *table) lookup(k []byte) (int32, bool) {
 // value 0 when it is new (found false). The pointer is valid until the
 // next upsert or reset.
 func (t *table) upsert(k []byte) (val *int32, found bool) {
+	return t.upsertHashed(k, hashBytes(k), headOf(k))
+}
+
+// upsertHashed is upsert given k's hashBytes and headOf.
+func (t *table) upsertHashed(k []byte, h uint32, head uint64) (val *int32, found bool) {
 	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
-	h := hashBytes(k)
-	s := &t.slots[t.find(k, h)]
+	s := &t.slots[t.find(k, h, head)]
 	if s.size != 0 {
 		return &s.val, true
 	}
-	*s = tslot{hash: h, off: uint32(len(t.arena)), size: uint32(len(k)) + 1}
+	*s = tslot{head: head, hash: h, off: uint32(len(t.arena)), size: uint32(len(k)) + 1}
 	t.arena = append(t.arena, k...)
 	t.n++
 	return &s.val, false

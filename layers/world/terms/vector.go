@@ -69,7 +69,13 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 	if len(t) < MinLen || len(t) > MaxLen {
 		return -1
 	}
-	p, ok := v.index.upsert(t)
+	return v.entryHashed(t, hashBytes(t), headOf(t), field)
+}
+
+// entryHashed is entry for a term of MinLen to MaxLen bytes whose
+// hashBytes and headOf are h and head.
+func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32 {
+	p, ok := v.index.upsertHashed(t, h, head)
 	if !ok {
 		if stopShape[t[0]]&(1<<len(t)) != 0 && stop[string(t)] || allDigitBytes(t) {
 			*p = -1
@@ -238,33 +244,64 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 }
 
 // contentWords adds the words of b as content tokens: wordBytes calling
-// content, without a call through a func value for each word.
+// content, without a call through a func value for each word, each word
+// hashed as it is found.
 func (v *vector) contentWords(b []byte) {
 	for len(b) > 0 {
-		var w []byte
-		if w, b = nextWord(b); len(w) > 0 && len(w) <= 4*MaxLen {
-			v.content(w)
+		w, rest, h, head := nextHashed(b)
+		if len(w) > 0 && len(w) <= 4*MaxLen {
+			v.content(w, h, head)
 		}
+		b = rest
 	}
 }
 
-// content adds a content token: counted once more when seen before,
-// split and stemmed when new.
-func (v *vector) content(tok []byte) {
-	p, ok := v.seen.upsert(tok)
+// content adds a content token, whose hashBytes is h and headOf head:
+// counted once more when seen before, split and stemmed when new.
+func (v *vector) content(tok []byte, h uint32, head uint64) {
+	p, ok := v.seen.upsertHashed(tok, h, head)
 	if ok {
 		if *p >= 0 {
 			v.terms[*p].Count++
 		}
 		return
 	}
-	e := v.word(tok, Content) // uses v.index, never v.seen: p stays valid
+	// (word and lowerWord use v.index, never v.seen: p stays valid.)
+	var e int32
+	if lowerLetters(tok) {
+		e = v.lowerWord(tok, h, head)
+	} else {
+		e = v.word(tok, Content)
+	}
 	if e >= 0 {
 		v.terms[e].Count++
 	} else if v.compound {
 		e = compoundToken
 	}
 	*p = e
+}
+
+// lowerWord is word(tok, Content) for a token of lower-case ASCII
+// letters only (most new tokens), whose hashBytes and headOf are h and
+// head: its one part is itself, stemmed without a copy unless it ends in
+// "ies", and when stemming leaves it as it is (most often) its hash is
+// the one the content pass made.
+func (v *vector) lowerWord(tok []byte, h uint32, head uint64) int32 {
+	v.compound = false
+	var t []byte
+	if len(tok) > 4 && hasSuffix(tok, "ies") {
+		v.buf = append(v.buf[:0], tok...)
+		t = stemBytes(v.buf)
+	} else {
+		t = tok[:stemLen(tok)]
+	}
+	if len(t) < MinLen || len(t) > MaxLen {
+		return -1
+	}
+	if len(t) != len(tok) { // (an "ies" stem is shorter too)
+		h, head = hashBytes(t), headOf(t)
+	}
+	return v.entryHashed(t, h, head, Content)
 }
 
 // named adds the words of s under a named field (no counts).
@@ -295,36 +332,66 @@ const compoundToken = -2
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // stemBytes is Stem on a scratch buffer: it returns a prefix of w,
-// changed in place ("ies" becomes "y").
+// changed in place only when w ends in "ies" ("ies" becomes "y"; stemLen
+// gives every other stem's length without writing).
 func stemBytes(w []byte) []byte {
-	if len(w) <= 3 {
-		return w
-	}
-	switch {
-	case hasSuffix(w, "ies") && len(w) > 4:
+	if len(w) > 4 && hasSuffix(w, "ies") {
 		w = w[:len(w)-2]
 		w[len(w)-1] = 'y'
-	case hasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is"):
-		w = w[:len(w)-1]
+		return w[:stemRest(w)]
 	}
-	for _, suf := range stemSuffixes {
-		if hasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			break
-		}
-	}
-	if len(w) > 3 && w[len(w)-1] == 'e' {
-		w = w[:len(w)-1]
-	}
-	if n := len(w); n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		w = w[:n-1]
-	}
-	return w
+	return w[:stemLen(w)]
 }
 
-var stemSuffixes = []string{"ing", "ed", "er", "ly"}
+// stemLen is the length of Stem of w, which does not end in "ies" or is
+// at most four bytes long: such a stem is a prefix of w.
+func stemLen(w []byte) int {
+	n := len(w)
+	if n <= 3 {
+		return n
+	}
+	switch {
+	case hasSuffix(w, "sses"):
+		n -= 2
+	case w[n-1] == 's' && w[n-2] != 's' && w[n-2] != 'u' && w[n-2] != 'i':
+		n--
+	}
+	return stemRest(w[:n])
+}
+
+// stemRest is the length of w once Stem's last steps cut it: one of
+// "ing", "ed", "er", "ly" (keeping three bytes; no two end alike), then a
+// final e, then a doubled final consonant.
+func stemRest(w []byte) int {
+	n := len(w)
+	if n >= 5 {
+		switch w[n-1] {
+		case 'g':
+			if n >= 6 && w[n-2] == 'n' && w[n-3] == 'i' {
+				n -= 3
+			}
+		case 'd', 'r':
+			if w[n-2] == 'e' {
+				n -= 2
+			}
+		case 'y':
+			if w[n-2] == 'l' {
+				n -= 2
+			}
+		}
+	}
+	if n > 3 && w[n-1] == 'e' {
+		n--
+	}
+	if n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) {
+		switch w[n-1] {
+		case 'a', 'e', 'i', 'o', 'u', 'l', 's':
+		default:
+			n--
+		}
+	}
+	return n
+}
 
 func hasSuffix(b []byte, s string) bool {
 	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
