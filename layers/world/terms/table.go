@@ -39,14 +39,37 @@ const hm1, hm2, hm3 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
 // hashBytes hashes a key (a word, most often under 16 bytes) eight bytes
 // at a time, folding each through a 64×64→128-bit multiply: every whole
 // eight bytes (hashStep), then the last 0 to 7 bytes zero-padded with the
-// length (hashEnd). nextHashed hashes a word the same way as it finds it.
+// length (hashEnd). nextHashed hashes a word the same way as it finds it,
+// and hashShort a key of at most eight bytes from its headOf.
 func hashBytes(k []byte) uint32 {
+	n := len(k)
+	if n <= 8 {
+		return hashShort(headOf(k), n)
+	}
 	h := hashSeed
 	i := 0
-	for ; i+8 <= len(k); i += 8 {
+	for ; i+8 <= n; i += 8 {
 		h = hashStep(h, binary.LittleEndian.Uint64(k[i:]))
 	}
-	return hashEnd(h, tailOf(k, len(k)-i), len(k))
+	return hashEnd(h, binary.LittleEndian.Uint64(k[n-8:])>>(64-8*(n-i)), n)
+}
+
+// hashShort is hashBytes of a key of n <= 8 bytes whose headOf is x.
+func hashShort(x uint64, n int) uint32 {
+	h := hashSeed
+	if n == 8 {
+		h, x = hashStep(h, x), 0
+	}
+	return hashEnd(h, x, n)
+}
+
+// hashHead returns hashBytes(k) and headOf(k).
+func hashHead(k []byte) (uint32, uint64) {
+	head := headOf(k)
+	if len(k) <= 8 {
+		return hashShort(head, len(k)), head
+	}
+	return hashBytes(k), head
 }
 
 func hashStep(h, x uint64) uint64 { return mix(x^hm2, h^hm3) }
@@ -57,28 +80,26 @@ func hashEnd(h, x uint64, n int) uint32 {
 }
 
 // tailOf returns the last m < 8 bytes of key as a number, little-endian
-// and zero-padded (a key of eight bytes or more has its last eight read
-// at once).
+// and zero-padded.
 func tailOf(key []byte, m int) uint64 {
-	n := len(key)
-	switch {
-	case n >= 8:
+	if n := len(key); n >= 8 {
 		return binary.LittleEndian.Uint64(key[n-8:]) >> (64 - 8*m)
-	case m >= 4:
-		return uint64(binary.LittleEndian.Uint32(key)) | uint64(binary.LittleEndian.Uint32(key[m-4:]))>>(64-8*m)<<32
-	case m > 0:
-		return uint64(key[0]) | uint64(key[m>>1])<<(8*(m>>1)) | uint64(key[m-1])<<(8*(m-1))
 	}
-	return 0
+	return headOf(key)
 }
 
 // headOf returns the first eight bytes of k as a number, little-endian
 // and zero-padded.
 func headOf(k []byte) uint64 {
-	if len(k) >= 8 {
+	switch n := len(k); {
+	case n >= 8:
 		return binary.LittleEndian.Uint64(k)
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(k)) | uint64(binary.LittleEndian.Uint32(k[n-4:]))>>(64-8*n)<<32
+	case n > 0:
+		return uint64(k[0]) | uint64(k[n>>1])<<(8*(n>>1)) | uint64(k[n-1])<<(8*(n-1))
 	}
-	return tailOf(k, len(k))
+	return 0
 }
 
 func mix(a, b uint64) uint64 {
@@ -103,7 +124,8 @@ func (t *table) lookup(k []byte) (int32, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
-	s := &t.slots[t.find(k, hashBytes(k), headOf(k))]
+	h, head := hashHead(k)
+	s := &t.slots[t.find(k, h, head)]
 	return s.val, s.size != 0
 }
 
@@ -111,7 +133,8 @@ func (t *table) lookup(k []byte) (int32, bool) {
 // value 0 when it is new (found false). The pointer is valid until the
 // next upsert or reset.
 func (t *table) upsert(k []byte) (val *int32, found bool) {
-	return t.upsertHashed(k, hashBytes(k), headOf(k))
+	h, head := hashHead(k)
+	return t.upsertHashed(k, h, head)
 }
 
 // upsertHashed is upsert given k's hashBytes and headOf.

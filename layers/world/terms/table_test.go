@@ -150,6 +150,9 @@ func FuzzHashBytes(f *testing.F) {
 			if got, want := headOf(k), binary.LittleEndian.Uint64(append(slices.Clone(k), make([]byte, 8)...)); got != want {
 				t.Fatalf("headOf(%q) = %x, want %x", k, got, want)
 			}
+			if h, head := hashHead(k); h != hashPlain(k) || head != headOf(k) {
+				t.Fatalf("hashHead(%q) = %x %x, want %x %x", k, h, head, hashPlain(k), headOf(k))
+			}
 		}
 		for rest, plain := b, b; len(rest) > 0 || len(plain) > 0; {
 			w, r, h, head := nextHashed(rest)

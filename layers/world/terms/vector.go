@@ -35,6 +35,7 @@ type vector struct {
 	// compound tells whether the last token word added had several parts.
 	compound bool
 	order    []uint64     // finish's sort
+	scratch  []uint64     // finish's sort keys before sorting
 	sorted   []world.Term // finish's result
 }
 
@@ -47,7 +48,7 @@ func (v *vector) reset() {
 	// and the memory of a very large file's vector is given up, not kept
 	// in the pool.
 	if len(v.terms) > keepMap {
-		v.terms, v.keys, v.order, v.sorted = nil, nil, nil, nil
+		v.terms, v.keys, v.order, v.scratch, v.sorted = nil, nil, nil, nil, nil
 	}
 	v.terms, v.keys = v.terms[:0], v.keys[:0]
 	v.index.reset(keepMap)
@@ -69,7 +70,8 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 	if len(t) < MinLen || len(t) > MaxLen {
 		return -1
 	}
-	return v.entryHashed(t, hashBytes(t), headOf(t), field)
+	h, head := hashHead(t)
+	return v.entryHashed(t, h, head, field)
 }
 
 // entryHashed is entry for a term of MinLen to MaxLen bytes whose
@@ -299,7 +301,7 @@ func (v *vector) lowerWord(tok []byte, h uint32, head uint64) int32 {
 		return -1
 	}
 	if len(t) != len(tok) { // (an "ies" stem is shorter too)
-		h, head = hashBytes(t), headOf(t)
+		h, head = hashHead(t)
 	}
 	return v.entryHashed(t, h, head, Content)
 }
@@ -440,11 +442,12 @@ func (v *vector) finish() []world.Term {
 	// bits, its place in out in the low ones. Most terms are told apart
 	// by their numbers alone; runs whose first bytes tie are sorted by
 	// their texts after.
-	order := v.order[:0]
+	keys := v.order[:0]
 	for i := range out {
-		order = append(order, prefix(out[i].Text)&^placeMask|uint64(i))
+		keys = append(keys, prefix(out[i].Text)&^placeMask|uint64(i))
 	}
-	slices.Sort(order)
+	order := sortKeys(keys, v.scratch[:0])
+	v.scratch = keys
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
 		for hi < len(order) && order[hi]&^placeMask == order[lo]&^placeMask {
@@ -463,6 +466,41 @@ func (v *vector) finish() []world.Term {
 	}
 	v.order, v.sorted = order, sorted
 	return sorted
+}
+
+// sortKeys sorts keys into out (grown as needed; keys are left in
+// another order): by their first byte into 256 runs, placed by counts,
+// then each run sorted on its own. A vector's terms spread over a few
+// dozen first letters, so most runs are a handful of keys long, and the
+// whole costs a few passes over the keys instead of a sort's log n.
+func sortKeys(keys, out []uint64) []uint64 {
+	if len(keys) < 64 {
+		slices.Sort(keys)
+		return append(out, keys...)
+	}
+	var at [257]int32
+	for _, k := range keys {
+		at[k>>56+1]++
+	}
+	for c := 1; c < len(at); c++ {
+		at[c] += at[c-1]
+	}
+	out = slices.Grow(out, len(keys))[:len(keys)]
+	for _, k := range keys {
+		c := k >> 56
+		out[at[c]] = k
+		at[c]++
+	}
+	// at[c] is now where run c ends.
+	lo := int32(0)
+	for c := range 256 {
+		hi := at[c]
+		if hi-lo > 1 {
+			slices.Sort(out[lo:hi])
+		}
+		lo = hi
+	}
+	return out
 }
 
 // placeMask holds a term's place in finish's sort keys: a vector has at
