@@ -134,42 +134,82 @@ func (v *vector) split(tok []byte) {
 		v.buf, v.parts = append(buf, tok...), append(parts, span32{0, int32(len(tok))})
 		return
 	}
-	lo := int32(0) // where the current part starts in buf
+	// The parts are written in place, a part's end recorded at every
+	// byte and kept only when the byte cuts (cutBefore), so that tokens
+	// cut at many places (hex digits, hashes) cost no branch at each.
+	n, np := int32(0), 0 // bytes and parts written
+	buf = slices.Grow(buf, len(tok))[:len(tok)]
+	parts = slices.Grow(parts, len(tok)+1)[:len(tok)+1]
+	lo := int32(0)      // where the current part starts in buf
+	pk := uint8(cUnder) // the previous byte's class: none cuts after an underscore
 	for i, c := range tok {
 		k := classOf[c]
 		if k == cUnder {
-			if int32(len(buf)) > lo {
-				parts = append(parts, span32{lo, int32(len(buf))})
+			if n > lo {
+				parts[np] = span32{lo, n}
+				np++
 			}
-			lo = int32(len(buf))
+			lo, pk = n, cUnder
 			continue
 		}
-		if int32(len(buf)) > lo {
-			pk := classOf[tok[i-1]]
-			cut := false
+		cut := int32(cutBefore[pk][k])
+		if pk == cUpper && k == cUpper && i+1 < len(tok) && classOf[tok[i+1]] == cLower {
+			cut = 1
+		}
+		parts[np] = span32{lo, n}
+		np += int(cut)
+		lo += (n - lo) * cut
+		buf[n] = lowerOf[c]
+		n++
+		pk = k
+	}
+	if n > lo {
+		parts[np] = span32{lo, n}
+		np++
+	}
+	v.buf, v.parts = buf[:n], parts[:np]
+}
+
+// cutBefore[p][k] is 1 when split ends a part between a byte of class p
+// and one of class k: before an upper-case letter after a lower-case
+// letter or a digit, and between a digit and a non-digit (an upper-case
+// run's last letter before a lower-case one is split's own test).
+var cutBefore = func() (t [cUnder + 1][cUnder + 1]uint8) {
+	for p := range t {
+		for k := range t[p] {
+			if p == cUnder || k == cUnder {
+				continue
+			}
 			switch {
 			case k == cUpper:
-				cut = pk == cLower || pk == cDigit || pk == cUpper && i+1 < len(tok) && classOf[tok[i+1]] == cLower
+				t[p][k] = b2u(p == cLower || p == cDigit)
 			case k == cDigit:
-				cut = pk != cDigit
+				t[p][k] = b2u(p != cDigit)
 			default:
-				cut = pk == cDigit
-			}
-			if cut {
-				parts = append(parts, span32{lo, int32(len(buf))})
-				lo = int32(len(buf))
+				t[p][k] = b2u(p == cDigit)
 			}
 		}
-		if k == cUpper {
-			c += 'a' - 'A'
-		}
-		buf = append(buf, c)
 	}
-	if int32(len(buf)) > lo {
-		parts = append(parts, span32{lo, int32(len(buf))})
+	return t
+}()
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
 	}
-	v.buf, v.parts = buf, parts
+	return 0
 }
+
+// lowerOf lower-cases an ASCII letter.
+var lowerOf = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if isUpper(byte(c)) {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // lowerLetters reports whether tok is all lower-case ASCII letters.
 func lowerLetters(tok []byte) bool {
@@ -213,6 +253,12 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 		v.entry(v.buf, field)
 	}
 	for _, p := range v.parts {
+		if p.hi-p.lo < MinLen || isDigit(v.buf[p.lo]) {
+			// Not a term (entry says so): too short, or digits (a part
+			// that starts with a digit is all digits, and its stem is
+			// itself). Hashes and hex split into many such parts.
+			continue
+		}
 		e := v.entry(stemBytes(v.buf[p.lo:p.hi]), field)
 		if field == Content && e >= 0 {
 			hit = e
