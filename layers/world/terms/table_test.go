@@ -154,17 +154,17 @@ func FuzzHashBytes(f *testing.F) {
 				t.Fatalf("hashHead(%q) = %x %x, want %x %x", k, h, head, hashPlain(k), headOf(k))
 			}
 		}
-		for rest, plain := b, b; len(rest) > 0 || len(plain) > 0; {
-			w, r, h, head := nextHashed(rest)
+		for i, plain := 0, b; i < len(b) || len(plain) > 0; {
+			start, end, h, head := nextHashed(b, i)
 			var pw []byte
 			pw, plain = nextWordPlain(plain)
-			if string(w) != string(pw) || len(r) != len(plain) {
-				t.Fatalf("nextHashed gives %q with %d bytes left, nextWordPlain %q with %d", w, len(r), pw, len(plain))
+			if w := b[start:end]; string(w) != string(pw) || len(b)-end != len(plain) {
+				t.Fatalf("nextHashed gives %q with %d bytes left, nextWordPlain %q with %d", w, len(b)-end, pw, len(plain))
 			}
 			if h != hashBytes(pw) || head != headOf(pw) {
 				t.Fatalf("nextHashed(%q) hash %x head %x, want %x %x", pw, h, head, hashBytes(pw), headOf(pw))
 			}
-			rest = r
+			i = end
 		}
 	})
 }

@@ -218,12 +218,12 @@ func nextWord(b []byte) (word, rest []byte) {
 	return b[i:j], b[j:]
 }
 
-// nextHashed is nextWord also giving the word's hashBytes and headOf,
-// computed from the eight bytes at a time it reads to find the word's end
-// (the content pass hashes every word to count it: reading it once is
-// cheaper than reading it again).
-func nextHashed(b []byte) (word, rest []byte, h uint32, head uint64) {
-	i := 0
+// nextHashed is nextWord on b[i:], giving the word as b[start:end] and
+// its hashBytes and headOf, computed from the eight bytes at a time it
+// reads to find the word's end (the content pass hashes every word to
+// count it: reading it once is cheaper than reading it again). No word
+// is start == end == len(b).
+func nextHashed(b []byte, i int) (start, end int, h uint32, head uint64) {
 	for i < len(b) && !wordByte[b[i]] {
 		i++
 	}
@@ -257,7 +257,7 @@ func nextHashed(b []byte) (word, rest []byte, h uint32, head uint64) {
 	if j-i < 8 {
 		head = x
 	}
-	return b[i:j], b[j:], hashEnd(hs, x, j-i), head
+	return i, j, hashEnd(hs, x, j-i), head
 }
 
 // highBits has the high bit of each of eight bytes set.

@@ -26,9 +26,13 @@ type vector struct {
 	terms []world.Term
 	index table    // term → its entry in terms
 	keys  []span32 // the text of each entry of terms in index.arena
+	// counts holds the count of entry e of terms at e+1, and at 0 the
+	// repeats of tokens that count none: a repeat adds one without a
+	// branch the processor would mispredict (stop words are frequent).
+	counts []uint32
 	// seen holds each distinct content token with the entry its repeats
-	// count: -1 when none, compoundToken for an identifier of several
-	// parts (not counted).
+	// count plus one: 0 when none, compoundToken for an identifier of
+	// several parts (not counted).
 	seen  table
 	buf   []byte   // lower-case parts of the token being split, then its stems
 	parts []span32 // the parts, as ranges of buf
@@ -41,16 +45,16 @@ type vector struct {
 
 type span32 struct{ lo, hi int32 }
 
-var vectors = sync.Pool{New: func() any { return &vector{} }}
+var vectors = sync.Pool{New: func() any { return &vector{counts: []uint32{0}} }}
 
 func (v *vector) reset() {
 	// Emptying a table costs as much as the file's keys (table.reset),
 	// and the memory of a very large file's vector is given up, not kept
 	// in the pool.
 	if len(v.terms) > keepMap {
-		v.terms, v.keys, v.order, v.scratch, v.sorted = nil, nil, nil, nil, nil
+		v.terms, v.keys, v.counts, v.order, v.scratch, v.sorted = nil, nil, nil, nil, nil, nil
 	}
-	v.terms, v.keys = v.terms[:0], v.keys[:0]
+	v.terms, v.keys, v.counts = v.terms[:0], v.keys[:0], append(v.counts[:0], 0)
 	v.index.reset(keepMap)
 	v.seen.reset(keepMap)
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
@@ -86,6 +90,7 @@ func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32
 		// The text is set by finish, from the index's keys.
 		*p = int32(len(v.terms))
 		v.terms = append(v.terms, world.Term{})
+		v.counts = append(v.counts, 0)
 		end := int32(len(v.index.arena)) // upsert added t at the arena's end
 		v.keys = append(v.keys, span32{end - int32(len(t)), end})
 	}
@@ -295,12 +300,12 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 // content, without a call through a func value for each word, each word
 // hashed as it is found.
 func (v *vector) contentWords(b []byte) {
-	for len(b) > 0 {
-		w, rest, h, head := nextHashed(b)
-		if len(w) > 0 && len(w) <= 4*MaxLen {
-			v.content(w, h, head)
+	for i := 0; i < len(b); {
+		start, end, h, head := nextHashed(b, i)
+		if n := end - start; n > 0 && n <= 4*MaxLen {
+			v.content(b[start:end], h, head)
 		}
-		b = rest
+		i = end
 	}
 }
 
@@ -309,9 +314,7 @@ func (v *vector) contentWords(b []byte) {
 func (v *vector) content(tok []byte, h uint32, head uint64) {
 	p, ok := v.seen.upsertHashed(tok, h, head)
 	if ok {
-		if *p >= 0 {
-			v.terms[*p].Count++
-		}
+		v.counts[max(*p, 0)]++
 		return
 	}
 	// (word and lowerWord use v.index, never v.seen: p stays valid.)
@@ -321,12 +324,15 @@ func (v *vector) content(tok []byte, h uint32, head uint64) {
 	} else {
 		e = v.word(tok, Content)
 	}
-	if e >= 0 {
-		v.terms[e].Count++
-	} else if v.compound {
-		e = compoundToken
+	switch {
+	case e >= 0:
+		v.counts[e+1]++
+		*p = e + 1
+	case v.compound:
+		*p = compoundToken
+	default:
+		*p = 0
 	}
-	*p = e
 }
 
 // lowerWord is word(tok, Content) for a token of lower-case ASCII
@@ -364,8 +370,8 @@ func (v *vector) named(s string, field uint8) {
 // split and stemmed again.
 func (v *vector) nameWord(tok []byte, field uint8) {
 	if e, ok := v.seen.lookup(tok); ok && e != compoundToken {
-		if e >= 0 {
-			v.terms[e].Fields |= field
+		if e > 0 {
+			v.terms[e-1].Fields |= field
 		}
 		return
 	}
@@ -373,8 +379,8 @@ func (v *vector) nameWord(tok []byte, field uint8) {
 }
 
 // compoundToken is what seen holds for a content token of several parts
-// (-1 is for one of one part whose term is not kept, or of none).
-const compoundToken = -2
+// (0 is for one of one part whose term is not kept, or of none).
+const compoundToken = -1
 
 // bytesOf returns the bytes of s without copying them, for reading only.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
@@ -461,6 +467,7 @@ func (v *vector) finish() []world.Term {
 	all := string(v.index.arena)
 	for i, k := range v.keys {
 		v.terms[i].Text = all[k.lo:k.hi]
+		v.terms[i].Count = v.counts[i+1]
 	}
 	out := v.terms
 	if len(out) > MaxTerms {
