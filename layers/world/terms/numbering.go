@@ -17,9 +17,11 @@ type Numbering struct {
 // nslot is one slot of a Numbering. A string of at most 8 bytes is held
 // in the slot itself (headOf), so looking it up reads neither the
 // arena nor ends: most strings a build numbers (terms, kinds, names) are
-// that short.
+// that short. A longer one's slot holds where it starts in the arena, so
+// looking it up reads the arena but not ends (in a large numbering, each
+// is a miss of the processor's caches).
 type nslot struct {
-	key  uint64 // headOf a string of at most 8 bytes, else 0
+	key  uint64 // headOf a string of at most 8 bytes, else its start in arena
 	meta uint64 // tag << 40 | min(length, 255) << 32 | number + 1; 0 when empty
 }
 
@@ -50,6 +52,9 @@ func (m *Numbering) number(t []byte) uint32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &m.slots[i]
 		if s.meta == 0 {
+			if !short {
+				key = uint64(len(m.arena))
+			}
 			m.arena = append(m.arena, t...)
 			m.ends = append(m.ends, uint32(len(m.arena)))
 			*s = nslot{key: key, meta: want | uint64(len(m.ends))}
@@ -57,7 +62,16 @@ func (m *Numbering) number(t []byte) uint32 {
 		}
 		if s.meta&^0xffffffff == want {
 			n := uint32(s.meta) - 1
-			if short && s.key == key || !short && string(m.Bytes(n)) == string(t) {
+			if short {
+				if s.key == key {
+					return n
+				}
+			} else if len(t) < 255 {
+				// (its length is in the meta: 255 is any longer one's)
+				if string(m.arena[s.key:s.key+uint64(len(t))]) == string(t) {
+					return n
+				}
+			} else if string(m.Bytes(n)) == string(t) {
 				return n
 			}
 		}
@@ -108,7 +122,10 @@ func (m *Numbering) grow() {
 		for m.slots[i].meta != 0 {
 			i = (i + 1) & mask
 		}
-		key := uint64(0)
+		var key uint64 // where t starts in the arena
+		if n > 0 {
+			key = uint64(m.ends[n-1])
+		}
 		if len(t) <= 8 {
 			key = headOf(t)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,9 +44,14 @@ func TestNumbering(t *testing.T) {
 	want := map[string]uint32{}
 	var order []string
 	for i := 0; i < 20000; i++ {
-		k := fmt.Sprintf("t%d", (i*7919)%5003)
-		if i%3 == 0 {
+		x := (i * 7919) % 5003
+		k := fmt.Sprintf("t%d", x)
+		switch {
+		case i%3 == 0:
 			k = "" // the empty term is a term too
+		case x%2 == 0:
+			// long strings (held in the arena), some over 255 bytes
+			k = strings.Repeat(k, x%97)
 		}
 		n, ok := want[k]
 		if !ok {
