@@ -6,29 +6,37 @@ import (
 	"math/rand/v2"
 )
 
-// table maps byte strings to int32 values for one file's vector: keys are
-// copied into one arena and slots are open-addressed, so looking up a
-// token or adding a new one allocates nothing once the builder has grown
-// (a map[string]int32 allocates a string for every key it keeps, and the
-// content pass of Of adds every distinct token of every file).
+// table maps byte strings of 1 to 255 bytes to int32 values for one
+// file's vector: keys are copied into one arena and slots are
+// open-addressed, so looking up a token or adding a new one allocates
+// nothing once the builder has grown (a map[string]int32 allocates a
+// string for every key it keeps, and the content pass of Of adds every
+// distinct token of every file).
 type table struct {
-	arena []byte
-	slots []tslot // len is a power of two, or 0; cap may be more
-	n     int     // keys held
-	moved []tslot // grow's scratch
+	arena     []byte
+	slots     []tslot  // len is a power of two, or 0; cap may be more
+	offs      []uint32 // where the key of slot i starts in arena (read for keys over eight bytes)
+	n         int      // keys held
+	moved     []tslot  // grow's scratch
+	movedOffs []uint32
 }
 
-// tslot is one key: arena[off:off+size-1] (size 0: an empty slot), its
-// first eight bytes (headOf), its hash and its value. The hash places the
-// key again when the table grows; with the head it tells most keys apart
-// without reading the arena (most words are at most eight bytes long).
+// tslot is one key: its first eight bytes (headOf), 24 bits of its hash
+// with its length, and its value; 16 bytes, four slots a cache line. The
+// hash bits place the key (slotOf) and tell most keys apart, the head
+// the rest without reading the arena, unless the key is longer than
+// eight bytes (most words are not).
 type tslot struct {
 	head uint64
-	hash uint32
-	off  uint32
-	size uint32
+	meta uint32 // hash>>8<<8 | length; 0 when empty (no key is empty)
 	val  int32
 }
+
+// tmeta is the meta of a key of hash h and length n (at most 255).
+func tmeta(h uint32, n int) uint32 { return h&^0xff | uint32(n) }
+
+// slotOf is the first slot a key of meta m is looked for in.
+func slotOf(m, mask uint32) uint32 { return m >> 8 & mask }
 
 // hashSeed varies between processes, so no file is made to collide on
 // purpose; what a table holds never depends on it.
@@ -107,13 +115,13 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-// find returns the slot of k, whose hash is h and head head: the one
+// find returns the slot of k, whose meta is m and head head: the one
 // holding k, or the empty one where k goes.
-func (t *table) find(k []byte, h uint32, head uint64) int {
+func (t *table) find(k []byte, m uint32, head uint64) int {
 	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := slotOf(m, mask); ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.size == 0 || s.hash == h && s.head == head && int(s.size) == len(k)+1 && (len(k) <= 8 || string(t.arena[s.off+8:s.off+s.size-1]) == string(k[8:])) {
+		if s.meta == 0 || s.meta == m && s.head == head && (len(k) <= 8 || string(t.arena[t.offs[i]+8:t.offs[i]+uint32(len(k))]) == string(k[8:])) {
 			return int(i)
 		}
 	}
@@ -121,17 +129,17 @@ func (t *table) find(k []byte, h uint32, head uint64) int {
 
 // lookup returns the value of k, false when the table does not hold it.
 func (t *table) lookup(k []byte) (int32, bool) {
-	if len(t.slots) == 0 {
+	if len(t.slots) == 0 || len(k) == 0 || len(k) > 255 {
 		return 0, false
 	}
 	h, head := hashHead(k)
-	s := &t.slots[t.find(k, h, head)]
-	return s.val, s.size != 0
+	s := &t.slots[t.find(k, tmeta(h, len(k)), head)]
+	return s.val, s.meta != 0
 }
 
-// upsert returns where the value of k (not empty) is kept, adding k with
-// value 0 when it is new (found false). The pointer is valid until the
-// next upsert or reset.
+// upsert returns where the value of k (1 to 255 bytes) is kept, adding k
+// with value 0 when it is new (found false). The pointer is valid until
+// the next upsert or reset.
 func (t *table) upsert(k []byte) (val *int32, found bool) {
 	h, head := hashHead(k)
 	return t.upsertHashed(k, h, head)
@@ -142,11 +150,14 @@ func (t *table) upsertHashed(k []byte, h uint32, head uint64) (val *int32, found
 	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
-	s := &t.slots[t.find(k, h, head)]
-	if s.size != 0 {
+	m := tmeta(h, len(k))
+	i := t.find(k, m, head)
+	s := &t.slots[i]
+	if s.meta != 0 {
 		return &s.val, true
 	}
-	*s = tslot{head: head, hash: h, off: uint32(len(t.arena)), size: uint32(len(k)) + 1}
+	*s = tslot{head: head, meta: m}
+	t.offs[i] = uint32(len(t.arena))
 	t.arena = append(t.arena, k...)
 	t.n++
 	return &s.val, false
@@ -156,25 +167,26 @@ func (t *table) upsertHashed(k []byte, h uint32, head uint64) (val *int32, found
 // it allows, and places the keys again.
 func (t *table) grow() {
 	size := max(minSlots, 2*len(t.slots))
-	old := t.slots
+	old, oldOffs := t.slots, t.offs
 	if size <= cap(t.slots) {
 		t.moved = append(t.moved[:0], old...)
-		old = t.moved
-		t.slots = t.slots[:size]
+		t.movedOffs = append(t.movedOffs[:0], oldOffs...)
+		old, oldOffs = t.moved, t.movedOffs
+		t.slots, t.offs = t.slots[:size], t.offs[:size]
 		clear(t.slots)
 	} else {
-		t.slots = make([]tslot, size)
+		t.slots, t.offs = make([]tslot, size), make([]uint32, size)
 	}
 	mask := uint32(size - 1)
-	for _, s := range old {
-		if s.size == 0 {
+	for j, s := range old {
+		if s.meta == 0 {
 			continue
 		}
-		i := s.hash & mask
-		for t.slots[i].size != 0 {
+		i := slotOf(s.meta, mask)
+		for t.slots[i].meta != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = s
+		t.slots[i], t.offs[i] = s, oldOffs[j]
 	}
 }
 
@@ -194,6 +206,7 @@ func (t *table) reset(keep int) {
 		size *= 2
 	}
 	t.slots = t.slots[:min(size, len(t.slots))]
+	t.offs = t.offs[:len(t.slots)]
 	clear(t.slots)
 	t.arena, t.n = t.arena[:0], 0
 }
