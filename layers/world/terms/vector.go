@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -564,13 +565,4 @@ var _ = [placeMask + 1 - MaxTerms]struct{}{}
 
 // prefix is the first eight bytes of s big-endian, padded with zeros:
 // prefix(a) < prefix(b) implies a <= b.
-func prefix(s string) uint64 {
-	var x uint64
-	for i := 0; i < 8; i++ {
-		x <<= 8
-		if i < len(s) {
-			x |= uint64(s[i])
-		}
-	}
-	return x
-}
+func prefix(s string) uint64 { return bits.ReverseBytes64(headOf(bytesOf(s))) }
