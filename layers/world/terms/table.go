@@ -157,7 +157,11 @@ func (t *table) upsertHashed(k []byte, h uint32, head uint64) (val *int32, found
 		return &s.val, true
 	}
 	*s = tslot{head: head, meta: m}
-	t.offs[i] = uint32(len(t.arena))
+	if len(k) > 8 {
+		// (only such a key's start is read: writing it for every key
+		// would miss the cache at most new keys, offs being apart)
+		t.offs[i] = uint32(len(t.arena))
+	}
 	t.arena = append(t.arena, k...)
 	t.n++
 	return &s.val, false
