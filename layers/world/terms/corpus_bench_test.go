@@ -68,3 +68,25 @@ func BenchmarkOfCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOfCorpusCold is BenchmarkOfCorpus with the processor's caches
+// swept between files, as a build's parse of each file sweeps them: a
+// builder whose tables are hot in a loop over vectors alone may not be in
+// a build.
+func BenchmarkOfCorpusCold(b *testing.B) {
+	srcs := corpusFiles(b, 32<<20)
+	size := 0
+	for _, s := range srcs {
+		size += len(s)
+	}
+	sweep := make([]uint64, 1<<20/8)
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, src := range srcs {
+			for i := range sweep {
+				sweep[i]++
+			}
+			Of(nil, src)
+		}
+	}
+}

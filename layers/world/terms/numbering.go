@@ -1,7 +1,5 @@
 package terms
 
-import "encoding/binary"
-
 // Numbering gives each distinct string (a term, or any other) a number,
 // 0 up in order of first sight. It holds no pointer: the strings' bytes
 // are in one arena and the open-addressed slots are numbers, so a
@@ -17,11 +15,13 @@ type Numbering struct {
 }
 
 // nslot is one slot of a Numbering. A string of at most 8 bytes is held
-// in the slot itself (shortKey), so looking it up reads neither the
+// in the slot itself (headOf), so looking it up reads neither the
 // arena nor ends: most strings a build numbers (terms, kinds, names) are
-// that short.
+// that short. A longer one's slot holds where it starts in the arena, so
+// looking it up reads the arena but not ends (in a large numbering, each
+// is a miss of the processor's caches).
 type nslot struct {
-	key  uint64 // shortKey of a string of at most 8 bytes, else 0
+	key  uint64 // headOf a string of at most 8 bytes, else its start in arena
 	meta uint64 // tag << 40 | min(length, 255) << 32 | number + 1; 0 when empty
 }
 
@@ -38,17 +38,23 @@ func (m *Numbering) number(t []byte) uint32 {
 	// The builder's own hash, inlined: a build numbers every term of
 	// every file, and maphash's call cost more than the rest of a
 	// look-up. Numbers never depend on it.
-	h := hashBytes(t)
-	want := slotMeta(h, len(t))
 	short := len(t) <= 8
-	key := uint64(0)
+	var key uint64
+	var h uint32
 	if short {
-		key = shortKey(t)
+		key = headOf(t)
+		h = hashShort(key, len(t))
+	} else {
+		h = hashBytes(t)
 	}
+	want := slotMeta(h, len(t))
 	mask := uint32(len(m.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &m.slots[i]
 		if s.meta == 0 {
+			if !short {
+				key = uint64(len(m.arena))
+			}
 			m.arena = append(m.arena, t...)
 			m.ends = append(m.ends, uint32(len(m.arena)))
 			*s = nslot{key: key, meta: want | uint64(len(m.ends))}
@@ -56,7 +62,16 @@ func (m *Numbering) number(t []byte) uint32 {
 		}
 		if s.meta&^0xffffffff == want {
 			n := uint32(s.meta) - 1
-			if short && s.key == key || !short && string(m.Bytes(n)) == string(t) {
+			if short {
+				if s.key == key {
+					return n
+				}
+			} else if len(t) < 255 {
+				// (its length is in the meta: 255 is any longer one's)
+				if string(m.arena[s.key:s.key+uint64(len(t))]) == string(t) {
+					return n
+				}
+			} else if string(m.Bytes(n)) == string(t) {
 				return n
 			}
 		}
@@ -68,19 +83,6 @@ func (m *Numbering) number(t []byte) uint32 {
 // length up to 255 (a string of at most 8 bytes is its key and length).
 func slotMeta(h uint32, n int) uint64 {
 	return uint64(h>>8)<<40 | uint64(min(n, 255))<<32
-}
-
-// shortKey packs a string of at most 8 bytes into a number, which with
-// its length tells it from every other: two overlapping 4-byte halves
-// (at least 4 bytes) or the first, middle and last bytes (fewer).
-func shortKey(k []byte) uint64 {
-	switch n := len(k); {
-	case n >= 4:
-		return uint64(binary.LittleEndian.Uint32(k))<<32 | uint64(binary.LittleEndian.Uint32(k[n-4:]))
-	case n > 0:
-		return uint64(k[0])<<16 | uint64(k[n>>1])<<8 | uint64(k[n-1])
-	}
-	return 0
 }
 
 // Len is how many strings are numbered.
@@ -120,9 +122,12 @@ func (m *Numbering) grow() {
 		for m.slots[i].meta != 0 {
 			i = (i + 1) & mask
 		}
-		key := uint64(0)
+		var key uint64 // where t starts in the arena
+		if n > 0 {
+			key = uint64(m.ends[n-1])
+		}
 		if len(t) <= 8 {
-			key = shortKey(t)
+			key = headOf(t)
 		}
 		m.slots[i] = nslot{key: key, meta: slotMeta(h, len(t)) | uint64(n+1)}
 	}

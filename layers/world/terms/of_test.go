@@ -1,10 +1,13 @@
 package terms
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -230,6 +233,24 @@ func FuzzSplitIsSplit(f *testing.F) {
 		}
 		if len(got) > 1 && string(v.buf) != Whole(tok) {
 			t.Fatalf("split(%q) holds %q, Whole = %q", tok, v.buf, Whole(tok))
+		}
+	})
+}
+
+// sortKeys sorts as slices.Sort does, short and long, with runs of one
+// first byte and keys spread over all of them.
+func FuzzSortKeys(f *testing.F) {
+	f.Add([]byte("the quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs"), uint8(3))
+	f.Add(bytes.Repeat([]byte("abcdefgh"), 40), uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, spread uint8) {
+		var keys []uint64
+		for i := 0; i+8 <= len(b); i += 1 + int(spread%8) {
+			keys = append(keys, binary.LittleEndian.Uint64(b[i:]))
+		}
+		want := slices.Sorted(slices.Values(keys))
+		got := sortKeys(slices.Clone(keys), nil)
+		if !slices.Equal(got, want) {
+			t.Fatalf("sortKeys(%x) = %x, want %x", keys, got, want)
 		}
 	})
 }

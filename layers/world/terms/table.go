@@ -6,50 +6,108 @@ import (
 	"math/rand/v2"
 )
 
-// table maps byte strings to int32 values for one file's vector: keys are
-// copied into one arena and slots are open-addressed, so looking up a
-// token or adding a new one allocates nothing once the builder has grown
-// (a map[string]int32 allocates a string for every key it keeps, and the
-// content pass of Of adds every distinct token of every file).
+// table maps byte strings of 1 to 255 bytes to int32 values for one
+// file's vector: keys are copied into one arena and slots are
+// open-addressed, so looking up a token or adding a new one allocates
+// nothing once the builder has grown (a map[string]int32 allocates a
+// string for every key it keeps, and the content pass of Of adds every
+// distinct token of every file).
 type table struct {
-	arena []byte
-	slots []tslot // len is a power of two, or 0; cap may be more
-	n     int     // keys held
-	moved []tslot // grow's scratch
+	arena     []byte
+	slots     []tslot  // len is a power of two, or 0; cap may be more
+	offs      []uint32 // where the key of slot i starts in arena (read for keys over eight bytes)
+	n         int      // keys held
+	moved     []tslot  // grow's scratch
+	movedOffs []uint32
 }
 
-// tslot is one key: arena[off:off+size-1] (size 0: an empty slot), its
-// hash and its value. The hash places the key again when the table
-// grows.
+// tslot is one key: its first eight bytes (headOf), 24 bits of its hash
+// with its length, and its value; 16 bytes, four slots a cache line. The
+// hash bits place the key (slotOf) and tell most keys apart, the head
+// the rest without reading the arena, unless the key is longer than
+// eight bytes (most words are not).
 type tslot struct {
-	hash uint32
-	off  uint32
-	size uint32
+	head uint64
+	meta uint32 // hash>>8<<8 | length; 0 when empty (no key is empty)
 	val  int32
 }
+
+// tmeta is the meta of a key of hash h and length n (at most 255).
+func tmeta(h uint32, n int) uint32 { return h&^0xff | uint32(n) }
+
+// slotOf is the first slot a key of meta m is looked for in.
+func slotOf(m, mask uint32) uint32 { return m >> 8 & mask }
 
 // hashSeed varies between processes, so no file is made to collide on
 // purpose; what a table holds never depends on it.
 var hashSeed = rand.Uint64()
 
-// hashBytes hashes a short key (a word, most often under 16 bytes) eight
-// bytes at a time, folding each through a 64×64→128-bit multiply.
+const hm1, hm2, hm3 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
+
+// hashBytes hashes a key (a word, most often under 16 bytes) eight bytes
+// at a time, folding each through a 64×64→128-bit multiply: every whole
+// eight bytes (hashStep), then the last 0 to 7 bytes zero-padded with the
+// length (hashEnd). nextHashed hashes a word the same way as it finds it,
+// and hashShort a key of at most eight bytes from its headOf.
 func hashBytes(k []byte) uint32 {
-	const m1, m2, m3 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
-	h := hashSeed ^ uint64(len(k))*m1
-	for len(k) > 8 {
-		h = mix(binary.LittleEndian.Uint64(k)^m2, h^m3)
-		k = k[8:]
+	n := len(k)
+	if n <= 8 {
+		return hashShort(headOf(k), n)
 	}
-	var x uint64
-	switch n := len(k); {
-	case n >= 4:
-		x = uint64(binary.LittleEndian.Uint32(k))<<32 | uint64(binary.LittleEndian.Uint32(k[n-4:]))
-	case n > 0:
-		x = uint64(k[0])<<16 | uint64(k[n>>1])<<8 | uint64(k[n-1])
+	h := hashSeed
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		h = hashStep(h, binary.LittleEndian.Uint64(k[i:]))
 	}
-	h = mix(x^m2, h^m1)
+	return hashEnd(h, binary.LittleEndian.Uint64(k[n-8:])>>(64-8*(n-i)), n)
+}
+
+// hashShort is hashBytes of a key of n <= 8 bytes whose headOf is x.
+func hashShort(x uint64, n int) uint32 {
+	h := hashSeed
+	if n == 8 {
+		h, x = hashStep(h, x), 0
+	}
+	return hashEnd(h, x, n)
+}
+
+// hashHead returns hashBytes(k) and headOf(k).
+func hashHead(k []byte) (uint32, uint64) {
+	head := headOf(k)
+	if len(k) <= 8 {
+		return hashShort(head, len(k)), head
+	}
+	return hashBytes(k), head
+}
+
+func hashStep(h, x uint64) uint64 { return mix(x^hm2, h^hm3) }
+
+func hashEnd(h, x uint64, n int) uint32 {
+	h = mix(x^hm2, h^uint64(n)*hm1)
 	return uint32(h ^ h>>32)
+}
+
+// tailOf returns the last m < 8 bytes of key as a number, little-endian
+// and zero-padded.
+func tailOf(key []byte, m int) uint64 {
+	if n := len(key); n >= 8 {
+		return binary.LittleEndian.Uint64(key[n-8:]) >> (64 - 8*m)
+	}
+	return headOf(key)
+}
+
+// headOf returns the first eight bytes of k as a number, little-endian
+// and zero-padded.
+func headOf(k []byte) uint64 {
+	switch n := len(k); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(k)
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(k)) | uint64(binary.LittleEndian.Uint32(k[n-4:]))>>(64-8*n)<<32
+	case n > 0:
+		return uint64(k[0]) | uint64(k[n>>1])<<(8*(n>>1)) | uint64(k[n-1])<<(8*(n-1))
+	}
+	return 0
 }
 
 func mix(a, b uint64) uint64 {
@@ -57,13 +115,13 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-// find returns the slot of k, whose hash is h: the one holding k, or the
-// empty one where k goes.
-func (t *table) find(k []byte, h uint32) int {
+// find returns the slot of k, whose meta is m and head head: the one
+// holding k, or the empty one where k goes.
+func (t *table) find(k []byte, m uint32, head uint64) int {
 	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := slotOf(m, mask); ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.size == 0 || s.hash == h && int(s.size) == len(k)+1 && string(t.arena[s.off:s.off+s.size-1]) == string(k) {
+		if s.meta == 0 || s.meta == m && s.head == head && (len(k) <= 8 || string(t.arena[t.offs[i]+8:t.offs[i]+uint32(len(k))]) == string(k[8:])) {
 			return int(i)
 		}
 	}
@@ -71,26 +129,39 @@ func (t *table) find(k []byte, h uint32) int {
 
 // lookup returns the value of k, false when the table does not hold it.
 func (t *table) lookup(k []byte) (int32, bool) {
-	if len(t.slots) == 0 {
+	if len(t.slots) == 0 || len(k) == 0 || len(k) > 255 {
 		return 0, false
 	}
-	s := &t.slots[t.find(k, hashBytes(k))]
-	return s.val, s.size != 0
+	h, head := hashHead(k)
+	s := &t.slots[t.find(k, tmeta(h, len(k)), head)]
+	return s.val, s.meta != 0
 }
 
-// upsert returns where the value of k (not empty) is kept, adding k with
-// value 0 when it is new (found false). The pointer is valid until the
-// next upsert or reset.
+// upsert returns where the value of k (1 to 255 bytes) is kept, adding k
+// with value 0 when it is new (found false). The pointer is valid until
+// the next upsert or reset.
 func (t *table) upsert(k []byte) (val *int32, found bool) {
+	h, head := hashHead(k)
+	return t.upsertHashed(k, h, head)
+}
+
+// upsertHashed is upsert given k's hashBytes and headOf.
+func (t *table) upsertHashed(k []byte, h uint32, head uint64) (val *int32, found bool) {
 	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
-	h := hashBytes(k)
-	s := &t.slots[t.find(k, h)]
-	if s.size != 0 {
+	m := tmeta(h, len(k))
+	i := t.find(k, m, head)
+	s := &t.slots[i]
+	if s.meta != 0 {
 		return &s.val, true
 	}
-	*s = tslot{hash: h, off: uint32(len(t.arena)), size: uint32(len(k)) + 1}
+	*s = tslot{head: head, meta: m}
+	if len(k) > 8 {
+		// (only such a key's start is read: writing it for every key
+		// would miss the cache at most new keys, offs being apart)
+		t.offs[i] = uint32(len(t.arena))
+	}
 	t.arena = append(t.arena, k...)
 	t.n++
 	return &s.val, false
@@ -100,25 +171,26 @@ func (t *table) upsert(k []byte) (val *int32, found bool) {
 // it allows, and places the keys again.
 func (t *table) grow() {
 	size := max(minSlots, 2*len(t.slots))
-	old := t.slots
+	old, oldOffs := t.slots, t.offs
 	if size <= cap(t.slots) {
 		t.moved = append(t.moved[:0], old...)
-		old = t.moved
-		t.slots = t.slots[:size]
+		t.movedOffs = append(t.movedOffs[:0], oldOffs...)
+		old, oldOffs = t.moved, t.movedOffs
+		t.slots, t.offs = t.slots[:size], t.offs[:size]
 		clear(t.slots)
 	} else {
-		t.slots = make([]tslot, size)
+		t.slots, t.offs = make([]tslot, size), make([]uint32, size)
 	}
 	mask := uint32(size - 1)
-	for _, s := range old {
-		if s.size == 0 {
+	for j, s := range old {
+		if s.meta == 0 {
 			continue
 		}
-		i := s.hash & mask
-		for t.slots[i].size != 0 {
+		i := slotOf(s.meta, mask)
+		for t.slots[i].meta != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = s
+		t.slots[i], t.offs[i] = s, oldOffs[j]
 	}
 }
 
@@ -138,6 +210,7 @@ func (t *table) reset(keep int) {
 		size *= 2
 	}
 	t.slots = t.slots[:min(size, len(t.slots))]
+	t.offs = t.offs[:len(t.slots)]
 	clear(t.slots)
 	t.arena, t.n = t.arena[:0], 0
 }

@@ -2,7 +2,10 @@ package terms
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,9 +44,14 @@ func TestNumbering(t *testing.T) {
 	want := map[string]uint32{}
 	var order []string
 	for i := 0; i < 20000; i++ {
-		k := fmt.Sprintf("t%d", (i*7919)%5003)
-		if i%3 == 0 {
+		x := (i * 7919) % 5003
+		k := fmt.Sprintf("t%d", x)
+		switch {
+		case i%3 == 0:
 			k = "" // the empty term is a term too
+		case x%2 == 0:
+			// long strings (held in the arena), some over 255 bytes
+			k = strings.Repeat(k, x%97)
 		}
 		n, ok := want[k]
 		if !ok {
@@ -117,6 +125,52 @@ func FuzzNumbering(f *testing.F) {
 				}
 			}
 			m.Reset()
+		}
+	})
+}
+
+// hashPlain is hashBytes written plainly: the key zero-padded to a whole
+// number of eight bytes past its last whole eight, read eight at a time.
+func hashPlain(k []byte) uint32 {
+	padded := append(slices.Clone(k), make([]byte, 8)...)
+	h := hashSeed
+	i := 0
+	for ; i+8 <= len(k); i += 8 {
+		h = hashStep(h, binary.LittleEndian.Uint64(padded[i:]))
+	}
+	return hashEnd(h, binary.LittleEndian.Uint64(padded[i:]), len(k))
+}
+
+// hashBytes and headOf read keys of every length as hashPlain and a
+// zero-padded copy do, and nextHashed gives for each word nextWordPlain
+// finds the hash and head of that word.
+func FuzzHashBytes(f *testing.F) {
+	f.Add([]byte("a b ab abc abcd abcde abcdef abcdefg abcdefgh abcdefghi abcdefghijklmnop abcdefghijklmnopq"))
+	f.Add([]byte("x\x00y\x80\xff__ 12345678 _"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for n := 0; n <= min(len(b), 40); n++ {
+			k := b[:n]
+			if got, want := hashBytes(k), hashPlain(k); got != want {
+				t.Fatalf("hashBytes(%q) = %x, want %x", k, got, want)
+			}
+			if got, want := headOf(k), binary.LittleEndian.Uint64(append(slices.Clone(k), make([]byte, 8)...)); got != want {
+				t.Fatalf("headOf(%q) = %x, want %x", k, got, want)
+			}
+			if h, head := hashHead(k); h != hashPlain(k) || head != headOf(k) {
+				t.Fatalf("hashHead(%q) = %x %x, want %x %x", k, h, head, hashPlain(k), headOf(k))
+			}
+		}
+		for i, plain := 0, b; i < len(b) || len(plain) > 0; {
+			start, end, h, head := nextHashed(b, i)
+			var pw []byte
+			pw, plain = nextWordPlain(plain)
+			if w := b[start:end]; string(w) != string(pw) || len(b)-end != len(plain) {
+				t.Fatalf("nextHashed gives %q with %d bytes left, nextWordPlain %q with %d", w, len(b)-end, pw, len(plain))
+			}
+			if h != hashBytes(pw) || head != headOf(pw) {
+				t.Fatalf("nextHashed(%q) hash %x head %x, want %x %x", pw, h, head, hashBytes(pw), headOf(pw))
+			}
+			i = end
 		}
 	})
 }

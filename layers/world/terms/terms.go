@@ -218,6 +218,48 @@ func nextWord(b []byte) (word, rest []byte) {
 	return b[i:j], b[j:]
 }
 
+// nextHashed is nextWord on b[i:], giving the word as b[start:end] and
+// its hashBytes and headOf, computed from the eight bytes at a time it
+// reads to find the word's end (the content pass hashes every word to
+// count it: reading it once is cheaper than reading it again). No word
+// is start == end == len(b).
+func nextHashed(b []byte, i int) (start, end int, h uint32, head uint64) {
+	for i < len(b) && !wordByte[b[i]] {
+		i++
+	}
+	hs := hashSeed
+	j := i
+	var x uint64
+	for ; ; j += 8 {
+		if j+8 > len(b) {
+			// Fewer than eight bytes left: a byte at a time, and the
+			// last of them read as tailOf does.
+			k := j
+			for k < len(b) && wordByte[b[k]] {
+				k++
+			}
+			x = tailOf(b[i:k], k-j)
+			j = k
+			break
+		}
+		x = binary.LittleEndian.Uint64(b[j:])
+		if m := wordBits(x) ^ highBits; m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			x &= 1<<(8*n) - 1
+			j += n
+			break
+		}
+		if j == i {
+			head = x
+		}
+		hs = hashStep(hs, x)
+	}
+	if j-i < 8 {
+		head = x
+	}
+	return i, j, hashEnd(hs, x, j-i), head
+}
+
 // highBits has the high bit of each of eight bytes set.
 const highBits = 0x8080808080808080
 

@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -26,30 +27,35 @@ type vector struct {
 	terms []world.Term
 	index table    // term → its entry in terms
 	keys  []span32 // the text of each entry of terms in index.arena
+	// counts holds the count of entry e of terms at e+1, and at 0 the
+	// repeats of tokens that count none: a repeat adds one without a
+	// branch the processor would mispredict (stop words are frequent).
+	counts []uint32
 	// seen holds each distinct content token with the entry its repeats
-	// count: -1 when none, compoundToken for an identifier of several
-	// parts (not counted).
+	// count plus one: 0 when none, compoundToken for an identifier of
+	// several parts (not counted).
 	seen  table
 	buf   []byte   // lower-case parts of the token being split, then its stems
 	parts []span32 // the parts, as ranges of buf
 	// compound tells whether the last token word added had several parts.
 	compound bool
 	order    []uint64     // finish's sort
+	scratch  []uint64     // finish's sort keys before sorting
 	sorted   []world.Term // finish's result
 }
 
 type span32 struct{ lo, hi int32 }
 
-var vectors = sync.Pool{New: func() any { return &vector{} }}
+var vectors = sync.Pool{New: func() any { return &vector{counts: []uint32{0}} }}
 
 func (v *vector) reset() {
 	// Emptying a table costs as much as the file's keys (table.reset),
 	// and the memory of a very large file's vector is given up, not kept
 	// in the pool.
 	if len(v.terms) > keepMap {
-		v.terms, v.keys, v.order, v.sorted = nil, nil, nil, nil
+		v.terms, v.keys, v.counts, v.order, v.scratch, v.sorted = nil, nil, nil, nil, nil, nil
 	}
-	v.terms, v.keys = v.terms[:0], v.keys[:0]
+	v.terms, v.keys, v.counts = v.terms[:0], v.keys[:0], append(v.counts[:0], 0)
 	v.index.reset(keepMap)
 	v.seen.reset(keepMap)
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
@@ -69,7 +75,14 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 	if len(t) < MinLen || len(t) > MaxLen {
 		return -1
 	}
-	p, ok := v.index.upsert(t)
+	h, head := hashHead(t)
+	return v.entryHashed(t, h, head, field)
+}
+
+// entryHashed is entry for a term of MinLen to MaxLen bytes whose
+// hashBytes and headOf are h and head.
+func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32 {
+	p, ok := v.index.upsertHashed(t, h, head)
 	if !ok {
 		if stopShape[t[0]]&(1<<len(t)) != 0 && stop[string(t)] || allDigitBytes(t) {
 			*p = -1
@@ -78,6 +91,7 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 		// The text is set by finish, from the index's keys.
 		*p = int32(len(v.terms))
 		v.terms = append(v.terms, world.Term{})
+		v.counts = append(v.counts, 0)
 		end := int32(len(v.index.arena)) // upsert added t at the arena's end
 		v.keys = append(v.keys, span32{end - int32(len(t)), end})
 	}
@@ -126,42 +140,82 @@ func (v *vector) split(tok []byte) {
 		v.buf, v.parts = append(buf, tok...), append(parts, span32{0, int32(len(tok))})
 		return
 	}
-	lo := int32(0) // where the current part starts in buf
+	// The parts are written in place, a part's end recorded at every
+	// byte and kept only when the byte cuts (cutBefore), so that tokens
+	// cut at many places (hex digits, hashes) cost no branch at each.
+	n, np := int32(0), 0 // bytes and parts written
+	buf = slices.Grow(buf, len(tok))[:len(tok)]
+	parts = slices.Grow(parts, len(tok)+1)[:len(tok)+1]
+	lo := int32(0)      // where the current part starts in buf
+	pk := uint8(cUnder) // the previous byte's class: none cuts after an underscore
 	for i, c := range tok {
 		k := classOf[c]
 		if k == cUnder {
-			if int32(len(buf)) > lo {
-				parts = append(parts, span32{lo, int32(len(buf))})
+			if n > lo {
+				parts[np] = span32{lo, n}
+				np++
 			}
-			lo = int32(len(buf))
+			lo, pk = n, cUnder
 			continue
 		}
-		if int32(len(buf)) > lo {
-			pk := classOf[tok[i-1]]
-			cut := false
+		cut := int32(cutBefore[pk][k])
+		if pk == cUpper && k == cUpper && i+1 < len(tok) && classOf[tok[i+1]] == cLower {
+			cut = 1
+		}
+		parts[np] = span32{lo, n}
+		np += int(cut)
+		lo += (n - lo) * cut
+		buf[n] = lowerOf[c]
+		n++
+		pk = k
+	}
+	if n > lo {
+		parts[np] = span32{lo, n}
+		np++
+	}
+	v.buf, v.parts = buf[:n], parts[:np]
+}
+
+// cutBefore[p][k] is 1 when split ends a part between a byte of class p
+// and one of class k: before an upper-case letter after a lower-case
+// letter or a digit, and between a digit and a non-digit (an upper-case
+// run's last letter before a lower-case one is split's own test).
+var cutBefore = func() (t [cUnder + 1][cUnder + 1]uint8) {
+	for p := range t {
+		for k := range t[p] {
+			if p == cUnder || k == cUnder {
+				continue
+			}
 			switch {
 			case k == cUpper:
-				cut = pk == cLower || pk == cDigit || pk == cUpper && i+1 < len(tok) && classOf[tok[i+1]] == cLower
+				t[p][k] = b2u(p == cLower || p == cDigit)
 			case k == cDigit:
-				cut = pk != cDigit
+				t[p][k] = b2u(p != cDigit)
 			default:
-				cut = pk == cDigit
-			}
-			if cut {
-				parts = append(parts, span32{lo, int32(len(buf))})
-				lo = int32(len(buf))
+				t[p][k] = b2u(p == cDigit)
 			}
 		}
-		if k == cUpper {
-			c += 'a' - 'A'
-		}
-		buf = append(buf, c)
 	}
-	if int32(len(buf)) > lo {
-		parts = append(parts, span32{lo, int32(len(buf))})
+	return t
+}()
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
 	}
-	v.buf, v.parts = buf, parts
+	return 0
 }
+
+// lowerOf lower-cases an ASCII letter.
+var lowerOf = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if isUpper(byte(c)) {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // lowerLetters reports whether tok is all lower-case ASCII letters.
 func lowerLetters(tok []byte) bool {
@@ -205,6 +259,12 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 		v.entry(v.buf, field)
 	}
 	for _, p := range v.parts {
+		if p.hi-p.lo < MinLen || isDigit(v.buf[p.lo]) {
+			// Not a term (entry says so): too short, or digits (a part
+			// that starts with a digit is all digits, and its stem is
+			// itself). Hashes and hex split into many such parts.
+			continue
+		}
 		e := v.entry(stemBytes(v.buf[p.lo:p.hi]), field)
 		if field == Content && e >= 0 {
 			hit = e
@@ -238,33 +298,65 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 }
 
 // contentWords adds the words of b as content tokens: wordBytes calling
-// content, without a call through a func value for each word.
+// content, without a call through a func value for each word, each word
+// hashed as it is found.
 func (v *vector) contentWords(b []byte) {
-	for len(b) > 0 {
-		var w []byte
-		if w, b = nextWord(b); len(w) > 0 && len(w) <= 4*MaxLen {
-			v.content(w)
+	for i := 0; i < len(b); {
+		start, end, h, head := nextHashed(b, i)
+		if n := end - start; n > 0 && n <= 4*MaxLen {
+			v.content(b[start:end], h, head)
 		}
+		i = end
 	}
 }
 
-// content adds a content token: counted once more when seen before,
-// split and stemmed when new.
-func (v *vector) content(tok []byte) {
-	p, ok := v.seen.upsert(tok)
+// content adds a content token, whose hashBytes is h and headOf head:
+// counted once more when seen before, split and stemmed when new.
+func (v *vector) content(tok []byte, h uint32, head uint64) {
+	p, ok := v.seen.upsertHashed(tok, h, head)
 	if ok {
-		if *p >= 0 {
-			v.terms[*p].Count++
-		}
+		v.counts[max(*p, 0)]++
 		return
 	}
-	e := v.word(tok, Content) // uses v.index, never v.seen: p stays valid
-	if e >= 0 {
-		v.terms[e].Count++
-	} else if v.compound {
-		e = compoundToken
+	// (word and lowerWord use v.index, never v.seen: p stays valid.)
+	var e int32
+	if lowerLetters(tok) {
+		e = v.lowerWord(tok, h, head)
+	} else {
+		e = v.word(tok, Content)
 	}
-	*p = e
+	switch {
+	case e >= 0:
+		v.counts[e+1]++
+		*p = e + 1
+	case v.compound:
+		*p = compoundToken
+	default:
+		*p = 0
+	}
+}
+
+// lowerWord is word(tok, Content) for a token of lower-case ASCII
+// letters only (most new tokens), whose hashBytes and headOf are h and
+// head: its one part is itself, stemmed without a copy unless it ends in
+// "ies", and when stemming leaves it as it is (most often) its hash is
+// the one the content pass made.
+func (v *vector) lowerWord(tok []byte, h uint32, head uint64) int32 {
+	v.compound = false
+	var t []byte
+	if len(tok) > 4 && hasSuffix(tok, "ies") {
+		v.buf = append(v.buf[:0], tok...)
+		t = stemBytes(v.buf)
+	} else {
+		t = tok[:stemLen(tok)]
+	}
+	if len(t) < MinLen || len(t) > MaxLen {
+		return -1
+	}
+	if len(t) != len(tok) { // (an "ies" stem is shorter too)
+		h, head = hashHead(t)
+	}
+	return v.entryHashed(t, h, head, Content)
 }
 
 // named adds the words of s under a named field (no counts).
@@ -279,8 +371,8 @@ func (v *vector) named(s string, field uint8) {
 // split and stemmed again.
 func (v *vector) nameWord(tok []byte, field uint8) {
 	if e, ok := v.seen.lookup(tok); ok && e != compoundToken {
-		if e >= 0 {
-			v.terms[e].Fields |= field
+		if e > 0 {
+			v.terms[e-1].Fields |= field
 		}
 		return
 	}
@@ -288,43 +380,73 @@ func (v *vector) nameWord(tok []byte, field uint8) {
 }
 
 // compoundToken is what seen holds for a content token of several parts
-// (-1 is for one of one part whose term is not kept, or of none).
-const compoundToken = -2
+// (0 is for one of one part whose term is not kept, or of none).
+const compoundToken = -1
 
 // bytesOf returns the bytes of s without copying them, for reading only.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // stemBytes is Stem on a scratch buffer: it returns a prefix of w,
-// changed in place ("ies" becomes "y").
+// changed in place only when w ends in "ies" ("ies" becomes "y"; stemLen
+// gives every other stem's length without writing).
 func stemBytes(w []byte) []byte {
-	if len(w) <= 3 {
-		return w
-	}
-	switch {
-	case hasSuffix(w, "ies") && len(w) > 4:
+	if len(w) > 4 && hasSuffix(w, "ies") {
 		w = w[:len(w)-2]
 		w[len(w)-1] = 'y'
-	case hasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is"):
-		w = w[:len(w)-1]
+		return w[:stemRest(w)]
 	}
-	for _, suf := range stemSuffixes {
-		if hasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			break
-		}
-	}
-	if len(w) > 3 && w[len(w)-1] == 'e' {
-		w = w[:len(w)-1]
-	}
-	if n := len(w); n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		w = w[:n-1]
-	}
-	return w
+	return w[:stemLen(w)]
 }
 
-var stemSuffixes = []string{"ing", "ed", "er", "ly"}
+// stemLen is the length of Stem of w, which does not end in "ies" or is
+// at most four bytes long: such a stem is a prefix of w.
+func stemLen(w []byte) int {
+	n := len(w)
+	if n <= 3 {
+		return n
+	}
+	switch {
+	case hasSuffix(w, "sses"):
+		n -= 2
+	case w[n-1] == 's' && w[n-2] != 's' && w[n-2] != 'u' && w[n-2] != 'i':
+		n--
+	}
+	return stemRest(w[:n])
+}
+
+// stemRest is the length of w once Stem's last steps cut it: one of
+// "ing", "ed", "er", "ly" (keeping three bytes; no two end alike), then a
+// final e, then a doubled final consonant.
+func stemRest(w []byte) int {
+	n := len(w)
+	if n >= 5 {
+		switch w[n-1] {
+		case 'g':
+			if n >= 6 && w[n-2] == 'n' && w[n-3] == 'i' {
+				n -= 3
+			}
+		case 'd', 'r':
+			if w[n-2] == 'e' {
+				n -= 2
+			}
+		case 'y':
+			if w[n-2] == 'l' {
+				n -= 2
+			}
+		}
+	}
+	if n > 3 && w[n-1] == 'e' {
+		n--
+	}
+	if n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) {
+		switch w[n-1] {
+		case 'a', 'e', 'i', 'o', 'u', 'l', 's':
+		default:
+			n--
+		}
+	}
+	return n
+}
 
 func hasSuffix(b []byte, s string) bool {
 	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
@@ -346,6 +468,7 @@ func (v *vector) finish() []world.Term {
 	all := string(v.index.arena)
 	for i, k := range v.keys {
 		v.terms[i].Text = all[k.lo:k.hi]
+		v.terms[i].Count = v.counts[i+1]
 	}
 	out := v.terms
 	if len(out) > MaxTerms {
@@ -373,11 +496,12 @@ func (v *vector) finish() []world.Term {
 	// bits, its place in out in the low ones. Most terms are told apart
 	// by their numbers alone; runs whose first bytes tie are sorted by
 	// their texts after.
-	order := v.order[:0]
+	keys := v.order[:0]
 	for i := range out {
-		order = append(order, prefix(out[i].Text)&^placeMask|uint64(i))
+		keys = append(keys, prefix(out[i].Text)&^placeMask|uint64(i))
 	}
-	slices.Sort(order)
+	order := sortKeys(keys, v.scratch[:0])
+	v.scratch = keys
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
 		for hi < len(order) && order[hi]&^placeMask == order[lo]&^placeMask {
@@ -398,6 +522,41 @@ func (v *vector) finish() []world.Term {
 	return sorted
 }
 
+// sortKeys sorts keys into out (grown as needed; keys are left in
+// another order): by their first byte into 256 runs, placed by counts,
+// then each run sorted on its own. A vector's terms spread over a few
+// dozen first letters, so most runs are a handful of keys long, and the
+// whole costs a few passes over the keys instead of a sort's log n.
+func sortKeys(keys, out []uint64) []uint64 {
+	if len(keys) < 64 {
+		slices.Sort(keys)
+		return append(out, keys...)
+	}
+	var at [257]int32
+	for _, k := range keys {
+		at[k>>56+1]++
+	}
+	for c := 1; c < len(at); c++ {
+		at[c] += at[c-1]
+	}
+	out = slices.Grow(out, len(keys))[:len(keys)]
+	for _, k := range keys {
+		c := k >> 56
+		out[at[c]] = k
+		at[c]++
+	}
+	// at[c] is now where run c ends.
+	lo := int32(0)
+	for c := range 256 {
+		hi := at[c]
+		if hi-lo > 1 {
+			slices.Sort(out[lo:hi])
+		}
+		lo = hi
+	}
+	return out
+}
+
 // placeMask holds a term's place in finish's sort keys: a vector has at
 // most MaxTerms terms (the array below fails to compile otherwise).
 const placeMask = 1<<12 - 1
@@ -406,13 +565,4 @@ var _ = [placeMask + 1 - MaxTerms]struct{}{}
 
 // prefix is the first eight bytes of s big-endian, padded with zeros:
 // prefix(a) < prefix(b) implies a <= b.
-func prefix(s string) uint64 {
-	var x uint64
-	for i := 0; i < 8; i++ {
-		x <<= 8
-		if i < len(s) {
-			x |= uint64(s[i])
-		}
-	}
-	return x
-}
+func prefix(s string) uint64 { return bits.ReverseBytes64(headOf(bytesOf(s))) }
