@@ -1,6 +1,13 @@
 package build
 
-import "github.com/git-speed/git-speed/layers/world"
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
 
 // Facts are stored in the same compact binary form as shards: a string
 // table, then the fields in a fixed order, reference lines delta-encoded.
@@ -10,50 +17,275 @@ import "github.com/git-speed/git-speed/layers/world"
 //	1: first binary facts.
 //	2: a definition's Returns after its Doc.
 //	3: the term vector (Facts.Terms) follows the warning.
-const factsFormat = 3
+//	4: what the facts repeat is stored once (factsFormat4 below).
+const factsFormat = 4
+
+// factsFormat4: a kubernetes build wrote 125 MB of facts, and compressing
+// them cost CPU in proportion to their size, though most of it repeated
+// itself. Format 4 stores each thing once:
+//
+//   - a definition's Qualified is its Name, Parent+"."+Name or
+//     Parent+" > "+Name (markdown) when it is one of those, and its Parent
+//     the Qualified of an earlier definition (maybe with an index suffix
+//     such as "[0]"): a shape byte says which, with Exported;
+//   - a definition's Start is a delta from the previous one, its End from
+//     its Start;
+//   - the skeleton is literal text between pieces that name what they
+//     repeat: a definition's doc, signature, name, type, the "lines S-E"
+//     its elided body names, an import's alias or path (skeletonPieces);
+//   - a reference's line delta, kind and whether its enclosing definition
+//     changed share one number;
+//   - terms, sorted, keep only what differs from the previous term's text.
+//
+// Decoding gives exactly the Facts encoded.
+
+// Def shape bits.
+const (
+	shapeExported = 1 << 0
+	// Qualified (bits 1-2).
+	qualShift     = 1
+	qualExplicit  = 0
+	qualName      = 1 // Name
+	qualDotted    = 2 // Parent + "." + Name
+	qualSection   = 3 // Parent + " > " + Name (markdown headings)
+	parentShift   = 3 // Parent (bits 3-4)
+	parentNone    = 0
+	parentDef     = 1 // the Qualified of an earlier definition
+	parentString  = 2
+	parentIndexed = 3 // the Qualified of an earlier definition and a suffix ("[0]")
+	shapeUnused   = 0xE0
+)
+
+// Reference kinds by code; refKindOther is followed by the kind's string.
+var refKinds = [...]string{"", world.RefCall, world.RefType, world.RefMember, world.RefValue, world.RefFixture}
+
+const refKindOther = 7
+
+// Skeleton piece fields of a definition (fieldImport* of an import).
+const (
+	fieldDoc = iota
+	fieldSignature
+	fieldName    // a field's name, when its line is not its signature (aligned)
+	fieldReturns // and its type
+	fieldLines
+	fieldImportAlias = 0
+	fieldImportPath  = 1
+)
+
+// factsCodec is the encoder's scratch, reused through shardWriter.
+type factsCodec struct {
+	quals  map[string]int // Qualified → index of its latest definition
+	pieces []byte         // the skeleton's pieces
+	lit    []byte         // the skeleton's literal text
+	num    []byte
+}
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
 	w := borrowWriter()
 	defer w.release()
+	if w.facts == nil {
+		w.facts = &factsCodec{quals: map[string]int{}}
+	}
+	c := w.facts
+	clear(c.quals)
 	w.str(f.Lang)
 	w.str(f.Package)
 	w.uint(uint64(len(f.Defs)))
-	for _, d := range f.Defs {
+	prevStart := 0
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		shape := byte(0)
+		if d.Exported {
+			shape |= shapeExported
+		}
+		qual := qualExplicit
+		switch {
+		case d.Qualified == d.Name:
+			qual = qualName
+		case d.Parent != "" && isJoined(d.Qualified, d.Parent, ".", d.Name):
+			qual = qualDotted
+		case d.Parent != "" && isJoined(d.Qualified, d.Parent, " > ", d.Name):
+			qual = qualSection
+		}
+		parent, parentAt, suffix := parentNone, 0, ""
+		if d.Parent != "" {
+			parent = parentString
+			if k, ok := c.quals[d.Parent]; ok {
+				parent, parentAt = parentDef, k
+			} else if b := strings.LastIndexByte(d.Parent, '['); b > 0 && d.Parent[len(d.Parent)-1] == ']' {
+				if k, ok := c.quals[d.Parent[:b]]; ok {
+					parent, parentAt, suffix = parentIndexed, k, d.Parent[b:]
+				}
+			}
+		}
+		shape |= byte(qual)<<qualShift | byte(parent)<<parentShift
+		w.body = append(w.body, shape)
 		w.str(d.Name)
 		w.str(d.Kind)
-		w.str(d.Qualified)
-		w.str(d.Parent)
-		w.uint(uint64(d.Start))
-		w.uint(uint64(d.End))
+		if qual == qualExplicit {
+			w.str(d.Qualified)
+		}
+		switch parent {
+		case parentDef:
+			w.uint(uint64(i - parentAt))
+		case parentIndexed:
+			w.uint(uint64(i - parentAt))
+			w.str(suffix)
+		case parentString:
+			w.str(d.Parent)
+		}
+		w.uint(zigzag(d.Start - prevStart))
+		prevStart = d.Start
+		w.uint(zigzag(d.End - d.Start))
 		w.str(d.Signature)
-		w.bool(d.Exported)
 		w.str(d.Doc)
 		w.str(d.Returns)
+		c.quals[d.Qualified] = i
 	}
 	w.imports(f.Imports)
 	w.uint(uint64(len(f.Refs)))
-	prev := 0
-	for _, r := range f.Refs {
+	prevLine, prevIn := 0, 0
+	for i := range f.Refs {
+		r := &f.Refs[i]
 		w.str(r.Name)
 		w.str(r.Qual)
-		w.uint(zigzag(r.Line - prev))
-		prev = r.Line
-		w.uint(uint64(r.In))
-		w.str(r.Kind)
+		kind := refKindOther
+		for k, s := range refKinds {
+			if r.Kind == s {
+				kind = k
+				break
+			}
+		}
+		head := zigzag(r.Line-prevLine)<<4 | uint64(kind)
+		prevLine = r.Line
+		if r.In != prevIn {
+			head |= 1 << 3
+		}
+		w.uint(head)
+		if r.In != prevIn {
+			w.uint(zigzag(r.In - prevIn))
+			prevIn = r.In
+		}
+		if kind == refKindOther {
+			w.str(r.Kind)
+		}
 	}
-	w.str(f.Skeleton)
+	c.skeleton(f)
+	w.uint(uint64(len(f.Skeleton)))
+	w.uint(uint64(len(c.pieces)))
+	w.body = append(w.body, c.pieces...)
+	w.uint(uint64(len(c.lit)))
+	w.body = append(w.body, c.lit...)
 	w.uint(uint64(f.Lines))
 	w.uint(uint64(f.Tokens))
 	w.uint(uint64(f.SkelToks))
 	w.bool(f.Partial)
 	w.str(f.Warning)
 	w.uint(uint64(len(f.Terms)))
+	size := 0
 	for _, t := range f.Terms {
-		w.str(t.Text)
+		size += len(t.Text)
+	}
+	if len(f.Terms) > 0 {
+		w.uint(uint64(size))
+	}
+	prev := ""
+	for _, t := range f.Terms {
+		p := commonPrefix(prev, t.Text)
+		w.uint(uint64(p))
+		w.uint(uint64(len(t.Text) - p))
+		w.body = append(w.body, t.Text[p:]...)
 		w.body = append(w.body, t.Fields)
 		w.uint(uint64(t.Count))
+		prev = t.Text
 	}
 	return w.bytes(factsFormat), nil
+}
+
+// isJoined reports whether s is a+sep+b.
+func isJoined(s, a, sep, b string) bool {
+	return len(s) == len(a)+len(sep)+len(b) && strings.HasPrefix(s, a) && s[len(a):len(a)+len(sep)] == sep && strings.HasSuffix(s, b)
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// Skeleton pieces. The skeleton is read in order and cut into literal text
+// and pieces, each a text the facts already hold: item i (the imports,
+// then the definitions) and one of its fields. A piece is two uvarints,
+// gap<<3|field (gap: the literal bytes before it) and the item's distance
+// from the previous piece's item; an item's fields come in the order of
+// their numbers, each once, so a skeleton is never more than its literal
+// text and the texts of its items. The encoder looks for each item's fields
+// a little way ahead of where it is, in the order a skeleton shows them;
+// what it does not find stays literal, so any skeleton round-trips.
+const (
+	pieceMin    = 4    // shorter texts stay literal: a piece costs two bytes
+	docWindow   = 4096 // how far ahead a doc or signature is looked for (a long doc comment before it)
+	shortWindow = 256  // how far ahead the others are
+	// maxSkeleton bounds the size a damaged blob can ask for.
+	maxSkeleton = 1 << 28
+)
+
+// linesText is the "line S" or "lines S-E" a skeleton says of an elided
+// body, appended to b.
+func linesText(b []byte, d *world.Def) []byte {
+	if d.Start == d.End {
+		b = append(b, "line "...)
+		return strconv.AppendInt(b, int64(d.Start), 10)
+	}
+	b = append(b, "lines "...)
+	b = strconv.AppendInt(b, int64(d.Start), 10)
+	b = append(b, '-')
+	return strconv.AppendInt(b, int64(d.End), 10)
+}
+
+// skeleton cuts f.Skeleton into c.pieces and c.lit.
+func (c *factsCodec) skeleton(f *world.Facts) {
+	c.pieces, c.lit = c.pieces[:0], c.lit[:0]
+	s := f.Skeleton
+	if s == "" {
+		return
+	}
+	pos, last := 0, 0
+	find := func(item, field int, text string, window int) bool {
+		if len(text) < pieceMin {
+			return false
+		}
+		end := min(len(s), pos+window+len(text))
+		j := strings.Index(s[pos:end], text)
+		if j < 0 {
+			return false
+		}
+		c.lit = append(c.lit, s[pos:pos+j]...)
+		c.pieces = binary.AppendUvarint(c.pieces, uint64(j)<<3|uint64(field))
+		c.pieces = binary.AppendUvarint(c.pieces, uint64(item-last))
+		pos += j + len(text)
+		last = item
+		return true
+	}
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		find(i, fieldImportAlias, im.Alias, shortWindow)
+		find(i, fieldImportPath, im.Path, shortWindow)
+	}
+	n := len(f.Imports)
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		find(n+i, fieldDoc, d.Doc, docWindow)
+		if !find(n+i, fieldSignature, d.Signature, docWindow) && find(n+i, fieldName, d.Name, shortWindow) {
+			find(n+i, fieldReturns, d.Returns, shortWindow)
+		}
+		c.num = linesText(c.num[:0], d)
+		find(n+i, fieldLines, string(c.num), shortWindow)
+	}
+	c.lit = append(c.lit, s[pos:]...)
 }
 
 func decodeFacts(b []byte) (*world.Facts, error) {
@@ -61,25 +293,82 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 	f := &world.Facts{Lang: r.str(), Package: r.str()}
 	if n := r.count(); n > 0 {
 		f.Defs = make([]world.Def, n)
+		prevStart := 0
 		for i := range f.Defs {
-			f.Defs[i] = world.Def{Name: r.str(), Kind: r.str(), Qualified: r.str(), Parent: r.str(),
-				Start: int(r.uint()), End: int(r.uint()), Signature: r.str(), Exported: r.bool(), Doc: r.str(), Returns: r.str()}
+			shape := r.byte()
+			if shape&shapeUnused != 0 {
+				r.err = errShard
+				break
+			}
+			d := world.Def{Exported: shape&shapeExported != 0, Name: r.str(), Kind: r.str()}
+			qual := int(shape>>qualShift) & 3
+			if qual == qualExplicit {
+				d.Qualified = r.str()
+			}
+			switch int(shape>>parentShift) & 3 {
+			case parentDef:
+				if k := r.uint(); k >= 1 && k <= uint64(i) {
+					d.Parent = f.Defs[i-int(k)].Qualified
+				} else {
+					r.err = errShard
+				}
+			case parentIndexed:
+				if k := r.uint(); k >= 1 && k <= uint64(i) {
+					d.Parent = f.Defs[i-int(k)].Qualified + r.str()
+				} else {
+					r.err = errShard
+				}
+			case parentString:
+				d.Parent = r.str()
+			}
+			switch qual {
+			case qualName:
+				d.Qualified = d.Name
+			case qualDotted:
+				d.Qualified = d.Parent + "." + d.Name
+			case qualSection:
+				d.Qualified = d.Parent + " > " + d.Name
+			}
+			d.Start = prevStart + unzigzag(r.uint())
+			prevStart = d.Start
+			d.End = d.Start + unzigzag(r.uint())
+			d.Signature, d.Doc, d.Returns = r.str(), r.str(), r.str()
+			f.Defs[i] = d
+			if r.err != nil {
+				break
+			}
 		}
 	}
 	f.Imports = r.imports()
 	if n := r.count(); n > 0 {
 		f.Refs = make([]world.Ref, n)
-		prev := 0
+		prevLine, prevIn := 0, 0
 		for i := range f.Refs {
 			ref := world.Ref{Name: r.str(), Qual: r.str()}
-			prev += unzigzag(r.uint())
-			ref.Line = prev
-			ref.In = int(r.uint())
-			ref.Kind = r.str()
+			head := r.uint()
+			prevLine += unzigzag(head >> 4)
+			ref.Line = prevLine
+			if head&(1<<3) != 0 {
+				prevIn += unzigzag(r.uint())
+				if prevIn < 0 || prevIn > len(f.Defs) {
+					r.err = errShard
+				}
+			}
+			ref.In = prevIn
+			if kind := int(head & 7); kind == refKindOther {
+				ref.Kind = r.str()
+			} else if kind < len(refKinds) {
+				ref.Kind = refKinds[kind]
+			} else {
+				r.err = errShard
+			}
 			f.Refs[i] = ref
+			if r.err != nil {
+				break
+			}
 		}
 	}
-	f.Skeleton = r.str()
+	f.Skeleton = r.skeleton(f)
 	f.Lines = int(r.uint())
 	f.Tokens = int(r.uint())
 	f.SkelToks = int(r.uint())
@@ -87,8 +376,27 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 	f.Warning = r.str()
 	if n := r.count(); n > 0 {
 		f.Terms = make([]world.Term, n)
+		// The terms' texts share one allocation, of the size given first
+		// (verified at the end). Should a damaged size make it grow, the
+		// texts made before keep the old array, which nothing writes again.
+		size := r.uint()
+		text := make([]byte, 0, min(size, uint64(len(r.b))*8))
+		var prev []byte
 		for i := range f.Terms {
-			f.Terms[i] = world.Term{Text: r.str(), Fields: r.byte(), Count: uint32(r.uint())}
+			p, l := r.uint(), r.uint()
+			if r.err != nil || p > uint64(len(prev)) || l > uint64(len(r.b)) {
+				r.err = errShard
+				break
+			}
+			start := len(text)
+			text = append(text, prev[:p]...)
+			text = append(text, r.b[:l]...)
+			r.b = r.b[l:]
+			prev = text[start:]
+			f.Terms[i] = world.Term{Text: unsafe.String(unsafe.SliceData(prev), len(prev)), Fields: r.byte(), Count: uint32(r.uint())}
+		}
+		if r.err == nil && uint64(len(text)) != size {
+			r.err = errShard
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {
@@ -98,6 +406,98 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 		return nil, r.err
 	}
 	return f, nil
+}
+
+// skeleton reads the skeleton's pieces and literal text and puts it
+// together from them and f's imports and definitions, read before.
+func (r *shardReader) skeleton(f *world.Facts) string {
+	size := r.uint()
+	pieces := r.raw(r.count())
+	lit := r.raw(r.count())
+	if r.err != nil || size == 0 && len(pieces) == 0 && len(lit) == 0 {
+		return ""
+	}
+	if size > maxSkeleton {
+		r.err = errShard
+		return ""
+	}
+	var out strings.Builder
+	out.Grow(int(min(size, uint64(len(lit))+uint64(len(pieces))*64)))
+	item, field := 0, -1
+	var num []byte
+	for len(pieces) > 0 {
+		head, n := binary.Uvarint(pieces)
+		if n <= 0 {
+			break
+		}
+		delta, m := binary.Uvarint(pieces[n:])
+		if m <= 0 {
+			break
+		}
+		pieces = pieces[n+m:]
+		gap, next := head>>3, int(head&7)
+		if gap > uint64(len(lit)) || delta > uint64(len(f.Imports)+len(f.Defs)-item) || delta == 0 && next <= field {
+			r.err = errShard
+			return ""
+		}
+		item += int(delta)
+		field = next
+		out.Write(lit[:gap])
+		lit = lit[gap:]
+		if item < len(f.Imports) {
+			switch im := &f.Imports[item]; field {
+			case fieldImportAlias:
+				out.WriteString(im.Alias)
+			case fieldImportPath:
+				out.WriteString(im.Path)
+			default:
+				r.err = errShard
+			}
+		} else if item < len(f.Imports)+len(f.Defs) {
+			switch d := &f.Defs[item-len(f.Imports)]; field {
+			case fieldDoc:
+				out.WriteString(d.Doc)
+			case fieldSignature:
+				out.WriteString(d.Signature)
+			case fieldLines:
+				num = linesText(num[:0], d)
+				out.Write(num)
+			case fieldName:
+				out.WriteString(d.Name)
+			case fieldReturns:
+				out.WriteString(d.Returns)
+			default:
+				r.err = errShard
+			}
+		} else {
+			r.err = errShard
+		}
+		if r.err != nil || uint64(out.Len()) > size {
+			r.err = errShard
+			return ""
+		}
+	}
+	if len(pieces) != 0 {
+		r.err = errShard
+		return ""
+	}
+	out.Write(lit)
+	if uint64(out.Len()) != size {
+		r.err = errShard
+		return ""
+	}
+	return out.String()
+}
+
+// raw reads n bytes as they are.
+func (r *shardReader) raw(n int) []byte {
+	if r.err != nil || n > len(r.b) {
+		r.err = errShard
+		return nil
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
 }
 
 func zigzag(v int) uint64   { return uint64((v << 1) ^ (v >> 63)) }
