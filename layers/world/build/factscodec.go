@@ -35,7 +35,11 @@ const factsFormat = 4
 //     its elided body names, an import's alias or path (skeletonPieces);
 //   - a reference's line delta, kind and whether its enclosing definition
 //     changed share one number;
-//   - terms, sorted, keep only what differs from the previous term's text.
+//   - a signature that holds the definition's name is stored as the text
+//     before and after it;
+//   - terms, sorted, keep only what differs from the previous term's text
+//     (the length of the common prefix and of the rest share one number),
+//     and a count and where the term occurs share another.
 //
 // Decoding gives exactly the Facts encoded.
 
@@ -53,13 +57,19 @@ const (
 	parentDef     = 1 // the Qualified of an earlier definition
 	parentString  = 2
 	parentIndexed = 3 // the Qualified of an earlier definition and a suffix ("[0]")
-	shapeUnused   = 0xE0
+	// shapeSigName: the Signature is a head, the Name and a tail.
+	shapeSigName = 1 << 5
+	shapeUnused  = 0xC0
 )
 
 // Reference kinds by code; refKindOther is followed by the kind's string.
 var refKinds = [...]string{"", world.RefCall, world.RefType, world.RefMember, world.RefValue, world.RefFixture}
 
 const refKindOther = 7
+
+// A term's Count and Fields share one number when Fields < 63 (all of a
+// kubernetes build's do); termFieldsOther says a byte of Fields follows.
+const termFieldsOther = 63
 
 // Skeleton piece fields of a definition (fieldImport* of an import).
 const (
@@ -119,6 +129,13 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 			}
 		}
 		shape |= byte(qual)<<qualShift | byte(parent)<<parentShift
+		at := -1
+		if d.Name != "" {
+			at = strings.Index(d.Signature, d.Name)
+		}
+		if at >= 0 {
+			shape |= shapeSigName
+		}
 		w.body = append(w.body, shape)
 		w.str(d.Name)
 		w.str(d.Kind)
@@ -137,7 +154,12 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 		w.uint(zigzag(d.Start - prevStart))
 		prevStart = d.Start
 		w.uint(zigzag(d.End - d.Start))
-		w.str(d.Signature)
+		if at >= 0 {
+			w.str(d.Signature[:at])
+			w.str(d.Signature[at+len(d.Name):])
+		} else {
+			w.str(d.Signature)
+		}
 		w.str(d.Doc)
 		w.str(d.Returns)
 		c.quals[d.Qualified] = i
@@ -192,11 +214,19 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 	prev := ""
 	for _, t := range f.Terms {
 		p := commonPrefix(prev, t.Text)
-		w.uint(uint64(p))
-		w.uint(uint64(len(t.Text) - p))
+		if l := len(t.Text) - p; l < 15 {
+			w.uint(uint64(p)<<4 | uint64(l))
+		} else {
+			w.uint(uint64(p)<<4 | 15)
+			w.uint(uint64(l - 15))
+		}
 		w.body = append(w.body, t.Text[p:]...)
-		w.body = append(w.body, t.Fields)
-		w.uint(uint64(t.Count))
+		if t.Fields < termFieldsOther {
+			w.uint(uint64(t.Count)<<6 | uint64(t.Fields))
+		} else {
+			w.uint(uint64(t.Count)<<6 | termFieldsOther)
+			w.body = append(w.body, t.Fields)
+		}
 		prev = t.Text
 	}
 	return w.bytes(factsFormat), nil
@@ -332,7 +362,10 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 			d.Start = prevStart + unzigzag(r.uint())
 			prevStart = d.Start
 			d.End = d.Start + unzigzag(r.uint())
-			d.Signature, d.Doc, d.Returns = r.str(), r.str(), r.str()
+			if d.Signature = r.str(); shape&shapeSigName != 0 {
+				d.Signature += d.Name + r.str()
+			}
+			d.Doc, d.Returns = r.str(), r.str()
 			f.Defs[i] = d
 			if r.err != nil {
 				break
@@ -383,7 +416,11 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 		text := make([]byte, 0, min(size, uint64(len(r.b))*8))
 		var prev []byte
 		for i := range f.Terms {
-			p, l := r.uint(), r.uint()
+			head := r.uint()
+			p, l := head>>4, head&15
+			if l == 15 {
+				l += r.uint()
+			}
 			if r.err != nil || p > uint64(len(prev)) || l > uint64(len(r.b)) {
 				r.err = errShard
 				break
@@ -393,7 +430,15 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 			text = append(text, r.b[:l]...)
 			r.b = r.b[l:]
 			prev = text[start:]
-			f.Terms[i] = world.Term{Text: unsafe.String(unsafe.SliceData(prev), len(prev)), Fields: r.byte(), Count: uint32(r.uint())}
+			tm := world.Term{Text: unsafe.String(unsafe.SliceData(prev), len(prev))}
+			v := r.uint()
+			if tm.Fields = uint8(v & termFieldsOther); tm.Fields == termFieldsOther {
+				tm.Fields = r.byte()
+			}
+			if tm.Count = uint32(v >> 6); uint64(tm.Count) != v>>6 {
+				r.err = errShard
+			}
+			f.Terms[i] = tm
 		}
 		if r.err == nil && uint64(len(text)) != size {
 			r.err = errShard
