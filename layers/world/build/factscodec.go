@@ -98,6 +98,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 	}
 	c := w.facts
 	clear(c.quals)
+	joined := 0 // bytes the decoder joins, within maxJoined
 	w.str(f.Lang)
 	w.str(f.Package)
 	w.uint(uint64(len(f.Defs)))
@@ -108,10 +109,14 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 		if d.Exported {
 			shape |= shapeExported
 		}
+		// Joins are what the decoder allocates beyond the blob: past
+		// maxJoined (names nested thousands deep) the texts are stored.
+		join := joined < maxJoined
 		qual := qualExplicit
 		switch {
 		case d.Qualified == d.Name:
 			qual = qualName
+		case !join:
 		case d.Parent != "" && isJoined(d.Qualified, d.Parent, ".", d.Name):
 			qual = qualDotted
 		case d.Parent != "" && isJoined(d.Qualified, d.Parent, " > ", d.Name):
@@ -122,19 +127,24 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 			parent = parentString
 			if k, ok := c.quals[d.Parent]; ok {
 				parent, parentAt = parentDef, k
-			} else if b := strings.LastIndexByte(d.Parent, '['); b > 0 && d.Parent[len(d.Parent)-1] == ']' {
+			} else if b := strings.LastIndexByte(d.Parent, '['); join && b > 0 && d.Parent[len(d.Parent)-1] == ']' {
 				if k, ok := c.quals[d.Parent[:b]]; ok {
 					parent, parentAt, suffix = parentIndexed, k, d.Parent[b:]
+					joined += len(d.Parent)
 				}
 			}
 		}
+		if qual == qualDotted || qual == qualSection {
+			joined += len(d.Qualified)
+		}
 		shape |= byte(qual)<<qualShift | byte(parent)<<parentShift
 		at := -1
-		if d.Name != "" {
+		if join && d.Name != "" {
 			at = strings.Index(d.Signature, d.Name)
 		}
 		if at >= 0 {
 			shape |= shapeSigName
+			joined += len(d.Signature)
 		}
 		w.body = append(w.body, shape)
 		w.str(d.Name)
@@ -259,8 +269,6 @@ const (
 	pieceMin    = 4    // shorter texts stay literal: a piece costs two bytes
 	docWindow   = 4096 // how far ahead a doc or signature is looked for (a long doc comment before it)
 	shortWindow = 256  // how far ahead the others are
-	// maxSkeleton bounds the size a damaged blob can ask for.
-	maxSkeleton = 1 << 28
 )
 
 // linesText is the "line S" or "lines S-E" a skeleton says of an elided
@@ -318,8 +326,45 @@ func (c *factsCodec) skeleton(f *world.Facts) {
 	c.lit = append(c.lit, s[pos:]...)
 }
 
+// factsReader is a shard reader of facts with a budget: the bytes of the
+// strings it joins (qualified names, signatures, the skeleton, terms). A
+// damaged blob could otherwise ask for far more than a real file's facts,
+// a chain of parents a name longer at each step.
+type factsReader struct {
+	*shardReader
+	budget int
+}
+
+// maxFactsGrowth: the facts' joined strings may be this many times the
+// blob, or factsFloor bytes for a small blob. The encoder joins names and
+// signatures within maxJoined, and a skeleton or term vector is about
+// the size of its file (index.max_file_bytes, 1 MiB by default), so real
+// facts stay far below either.
+const (
+	maxFactsGrowth = 64
+	factsFloor     = 32 << 20
+	maxJoined      = 16 << 20
+)
+
+// spend takes n bytes from the budget and reports whether there were.
+func (r *factsReader) spend(n int) bool {
+	if r.budget -= n; r.budget < 0 || n < 0 {
+		r.err = errShard
+		return false
+	}
+	return true
+}
+
+// join is a+b+c within the budget.
+func (r *factsReader) join(a, b, c string) string {
+	if r.err != nil || !r.spend(len(a)+len(b)+len(c)) {
+		return ""
+	}
+	return a + b + c
+}
+
 func decodeFacts(b []byte) (*world.Facts, error) {
-	r := newOwnShardReader(b, factsFormat)
+	r := &factsReader{shardReader: newOwnShardReader(b, factsFormat), budget: max(factsFloor, maxFactsGrowth*len(b))}
 	f := &world.Facts{Lang: r.str(), Package: r.str()}
 	if n := r.count(); n > 0 {
 		f.Defs = make([]world.Def, n)
@@ -344,7 +389,7 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 				}
 			case parentIndexed:
 				if k := r.uint(); k >= 1 && k <= uint64(i) {
-					d.Parent = f.Defs[i-int(k)].Qualified + r.str()
+					d.Parent = r.join(f.Defs[i-int(k)].Qualified, r.str(), "")
 				} else {
 					r.err = errShard
 				}
@@ -355,15 +400,15 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 			case qualName:
 				d.Qualified = d.Name
 			case qualDotted:
-				d.Qualified = d.Parent + "." + d.Name
+				d.Qualified = r.join(d.Parent, ".", d.Name)
 			case qualSection:
-				d.Qualified = d.Parent + " > " + d.Name
+				d.Qualified = r.join(d.Parent, " > ", d.Name)
 			}
 			d.Start = prevStart + unzigzag(r.uint())
 			prevStart = d.Start
 			d.End = d.Start + unzigzag(r.uint())
 			if d.Signature = r.str(); shape&shapeSigName != 0 {
-				d.Signature += d.Name + r.str()
+				d.Signature = r.join(d.Signature, d.Name, r.str())
 			}
 			d.Doc, d.Returns = r.str(), r.str()
 			f.Defs[i] = d
@@ -425,6 +470,9 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 				r.err = errShard
 				break
 			}
+			if !r.spend(int(p + l)) {
+				break
+			}
 			start := len(text)
 			text = append(text, prev[:p]...)
 			text = append(text, r.b[:l]...)
@@ -455,83 +503,100 @@ func decodeFacts(b []byte) (*world.Facts, error) {
 
 // skeleton reads the skeleton's pieces and literal text and puts it
 // together from them and f's imports and definitions, read before.
-func (r *shardReader) skeleton(f *world.Facts) string {
+func (r *factsReader) skeleton(f *world.Facts) string {
 	size := r.uint()
 	pieces := r.raw(r.count())
 	lit := r.raw(r.count())
-	if r.err != nil || size == 0 && len(pieces) == 0 && len(lit) == 0 {
+	if r.err != nil {
 		return ""
 	}
-	if size > maxSkeleton {
+	// First the pieces are checked and their texts measured, so that a
+	// damaged blob asks for no more than it holds.
+	total := uint64(len(lit))
+	var num [48]byte
+	err := walkPieces(pieces, f, uint64(len(lit)), func(gap uint64, text string, lines *world.Def) {
+		if lines != nil {
+			total += uint64(len(linesText(num[:0], lines)))
+		} else {
+			total += uint64(len(text))
+		}
+	})
+	if err != nil || total != size {
 		r.err = errShard
+		return ""
+	}
+	if size == 0 || !r.spend(int(size)) {
 		return ""
 	}
 	var out strings.Builder
-	out.Grow(int(min(size, uint64(len(lit))+uint64(len(pieces))*64)))
+	out.Grow(int(size))
+	walkPieces(pieces, f, uint64(len(lit)), func(gap uint64, text string, lines *world.Def) {
+		out.Write(lit[:gap])
+		lit = lit[gap:]
+		if lines != nil {
+			out.Write(linesText(num[:0], lines))
+		} else {
+			out.WriteString(text)
+		}
+	})
+	out.Write(lit)
+	return out.String()
+}
+
+// walkPieces calls fn with each piece's gap (the literal bytes before it)
+// and its text, or the definition whose lines it names, after checking it:
+// an item and field that exist, fields of an item in increasing order,
+// gaps within the literal text's lit bytes.
+func walkPieces(pieces []byte, f *world.Facts, lit uint64, fn func(gap uint64, text string, lines *world.Def)) error {
 	item, field := 0, -1
-	var num []byte
+	items := len(f.Imports) + len(f.Defs)
 	for len(pieces) > 0 {
 		head, n := binary.Uvarint(pieces)
 		if n <= 0 {
-			break
+			return errShard
 		}
 		delta, m := binary.Uvarint(pieces[n:])
 		if m <= 0 {
-			break
+			return errShard
 		}
 		pieces = pieces[n+m:]
 		gap, next := head>>3, int(head&7)
-		if gap > uint64(len(lit)) || delta > uint64(len(f.Imports)+len(f.Defs)-item) || delta == 0 && next <= field {
-			r.err = errShard
-			return ""
+		if gap > lit || delta >= uint64(items-item+1) || delta == 0 && next <= field {
+			return errShard
 		}
+		lit -= gap
 		item += int(delta)
 		field = next
-		out.Write(lit[:gap])
-		lit = lit[gap:]
+		if item >= items {
+			return errShard
+		}
 		if item < len(f.Imports) {
 			switch im := &f.Imports[item]; field {
 			case fieldImportAlias:
-				out.WriteString(im.Alias)
+				fn(gap, im.Alias, nil)
 			case fieldImportPath:
-				out.WriteString(im.Path)
+				fn(gap, im.Path, nil)
 			default:
-				r.err = errShard
+				return errShard
 			}
-		} else if item < len(f.Imports)+len(f.Defs) {
-			switch d := &f.Defs[item-len(f.Imports)]; field {
-			case fieldDoc:
-				out.WriteString(d.Doc)
-			case fieldSignature:
-				out.WriteString(d.Signature)
-			case fieldLines:
-				num = linesText(num[:0], d)
-				out.Write(num)
-			case fieldName:
-				out.WriteString(d.Name)
-			case fieldReturns:
-				out.WriteString(d.Returns)
-			default:
-				r.err = errShard
-			}
-		} else {
-			r.err = errShard
+			continue
 		}
-		if r.err != nil || uint64(out.Len()) > size {
-			r.err = errShard
-			return ""
+		switch d := &f.Defs[item-len(f.Imports)]; field {
+		case fieldDoc:
+			fn(gap, d.Doc, nil)
+		case fieldSignature:
+			fn(gap, d.Signature, nil)
+		case fieldName:
+			fn(gap, d.Name, nil)
+		case fieldReturns:
+			fn(gap, d.Returns, nil)
+		case fieldLines:
+			fn(gap, "", d)
+		default:
+			return errShard
 		}
 	}
-	if len(pieces) != 0 {
-		r.err = errShard
-		return ""
-	}
-	out.Write(lit)
-	if uint64(out.Len()) != size {
-		r.err = errShard
-		return ""
-	}
-	return out.String()
+	return nil
 }
 
 // raw reads n bytes as they are.

@@ -214,6 +214,68 @@ func NewInformer(ctx context.Context, options metav1.ListOptions) Informer {
 	}
 }
 
+// Names nested thousands deep round-trip (the encoder stores them once
+// their joins grow large), and a damaged blob that asks for more than its
+// budget of joined names fails rather than allocating it.
+func TestFactsDeepNames(t *testing.T) {
+	const depth = 6000
+	deep := &world.Facts{Lang: "json", Defs: make([]world.Def, depth)}
+	q := ""
+	for i := range deep.Defs {
+		d := world.Def{Name: "a", Kind: "key", Qualified: "a", Signature: "a: {…}"}
+		if i > 0 {
+			d.Parent, d.Qualified = q, q+".a"
+		}
+		deep.Defs[i], q = d, d.Qualified
+	}
+	b, err := encodeFacts(deep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := decodeFacts(b); err != nil || !reflect.DeepEqual(got, deep) {
+		t.Fatalf("deep names do not round-trip: %v", err)
+	}
+	// The same, each name joined from its parent's: a few nested names
+	// decode, 6000 (36 MB joined from 50 KB) do not.
+	if f, err := decodeFacts(chainedNames(10)); err != nil || len(f.Defs) != 10 || f.Defs[9].Qualified != "a.a.a.a.a.a.a.a.a.a" {
+		t.Fatalf("10 nested names: %v", err)
+	}
+	if _, err := decodeFacts(chainedNames(depth)); err == nil {
+		t.Fatal("a blob joining 36 MB of names from 50 KB decoded")
+	}
+}
+
+// chainedNames encodes facts of n definitions "a", each the child of the
+// one before, whatever the encoder's limits.
+func chainedNames(n int) []byte {
+	w := borrowWriter()
+	defer w.release()
+	w.str("json")
+	w.str("")
+	w.uint(uint64(n))
+	for i := 0; i < n; i++ {
+		if i == 0 {
+			w.body = append(w.body, qualName<<qualShift)
+		} else {
+			w.body = append(w.body, qualDotted<<qualShift|parentDef<<parentShift)
+		}
+		w.str("a")
+		w.str("key")
+		if i > 0 {
+			w.uint(1)
+		}
+		w.uint(0)
+		w.uint(0)
+		w.str("")
+		w.str("")
+		w.str("")
+	}
+	w.body = append(w.body, make([]byte, 9)...) // imports, refs, skeleton (3), lines, tokens, skeleton tokens, partial
+	w.str("")                                   // warning
+	w.uint(0)                                   // terms
+	return w.bytes(factsFormat)
+}
+
 func FuzzFactsDecode(f *testing.F) {
 	add := func(facts *world.Facts) {
 		b, err := encodeFacts(facts)
