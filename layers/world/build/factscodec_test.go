@@ -1,7 +1,6 @@
 package build
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +12,7 @@ import (
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/extract"
 	"github.com/git-speed/git-speed/layers/world/terms"
+	"github.com/git-speed/git-speed/layers/world/worldtest"
 )
 
 // checkFactsRoundTrip extracts src as lang, gives it its term vector as a
@@ -97,48 +97,22 @@ func TestFactsRoundTripGoldens(t *testing.T) {
 }
 
 // TestFactsRoundTripCorpus: every file of a real tree, this repository's
-// own or the one GIT_SPEED_FACTS_CORPUS names (kubernetes, say).
+// own or those under the directories GIT_SPEED_FACTS_CORPUS lists
+// (kubernetes, say).
 func TestFactsRoundTripCorpus(t *testing.T) {
-	root := os.Getenv("GIT_SPEED_FACTS_CORPUS")
-	if root == "" {
-		root = "../../.."
+	if os.Getenv("GIT_SPEED_FACTS_CORPUS") == "" {
 		if testing.Short() {
 			t.Skip("a whole tree's facts")
 		}
+		t.Setenv("GIT_SPEED_FACTS_CORPUS", "../../..")
 	}
-	n := 0
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if e.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !e.Type().IsRegular() {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, root))
-		lang := world.DetectLang(rel, nil)
-		if lang == "" || !extract.Supported(lang) {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil || len(src) > 1<<20 {
-			return err
-		}
-		checkFactsRoundTrip(t, rel, lang, src)
-		n++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	paths, langs, srcs := worldtest.DirFiles(t, "GIT_SPEED_FACTS_CORPUS", extract.Supported)
+	for j := range paths {
+		checkFactsRoundTrip(t, paths[j], langs[j], srcs[j])
 	}
-	t.Logf("%d files", n)
-	if n < 100 {
-		t.Fatalf("only %d files of %s", n, root)
+	t.Logf("%d files", len(paths))
+	if len(paths) < 100 {
+		t.Fatalf("only %d files", len(paths))
 	}
 }
 
