@@ -32,7 +32,8 @@ const factsFormat = 4
 //     its Start;
 //   - the skeleton is literal text between pieces that name what they
 //     repeat: a definition's doc, signature, name, type, the "lines S-E"
-//     its elided body names, an import's alias or path (skeletonPieces);
+//     its elided body names, an import's alias or path (see "Skeleton
+//     pieces" below);
 //   - a reference's line delta, kind and whether its enclosing definition
 //     changed share one number;
 //   - a signature that holds the definition's name is stored as the text
