@@ -6,7 +6,9 @@ package world
 //
 //	1: first format: project map, facts, link summaries, CSG shards.
 //	2: facts carry a term vector; trees carry a "terms" inverted index.
-const FormatVersion = 2
+//	3: facts store what they repeat once (build's facts format 4), so the
+//	   facts keys in a tree's rows change and its artifacts are rebuilt.
+const FormatVersion = 3
 
 // Flag names used in FileEntry.Flags.
 const (

@@ -34,8 +34,9 @@ type shardWriter struct {
 	// strs numbers the strings in order of first use. It holds no
 	// pointer and grows without a map's rehashing, which was a good part
 	// of encoding facts and shards.
-	strs terms.Numbering
-	body []byte
+	strs  terms.Numbering
+	body  []byte
+	facts *factsCodec // encodeFacts' scratch
 }
 
 // uvarintLen is the length of v as a uvarint.
