@@ -624,7 +624,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		}
 		todo = append(todo, f)
 	}
-	todo = largeFirst(todo)
+	todo = parseOrder(todo)
 	workers := cfg.Index.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -722,30 +722,41 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 	return fw.flush, names, nil
 }
 
-// largeFile is the size from which largeFirst puts a file ahead.
+// largeFile is the size from which parseOrder puts a file ahead.
 const largeFile = 128 << 10
 
-// largeFirst returns files with the large ones (largeFile and up, but for
-// those too large to read) moved ahead, in their order. In path order a
+// parseOrder is the order the workers take files in. In path order a
 // large file parsed last kept one worker busy after the other had
-// finished (on kubernetes the last second of the parses ran on one
-// core); the large files first, the small ones last even the two out.
-// The rest stays in path order, which keeps git cat-file's reads of
-// neighbouring blobs together.
-func largeFirst(files []*file) []*file {
-	large := func(f *file) bool { return f.rec.Size >= largeFile && !f.rec.Has(world.FlagTooLarge) }
-	out := make([]*file, 0, len(files))
+// finished, and the last five thousand files (kubernetes' vendor/, read
+// only to be counted) left both waiting on git cat-file, one blob at a
+// time: about the last second of the parses ran on one core. So the large
+// files come first, and the files most likely read but not parsed
+// (vendored, generated, too large: by path) are spread evenly among the
+// others, whose parses hide their reads. Each group keeps its path order,
+// which keeps git cat-file's reads of neighbouring blobs together.
+// Nothing stored depends on the order.
+func parseOrder(files []*file) []*file {
+	var large, heavy, light []*file
 	for _, f := range files {
-		if large(f) {
-			out = append(out, f)
+		switch {
+		case f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) || f.rec.Has(world.FlagGenerated):
+			light = append(light, f)
+		case f.rec.Size >= largeFile:
+			large = append(large, f)
+		default:
+			heavy = append(heavy, f)
 		}
 	}
-	if len(out) == 0 {
-		return files
+	out := append(make([]*file, 0, len(files)), large...)
+	if len(heavy) == 0 {
+		return append(out, light...)
 	}
-	for _, f := range files {
-		if !large(f) {
-			out = append(out, f)
+	j := 0
+	for i, f := range heavy {
+		out = append(out, f)
+		// after i+1 of the heavy files, as many of the light ones
+		for k := (i + 1) * len(light) / len(heavy); j < k; j++ {
+			out = append(out, light[j])
 		}
 	}
 	return out

@@ -283,3 +283,43 @@ func indexHead(t *testing.T, dir string) (*gitstore.Repo, config.Config, *Result
 	}
 	return repo, cfg, res
 }
+
+// TestParseOrder: the large files come first, the files likely read but
+// not parsed are spread among the rest, each group in its order, and
+// every file is taken once.
+func TestParseOrder(t *testing.T) {
+	var files []*file
+	mk := func(p string, size int64, flag string) {
+		f := &file{rec: mapRecord{FileEntry: world.FileEntry{Path: p, Size: size}}}
+		if flag != "" {
+			f.rec.Flags = []world.Flag{{Name: flag}}
+		}
+		files = append(files, f)
+	}
+	for i := range 12 {
+		mk(fmt.Sprintf("a/%02d.go", i), 100, "")
+	}
+	mk("b/big.json", largeFile, "")
+	mk("b/huge.go", 10*largeFile, world.FlagTooLarge)
+	for i := range 6 {
+		mk(fmt.Sprintf("vendor/%02d.go", i), 100, world.FlagVendored)
+	}
+	mk("z/zz_generated.deepcopy.go", 2*largeFile, world.FlagGenerated)
+	got := parseOrder(files)
+	var order []string
+	for _, f := range got {
+		order = append(order, f.rec.Path)
+	}
+	// 12 heavy files, 8 light ones: two light ones every three heavy ones
+	want := []string{"b/big.json",
+		"a/00.go", "a/01.go", "b/huge.go", "a/02.go", "vendor/00.go",
+		"a/03.go", "a/04.go", "vendor/01.go", "a/05.go", "vendor/02.go",
+		"a/06.go", "a/07.go", "vendor/03.go", "a/08.go", "vendor/04.go",
+		"a/09.go", "a/10.go", "vendor/05.go", "a/11.go", "z/zz_generated.deepcopy.go"}
+	if !reflect.DeepEqual(order, want) {
+		t.Errorf("parseOrder:\n got %q\nwant %q", order, want)
+	}
+	if got := parseOrder(files[12:]); len(got) != len(files)-12 {
+		t.Errorf("parseOrder without small files to parse took %d files of %d", len(got), len(files)-12)
+	}
+}
