@@ -218,8 +218,16 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		releaseTerms()
 		return putNow(st, txn, tree, digest, artifactTerms, tshards)
 	}
+	// The last new facts are written while the term index is encoded
+	// (on one core, till it is written); the links artifact is encoded
+	// and written while the graph is resolved: they only read the links,
+	// and the graph's preparation (its indexes, one language after
+	// another) leaves a core free.
+	flushed := make(chan error, 1)
+	go func() { flushed <- flushFacts() }()
 	if prev == nil {
 		if err := putTerms(); err != nil {
+			<-flushed
 			return nil, err
 		}
 		lap("terms")
@@ -232,10 +240,6 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
-	// The last new facts are written, and the links artifact encoded and
-	// written, while the graph is resolved: they only read the links, and
-	// the graph's preparation (its indexes, one language after another)
-	// leaves a core free.
 	var (
 		linksID            string
 		factsErr, linksErr error
@@ -243,7 +247,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	)
 	go func() {
 		defer close(linksOut)
-		if factsErr = flushFacts(); factsErr != nil {
+		if factsErr = <-flushed; factsErr != nil {
 			return
 		}
 		linksID, linksErr = st.WriteShards(linkShards(links, prev), slices.Contains(uncompressed, artifactLinks))
@@ -308,10 +312,13 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	// The rows and definitions are the last artifacts to read the links:
-	// encoded first, they let the links go before the map (and an
-	// update's term index) are encoded (on kubernetes 75 MB the collector
-	// would mark again in each of their cycles).
+	// The map is encoded on a core of its own while the rows and
+	// definitions are (each alone ran on one core). These are the last
+	// artifacts to read the links: they let the links go before an
+	// update's term index is encoded (on kubernetes 75 MB the collector
+	// would mark again in each of its cycles).
+	mapOut := make(chan map[string][]byte, 1)
+	go func() { mapOut <- mapShards(recs, files, prev) }()
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
 	links = nil
 	if prev == nil {
@@ -321,7 +328,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			f.link = nil
 		}
 	}
-	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
+	if err := putNow(st, txn, tree, digest, artifactMap, <-mapOut); err != nil {
 		return nil, err
 	}
 	recs = nil
@@ -845,7 +852,7 @@ func (r *fetchedReader) Close() error { return nil }
 // factsBatch is how many bytes of new facts are written to the object
 // database at once while a build goes on: a full build of a large tree
 // would otherwise hold all of them until its commit.
-const factsBatch = 8 << 20
+var factsBatch = 8 << 20
 
 // factsWriter writes the facts of parsed files in batches as they come.
 // A full batch is written on a goroutine of its own while the workers go
