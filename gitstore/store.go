@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -45,6 +46,11 @@ type Store struct {
 	// pinned, when set, is the tip Facts reads instead of reading
 	// refs/speed/index again on every call (Pin).
 	pinned *snapshot
+	// pinnedEmpty is set while the store is pinned with nothing in it:
+	// Facts then answers without taking r.mu, which a write holds while
+	// it compresses (a first build's workers, each looking up a file's
+	// facts, waited 0.8 s in all for their batches of new facts).
+	pinnedEmpty atomic.Bool
 }
 
 // Store returns the repository's store. Nothing is read until it is used.
@@ -175,9 +181,11 @@ func (s *Store) Pin() (unpin func(), err error) {
 		return func() {}, err
 	}
 	s.pinned = &snap
+	s.pinnedEmpty.Store(snap.root.IsZero())
 	return func() {
 		s.r.mu.Lock()
 		s.pinned = nil
+		s.pinnedEmpty.Store(false)
 		s.r.mu.Unlock()
 	}, nil
 }
@@ -278,6 +286,9 @@ func treeDirName(tree, digest string) string { return tree + "-" + digest }
 // Facts returns the stored facts for keys; missing keys are absent from the
 // map. Unknown or malformed keys are simply missing.
 func (s *Store) Facts(keys []string) (map[string][]byte, error) {
+	if s.pinnedEmpty.Load() {
+		return map[string][]byte{}, nil
+	}
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
 	var snap snapshot

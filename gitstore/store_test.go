@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/git-speed/git-speed/internal/gittest"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -754,6 +755,23 @@ func TestPinnedFacts(t *testing.T) {
 	if got, err := empty.Facts([]string{factKey(1)}); err != nil || len(got) != 0 {
 		t.Fatalf("Facts on a pinned empty store = %v, %v", got, err)
 	}
+	// It answers while a write holds the repository (a batch of new
+	// facts being compressed).
+	empty.r.mu.Lock()
+	answered := make(chan error, 1)
+	go func() {
+		_, err := empty.Facts([]string{factKey(1)})
+		answered <- err
+	}()
+	select {
+	case err := <-answered:
+		if err != nil {
+			t.Errorf("Facts on a pinned empty store during a write: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("Facts on a pinned empty store waited for a write")
+	}
+	empty.r.mu.Unlock()
 }
 
 // TestSmallArtifactsWalked: an artifact of a few trees is listed in this

@@ -218,8 +218,16 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		releaseTerms()
 		return putNow(st, txn, tree, digest, artifactTerms, tshards)
 	}
+	// The last new facts are written while the term index is encoded
+	// (on one core, till it is written); the links artifact is encoded
+	// and written while the graph is resolved: they only read the links,
+	// and the graph's preparation (its indexes, one language after
+	// another) leaves a core free.
+	flushed := make(chan error, 1)
+	go func() { flushed <- flushFacts() }()
 	if prev == nil {
 		if err := putTerms(); err != nil {
+			<-flushed
 			return nil, err
 		}
 		lap("terms")
@@ -232,10 +240,6 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			links = append(links, linkRecord{Path: f.rec.Path, Link: f.link})
 		}
 	}
-	// The last new facts are written, and the links artifact encoded and
-	// written, while the graph is resolved: they only read the links, and
-	// the graph's preparation (its indexes, one language after another)
-	// leaves a core free.
 	var (
 		linksID            string
 		factsErr, linksErr error
@@ -243,7 +247,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	)
 	go func() {
 		defer close(linksOut)
-		if factsErr = flushFacts(); factsErr != nil {
+		if factsErr = <-flushed; factsErr != nil {
 			return
 		}
 		linksID, linksErr = st.WriteShards(linkShards(links, prev), slices.Contains(uncompressed, artifactLinks))
@@ -308,10 +312,13 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
 		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
 	mdata, _ := jsonMarshal(m)
-	// The rows and definitions are the last artifacts to read the links:
-	// encoded first, they let the links go before the map (and an
-	// update's term index) are encoded (on kubernetes 75 MB the collector
-	// would mark again in each of their cycles).
+	// The map is encoded on a core of its own while the rows and
+	// definitions are (each alone ran on one core). These are the last
+	// artifacts to read the links: they let the links go before an
+	// update's term index is encoded (on kubernetes 75 MB the collector
+	// would mark again in each of its cycles).
+	mapOut := make(chan map[string][]byte, 1)
+	go func() { mapOut <- mapShards(recs, files, prev) }()
 	putRows(txn, tree, digest, files, recs, links, prev) // rows.go, defs.go
 	links = nil
 	if prev == nil {
@@ -321,7 +328,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			f.link = nil
 		}
 	}
-	if err := putNow(st, txn, tree, digest, artifactMap, mapShards(recs, files, prev)); err != nil {
+	if err := putNow(st, txn, tree, digest, artifactMap, <-mapOut); err != nil {
 		return nil, err
 	}
 	recs = nil
@@ -624,6 +631,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		}
 		todo = append(todo, f)
 	}
+	todo = parseOrder(todo)
 	workers := cfg.Index.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -635,7 +643,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 	if len(todo) <= maxInPlace {
 		backend = gitstore.InProcess
 	}
-	fw := &factsWriter{st: st}
+	fw := newFactsWriter(st)
 	names := new(linkTable)
 	var (
 		mu       sync.Mutex
@@ -660,25 +668,27 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		}
 		mu.Unlock()
 	}
+	blobs, err := repo.BlobsWith(backend)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer blobs.Close()
+	ready, stopReading := readAhead(blobs, take, cfg, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			blobs, err := repo.BlobsWith(backend)
-			if err != nil {
-				fail(err)
-				return
-			}
-			defer blobs.Close()
-			ahead := readAhead(blobs, take, cfg)
-			defer ahead.stop()
-			for f := ahead.next(); f != nil; f = ahead.next() {
+			cur := &fetchedReader{blobs: blobs}
+			for x := range ready {
 				if err := ctx.Err(); err != nil {
 					fail(err)
 					return
 				}
-				parsed, reused, err := oneFile(ahead, st, f, cfg, opt.Force, names, warn, &mu)
+				f := x.f
+				cur.x = x
+				parsed, reused, err := oneFile(cur, st, f, cfg, opt.Force, names, warn, &mu)
+				cur.x = fetched{}
 				if err != nil {
 					fail(err)
 					return
@@ -711,10 +721,52 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 		}()
 	}
 	wg.Wait()
+	stopReading()
 	if firstErr != nil {
+		fw.wait()
 		return nil, nil, firstErr
 	}
 	return fw.flush, names, nil
+}
+
+// largeFile is the size from which parseOrder puts a file ahead.
+const largeFile = 128 << 10
+
+// parseOrder is the order the workers take files in. In path order a
+// large file parsed last kept one worker busy after the other had
+// finished, and the last five thousand files (kubernetes' vendor/, read
+// only to be counted) left both waiting on git cat-file, one blob at a
+// time: about the last second of the parses ran on one core. So the large
+// files come first, and the files most likely read but not parsed
+// (vendored, generated, too large: by path) are spread evenly among the
+// others, whose parses hide their reads. Each group keeps its path order,
+// which keeps git cat-file's reads of neighbouring blobs together.
+// Nothing stored depends on the order.
+func parseOrder(files []*file) []*file {
+	var large, heavy, light []*file
+	for _, f := range files {
+		switch {
+		case f.rec.Has(world.FlagTooLarge) || f.rec.Has(world.FlagVendored) || f.rec.Has(world.FlagGenerated):
+			light = append(light, f)
+		case f.rec.Size >= largeFile:
+			large = append(large, f)
+		default:
+			heavy = append(heavy, f)
+		}
+	}
+	out := append(make([]*file, 0, len(files)), large...)
+	if len(heavy) == 0 {
+		return append(out, light...)
+	}
+	j := 0
+	for i, f := range heavy {
+		out = append(out, f)
+		// after i+1 of the heavy files, as many of the light ones
+		for k := (i + 1) * len(light) / len(heavy); j < k; j++ {
+			out = append(out, light[j])
+		}
+	}
+	return out
 }
 
 // readLimit is how much of f's blob is read: its head alone when it is
@@ -726,18 +778,16 @@ func readLimit(f *file, cfg *config.Config) int64 {
 	return cfg.Index.MaxFileBytes + 1
 }
 
-// aheadReader is a worker's BlobReader that reads the blob of the next
-// file the worker takes while the worker extracts the current one: a read
-// is a round trip to git cat-file, which the worker waited for.
-type aheadReader struct {
-	blobs  gitstore.BlobReader
-	ch     chan fetched
-	done   chan struct{}
-	exited chan struct{}
-	cur    fetched
-}
+// readyPerWorker is how many files per worker readAhead keeps read and
+// waiting. One file ahead of each worker was not enough: on kubernetes
+// the workers waited 2.4 s in all for their next blob (a run of small files
+// parses faster than git cat-file answers one at a time, and a large blob
+// takes a while to come), while the read goroutines sat blocked on a
+// worker still busy with its current file. A few files each take a few
+// hundred kilobytes at most (a blob is read up to index.max_file_bytes).
+const readyPerWorker = 4
 
-// fetched is a file taken by an aheadReader, with its blob read.
+// fetched is a file taken by readAhead, with its blob read.
 type fetched struct {
 	f     *file
 	limit int64
@@ -745,89 +795,129 @@ type fetched struct {
 	err   error
 }
 
-// readAhead takes the files of a worker with take and reads their blobs
-// from blobs one file ahead of the worker, until take has no more or stop
-// is called.
-func readAhead(blobs gitstore.BlobReader, take func() *file, cfg *config.Config) *aheadReader {
-	a := &aheadReader{blobs: blobs, ch: make(chan fetched), done: make(chan struct{}), exited: make(chan struct{})}
-	go func() {
-		defer close(a.exited)
-		defer close(a.ch)
-		for f := take(); f != nil; f = take() {
-			x := fetched{f: f, limit: readLimit(f, cfg)}
-			x.data, x.err = blobs.Read(f.rec.Blob, x.limit)
-			select {
-			case a.ch <- x:
-			case <-a.done:
-				return
+// readAhead takes files with take and reads their blobs from blobs on
+// n goroutines, into the channel it returns, until take has no more (the
+// channel is then closed) or stop is called; stop waits for the
+// goroutines. Every worker takes from the one channel, so that no file
+// waits behind another worker's long parse.
+func readAhead(blobs gitstore.BlobReader, take func() *file, cfg *config.Config, n int) (ready <-chan fetched, stop func()) {
+	ch := make(chan fetched, n*readyPerWorker)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := take(); f != nil; f = take() {
+				x := fetched{f: f, limit: readLimit(f, cfg)}
+				x.data, x.err = blobs.Read(f.rec.Blob, x.limit)
+				select {
+				case ch <- x:
+				case <-done:
+					return
+				}
 			}
-		}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(ch)
 	}()
-	return a
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() { close(done) })
+		wg.Wait()
+	}
 }
 
-// next is the worker's next file, nil when there is none.
-func (a *aheadReader) next() *file {
-	x, ok := <-a.ch
-	if !ok {
-		return nil
-	}
-	a.cur = x
-	return x.f
+// fetchedReader is a worker's BlobReader: the blob read ahead for its
+// current file, any other from blobs.
+type fetchedReader struct {
+	blobs gitstore.BlobReader
+	x     fetched
 }
 
 // Read returns the blob read ahead for the current file, or reads id.
-func (a *aheadReader) Read(id string, limit int64) ([]byte, error) {
-	if x := a.cur; x.f != nil && x.f.rec.Blob == id && x.limit == limit {
-		a.cur = fetched{}
+func (r *fetchedReader) Read(id string, limit int64) ([]byte, error) {
+	if x := r.x; x.f != nil && x.f.rec.Blob == id && x.limit == limit {
+		r.x = fetched{}
 		return x.data, x.err
 	}
-	return a.blobs.Read(id, limit)
+	return r.blobs.Read(id, limit)
 }
 
-// Close does nothing: the worker closes the reader it was made with.
-func (a *aheadReader) Close() error { return nil }
-
-// stop ends the reading ahead and waits for it.
-func (a *aheadReader) stop() {
-	close(a.done)
-	<-a.exited
-}
+// Close does nothing: blobs is closed by the run that made it.
+func (r *fetchedReader) Close() error { return nil }
 
 // factsBatch is how many bytes of new facts are written to the object
 // database at once while a build goes on: a full build of a large tree
 // would otherwise hold all of them until its commit.
-const factsBatch = 8 << 20
+var factsBatch = 8 << 20
 
 // factsWriter writes the facts of parsed files in batches as they come.
+// A full batch is written on a goroutine of its own while the workers go
+// on parsing: the worker that filled it used to wait for its compression,
+// whose last part (the pack file, its index) runs on one core. One batch
+// is written at a time; a worker that fills the next one meanwhile waits
+// for it, so at most two batches are held.
 type factsWriter struct {
-	st    *gitstore.Store
-	mu    sync.Mutex
-	batch []*file
-	size  int
+	st      *gitstore.Store
+	mu      sync.Mutex
+	batch   []*file
+	size    int
+	err     error         // the first failed write's
+	writing chan struct{} // holds a token while a batch is written
+	wg      sync.WaitGroup
+}
+
+func newFactsWriter(st *gitstore.Store) *factsWriter {
+	return &factsWriter{st: st, writing: make(chan struct{}, 1)}
 }
 
 func (w *factsWriter) add(f *file) error {
 	w.mu.Lock()
 	w.batch = append(w.batch, f)
 	w.size += len(f.facts)
-	if w.size < factsBatch {
+	if w.size < factsBatch || w.err != nil {
+		err := w.err
 		w.mu.Unlock()
-		return nil
+		return err
 	}
 	b := w.batch
 	w.batch, w.size = nil, 0
 	w.mu.Unlock()
+	w.writing <- struct{}{}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		err := w.write(b)
+		<-w.writing
+		if err != nil {
+			w.mu.Lock()
+			if w.err == nil {
+				w.err = err
+			}
+			w.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+// flush writes the last batch, once the batches on their way are written.
+func (w *factsWriter) flush() error {
+	w.wg.Wait()
+	w.mu.Lock()
+	b, err := w.batch, w.err
+	w.batch, w.size = nil, 0
+	w.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	return w.write(b)
 }
 
-func (w *factsWriter) flush() error {
-	w.mu.Lock()
-	b := w.batch
-	w.batch, w.size = nil, 0
-	w.mu.Unlock()
-	return w.write(b)
-}
+// wait waits for the batches on their way, when a run stops early.
+func (w *factsWriter) wait() { w.wg.Wait() }
 
 func (w *factsWriter) write(b []*file) error {
 	if len(b) == 0 {
