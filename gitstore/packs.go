@@ -174,7 +174,16 @@ func (o *objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 			return plumbing.InvalidObject, nil, plumbing.ErrObjectNotFound
 		}
 	}
-	return p.read(h, off)
+	t, data, err := p.read(h, off)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		// The pack was merged into another (packmerge.go) or repacked
+		// since the folder was listed: look again, once.
+		o.rescan()
+		if p, off, ok = o.find(h); ok {
+			return p.read(h, off)
+		}
+	}
+	return t, data, err
 }
 
 func (o *objects) readLoose(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
