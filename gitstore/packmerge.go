@@ -27,8 +27,10 @@ import (
 // is the one its old index holds: nothing is inflated or compressed
 // again. The new pack is placed before its index, and only then are the
 // old packs removed, each index before its pack: at every point each
-// object is in some pack git and this package can read, and a reader that
-// finds a pack gone looks at the folder again (objects.read).
+// object is in some pack git and this package can read. A reader in
+// another process that listed the packs before finds an index gone as no
+// pack (packIdx.open), a pack gone as a missing object, and looks at the
+// folder again (Repo.readObject).
 
 // mergeHook, in tests, is called between the merge's steps; an error stops
 // the merge there, as a kill would.
@@ -80,7 +82,7 @@ func readPackSource(base string) (packSource, error) {
 		return src, fmt.Errorf("%s.idx: truncated", base)
 	}
 	crcs, offs := names[n*20:], names[n*24:]
-	large := offs[n*4 : uint64(len(names))-n*28-40+n*4]
+	large := offs[n*4 : len(offs)-40]
 	src.entries = make([]packedEntry, n)
 	for i := range n {
 		e := &src.entries[i]
@@ -111,6 +113,9 @@ func readPackSource(base string) (packSource, error) {
 	}
 	if string(hdr[:4]) != "PACK" || binary.BigEndian.Uint32(hdr[4:]) != 2 || uint64(binary.BigEndian.Uint32(hdr[8:])) != n {
 		return src, fmt.Errorf("%s.pack: header does not match its index", base)
+	}
+	if st.Size() < 12+20 {
+		return src, fmt.Errorf("%s.pack: truncated", base)
 	}
 	end := uint64(st.Size()) - 20
 	src.ends = make([]uint64, n)

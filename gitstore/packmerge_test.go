@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/git-speed/git-speed/internal/gittest"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // fakeBuild does what a full build does to the store: facts in batches
@@ -247,4 +249,87 @@ func TestParseSharedPerm(t *testing.T) {
 			t.Errorf("parseSharedPerm(%q) = %o, want %o", v, got, want)
 		}
 	}
+}
+
+// TestReaderSurvivesMerge: another reader that listed the packs before a
+// merge removed them finds every object afterwards, in the merged pack,
+// and keeps reading packs itself (no fallback to go-git).
+func TestReaderSurvivesMerge(t *testing.T) {
+	g := sample(t)
+	s := open(t, g.Dir).Store()
+	other := open(t, g.Dir)
+	read := 0
+	mergeHook = func(step string) error {
+		if read == 0 && strings.HasPrefix(step, "remove ") {
+			// list the packs (old and merged) and read from some of them
+			if _, err := other.Store().Facts([]string{factKey(10000), factKey(11000)}); err != nil {
+				t.Error(err)
+			}
+			read++
+		}
+		return nil
+	}
+	defer func() { mergeHook = nil }()
+	facts, _ := fakeBuild(t, g, s, 1)
+	mergeHook = nil
+	if read == 0 {
+		t.Fatal("the hook never read")
+	}
+	keys := make([]string, 0, len(facts))
+	for k := range facts {
+		keys = append(keys, k)
+	}
+	got, err := other.Store().Facts(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range facts {
+		if string(got[k]) != string(want) {
+			t.Fatalf("fact %s: read %d bytes, want %d", k, len(got[k]), len(want))
+		}
+	}
+	if other.objs.goGit {
+		t.Error("the reader fell back to go-git")
+	}
+}
+
+// FuzzReadPackSource: the merge's reading of a pack and its index never
+// panics, and what it accepts it copies whole.
+func FuzzReadPackSource(f *testing.F) {
+	p := &pendingSet{objs: map[plumbing.Hash]pendingObject{}}
+	for i, data := range [][]byte{[]byte("one"), []byte(strings.Repeat("two ", 500)), compressible()[0]} {
+		h := plumbing.ComputeHash(plumbing.BlobObject, data)
+		p.objs[h] = pendingObject{t: plumbing.BlobObject, data: data, raw: i == 0}
+		p.order = append(p.order, h)
+	}
+	var pack, idx bytes.Buffer
+	entries, sum, err := writePack(&pack, p)
+	if err != nil {
+		f.Fatal(err)
+	}
+	writePackIndex(&idx, entries, sum)
+	f.Add(idx.Bytes(), pack.Bytes())
+	f.Add(idx.Bytes()[:100], pack.Bytes())
+	f.Add(idx.Bytes(), pack.Bytes()[:40])
+	f.Fuzz(func(t *testing.T, idx, pack []byte) {
+		base := filepath.Join(t.TempDir(), "pack-x")
+		if err := os.WriteFile(base+".idx", idx, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(base+".pack", pack, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, err := readPackSource(base)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		entries, _, err := copyEntries(&out, []packSource{src}, len(src.entries))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != len(src.entries) || out.Len() != len(pack) {
+			t.Fatalf("copied %d entries in %d bytes from %d in %d", len(entries), out.Len(), len(src.entries), len(pack))
+		}
+	})
 }

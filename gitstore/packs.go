@@ -174,16 +174,7 @@ func (o *objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 			return plumbing.InvalidObject, nil, plumbing.ErrObjectNotFound
 		}
 	}
-	t, data, err := p.read(h, off)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		// The pack was merged into another (packmerge.go) or repacked
-		// since the folder was listed: look again, once.
-		o.rescan()
-		if p, off, ok = o.find(h); ok {
-			return p.read(h, off)
-		}
-	}
-	return t, data, err
+	return p.read(h, off)
 }
 
 func (o *objects) readLoose(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
@@ -222,6 +213,9 @@ const (
 func (p *packIdx) open() {
 	p.opened = true
 	data, unmap, err := mapFile(p.idx)
+	if errors.Is(err, os.ErrNotExist) {
+		return // merged or repacked away since listed: find says no
+	}
 	if err != nil {
 		p.bad = true
 		return
@@ -243,7 +237,7 @@ func (p *packIdx) find(h plumbing.Hash) (int64, bool) {
 	if !p.opened {
 		p.open()
 	}
-	if p.bad {
+	if p.bad || p.data == nil {
 		return 0, false
 	}
 	fan := func(b int) uint32 { return binary.BigEndian.Uint32(p.data[idxHeader+4*b:]) }
