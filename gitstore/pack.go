@@ -122,13 +122,40 @@ func sharedMode(mode fs.FileMode, shared int) fs.FileMode {
 	return mode | tweak
 }
 
+// objectDir makes dir, a folder of loose objects, when missing, as git
+// does: 0777 less the umask, then under core.sharedRepository the file
+// modes with the read bits copied to the search bits, and set-group-id when
+// the group gets any access.
+func (r *Repo) objectDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	shared := r.sharedPerm()
+	if shared == 0 {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	m := sharedMode(st.Mode().Perm(), shared)
+	m |= (m & 0o444) >> 2
+	if m&0o060 != 0 {
+		m |= fs.ModeSetgid
+	}
+	return os.Chmod(dir, m)
+}
+
 // writeLoose writes object h as a loose file at zlib level, as git does:
 // into a temporary file of its folder, then renamed into place, so that a
 // reader (or a kill) never sees half an object.
 func (r *Repo) writeLoose(h plumbing.Hash, t plumbing.ObjectType, data []byte, level int) error {
 	final := r.objs.loosePath(h)
 	dir := filepath.Dir(final)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := r.objectDir(dir); err != nil {
 		return err
 	}
 	f, err := createTemp(dir, "tmp_obj_")

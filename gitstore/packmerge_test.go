@@ -203,10 +203,23 @@ func TestPackModesAsGit(t *testing.T) {
 			if shared != "" {
 				g.Git("config", "core.sharedRepository", shared)
 			}
-			g.Write("new.txt", "new "+shared+"\n")
+			// content whose object goes to a folder git makes now
+			content := ""
+			for i := 0; content == ""; i++ {
+				c := fmt.Sprint("new ", shared, " ", i, "\n")
+				id, err := g.GitInput([]byte(c), "hash-object", "--stdin")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := os.Stat(filepath.Join(g.Dir, ".git", "objects", strings.TrimSpace(id)[:2])); err != nil {
+					content = c
+				}
+			}
+			g.Write("new.txt", content)
 			g.Commit("two") // loose objects of git's
 			obj := g.Git("rev-parse", "HEAD:new.txt")
 			gitLoose := mode(t, filepath.Join(g.Dir, ".git", "objects", obj[:2], obj[2:]))
+			gitDir := dirMode(t, filepath.Join(g.Dir, ".git", "objects", obj[:2]))
 			g.Git("repack", "-a", "-d", "-q")
 			gitPack := mode(t, packNames(t, g)[0])
 			s := open(t, g.Dir).Store()
@@ -227,6 +240,10 @@ func TestPackModesAsGit(t *testing.T) {
 			if m := mode(t, filepath.Join(g.Dir, ".git", "objects", c[:2], c[2:])); m != gitLoose {
 				t.Errorf("loose object: mode %o, git's %o", m, gitLoose)
 			}
+			// the folder of the commit, new (git's repack removed its own)
+			if d := dirMode(t, filepath.Join(g.Dir, ".git", "objects", c[:2])); d != gitDir {
+				t.Errorf("loose object folder: mode %v, git's %v", d, gitDir)
+			}
 		})
 	}
 }
@@ -238,6 +255,15 @@ func mode(t *testing.T, name string) os.FileMode {
 		t.Fatal(err)
 	}
 	return st.Mode().Perm()
+}
+
+func dirMode(t *testing.T, name string) os.FileMode {
+	t.Helper()
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode() & (os.ModePerm | os.ModeSetgid)
 }
 
 func TestParseSharedPerm(t *testing.T) {
