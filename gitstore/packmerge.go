@@ -53,6 +53,12 @@ func (r *Repo) mergeWritten() error {
 	if len(bases) < 2 {
 		return nil
 	}
+	for _, b := range bases {
+		// unmapped and closed, so that they can be removed everywhere
+		if p := r.objs.byName[b+".idx"]; p != nil {
+			p.close()
+		}
+	}
 	err := mergePacks(filepath.Join(r.objs.dir, "pack"), bases, r.sharedPerm())
 	r.reindex()
 	return err
