@@ -52,7 +52,11 @@
 // object database, a few as loose files, a commit's many as one pack whose
 // index is made here too (packwrite.go; no `git index-pack`), and the ref moves
 // with `git update-ref refs/speed/index <new> <old>`, git's compare-and-swap
-// under its lock file.
+// under its lock file. The packs a build writes before its commit (facts
+// batches, artifacts) and the commit's own are then merged into one
+// (packmerge.go), so that builds do not pile up packs toward git's
+// gc.autoPackLimit. Files and folders get the modes git gives its own,
+// core.sharedRepository included.
 // If another writer (goroutine or process) moved the ref first, Txn.Commit
 // re-reads the tip, re-applies its own entries on top (a union: both
 // writers' entries survive) and retries.

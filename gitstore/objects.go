@@ -171,30 +171,11 @@ func (r *Repo) writeObjectAs(t plumbing.ObjectType, data []byte, raw bool) (plum
 		p.order = append(p.order, h)
 		return h, nil
 	}
+	level := zlib.BestSpeed // git's core.looseCompression by default
 	if raw {
-		return h, r.writeLoose(h, t, data, zlib.NoCompression)
+		level = zlib.NoCompression
 	}
-	obj := r.storage.NewEncodedObject()
-	obj.SetType(t)
-	obj.SetSize(int64(len(data)))
-	w, err := obj.Writer()
-	if err != nil {
-		return h, err
-	}
-	if _, err := w.Write(data); err != nil {
-		return h, err
-	}
-	if err := w.Close(); err != nil {
-		return h, err
-	}
-	got, err := r.storage.SetEncodedObject(obj)
-	if err != nil {
-		return h, fmt.Errorf("write %s object: %w", t, err)
-	}
-	if got != h {
-		return h, fmt.Errorf("write %s object: id %s, expected %s", t, got, h)
-	}
-	return h, nil
+	return h, r.writeLoose(h, t, data, level)
 }
 
 // entryKey is the name git sorts a tree entry by: trees sort as "name/".

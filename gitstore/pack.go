@@ -3,8 +3,11 @@ package gitstore
 import (
 	"compress/zlib"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -53,11 +56,97 @@ func (r *Repo) flushPending() error {
 		}
 		return nil
 	}
-	if err := writePackFiles(filepath.Join(r.objs.dir, "pack"), p); err != nil {
+	base, err := writePackFiles(filepath.Join(r.objs.dir, "pack"), p, r.sharedPerm())
+	if err != nil {
 		return fmt.Errorf("write pack of %d objects: %w", len(p.order), err)
 	}
+	r.written = append(r.written, base)
 	r.reindex()
 	return nil
+}
+
+// sharedPerm returns core.sharedRepository as git's adjust_shared_perm
+// uses it: 0 (umask, the default) leaves files as created; 0660 (group,
+// true, 1) or 0664 (all, world, everybody, 2) adds those bits; an octal
+// mode 0xxx, stored negative, sets the file's bits to it. Write bits are
+// never added to a read-only file. Read once, from the repository's own
+// config file.
+func (r *Repo) sharedPerm() int {
+	if !r.sharedRead {
+		r.sharedRead = true
+		if cfg, err := r.storage.Config(); err == nil {
+			r.shared = parseSharedPerm(cfg.Raw.Section("core").Option("sharedRepository"))
+		}
+	}
+	return r.shared
+}
+
+// parseSharedPerm reads a core.sharedRepository value (see sharedPerm);
+// a value git would refuse leaves files as created.
+func parseSharedPerm(v string) int {
+	switch strings.ToLower(v) {
+	case "", "umask", "false", "no", "off":
+		return 0
+	case "group", "true", "yes", "on":
+		return 0o660
+	case "all", "world", "everybody":
+		return 0o664
+	}
+	i, err := strconv.ParseUint(v, 8, 32)
+	switch {
+	case err != nil:
+		return 0
+	case i == 0 || i == 1 || i == 2:
+		return [...]int{0, 0o660, 0o664}[i]
+	case i&0o600 != 0o600:
+		return 0 // git refuses a mode that takes the owner's access
+	}
+	return -int(i & 0o666)
+}
+
+// sharedMode is git's calc_shared_perm: mode adjusted to shared.
+func sharedMode(mode fs.FileMode, shared int) fs.FileMode {
+	tweak := fs.FileMode(shared)
+	if shared < 0 {
+		tweak = fs.FileMode(-shared)
+	}
+	if mode&0o200 == 0 {
+		tweak &^= 0o222
+	}
+	if mode&0o100 != 0 {
+		tweak |= (tweak & 0o444) >> 2
+	}
+	if shared < 0 {
+		return mode&^0o777 | tweak
+	}
+	return mode | tweak
+}
+
+// objectDir makes dir, a folder of loose objects, when missing, as git
+// does: 0777 less the umask, then under core.sharedRepository the file
+// modes with the read bits copied to the search bits, and set-group-id when
+// the group gets any access.
+func (r *Repo) objectDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	shared := r.sharedPerm()
+	if shared == 0 {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	m := sharedMode(st.Mode().Perm(), shared)
+	m |= (m & 0o444) >> 2
+	if m&0o060 != 0 {
+		m |= fs.ModeSetgid
+	}
+	return os.Chmod(dir, m)
 }
 
 // writeLoose writes object h as a loose file at zlib level, as git does:
@@ -66,10 +155,10 @@ func (r *Repo) flushPending() error {
 func (r *Repo) writeLoose(h plumbing.Hash, t plumbing.ObjectType, data []byte, level int) error {
 	final := r.objs.loosePath(h)
 	dir := filepath.Dir(final)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := r.objectDir(dir); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "tmp_obj_")
+	f, err := createTemp(dir, "tmp_obj_")
 	if err != nil {
 		return err
 	}
@@ -86,10 +175,7 @@ func (r *Repo) writeLoose(h plumbing.Hash, t plumbing.ObjectType, data []byte, l
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o444)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), final)
+		err = placeFile(f.Name(), final, r.sharedPerm())
 	}
 	if err != nil {
 		return fmt.Errorf("write %s object: %w", t, err)

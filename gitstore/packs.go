@@ -213,6 +213,9 @@ const (
 func (p *packIdx) open() {
 	p.opened = true
 	data, unmap, err := mapFile(p.idx)
+	if errors.Is(err, os.ErrNotExist) {
+		return // merged or repacked away since listed: find says no
+	}
 	if err != nil {
 		p.bad = true
 		return
@@ -234,7 +237,7 @@ func (p *packIdx) find(h plumbing.Hash) (int64, bool) {
 	if !p.opened {
 		p.open()
 	}
-	if p.bad {
+	if p.bad || p.data == nil {
 		return 0, false
 	}
 	fan := func(b int) uint32 { return binary.BigEndian.Uint32(p.data[idxHeader+4*b:]) }

@@ -5,13 +5,17 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/git-speed/git-speed/internal/deflate"
@@ -50,11 +54,12 @@ type packedEntry struct {
 }
 
 // writePackFiles writes p's objects as pack-<checksum>.pack and .idx into
-// dir.
-func writePackFiles(dir string, p *pendingSet) error {
-	tmp, err := os.CreateTemp(dir, "tmp_pack_")
+// dir and returns their path without the extension. shared is
+// core.sharedRepository (sharedPerm).
+func writePackFiles(dir string, p *pendingSet, shared int) (string, error) {
+	tmp, err := createTemp(dir, "tmp_pack_")
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
 	entries, sum, err := writePack(tmp, p)
@@ -62,15 +67,21 @@ func writePackFiles(dir string, p *pendingSet) error {
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	base := filepath.Join(dir, "pack-"+hex.EncodeToString(sum))
-	if err := placeFile(tmp.Name(), base+".pack"); err != nil {
-		return err
+	if err := placeFile(tmp.Name(), base+".pack", shared); err != nil {
+		return "", err
 	}
+	return base, writeIndexFile(dir, base, entries, sum, shared)
+}
+
+// writeIndexFile writes the index of the pack at base (placed already),
+// which holds entries.
+func writeIndexFile(dir, base string, entries []packedEntry, sum []byte, shared int) error {
 	var idx bytes.Buffer
 	writePackIndex(&idx, entries, sum)
-	tmpIdx, err := os.CreateTemp(dir, "tmp_idx_")
+	tmpIdx, err := createTemp(dir, "tmp_idx_")
 	if err != nil {
 		return err
 	}
@@ -82,14 +93,35 @@ func writePackFiles(dir string, p *pendingSet) error {
 	if err != nil {
 		return err
 	}
-	return placeFile(tmpIdx.Name(), base+".idx")
+	return placeFile(tmpIdx.Name(), base+".idx", shared)
 }
 
-// placeFile makes a finished temporary file read-only and renames it to
-// its final name.
-func placeFile(tmp, final string) error {
-	if err := os.Chmod(tmp, 0o444); err != nil {
-		return err
+// createTemp creates a new file in dir named prefix and a random suffix,
+// open for writing but read-only on disk (0444 less the umask), as git
+// creates its object and pack files.
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("create a temporary file in %s: too many names taken", dir)
+}
+
+// placeFile adjusts a finished temporary file's mode to shared (see
+// sharedPerm) and renames it to its final name.
+func placeFile(tmp, final string, shared int) error {
+	if shared != 0 {
+		st, err := os.Stat(tmp)
+		if err != nil {
+			return err
+		}
+		if err := os.Chmod(tmp, sharedMode(st.Mode().Perm(), shared)); err != nil {
+			return err
+		}
 	}
 	return os.Rename(tmp, final)
 }

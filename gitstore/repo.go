@@ -53,6 +53,13 @@ type Repo struct {
 	// object database, so writing them again skips the existence check.
 	// Guarded by mu.
 	known map[plumbing.Hash]bool
+	// written: packs this process wrote since the last merge (packmerge.go),
+	// paths without extension. Guarded by mu.
+	written []string
+	// shared: core.sharedRepository, once sharedRead (sharedPerm). Guarded
+	// by mu.
+	shared     int
+	sharedRead bool
 }
 
 // childEnv returns the environment for git child processes: ours, minus every

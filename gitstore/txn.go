@@ -132,6 +132,9 @@ func (t *Txn) Commit(message string) error {
 	defer r.mu.Unlock()
 	r.beginPending()
 	defer r.endPending()
+	// Whatever the outcome, the packs written for it (with WriteBlobs and
+	// WriteShards before) become one; a failed merge leaves them readable.
+	defer r.mergeWritten()
 
 	// Content does not depend on the tip: write it once.
 	factBlobs := map[string]plumbing.Hash{}
