@@ -142,9 +142,12 @@ type language struct {
 
 	// leaves names the named node kinds whose children the walker never
 	// reads (Go's string literals): the tree dump leaves their subtrees
-	// out, so they look like leaves to the walker; opaque is their set of
-	// symbols, built by loadTables.
+	// out, so they look like leaves to the walker. quiet names anonymous
+	// tokens the walker never reads (Go's brackets and commas): the dump
+	// leaves them out where they have no field. opaque is the dump's flags
+	// for both, built by loadTables.
 	leaves []string
+	quiet  []string
 	opaque symbolSet
 }
 
@@ -163,6 +166,11 @@ func register(name string, grammar *sitter.Language, comment string, walk func(f
 // after register.
 func walkedAsLeaves(lang string, kinds ...string) { registry[lang].leaves = kinds }
 
+// walkedWithout declares anonymous tokens lang's walker never reads, nor
+// counts among a node's children (language.quiet); called from the init of
+// a lang_<name>.go after register.
+func walkedWithout(lang string, tokens ...string) { registry[lang].quiet = tokens }
+
 // loadTables builds l's tables of node kinds and fields, once, on the
 // first file of the language: built at registration, for every grammar,
 // they were thousands of cgo calls in every process's start, a scope's or
@@ -177,12 +185,17 @@ func (l *language) loadTables() {
 			l.kinds[id] = g.NodeKindForId(uint16(id))
 			l.named[id] = g.NodeKindIsNamed(uint16(id))
 		}
-		if len(l.leaves) > 0 {
-			in := make([]bool, n)
-			for id := range in {
-				in[id] = l.named[id] && slices.Contains(l.leaves, l.kinds[id])
+		if len(l.leaves) > 0 || len(l.quiet) > 0 {
+			flags := make([]byte, n)
+			for id := range flags {
+				if l.named[id] && slices.Contains(l.leaves, l.kinds[id]) {
+					flags[id] |= dumpOpaque
+				}
+				if !l.named[id] && slices.Contains(l.quiet, l.kinds[id]) {
+					flags[id] |= dumpQuiet
+				}
 			}
-			l.opaque = newSymbolSet(in)
+			l.opaque = newSymbolSet(flags)
 		}
 		l.fields = make(map[string]uint16, g.FieldCount())
 		for id := uint32(1); id <= g.FieldCount(); id++ {

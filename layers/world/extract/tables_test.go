@@ -48,3 +48,33 @@ func TestTablesBuiltOnFirstUse(t *testing.T) {
 		}
 	}
 }
+
+// Every kind a language declares as walked as a leaf is a named kind of
+// its grammar, and every quiet token an anonymous one: a misspelt name
+// would leave nothing out, silently.
+func TestDumpFlagsNameKinds(t *testing.T) {
+	for name, l := range registry {
+		if len(l.leaves) == 0 && len(l.quiet) == 0 {
+			continue
+		}
+		l.loadTables()
+		has := func(kind string, named bool) bool {
+			for id, k := range l.kinds {
+				if k == kind && l.named[id] == named {
+					return true
+				}
+			}
+			return false
+		}
+		for _, k := range l.leaves {
+			if !has(k, true) {
+				t.Errorf("%s: %q is not a named kind of the grammar", name, k)
+			}
+		}
+		for _, k := range l.quiet {
+			if !has(k, false) {
+				t.Errorf("%s: %q is not an anonymous token of the grammar", name, k)
+			}
+		}
+	}
+}

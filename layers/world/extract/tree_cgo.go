@@ -35,6 +35,8 @@ extern void *ts_parser_parse_string(void *parser, const void *old_tree, const ch
 // node that is not in its subtree.
 typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; int32_t parent; uint32_t after; } gsRec;
 
+enum { GS_OPAQUE = 1, GS_QUIET = 2 };
+
 static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree) {
 	gsNode n = {{c0, c1, c2, c3}, (const void *)id, (const void *)tree};
 	return n;
@@ -47,8 +49,10 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 // kept between dumps (zeroed memory the first time): reset keeps its
 // stack's memory, where a new cursor per dump grew it afresh, and those
 // reallocations made glibc consolidate the small blocks a parse had just
-// freed. The children of a node whose symbol is marked in opaque (nopaque
-// symbols long) are not written: the node looks like a leaf.
+// freed. opaque (nopaque symbols long) holds flags per symbol: the
+// children of a node whose symbol has GS_OPAQUE are not written (the node
+// looks like a leaf), and a leaf with GS_QUIET and no field is not written
+// at all (punctuation no walker reads).
 //
 // The walk asks each node for its number of children (ts_node_child_count,
 // the count the cursor's steps go through) and steps to a next sibling
@@ -87,22 +91,28 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 		if (n >= want) return gs_fall_back(c, root, out, max, opaque, nopaque);
 		gsNode node = ts_tree_cursor_current_node(c);
 		uint16_t sym = ts_node_symbol(node);
-		gsRec *r = &out[n];
-		r->node = node;
-		r->symbol = sym;
-		r->field = ts_tree_cursor_current_field_id(c);
-		r->end = ts_node_end_byte(node);
-		r->parent = cur;
-		r->after = n + 1;
+		uint8_t flags = sym < nopaque ? opaque[sym] : 0;
 		uint32_t kids = ts_node_child_count(node);
-		if (kids > 0 && sym < nopaque && opaque[sym]) {
-			want -= ts_node_descendant_count(node) - 1;
-			kids = 0;
+		uint16_t field = ts_tree_cursor_current_field_id(c);
+		if (kids == 0 && field == 0 && (flags & GS_QUIET)) {
+			want--; // not written; its parent still counts it as a child
+		} else {
+			gsRec *r = &out[n];
+			r->node = node;
+			r->symbol = sym;
+			r->field = field;
+			r->end = ts_node_end_byte(node);
+			r->parent = cur;
+			r->after = n + 1;
+			if (kids > 0 && (flags & GS_OPAQUE)) {
+				want -= ts_node_descendant_count(node) - 1;
+				kids = 0;
+			}
+			n++;
 		}
-		n++;
 		if (kids > 0) {
 			if (!ts_tree_cursor_goto_first_child(c)) return gs_fall_back(c, root, out, max, opaque, nopaque);
-			r->after = kids; // while a node is open: its children still to write
+			out[n - 1].after = kids; // while a node is open: its children still to visit
 			cur = (int32_t)(n - 1);
 			continue;
 		}
@@ -128,27 +138,27 @@ static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max
 	uint32_t n = 0;
 	int32_t cur = -1; // index of the parent of the cursor's node while n <= max
 	for (;;) {
-		uint16_t sym = 0;
+		gsNode node = ts_tree_cursor_current_node(c);
+		uint16_t sym = ts_node_symbol(node);
+		uint8_t flags = sym < nopaque ? opaque[sym] : 0;
+		uint16_t field = ts_tree_cursor_current_field_id(c);
 		if (n < max) {
-			gsNode node = ts_tree_cursor_current_node(c);
-			sym = ts_node_symbol(node);
 			out[n].node = node;
 			out[n].symbol = sym;
-			out[n].field = ts_tree_cursor_current_field_id(c);
+			out[n].field = field;
 			out[n].end = ts_node_end_byte(node);
 			out[n].parent = cur;
 			out[n].after = n + 1;
-		} else {
-			sym = ts_node_symbol(ts_tree_cursor_current_node(c));
 		}
-		if (!(sym < nopaque && opaque[sym]) && ts_tree_cursor_goto_first_child(c)) {
+		if (!(flags & GS_OPAQUE) && ts_tree_cursor_goto_first_child(c)) {
 			if (n < max) cur = (int32_t)n;
 			n++;
 			continue;
 		}
 		// A leaf: step to the next sibling, climbing as needed; a node
-		// climbed to has had its whole subtree written.
-		n++;
+		// climbed to has had its whole subtree written. A quiet leaf is
+		// not kept (the next node overwrites its record).
+		if (!(field == 0 && (flags & GS_QUIET))) n++;
 		bool more = false;
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(c)) { more = true; break; }
@@ -231,8 +241,8 @@ type cBuf struct {
 }
 
 // dump returns n and every node below it in document order, valid until
-// the next call on b. The children of nodes whose symbol is marked in
-// opaque are left out (see language.opaque).
+// the next call on b, but for what opaque's flags leave out: the children
+// of opaque nodes and quiet leaves without a field (see language.opaque).
 func (b *cBuf) dump(n *sitter.Node, opaque symbolSet) []cRec { return b.dumpBy(n, opaque, false) }
 
 // dumpBy is dump, by gs_dump_steps' walk when steps.
@@ -265,29 +275,31 @@ func (b *cBuf) dumpBy(n *sitter.Node, opaque symbolSet, steps bool) []cRec {
 	}
 }
 
-// symbolSet is a set of a grammar's symbols as gs_dump reads it: one byte
-// per symbol (1: in the set), in the C heap for the life of the process.
+// symbolSet is gs_dump's flags for a grammar's symbols: one byte per
+// symbol (dumpOpaque, dumpQuiet), in the C heap for the life of the
+// process.
 type symbolSet struct {
 	p unsafe.Pointer
 	n int
 }
 
-// newSymbolSet returns the set of the ids marked in in.
-func newSymbolSet(in []bool) symbolSet {
-	if len(in) == 0 {
+// Flags of a symbolSet (GS_OPAQUE and GS_QUIET in gs_dump).
+const (
+	dumpOpaque byte = 1 // a node whose children are left out
+	dumpQuiet  byte = 2 // a leaf left out when it has no field
+)
+
+// newSymbolSet returns the set of the flags in flags, indexed by symbol.
+func newSymbolSet(flags []byte) symbolSet {
+	if len(flags) == 0 {
 		return symbolSet{}
 	}
-	p := C.calloc(C.size_t(len(in)), 1)
+	p := C.calloc(C.size_t(len(flags)), 1)
 	if p == nil {
 		panic("extract: out of memory")
 	}
-	b := unsafe.Slice((*byte)(p), len(in))
-	for i, on := range in {
-		if on {
-			b[i] = 1
-		}
-	}
-	return symbolSet{p, len(in)}
+	copy(unsafe.Slice((*byte)(p), len(flags)), flags)
+	return symbolSet{p, len(flags)}
 }
 
 // spareBufs keeps the C memory of tree dumps between files (file.tree):
@@ -347,10 +359,10 @@ func (b *cBuf) free() {
 func recSize() uintptr { return uintptr(C.sizeof_gsRec) }
 
 // dumpC returns n's subtree as a fresh Go slice (for tests).
-func dumpC(n *sitter.Node) []cRec { return dumpOpaque(n, symbolSet{}) }
+func dumpC(n *sitter.Node) []cRec { return dumpWith(n, symbolSet{}) }
 
-// dumpOpaque is dumpC leaving out the children of opaque symbols.
-func dumpOpaque(n *sitter.Node, opaque symbolSet) []cRec {
+// dumpWith is dumpC leaving out what opaque's flags say.
+func dumpWith(n *sitter.Node, opaque symbolSet) []cRec {
 	var b cBuf
 	defer b.free()
 	return append([]cRec(nil), b.dump(n, opaque)...)
@@ -360,7 +372,7 @@ func dumpOpaque(n *sitter.Node, opaque symbolSet) []cRec {
 // because the counts disagreed with the cursor (for tests).
 func dumpFallbacks() uint64 { return uint64(C.gs_fallback_count()) }
 
-// dumpSteps is dumpOpaque by gs_dump_steps, the walk gs_dump falls back
+// dumpSteps is dumpWith by gs_dump_steps, the walk gs_dump falls back
 // on (for tests).
 func dumpSteps(n *sitter.Node, opaque symbolSet) []cRec {
 	var b cBuf
