@@ -55,7 +55,9 @@ for arg in "$@"; do
     echo "$name: stores differ (listings: $(cat "$work/$name.base.tree") (baseline) and $(cat "$work/$name.git-speed.tree"))" >&2
     [ -n "${FORMAT_CHANGED:-}" ] || exit 1
   fi
-  echo "$name ($("$work/git-speed" index --parse-only --rev "$rev" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["parsed"], "files parsed,", r["data"], "of them data")'); CPU s, medians of $runs; same store, listing $(cut -c1-12 "$work/$name.base.tree"))"
+  same="same store, listing $(cut -c1-12 "$work/$name.base.tree")"
+  cmp -s "$work/$name.base.tree" "$work/$name.git-speed.tree" || same="stores differ, FORMAT_CHANGED"
+  echo "$name ($("$work/git-speed" index --parse-only --rev "$rev" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["parsed"], "files parsed,", r["data"], "of them data")'); CPU s, medians of $runs; $same)"
   for b in base git-speed; do
     p=$(cpu "$work/$name.$b.parse"); c=$(cpu "$work/$name.$b.code"); f=$(cpu "$work/$name.$b.full")
     printf '  %-9s full %6s   parse-only %6s (%sx)   code-only %6s (%sx)   full wall %s s   peak RSS full %s MiB, parse-only %s MiB\n' \
