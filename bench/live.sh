@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# The live world model on kubernetes (../shared/bench/make-k8s-corpus.sh):
-# what an agent pays after each change.
+# The live world model on a large corpus: what an agent pays after each
+# change.
 #
-#   bench/live.sh CORPUS/kubernetes [RUNS]
+#   bench/live.sh CORPUS [RUNS]
+#
+# CORPUS is kubernetes (../shared/bench/make-k8s-corpus.sh: its tags
+# k8s-v1.36.0-tree, k8s-onefile-tree and k8s-tenfile-tree) or any other
+# repository, such as GOROOT/src committed into one (bench/index.sh makes
+# it): then the base is HEAD's tree, the one-file tree appends a comment to
+# LIVE_EDIT (default net/http/server.go, else the 100th Go file) and the
+# ten-file tree to it and nine more Go files spread over the tree, as the
+# kubernetes script does.
 #
 # Medians over RUNS (default 3) of: parse-only (baseline: code parsed with
 # tree-sitter, data formats with their extractors' parsers; also code only,
@@ -13,27 +21,54 @@
 # function (its importers are resolved again); a --worktree update after
 # editing one file, beside writing the work tree as a tree alone (on a copy
 # of the index: ls-files of what differs, update-index of those paths,
-# write-tree); scope of one task touching
-# pkg/kubelet/kubelet.go, first and again; map --budget 2000, computed and
-# cached.
+# write-tree); scope of one task touching the edited file, first and again;
+# map --budget 2000, computed and cached.
 source "$(dirname "$0")/lib.sh"
-k8s=${1:?usage: bench/live.sh CORPUS/kubernetes [RUNS]}
+corpus=${1:?usage: bench/live.sh CORPUS [RUNS]}
 runs=${2:-3}
 work=$(mktemp -d)
 build_git_speed "$work"
 gs="$work/git-speed"
-cd "$k8s"
-edited=pkg/kubelet/kubelet.go
-restore() { git cat-file blob "k8s-v1.36.0-tree:$edited" > "$edited"; rm -rf "$k8s/.speed-bench"; rm -rf "$work"; }
+cd "$corpus"
+# comment_tree BASE FILE...: a tree of BASE with a comment line appended to
+# each FILE (the blobs written to the object database).
+comment_tree() {
+  local base=$1 idx p oid; shift
+  idx=$(mktemp)
+  GIT_INDEX_FILE=$idx git read-tree "$base"
+  for p in "$@"; do
+    oid=$( (git cat-file blob "$base:$p"; echo "// bench change") | git hash-object -w --stdin)
+    GIT_INDEX_FILE=$idx git update-index --cacheinfo "100644,$oid,$p"
+  done
+  GIT_INDEX_FILE=$idx git write-tree
+  rm -f "$idx"
+}
+if git rev-parse -q --verify k8s-v1.36.0-tree >/dev/null; then
+  name=kubernetes base=k8s-v1.36.0-tree edited=pkg/kubelet/kubelet.go
+  onetree=k8s-onefile-tree tentree=k8s-tenfile-tree
+  req="the kubelet syncs pods." title="Sync pods faster" desc="Make the kubelet sync loop cheaper."
+else
+  name=$(basename "$corpus") base=$(git rev-parse 'HEAD^{tree}')
+  gofiles=$(git ls-tree -r --name-only "$base" | grep '\.go$' || true)
+  edited=${LIVE_EDIT:-net/http/server.go}
+  git cat-file -e "$base:$edited" 2>/dev/null || edited=$(sed -n 100p <<<"$gofiles")
+  [ -n "$edited" ] || { echo "live.sh: $corpus has no file to edit (set LIVE_EDIT)" >&2; exit 1; }
+  n=$(wc -l <<<"$gofiles")
+  others=$(awk -v n="$n" 'BEGIN {for (i = 1; i <= 9; i++) print int(i * n / 10)}' | while read -r i; do sed -n "${i}p" <<<"$gofiles"; done | grep -vx "$edited")
+  onetree=$(comment_tree "$base" "$edited")
+  # shellcheck disable=SC2086 # one path per word
+  tentree=$(comment_tree "$base" "$edited" $others)
+  req="$edited serves its callers." title="Speed up $edited" desc="Make the code of $edited cheaper."
+fi
+restore() { git cat-file blob "$base:$edited" > "$edited"; rm -rf "$corpus/.speed-bench"; rm -rf "$work"; }
 trap restore EXIT
-base=k8s-v1.36.0-tree
-# A feature whose one task touches kubelet.go; kept out of the snapshots.
+# A feature whose one task touches the edited file; kept out of the snapshots.
 grep -qx '/.speed-bench/' .git/info/exclude 2>/dev/null || echo '/.speed-bench/' >> .git/info/exclude
 mkdir -p .speed-bench/features/bench/tasks
-printf '# Bench\n\n## Requirements\n\n- REQ-1: the kubelet syncs pods.\n' > .speed-bench/features/bench/spec.md
-printf 'id = "1"\ntitle = "Sync pods faster"\ndescription = "Make the kubelet sync loop cheaper."\nfiles_touched = ["%s"]\nrequirements = ["REQ-1"]\n' "$edited" > .speed-bench/features/bench/tasks/1.toml
-# A tree where kubelet.go gains a function: a change of definitions, which
-# moves the out-edges of every file reading pkg/kubelet.
+printf '# Bench\n\n## Requirements\n\n- REQ-1: %s\n' "$req" > .speed-bench/features/bench/spec.md
+printf 'id = "1"\ntitle = "%s"\ndescription = "%s"\nfiles_touched = ["%s"]\nrequirements = ["REQ-1"]\n' "$title" "$desc" "$edited" > .speed-bench/features/bench/tasks/1.toml
+# A tree where the edited file gains a function: a change of definitions,
+# which moves the out-edges of every file reading its package.
 deftree=$(
   idx=$(mktemp); trap 'rm -f "$idx"' RETURN
   blob=$( { git cat-file blob "$base:$edited"; printf '\nfunc speedBenchAdded() int { return 1 }\n'; } | git hash-object -w --stdin)
@@ -43,8 +78,8 @@ deftree=$(
 )
 # floor of a one-file update: the diff and the changed blob
 floor() {
-  git diff-tree -r "$base" k8s-onefile-tree >/dev/null
-  git cat-file blob "k8s-onefile-tree:$edited" >/dev/null
+  git diff-tree -r "$base" "$onetree" >/dev/null
+  git cat-file blob "$onetree:$edited" >/dev/null
 }
 snapshot_only() {
   local idx; idx=$(mktemp)
@@ -54,7 +89,7 @@ snapshot_only() {
   GIT_INDEX_FILE=$idx git write-tree >/dev/null
   rm -f "$idx"
 }
-export base edited
+export base edited onetree
 export -f floor snapshot_only
 packs_mark "$work/packs"
 for i in $(seq "$runs"); do
@@ -66,8 +101,8 @@ for i in $(seq "$runs"); do
   # from the base (the newest indexed tree) start from it again.
   fresh=$(git rev-parse refs/speed/index)
   timed "$work/floor" bash -c floor
-  timed "$work/one" "$gs" index --rev k8s-onefile-tree
-  timed "$work/ten" "$gs" index --rev k8s-tenfile-tree
+  timed "$work/one" "$gs" index --rev "$onetree"
+  timed "$work/ten" "$gs" index --rev "$tentree"
   git update-ref refs/speed/index "$fresh"
   timed "$work/def" "$gs" index --rev "$deftree"
   git update-ref refs/speed/index "$fresh"
@@ -90,7 +125,7 @@ ms() { awk -v s="$(med "$1")" 'BEGIN {printf "%d ms", s * 1000}'; }
 rss() { echo "$(( $(cut -d' ' -f2 "$work/$1" | median | cut -d. -f1) / 1024 )) MiB"; }
 runsof() { cut -d' ' -f1 "$work/$1" | tr '\n' ' '; }
 cpu() { cut -d' ' -f3 "$work/$1" | median; }
-echo "kubernetes, medians of $runs runs (seconds per run in brackets)"
+echo "$name, medians of $runs runs (seconds per run in brackets); edited: $edited"
 echo "parse-only (baseline)     $(med parse) s, peak RSS $(rss parse)   [$(runsof parse)]"
 echo "parse-only, code only     $(med code) s   [$(runsof code)]"
 echo "full index                $(med full) s, peak RSS $(rss full)   [$(runsof full)]"
