@@ -163,14 +163,24 @@ func foldSpace(s string) string {
 		sp, size := spaceAt(s, i)
 		if sp {
 			pending = b.Len() > 0
-		} else {
-			if pending {
-				b.WriteByte(' ')
-				pending = false
-			}
-			b.WriteString(s[i : i+size])
+			i += size
+			continue
 		}
-		i += size
+		if pending {
+			b.WriteByte(' ')
+			pending = false
+		}
+		// A word is copied whole, not character by character.
+		j := i + size
+		for j < len(s) {
+			sp, size := spaceAt(s, j)
+			if sp {
+				break
+			}
+			j += size
+		}
+		b.WriteString(s[i:j])
+		i = j
 	}
 	return b.String()
 }
@@ -259,7 +269,9 @@ func (f *file) keepFirstLine(start, end uint) {
 		if i < 0 {
 			return // the content ends on this line
 		}
-		if docLine(string(c[pos:pos+i])) != "" {
+		// The line is only looked at: a string over the source's bytes
+		// (which nothing changes during an extraction) instead of a copy.
+		if docLine(unsafe.String(unsafe.SliceData(c[pos:]), i)) != "" {
 			marker := ""
 			if bytes.HasPrefix(c, []byte("/*")) {
 				marker = " … */"
@@ -273,7 +285,9 @@ func (f *file) keepFirstLine(start, end uint) {
 
 // docLine returns the first non-empty line of a comment without its leader.
 func docLine(c string) string {
-	for _, l := range strings.Split(c, "\n") {
+	for more := true; more; {
+		var l string
+		l, c, more = strings.Cut(c, "\n") // line by line, without a slice of them
 		l = strings.TrimSpace(l)
 		l = strings.TrimLeft(l, "/*#!-;")
 		l = strings.TrimSuffix(strings.TrimSpace(l), "*/")

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"path"
 	"strconv"
 	"strings"
@@ -94,8 +95,8 @@ func walkGo(f *file) {
 // topComment keeps build constraints whole and treats other comments as
 // doc or noise.
 func (w *goWalker) topComment(ks []kid, i int) {
-	t := w.f.text(ks[i].n)
-	if strings.HasPrefix(t, "//go:build") || strings.HasPrefix(t, "// +build") {
+	t := w.f.bytes(ks[i].n)
+	if bytes.HasPrefix(t, []byte("//go:build")) || bytes.HasPrefix(t, []byte("// +build")) {
 		return
 	}
 	w.f.commentAt(ks, i)
