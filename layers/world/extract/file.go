@@ -573,6 +573,14 @@ func (f *file) kidsOf(n *sitter.Node, namedOnly bool) []kid {
 	return st[mark:len(st):len(st)]
 }
 
+// children returns the span of n's children in the file's tree: they are
+// recs[first], then recs[recs[j].after] for each child j before end. A
+// walker's hottest loops read children so, without kids' copies.
+func (f *file) children(n *sitter.Node) (first, end int) {
+	i := f.at(n)
+	return i + 1, int(f.recs[i].after)
+}
+
 // release drops the children read by kids calls made since mark.
 func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 
@@ -769,6 +777,26 @@ func (f *file) kidText(k *kid) string { return string(f.src[startByte(k.n):k.end
 
 // kidBytes is kidText without the copy: the bytes in the source.
 func (f *file) kidBytes(k *kid) []byte { return f.src[startByte(k.n):k.end] }
+
+// fields3 returns n's first children in the fields a, b and c (nil for a
+// field without one, or an id 0), as records of the file's tree: pick on
+// kids without kids' copies of every child.
+func (f *file) fields3(n *sitter.Node, a, b, c uint16) (ra, rb, rc *cRec) {
+	first, end := f.children(n)
+	for j := first; j < end; j = int(f.recs[j].after) {
+		r := &f.recs[j]
+		switch id := r.field; {
+		case id == 0:
+		case id == a && ra == nil:
+			ra = r
+		case id == b && rb == nil:
+			rb = r
+		case id == c && rc == nil:
+			rc = r
+		}
+	}
+	return ra, rb, rc
+}
 
 // pick returns the first of ks in field id (0: none), or nil.
 func pick(ks []kid, id uint16) *kid {
