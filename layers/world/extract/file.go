@@ -208,20 +208,20 @@ func (f *file) elideBody(body *sitter.Node) {
 	var marker string
 	if f.lang.comment == "/*" {
 		if start == end {
-			marker = fmt.Sprintf("{ … } /* line %d */", start)
+			marker = "{ … } /* line " + itoa(start) + " */"
 		} else {
-			marker = fmt.Sprintf("{ … } /* lines %d-%d */", start, end)
+			marker = "{ … } /* lines " + itoa(start) + "-" + itoa(end) + " */"
 		}
 		if start == end && f.endByte(body)-startByte(body) <= uint(len(marker)) {
 			return
 		}
 	} else if start == end {
-		marker = fmt.Sprintf("{ … } %s line %d", f.lang.comment, start)
+		marker = "{ … } " + f.lang.comment + " line " + itoa(start)
 		if f.endByte(body)-startByte(body) <= uint(len(marker)) {
 			return // a short one-line body says as much as a marker
 		}
 	} else {
-		marker = fmt.Sprintf("{ … } %s lines %d-%d", f.lang.comment, start, end)
+		marker = "{ … } " + f.lang.comment + " lines " + itoa(start) + "-" + itoa(end)
 	}
 	f.cuts = append(f.cuts, cut{startByte(body), f.endByte(body), marker})
 }
@@ -631,6 +631,15 @@ func (f *file) textRange(start, end uint) string { return string(f.src[start:end
 // as a map key, in a comparison or as an operand of + makes no string
 // of its own.
 func (f *file) bytes(n *sitter.Node) []byte { return f.src[startByte(n):f.endByte(n)] }
+
+// keyText returns the source text of n without a copy: a string sharing
+// the source's bytes, for the keys of a walker's own maps (the names its
+// scope binds), which live no longer than the walk. Never for a fact:
+// facts outlive the source.
+func (f *file) keyText(n *sitter.Node) string {
+	b := f.bytes(n)
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // textIs reports whether n's text equals s, without allocating.
 func (f *file) textIs(n *sitter.Node, s string) bool {

@@ -383,7 +383,7 @@ func (w *goWalker) params(list *sitter.Node, receiver bool) {
 			}
 			f.release(m)
 			for _, nm := range names {
-				w.declareTyped(f.text(nm), typ)
+				w.declareTyped(f.keyText(nm), typ)
 			}
 		}
 	}
@@ -405,7 +405,7 @@ func (w *goWalker) receiverTypeRefs(t *sitter.Node) {
 				f.walk(args, func(c *sitter.Node) bool {
 					switch f.kind(c) {
 					case "type_identifier", "identifier":
-						w.declare(f.text(c))
+						w.declare(f.keyText(c))
 						return false
 					}
 					return true
@@ -446,7 +446,7 @@ func (w *goWalker) typeParams(list *sitter.Node) {
 		m := len(f.stack)
 		for _, c := range f.kids(k.n) {
 			if c.field == f.fieldID("name") {
-				w.declare(f.text(c.n))
+				w.declare(f.keyText(c.n))
 			}
 		}
 		f.release(m)
@@ -781,7 +781,7 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 			if k < len(types) {
 				t = types[k]
 			}
-			w.declareTyped(f.text(nm), t)
+			w.declareTyped(f.keyText(nm), t)
 		}
 		return
 	}
@@ -1019,7 +1019,7 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 						a = f.namedChild(a, 0)
 					}
 					if t := w.caseType(c.n); t != "" && f.kind(a) == "identifier" {
-						w.declareTyped(f.text(a), t)
+						w.declareTyped(f.keyText(a), t)
 					}
 				}
 				w.node(c.n, c.kind)
@@ -1145,7 +1145,7 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 		return ""
 	}
 	if f.kind(list) == "identifier" {
-		w.declareTyped(f.text(list), typeAt(0))
+		w.declareTyped(f.keyText(list), typeAt(0))
 		return
 	}
 	m := len(f.stack)
@@ -1153,7 +1153,7 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 	k := 0
 	for _, c := range f.namedKids(list) {
 		if c.kind == "identifier" {
-			w.declareTyped(f.text(c.n), typeAt(k))
+			w.declareTyped(f.keyText(c.n), typeAt(k))
 		} else {
 			w.node(c.n, c.kind)
 		}
