@@ -15,12 +15,7 @@ import (
 // warm as in a build; redaction and formats are left out.
 func BenchmarkPhasesDir(b *testing.B) {
 	_, names, srcs := dirFiles(b)
-	var total int64
-	for _, s := range srcs {
-		total += int64(len(s))
-	}
-	b.SetBytes(total)
-	b.ReportAllocs()
+	startBench(b, srcs)
 	var parse, dump, walk time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
