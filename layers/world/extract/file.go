@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -301,7 +302,11 @@ func docLine(c string) string {
 
 // finish orders facts and builds the skeleton from the cuts.
 func (f *file) finish() {
-	sort.SliceStable(f.facts.Refs, func(i, j int) bool { return f.facts.Refs[i].Line < f.facts.Refs[j].Line })
+	// Walkers record most references in line order already; a stable sort
+	// gives the one order whatever its algorithm.
+	if byLine := func(a, b world.Ref) int { return a.Line - b.Line }; !slices.IsSortedFunc(f.facts.Refs, byLine) {
+		slices.SortStableFunc(f.facts.Refs, byLine)
+	}
 	f.facts.Skeleton = f.skeleton()
 	f.facts.Tokens = tokens.Estimate(f.facts.Lang, int64(len(f.src)))
 	f.facts.SkelToks = tokens.Estimate(f.facts.Lang, int64(len(f.facts.Skeleton)))
