@@ -32,15 +32,20 @@ func BenchmarkExtractDir(b *testing.B) {
 // BenchmarkParseOnlyDir is BenchmarkExtractDir's baseline: the parse alone.
 func BenchmarkParseOnlyDir(b *testing.B) { benchDir(b, ParseOnly) }
 
-// benchDir runs one of each file under EXTRACT_DIR per iteration.
-func benchDir(b *testing.B, one func(lang string, src []byte) error) {
-	_, langs, srcs := dirFiles(b)
+// startBench reports b's throughput in bytes of srcs and its allocations.
+func startBench(b *testing.B, srcs [][]byte) {
 	var total int64
 	for _, s := range srcs {
 		total += int64(len(s))
 	}
 	b.SetBytes(total)
 	b.ReportAllocs()
+}
+
+// benchDir runs one of each file under EXTRACT_DIR per iteration.
+func benchDir(b *testing.B, one func(lang string, src []byte) error) {
+	_, langs, srcs := dirFiles(b)
+	startBench(b, srcs)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j, src := range srcs {

@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -163,14 +164,24 @@ func foldSpace(s string) string {
 		sp, size := spaceAt(s, i)
 		if sp {
 			pending = b.Len() > 0
-		} else {
-			if pending {
-				b.WriteByte(' ')
-				pending = false
-			}
-			b.WriteString(s[i : i+size])
+			i += size
+			continue
 		}
-		i += size
+		if pending {
+			b.WriteByte(' ')
+			pending = false
+		}
+		// A word is copied whole, not character by character.
+		j := i + size
+		for j < len(s) {
+			sp, size := spaceAt(s, j)
+			if sp {
+				break
+			}
+			j += size
+		}
+		b.WriteString(s[i:j])
+		i = j
 	}
 	return b.String()
 }
@@ -198,20 +209,20 @@ func (f *file) elideBody(body *sitter.Node) {
 	var marker string
 	if f.lang.comment == "/*" {
 		if start == end {
-			marker = fmt.Sprintf("{ … } /* line %d */", start)
+			marker = "{ … } /* line " + itoa(start) + " */"
 		} else {
-			marker = fmt.Sprintf("{ … } /* lines %d-%d */", start, end)
+			marker = "{ … } /* lines " + itoa(start) + "-" + itoa(end) + " */"
 		}
 		if start == end && f.endByte(body)-startByte(body) <= uint(len(marker)) {
 			return
 		}
 	} else if start == end {
-		marker = fmt.Sprintf("{ … } %s line %d", f.lang.comment, start)
+		marker = "{ … } " + f.lang.comment + " line " + itoa(start)
 		if f.endByte(body)-startByte(body) <= uint(len(marker)) {
 			return // a short one-line body says as much as a marker
 		}
 	} else {
-		marker = fmt.Sprintf("{ … } %s lines %d-%d", f.lang.comment, start, end)
+		marker = "{ … } " + f.lang.comment + " lines " + itoa(start) + "-" + itoa(end)
 	}
 	f.cuts = append(f.cuts, cut{startByte(body), f.endByte(body), marker})
 }
@@ -259,7 +270,9 @@ func (f *file) keepFirstLine(start, end uint) {
 		if i < 0 {
 			return // the content ends on this line
 		}
-		if docLine(string(c[pos:pos+i])) != "" {
+		// The line is only looked at: a string over the source's bytes
+		// (which nothing changes during an extraction) instead of a copy.
+		if docLine(unsafe.String(unsafe.SliceData(c[pos:]), i)) != "" {
 			marker := ""
 			if bytes.HasPrefix(c, []byte("/*")) {
 				marker = " … */"
@@ -273,7 +286,9 @@ func (f *file) keepFirstLine(start, end uint) {
 
 // docLine returns the first non-empty line of a comment without its leader.
 func docLine(c string) string {
-	for _, l := range strings.Split(c, "\n") {
+	for more := true; more; {
+		var l string
+		l, c, more = strings.Cut(c, "\n") // line by line, without a slice of them
 		l = strings.TrimSpace(l)
 		l = strings.TrimLeft(l, "/*#!-;")
 		l = strings.TrimSuffix(strings.TrimSpace(l), "*/")
@@ -287,7 +302,11 @@ func docLine(c string) string {
 
 // finish orders facts and builds the skeleton from the cuts.
 func (f *file) finish() {
-	sort.SliceStable(f.facts.Refs, func(i, j int) bool { return f.facts.Refs[i].Line < f.facts.Refs[j].Line })
+	// Walkers record most references in line order already; a stable sort
+	// gives the one order whatever its algorithm.
+	if byLine := func(a, b world.Ref) int { return a.Line - b.Line }; !slices.IsSortedFunc(f.facts.Refs, byLine) {
+		slices.SortStableFunc(f.facts.Refs, byLine)
+	}
 	f.facts.Skeleton = f.skeleton()
 	f.facts.Tokens = tokens.Estimate(f.facts.Lang, int64(len(f.src)))
 	f.facts.SkelToks = tokens.Estimate(f.facts.Lang, int64(len(f.facts.Skeleton)))
@@ -559,6 +578,14 @@ func (f *file) kidsOf(n *sitter.Node, namedOnly bool) []kid {
 	return st[mark:len(st):len(st)]
 }
 
+// children returns the span of n's children in the file's tree: they are
+// recs[first], then recs[recs[j].after] for each child j before end. A
+// walker's hottest loops read children so, without kids' copies.
+func (f *file) children(n *sitter.Node) (first, end int) {
+	i := f.at(n)
+	return i + 1, int(f.recs[i].after)
+}
+
 // release drops the children read by kids calls made since mark.
 func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 
@@ -609,6 +636,15 @@ func (f *file) textRange(start, end uint) string { return string(f.src[start:end
 // as a map key, in a comparison or as an operand of + makes no string
 // of its own.
 func (f *file) bytes(n *sitter.Node) []byte { return f.src[startByte(n):f.endByte(n)] }
+
+// keyText returns the source text of n without a copy: a string sharing
+// the source's bytes, for the keys of a walker's own maps (the names its
+// scope binds), which live no longer than the walk. Never for a fact:
+// facts outlive the source.
+func (f *file) keyText(n *sitter.Node) string {
+	b := f.bytes(n)
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // textIs reports whether n's text equals s, without allocating.
 func (f *file) textIs(n *sitter.Node, s string) bool {
@@ -755,6 +791,26 @@ func (f *file) kidText(k *kid) string { return string(f.src[startByte(k.n):k.end
 
 // kidBytes is kidText without the copy: the bytes in the source.
 func (f *file) kidBytes(k *kid) []byte { return f.src[startByte(k.n):k.end] }
+
+// fields3 returns n's first children in the fields a, b and c (nil for a
+// field without one, or an id 0), as records of the file's tree: pick on
+// kids without kids' copies of every child.
+func (f *file) fields3(n *sitter.Node, a, b, c uint16) (ra, rb, rc *cRec) {
+	first, end := f.children(n)
+	for j := first; j < end; j = int(f.recs[j].after) {
+		r := &f.recs[j]
+		switch id := r.field; {
+		case id == 0:
+		case id == a && ra == nil:
+			ra = r
+		case id == b && rb == nil:
+			rb = r
+		case id == c && rc == nil:
+			rc = r
+		}
+	}
+	return ra, rb, rc
+}
 
 // pick returns the first of ks in field id (0: none), or nil.
 func pick(ks []kid, id uint16) *kid {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"path"
 	"strconv"
 	"strings"
@@ -94,8 +95,8 @@ func walkGo(f *file) {
 // topComment keeps build constraints whole and treats other comments as
 // doc or noise.
 func (w *goWalker) topComment(ks []kid, i int) {
-	t := w.f.text(ks[i].n)
-	if strings.HasPrefix(t, "//go:build") || strings.HasPrefix(t, "// +build") {
+	t := w.f.bytes(ks[i].n)
+	if bytes.HasPrefix(t, []byte("//go:build")) || bytes.HasPrefix(t, []byte("// +build")) {
 		return
 	}
 	w.f.commentAt(ks, i)
@@ -382,7 +383,7 @@ func (w *goWalker) params(list *sitter.Node, receiver bool) {
 			}
 			f.release(m)
 			for _, nm := range names {
-				w.declareTyped(f.text(nm), typ)
+				w.declareTyped(f.keyText(nm), typ)
 			}
 		}
 	}
@@ -404,7 +405,7 @@ func (w *goWalker) receiverTypeRefs(t *sitter.Node) {
 				f.walk(args, func(c *sitter.Node) bool {
 					switch f.kind(c) {
 					case "type_identifier", "identifier":
-						w.declare(f.text(c))
+						w.declare(f.keyText(c))
 						return false
 					}
 					return true
@@ -445,7 +446,7 @@ func (w *goWalker) typeParams(list *sitter.Node) {
 		m := len(f.stack)
 		for _, c := range f.kids(k.n) {
 			if c.field == f.fieldID("name") {
-				w.declare(f.text(c.n))
+				w.declare(f.keyText(c.n))
 			}
 		}
 		f.release(m)
@@ -780,7 +781,7 @@ func (w *goWalker) valueSpec(decl, spec *sitter.Node, kind string, top, single b
 			if k < len(types) {
 				t = types[k]
 			}
-			w.declareTyped(f.text(nm), t)
+			w.declareTyped(f.keyText(nm), t)
 		}
 		return
 	}
@@ -885,27 +886,25 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 		w.selector(n, world.RefValue)
 		return
 	case "call_expression":
-		mark := len(f.stack)
-		ks := f.kids(n)
-		if fn := pick(ks, f.fieldID("function")); fn != nil {
-			switch fn.kind {
+		fn, ta, args := f.fields3(n, f.fieldID("function"), f.fieldID("type_arguments"), f.fieldID("arguments"))
+		if fn != nil {
+			switch fk := f.recKind(fn); fk {
 			case "identifier":
-				w.useBytes(f.kidBytes(fn), line(fn.n), world.RefCall)
+				w.useBytes(f.src[startByte(&fn.node):fn.end], line(&fn.node), world.RefCall)
 			case "selector_expression":
-				w.selector(fn.n, world.RefCall)
+				w.selector(&fn.node, world.RefCall)
 			case "generic_type", "index_expression", "type_instantiation_expression":
-				w.instantiatedCall(fn.n, fn.kind)
+				w.instantiatedCall(&fn.node, fk)
 			default:
-				w.node(fn.n, fn.kind)
+				w.node(&fn.node, fk)
 			}
 		}
-		if ta := pick(ks, f.fieldID("type_arguments")); ta != nil {
-			w.node(ta.n, "type_arguments")
+		if ta != nil {
+			w.node(&ta.node, "type_arguments")
 		}
-		if args := pick(ks, f.fieldID("arguments")); args != nil {
-			w.node(args.n, "argument_list")
+		if args != nil {
+			w.node(&args.node, "argument_list")
 		}
-		f.release(mark)
 		return
 	case "type_conversion_expression":
 		// F[int](x) parses as a conversion; a generic function call is the
@@ -1020,7 +1019,7 @@ func (w *goWalker) node(n *sitter.Node, k string) {
 						a = f.namedChild(a, 0)
 					}
 					if t := w.caseType(c.n); t != "" && f.kind(a) == "identifier" {
-						w.declareTyped(f.text(a), t)
+						w.declareTyped(f.keyText(a), t)
 					}
 				}
 				w.node(c.n, c.kind)
@@ -1146,7 +1145,7 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 		return ""
 	}
 	if f.kind(list) == "identifier" {
-		w.declareTyped(f.text(list), typeAt(0))
+		w.declareTyped(f.keyText(list), typeAt(0))
 		return
 	}
 	m := len(f.stack)
@@ -1154,7 +1153,7 @@ func (w *goWalker) declareListTyped(list *sitter.Node, types []string) {
 	k := 0
 	for _, c := range f.namedKids(list) {
 		if c.kind == "identifier" {
-			w.declareTyped(f.text(c.n), typeAt(k))
+			w.declareTyped(f.keyText(c.n), typeAt(k))
 		} else {
 			w.node(c.n, c.kind)
 		}
@@ -1186,31 +1185,29 @@ func (w *goWalker) valueTypes(list *sitter.Node) []string {
 // (kind says call or value), a member ref otherwise, plus the refs of x.
 func (w *goWalker) selector(n *sitter.Node, kind string) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	ks := f.kids(n)
-	op, sel := pick(ks, f.fieldID("operand")), pick(ks, f.fieldID("field"))
+	op, sel, _ := f.fields3(n, f.fieldID("operand"), f.fieldID("field"), 0)
 	if op == nil {
 		return
 	}
+	opKind := f.recKind(op)
 	if sel == nil {
-		w.node(op.n, op.kind)
+		w.node(&op.node, opKind)
 		return
 	}
-	name := f.kidText(sel)
-	ln := line(sel.n)
-	if op.kind == "identifier" {
-		qb := f.kidBytes(op)
+	name := string(f.src[startByte(&sel.node):sel.end])
+	ln := line(&sel.node)
+	if opKind == "identifier" {
+		qb := f.src[startByte(&op.node):op.end]
 		if w.isPkg(qb) {
 			f.ref(world.Ref{Name: name, Qual: string(qb), Line: ln, In: w.in, Kind: kind})
 			return
 		}
-		w.useBytes(qb, line(op.n), world.RefValue)
-		f.ref(world.Ref{Name: name, Qual: memberQual(qb, w.valueType(op.n)), Line: ln, In: w.in, Kind: world.RefMember})
+		w.useBytes(qb, line(&op.node), world.RefValue)
+		f.ref(world.Ref{Name: name, Qual: memberQual(qb, w.valueType(&op.node)), Line: ln, In: w.in, Kind: world.RefMember})
 		return
 	}
-	q := memberQual(w.root(op.n), w.valueType(op.n))
-	w.node(op.n, op.kind)
+	q := memberQual(w.root(&op.node), w.valueType(&op.node))
+	w.node(&op.node, opKind)
 	f.ref(world.Ref{Name: name, Qual: q, Line: ln, In: w.in, Kind: world.RefMember})
 }
 
@@ -1257,12 +1254,12 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 			typeName = ":" + t // a key is a field of the literal's type
 		}
 	}
-	m := len(f.stack)
-	defer f.release(m)
-	for _, c := range f.kids(body) {
-		switch c.kind {
+	first, end := f.children(body)
+	for j := first; j < end; j = int(f.recs[j].after) {
+		c := &f.recs[j]
+		switch f.recKind(c) {
 		case "keyed_element":
-			kv := c.n
+			kv := &c.node
 			k, v := f.field(kv, "key"), f.field(kv, "value")
 			if k != nil {
 				inner := f.namedChild(k, 0)
@@ -1280,8 +1277,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 				w.element(v, elem)
 			}
 		case "literal_element":
-			w.element(c.n, elem)
-		case "comment":
+			w.element(&c.node, elem)
 		}
 	}
 }
@@ -1489,7 +1485,7 @@ func (w *goWalker) valueType(e *sitter.Node) string {
 // isPkg reports whether name is an imported package's name, not hidden by
 // a local binding.
 func (w *goWalker) isPkg(name []byte) bool {
-	return w.scope[string(name)] == 0 && w.pkgs[string(name)]
+	return w.pkgs[string(name)] && w.scope[string(name)] == 0 // pkgs is the smaller map
 }
 
 // caseType returns the type a type switch case names when it names one.

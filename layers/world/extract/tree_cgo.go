@@ -24,7 +24,7 @@ extern bool ts_tree_cursor_goto_next_sibling(gsCursor *);
 extern bool ts_tree_cursor_goto_parent(gsCursor *);
 extern gsNode ts_tree_cursor_current_node(const gsCursor *);
 extern uint16_t ts_tree_cursor_current_field_id(const gsCursor *);
-extern uint16_t ts_node_symbol(gsNode);
+extern uint16_t ts_node_grammar_symbol(gsNode);
 extern uint32_t ts_node_end_byte(gsNode);
 extern uint32_t ts_node_child_count(gsNode);
 extern uint32_t ts_node_descendant_count(gsNode);
@@ -36,6 +36,16 @@ extern void *ts_parser_parse_string(void *parser, const void *old_tree, const ch
 typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; int32_t parent; uint32_t after; } gsRec;
 
 enum { GS_OPAQUE = 1, GS_QUIET = 2 };
+
+// gs_symbol is the node's kind as the grammar numbers it: its alias (kept
+// in context[3] of the node the cursor returns) or its own symbol.
+// ts_node_symbol would map that number to the first of the grammar's
+// symbols with the same name and namedness (its "public" symbol), a table
+// lookup and a call more per node, for nothing: the walkers read kinds by
+// name and namedness (language.kinds, named), which the two numbers share.
+static inline uint16_t gs_symbol(gsNode n) {
+	return n.context[3] ? (uint16_t)n.context[3] : ts_node_grammar_symbol(n);
+}
 
 static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree) {
 	gsNode n = {{c0, c1, c2, c3}, (const void *)id, (const void *)tree};
@@ -90,7 +100,7 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 	for (;;) {
 		if (n >= want) return gs_fall_back(c, root, out, max, opaque, nopaque);
 		gsNode node = ts_tree_cursor_current_node(c);
-		uint16_t sym = ts_node_symbol(node);
+		uint16_t sym = gs_symbol(node);
 		uint8_t flags = sym < nopaque ? opaque[sym] : 0;
 		uint32_t kids = ts_node_child_count(node);
 		uint16_t field = ts_tree_cursor_current_field_id(c);
@@ -139,7 +149,7 @@ static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max
 	int32_t cur = -1; // index of the parent of the cursor's node while n <= max
 	for (;;) {
 		gsNode node = ts_tree_cursor_current_node(c);
-		uint16_t sym = ts_node_symbol(node);
+		uint16_t sym = gs_symbol(node);
 		uint8_t flags = sym < nopaque ? opaque[sym] : 0;
 		uint16_t field = ts_tree_cursor_current_field_id(c);
 		if (n < max) {

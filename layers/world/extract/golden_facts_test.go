@@ -9,7 +9,7 @@ import (
 )
 
 // updateMore rewrites the expected sections of testdata/<lang>/*.txtar for
-// the languages of this file's extractors.
+// the languages TestGoldenMore checks (moreLangs).
 var updateMore = flag.Bool("update-more", false, "rewrite golden sections of testdata/{rust,java,c,cpp,csharp,php,ruby}")
 
 // moreLangs are the languages whose goldens this runner checks.

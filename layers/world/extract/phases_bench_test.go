@@ -1,0 +1,47 @@
+package extract
+
+import (
+	"testing"
+	"time"
+
+	"github.com/git-speed/git-speed/layers/world"
+)
+
+// BenchmarkPhasesDir extracts every code file under EXTRACT_DIR per
+// iteration, as extract does, and reports the time of each step apart:
+// parse-ms (tree-sitter), dump-ms (gs_dump, file.tree) and walk-ms (the
+// language's walker and the skeleton, file.finish), per iteration. Each
+// tree is dumped and walked right after its parse, with the caches as
+// warm as in a build; redaction and formats are left out.
+func BenchmarkPhasesDir(b *testing.B) {
+	_, names, srcs := dirFiles(b)
+	startBench(b, srcs)
+	var parse, dump, walk time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, src := range srcs {
+			l := registry[names[j]]
+			t0 := time.Now()
+			tree := l.parse(src, DefaultTimeout)
+			if tree == nil {
+				b.Fatalf("parse of a %s file stopped", names[j])
+			}
+			t1 := time.Now()
+			facts := &world.Facts{Lang: l.name, Lines: countLines(src)}
+			f := newFile(l, src, tree.RootNode(), facts)
+			f.tree()
+			t2 := time.Now()
+			l.walk(f)
+			f.finish()
+			t3 := time.Now()
+			f.close()
+			tree.Close()
+			Release(facts)
+			parse, dump, walk = parse+t1.Sub(t0), dump+t2.Sub(t1), walk+t3.Sub(t2)
+		}
+	}
+	n := float64(b.N) * float64(time.Millisecond)
+	b.ReportMetric(float64(parse)/n, "parse-ms/op")
+	b.ReportMetric(float64(dump)/n, "dump-ms/op")
+	b.ReportMetric(float64(walk)/n, "walk-ms/op")
+}
