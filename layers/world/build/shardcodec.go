@@ -73,6 +73,13 @@ func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) 
 
 func (w *shardWriter) str(s string) { w.uint(uint64(w.strs.Number(s))) }
 
+// strNum is str returning the number of s.
+func (w *shardWriter) strNum(s string) uint32 {
+	n := w.strs.Number(s)
+	w.uint(uint64(n))
+	return n
+}
+
 func (w *shardWriter) bool(b bool) {
 	if b {
 		w.body = append(w.body, 1)
