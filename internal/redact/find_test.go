@@ -1,9 +1,7 @@
 package redact
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -76,25 +74,13 @@ func BenchmarkFind(b *testing.B) {
 	if root == "" {
 		root = "../.."
 	}
-	var texts []string
-	size := 0
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || size > 32<<20 {
-			return fs.SkipAll
-		}
-		if d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil || len(data) > 1<<20 {
-			return nil
-		}
-		texts = append(texts, string(data))
-		size += len(data)
-		return nil
-	})
+	files, size := readTree(root, 32<<20)
+	texts := make([]string, len(files))
+	for i, f := range files {
+		texts[i] = string(f.data)
+	}
 	rs := builtin()
-	b.SetBytes(int64(size))
+	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, t := range texts {
