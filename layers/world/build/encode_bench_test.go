@@ -15,6 +15,12 @@ import (
 // corpusFacts extracts every file of GIT_SPEED_FACTS_CORPUS (this
 // repository when unset) with its term vector, as a build does.
 func corpusFacts(tb testing.TB) []*world.Facts {
+	_, facts := corpusPathFacts(tb)
+	return facts
+}
+
+// corpusPathFacts is corpusFacts with the files' paths.
+func corpusPathFacts(tb testing.TB) ([]string, []*world.Facts) {
 	tb.Helper()
 	if testingEnvUnset("GIT_SPEED_FACTS_CORPUS") {
 		tb.Setenv("GIT_SPEED_FACTS_CORPUS", "../../..")
@@ -34,14 +40,14 @@ func corpusFacts(tb testing.TB) []*world.Facts {
 		})
 		out = append(out, facts)
 	}
-	return out
+	return paths, out
 }
 
 // BenchmarkEncodeFacts measures what a build does with each file's facts
 // once they are extracted: encode them, and encode their link into the
 // run's link table.
 func BenchmarkEncodeFacts(b *testing.B) {
-	all := corpusFacts(b)
+	paths, all := corpusPathFacts(b)
 	b.Run("facts", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
@@ -68,6 +74,23 @@ func BenchmarkEncodeFacts(b *testing.B) {
 			for _, f := range all {
 				tab.encodeFactsLink(f)
 			}
+		}
+	})
+	b.Run("linkshards", func(b *testing.B) {
+		tab := new(linkTable)
+		files := make([]*file, len(all))
+		for i, f := range all {
+			files[i] = &file{linkEnc: tab.encodeFactsLink(f)}
+		}
+		tab.decodeFiles(files)
+		recs := make([]linkRecord, len(all))
+		for i := range files {
+			recs[i] = linkRecord{Path: paths[i], Link: files[i].link}
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			encodeLinkShards(recs)
 		}
 	})
 	b.Run("fused", func(b *testing.B) {
