@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -89,4 +90,26 @@ func TestFactsLinkRandom(t *testing.T) {
 		all = append(all, f)
 	}
 	checkFactsLink(t, all)
+}
+
+// A shard writer knows a string by where its bytes are only within one
+// use: memory that held a string of an earlier use may hold another.
+func TestShardWriterSeenUses(t *testing.T) {
+	buf := []byte("abc")
+	s := unsafe.String(&buf[0], len(buf))
+	write := func(w *shardWriter, strs ...string) []byte {
+		for _, s := range strs {
+			w.str(s)
+		}
+		return w.bytes(shardFormatLink)
+	}
+	w := new(shardWriter)
+	if got, want := write(w, s, "x", s), write(new(shardWriter), "abc", "x", "abc"); !bytes.Equal(got, want) {
+		t.Fatalf("first use: %q, want %q", got, want)
+	}
+	w.release()
+	copy(buf, "xyz") // as if s were gone and its memory held "xyz"
+	if got, want := write(w, "x", s), write(new(shardWriter), "x", "xyz"); !bytes.Equal(got, want) {
+		t.Fatalf("second use: %q, want %q", got, want)
+	}
 }
