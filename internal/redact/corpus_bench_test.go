@@ -14,14 +14,29 @@ import (
 // ./internal/redact. At most 96 MB of files are read, each up to 1 MB.
 func BenchmarkRedactCorpus(b *testing.B) {
 	root := corpus.FromEnv(b, "GIT_SPEED_REDACT_CORPUS", "a folder of real files")
-	type file struct {
-		path string
-		data []byte
+	files, size := readTree(root, 96<<20)
+	r := Default()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, f := range files {
+			r.Bytes(f.path, f.data)
+		}
 	}
-	var files []file
-	var size int64
+}
+
+// treeFile is a file of readTree.
+type treeFile struct {
+	path string
+	data []byte
+}
+
+// readTree reads the regular files under root, each up to 1 MB, until
+// they hold max bytes.
+func readTree(root string, max int64) (files []treeFile, size int64) {
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || size > 96<<20 {
+		if err != nil || size > max {
 			return fs.SkipAll
 		}
 		if d.IsDir() || !d.Type().IsRegular() {
@@ -32,17 +47,9 @@ func BenchmarkRedactCorpus(b *testing.B) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		files = append(files, file{filepath.ToSlash(rel), data})
+		files = append(files, treeFile{filepath.ToSlash(rel), data})
 		size += int64(len(data))
 		return nil
 	})
-	r := Default()
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, f := range files {
-			r.Bytes(f.path, f.data)
-		}
-	}
+	return files, size
 }

@@ -219,11 +219,19 @@ func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
 func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
 	tab := triggerTable()
 	t := s.text
-	for i := 0; i+1 < len(t); i++ {
-		p := uint16(t[i])<<8 | uint16(t[i+1])
+	if len(t) < 2 {
+		return nil, nil
+	}
+	// Each byte is read once: the pair at i is the byte before and t[i+1].
+	prev := uint16(t[0])
+	for j := 1; j < len(t); j++ {
+		c := uint16(t[j])
+		p := prev<<8 | c
+		prev = c
 		if pairBits[p>>6]&(1<<(p&63)) == 0 {
 			continue
 		}
+		i := j - 1
 		k := pairAt[p]
 		var x uint64
 		ok8 := len(t)-i >= 8

@@ -988,7 +988,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			if b, ok := stored[f.rec.Key]; ok {
 				facts, err := decodeFacts(b)
 				if err == nil {
-					f.linkEnc = names.encodeLink(facts.Link())
+					f.linkEnc = names.encodeFactsLink(facts)
 					setTerms(f, facts.Terms)
 					return false, true, nil
 				}
@@ -1008,12 +1008,8 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 	}
 	withTermVector(facts, clean, func() {
 		setTerms(f, facts.Terms)
-		f.facts, err = encodeFacts(facts)
+		f.facts, f.linkEnc = encodeFactsLink(facts, names)
 	})
-	if err != nil {
-		return false, false, fmt.Errorf("%s: %w", f.rec.Path, err)
-	}
-	f.linkEnc = names.encodeLink(facts.Link())
 	extract.Release(facts) // its references are encoded and linked
 	return true, false, nil
 }

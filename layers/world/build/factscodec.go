@@ -92,13 +92,29 @@ type factsCodec struct {
 }
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
+	b, _ := encodeFactsLink(f, nil)
+	return b, nil
+}
+
+// encodeFactsLink encodes f, and when links is not nil the link of f in
+// it as links.encodeFactsLink does: from the numbers the facts' own
+// string table gave its strings, most of which the link names too.
+func encodeFactsLink(f *world.Facts, links *linkTable) (facts, link []byte) {
 	w := borrowWriter()
 	defer w.release()
 	if w.facts == nil {
 		w.facts = &factsCodec{quals: map[string]int{}}
 	}
 	c := w.facts
-	clear(c.quals)
+	var lc *linkCoder
+	if links != nil {
+		lc = borrowLinkCoder(&w.strs)
+		defer lc.release()
+	}
+	if len(c.quals) != 0 { // left by an encode that did not finish
+		clear(c.quals)
+	}
+	defer c.emptyQuals(f)
 	joined := 0 // bytes the decoder joins, within maxJoined
 	w.str(f.Lang)
 	w.str(f.Package)
@@ -148,11 +164,12 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 			joined += len(d.Signature)
 		}
 		w.body = append(w.body, shape)
-		w.str(d.Name)
-		w.str(d.Kind)
+		name := w.strNum(d.Name)
+		kind := w.strNum(d.Kind)
 		if qual == qualExplicit {
 			w.str(d.Qualified)
 		}
+		parentNum := noNum // numbered once the facts are
 		switch parent {
 		case parentDef:
 			w.uint(uint64(i - parentAt))
@@ -160,7 +177,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 			w.uint(uint64(i - parentAt))
 			w.str(suffix)
 		case parentString:
-			w.str(d.Parent)
+			parentNum = w.strNum(d.Parent)
 		}
 		w.uint(zigzag(d.Start - prevStart))
 		prevStart = d.Start
@@ -172,22 +189,28 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 			w.str(d.Signature)
 		}
 		w.str(d.Doc)
-		w.str(d.Returns)
+		returns := w.strNum(d.Returns)
 		c.quals[d.Qualified] = i
+		if lc != nil {
+			lc.rawDefs = append(lc.rawDefs, linkDefKey{name: name, kind: kind, parent: parentNum, returns: returns, exported: d.Exported})
+		}
 	}
 	w.imports(f.Imports)
 	w.uint(uint64(len(f.Refs)))
 	prevLine, prevIn := 0, 0
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		w.str(r.Name)
-		w.str(r.Qual)
+		name := w.strNum(r.Name)
+		qual := w.strNum(r.Qual)
 		kind := refKindOther
 		for k, s := range refKinds {
 			if r.Kind == s {
 				kind = k
 				break
 			}
+		}
+		if lc != nil {
+			lc.refNums = append(lc.refNums, [3]uint32{name, qual, uint32(kind)})
 		}
 		head := zigzag(r.Line-prevLine)<<4 | uint64(kind)
 		prevLine = r.Line
@@ -240,7 +263,42 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 		}
 		prev = t.Text
 	}
-	return w.bytes(factsFormat), nil
+	facts = w.bytes(factsFormat)
+	if lc == nil {
+		return facts, nil
+	}
+	// The strings the link names that the facts did not, numbered after
+	// the facts' table is written.
+	for i := range lc.rawDefs {
+		if lc.rawDefs[i].parent == noNum {
+			lc.rawDefs[i].parent = w.strs.Number(f.Defs[i].Parent)
+		}
+	}
+	var kinds [refKindOther + 1]uint32
+	for i, r := range lc.refNums {
+		k := r[2]
+		if kinds[k] == 0 {
+			kinds[k] = w.strs.Number(f.Refs[i].Kind) + 1
+		}
+		lc.rawRefs = append(lc.rawRefs, refKeyOf(r[0], r[1], kinds[k]-1))
+	}
+	return facts, links.encodeNumbered(lc, f)
+}
+
+// noNum stands for a number not given yet.
+const noNum = ^uint32(0)
+
+// emptyQuals empties c.quals after encoding f. Clearing a map costs its
+// room, which a large file grew, so a small file's names are deleted one
+// by one (clearing was a twentieth of encoding facts).
+func (c *factsCodec) emptyQuals(f *world.Facts) {
+	if len(f.Defs) > 256 {
+		clear(c.quals)
+		return
+	}
+	for i := range f.Defs {
+		delete(c.quals, f.Defs[i].Qualified)
+	}
 }
 
 // isJoined reports whether s is a+sep+b.

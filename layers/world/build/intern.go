@@ -79,14 +79,26 @@ func (t *linkTable) encode(dst []byte, l *world.Link) []byte {
 		}
 		dst = append(dst, exported)
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(l.Imports)))
+	dst = t.appendImports(dst, l.Imports)
+	dst = binary.AppendUvarint(dst, uint64(len(l.Refs)))
+	for i := range l.Refs {
+		r := &l.Refs[i]
+		dst = t.appendStrs(dst, r.Name, r.Qual, r.Kind)
+		dst = binary.AppendVarint(dst, int64(r.Count))
+	}
+	return dst
+}
+
+// appendImports appends the encoding of imports. Caller holds mu.
+func (t *linkTable) appendImports(dst []byte, imports []world.Import) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(imports)))
 	names := 0
-	for i := range l.Imports {
-		names += len(l.Imports[i].Names)
+	for i := range imports {
+		names += len(imports[i].Names)
 	}
 	dst = binary.AppendUvarint(dst, uint64(names))
-	for i := range l.Imports {
-		im := &l.Imports[i]
+	for i := range imports {
+		im := &imports[i]
 		dst = t.appendStrs(dst, im.Path, im.Alias, im.Kind)
 		dst = binary.AppendVarint(dst, int64(im.Line))
 		if im.Names == nil {
@@ -95,12 +107,6 @@ func (t *linkTable) encode(dst []byte, l *world.Link) []byte {
 			dst = binary.AppendUvarint(dst, uint64(len(im.Names))+1)
 		}
 		dst = t.appendStrs(dst, im.Names...)
-	}
-	dst = binary.AppendUvarint(dst, uint64(len(l.Refs)))
-	for i := range l.Refs {
-		r := &l.Refs[i]
-		dst = t.appendStrs(dst, r.Name, r.Qual, r.Kind)
-		dst = binary.AppendVarint(dst, int64(r.Count))
 	}
 	return dst
 }

@@ -37,6 +37,9 @@ type shardWriter struct {
 	strs  terms.Numbering
 	body  []byte
 	facts *factsCodec // encodeFacts' scratch
+	// seen are strings numbered lately (num), of the use use.
+	seen [1 << seenBits]seenString
+	use  uint32
 }
 
 // uvarintLen is the length of v as a uvarint.
@@ -66,12 +69,57 @@ func (w *shardWriter) release() {
 	}
 	w.strs.Reset()
 	w.body = w.body[:0]
+	if w.use++; w.use == 0 { // (after four billion uses)
+		clear(w.seen[:])
+	}
 	shardWriters.Put(w)
 }
 
 func (w *shardWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
 
-func (w *shardWriter) str(s string) { w.uint(uint64(w.strs.Number(s))) }
+// str writes s as its number. s must stay reachable until w is released
+// (the strings of the records or facts being written all do): w knows a
+// string by where its bytes are (seen).
+func (w *shardWriter) str(s string) { w.uint(uint64(w.num(s))) }
+
+// strNum is str returning the number of s.
+func (w *shardWriter) strNum(s string) uint32 {
+	n := w.num(s)
+	w.uint(uint64(n))
+	return n
+}
+
+// num is the number of s in w's table. A string whose bytes are where
+// those of a string numbered before were, as long, is that string: its
+// number comes from seen without hashing it. The strings of links all
+// slice one string of the run's link table, each distinct one once, and
+// a folder's links name the same ones again and again.
+func (w *shardWriter) num(s string) uint32 {
+	if len(s) == 0 {
+		return w.strs.Number(s)
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	e := &w.seen[(uint64(p)^uint64(len(s)))*0x9E3779B97F4A7C15>>(64-seenBits)]
+	if e.at == p && e.len == uint32(len(s)) && e.use == w.use {
+		return e.n
+	}
+	n := w.strs.Number(s)
+	*e = seenString{at: p, len: uint32(len(s)), use: w.use, n: n}
+	return n
+}
+
+// seenBits is the log2 of the entries of shardWriter.seen.
+const seenBits = 10
+
+// seenString is a string w numbered: where its bytes are, their length,
+// w's use it was numbered in and its number. Only an entry of w's current
+// use counts: a string of an earlier one may be gone and its memory
+// holding another.
+type seenString struct {
+	at       uintptr
+	len, use uint32
+	n        uint32
+}
 
 func (w *shardWriter) bool(b bool) {
 	if b {
