@@ -107,7 +107,7 @@ func Forms(tok string, fn func(term string, whole bool)) {
 // words under Content, definition names under Def, and so on); the
 // builder behind it (vector) only does so with less garbage.
 func Of(f *world.Facts, content []byte) (vec []world.Term) {
-	With(f, content, func(v []world.Term) {
+	With(f, content, func(v []world.Term, _ []uint32) {
 		if len(v) > 0 { // no terms is nil, whatever builder made them
 			vec = slices.Clone(v)
 		}
@@ -118,8 +118,9 @@ func Of(f *world.Facts, content []byte) (vec []world.Term) {
 // With calls fn with the vector Of returns, which is the builder's own:
 // it is valid only during the call (the texts stay valid: they are one
 // string). A build that only encodes a file's vector allocates it once
-// less.
-func With(f *world.Facts, content []byte, fn func([]world.Term)) {
+// less. hashes are the hashes of the vector's texts, for
+// Numbering.NumberTerms, and valid as long.
+func With(f *world.Facts, content []byte, fn func(vec []world.Term, hashes []uint32)) {
 	v := vectors.Get().(*vector)
 	defer func() { v.reset(); vectors.Put(v) }()
 	if f != nil && SecretValues(f.Lang) {
