@@ -30,7 +30,7 @@ type vector struct {
 	// hash every term of a build again.
 	hashes []uint32
 	index  table    // term → its entry in terms
-	keys  []span32 // the text of each entry of terms in index.arena
+	keys   []span32 // the text of each entry of terms in index.arena
 	// counts holds the count of entry e of terms at e+1, and at 0 the
 	// repeats of tokens that count none: a repeat adds one without a
 	// branch the processor would mispredict (stop words are frequent).
