@@ -107,7 +107,7 @@ func Forms(tok string, fn func(term string, whole bool)) {
 // words under Content, definition names under Def, and so on); the
 // builder behind it (vector) only does so with less garbage.
 func Of(f *world.Facts, content []byte) (vec []world.Term) {
-	With(f, content, func(v []world.Term, _ []uint32) {
+	with(f, content, true, func(v []world.Term, _ []uint32) {
 		if len(v) > 0 { // no terms is nil, whatever builder made them
 			vec = slices.Clone(v)
 		}
@@ -115,12 +115,18 @@ func Of(f *world.Facts, content []byte) (vec []world.Term) {
 	return vec
 }
 
-// With calls fn with the vector Of returns, which is the builder's own:
-// it is valid only during the call (the texts stay valid: they are one
-// string). A build that only encodes a file's vector allocates it once
-// less. hashes are the hashes of the vector's texts, for
+// With calls fn with the vector Of returns, which is the builder's own,
+// texts included: it is valid only during the call (a build packs and
+// encodes it, copying what it keeps, and allocates nothing for it).
+// hashes are the hashes of the vector's texts, for
 // Numbering.NumberTerms, and valid as long.
 func With(f *world.Facts, content []byte, fn func(vec []world.Term, hashes []uint32)) {
+	with(f, content, false, fn)
+}
+
+// with is With, the texts given in a string of their own (one for all
+// of them) when own is set.
+func with(f *world.Facts, content []byte, own bool, fn func(vec []world.Term, hashes []uint32)) {
 	v := vectors.Get().(*vector)
 	defer func() { v.reset(); vectors.Put(v) }()
 	if f != nil && SecretValues(f.Lang) {
@@ -150,7 +156,7 @@ func With(f *world.Facts, content []byte, fn func(vec []world.Term, hashes []uin
 			}
 		}
 	}
-	fn(v.finish())
+	fn(v.finish(own))
 }
 
 // PathTerms are the terms of a path's folders and file name, stemmed.

@@ -309,12 +309,24 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 // content, without a call through a func value for each word, each word
 // hashed as it is found.
 func (v *vector) contentWords(b []byte) {
+	if len(v.seen.slots) == 0 {
+		v.seen.grow()
+	}
 	for i := 0; i < len(b); {
 		start, end, h, head := nextHashed(b, i)
-		if n := end - start; n > 0 && n <= 4*MaxLen {
+		i = end
+		n := end - start
+		if n <= 8 {
+			// A repeat of a short token, most often in the slot it is
+			// looked for first: counted here, without content's calls.
+			if p := v.seen.shortAt(tmeta(h, n), head); p != nil {
+				v.counts[max(*p, 0)]++
+				continue
+			}
+		}
+		if n > 0 && n <= 4*MaxLen {
 			v.content(b[start:end], h, head)
 		}
-		i = end
 	}
 }
 
@@ -470,11 +482,14 @@ func allDigitBytes(b []byte) bool {
 }
 
 // finish returns the vector, trimmed to MaxTerms and sorted by term, and
-// the hashes of its terms.
-func (v *vector) finish() ([]world.Term, []uint32) {
-	// Every term's text in one string: one allocation a file, not one a
-	// term.
-	all := string(v.index.arena)
+// the hashes of its terms. Its texts are the builder's own bytes, valid
+// until reset, unless own is set: then they are copied, all in one
+// string (one allocation a file, not one a term).
+func (v *vector) finish(own bool) ([]world.Term, []uint32) {
+	all := unsafe.String(unsafe.SliceData(v.index.arena), len(v.index.arena))
+	if own {
+		all = string(v.index.arena)
+	}
 	for i, k := range v.keys {
 		v.terms[i].Text = all[k.lo:k.hi]
 		v.terms[i].Count = v.counts[i+1]
