@@ -272,3 +272,15 @@ func FuzzSortKeys(f *testing.F) {
 		}
 	})
 }
+
+// headings returns the text of the Markdown ATX headings of content,
+// plainly (eachHeading without the copies).
+func headings(content []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(content), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, strings.TrimLeft(line, "# "))
+		}
+	}
+	return out
+}

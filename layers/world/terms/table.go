@@ -127,12 +127,12 @@ func (t *table) find(k []byte, m uint32, head uint64) int {
 	}
 }
 
-// lookup returns the value of k, false when the table does not hold it.
-func (t *table) lookup(k []byte) (int32, bool) {
-	if len(t.slots) == 0 || len(k) == 0 || len(k) > 255 {
+// lookupHashed returns the value of k (1 to 255 bytes), whose hashBytes
+// and headOf are h and head; false when the table does not hold it.
+func (t *table) lookupHashed(k []byte, h uint32, head uint64) (int32, bool) {
+	if len(t.slots) == 0 {
 		return 0, false
 	}
-	h, head := hashHead(k)
 	s := &t.slots[t.find(k, tmeta(h, len(k)), head)]
 	return s.val, s.meta != 0
 }

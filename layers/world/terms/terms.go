@@ -13,6 +13,7 @@
 package terms
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -141,19 +142,17 @@ func with(f *world.Facts, content []byte, own bool, fn func(vec []world.Term, ha
 		for _, d := range f.Defs {
 			v.nameWord(bytesOf(d.Name), Def)
 			if d.Doc != "" {
-				v.named(d.Doc, DocLine)
+				v.named(bytesOf(d.Doc), DocLine)
 			}
 		}
 		for _, im := range f.Imports {
-			v.named(im.Path, Import)
+			v.named(bytesOf(im.Path), Import)
 			for _, n := range im.Names {
 				v.nameWord(bytesOf(n), Import)
 			}
 		}
 		if f.Lang == "markdown" {
-			for _, h := range headings(content) {
-				v.named(h, Heading)
-			}
+			eachHeading(content, func(h []byte) { v.named(h, Heading) })
 		}
 	}
 	fn(v.finish(own))
@@ -171,15 +170,20 @@ func PathTerms(p string) []string {
 	return out
 }
 
-// headings returns the text of the Markdown ATX headings of content.
-func headings(content []byte) []string {
-	var out []string
-	for _, line := range strings.Split(string(content), "\n") {
-		if strings.HasPrefix(line, "#") {
-			out = append(out, strings.TrimLeft(line, "# "))
+// eachHeading calls fn with the text of each Markdown ATX heading of
+// content: its line, the leading #s and spaces cut (not copied).
+func eachHeading(content []byte, fn func([]byte)) {
+	for len(content) > 0 {
+		line := content
+		if i := bytes.IndexByte(content, '\n'); i >= 0 {
+			line, content = content[:i], content[i+1:]
+		} else {
+			content = nil
+		}
+		if len(line) > 0 && line[0] == '#' {
+			fn(bytes.TrimLeft(line, "# "))
 		}
 	}
-	return out
 }
 
 // forWords calls fn for every run of letters, digits and underscores of s.

@@ -379,9 +379,16 @@ func (v *vector) lowerWord(tok []byte, h uint32, head uint64) int32 {
 	return v.entryHashed(t, h, head, Content)
 }
 
-// named adds the words of s under a named field (no counts).
-func (v *vector) named(s string, field uint8) {
-	wordBytes(bytesOf(s), func(w []byte) { v.nameWord(w, field) })
+// named adds the words of b under a named field (no counts), each
+// hashed as it is found, as contentWords does.
+func (v *vector) named(b []byte, field uint8) {
+	for i := 0; i < len(b); {
+		start, end, h, head := nextHashed(b, i)
+		i = end
+		if n := end - start; n > 0 && n <= 4*MaxLen {
+			v.nameHashed(b[start:end], h, head, field)
+		}
+	}
 }
 
 // nameWord adds a token of a named field as word does. Most such tokens
@@ -390,7 +397,18 @@ func (v *vector) named(s string, field uint8) {
 // kept, in the entry seen holds, and gets the field there without being
 // split and stemmed again.
 func (v *vector) nameWord(tok []byte, field uint8) {
-	if e, ok := v.seen.lookup(tok); ok && e != compoundToken {
+	if len(tok) == 0 || len(tok) > 255 {
+		v.word(tok, field) // (not a token seen holds)
+		return
+	}
+	h, head := hashHead(tok)
+	v.nameHashed(tok, h, head, field)
+}
+
+// nameHashed is nameWord for a token of 1 to 255 bytes whose hashBytes
+// and headOf are h and head.
+func (v *vector) nameHashed(tok []byte, h uint32, head uint64, field uint8) {
+	if e, ok := v.seen.lookupHashed(tok, h, head); ok && e != compoundToken {
 		if e > 0 {
 			v.terms[e-1].Fields |= field
 		}
