@@ -34,8 +34,7 @@ type nslot struct {
 // Number returns t's number, numbering it when new.
 func (m *Numbering) Number(t string) uint32 {
 	// t's bytes, not copied: they are only read, and copied when new.
-	m.reserve(1)
-	return m.number(bytesOf(t), hashBytes(bytesOf(t)))
+	return m.number(bytesOf(t), 0)
 }
 
 // NumberTerms appends to ids the numbers of vec's texts, numbering the
@@ -71,14 +70,23 @@ func (m *Numbering) NumberTerms(vec []world.Term, hashes []uint32, ids []uint32)
 
 // reserve grows the slots until n more strings fit.
 func (m *Numbering) reserve(n int) {
+	if 4*(len(m.ends)+n) > 3*len(m.slots) {
+		m.growFor(n)
+	}
+}
+
+// growFor grows the slots until n more strings fit.
+func (m *Numbering) growFor(n int) {
 	for 4*(len(m.ends)+n) > 3*len(m.slots) {
 		m.grow()
 	}
 }
 
-// number returns the number of t, whose hashBytes is h, numbering it
-// when new; the slots have room for it (reserve).
+// number returns the number of t, numbering it when new; h is t's
+// hashBytes, or 0 to have it computed here (a hash that is 0 is
+// computed again, to 0).
 func (m *Numbering) number(t []byte, h uint32) uint32 {
+	m.reserve(1)
 	// The builder's own hash: a build numbers every term of every file,
 	// and maphash's call cost more than the rest of a look-up. Numbers
 	// never depend on it.
@@ -86,6 +94,11 @@ func (m *Numbering) number(t []byte, h uint32) uint32 {
 	var key uint64
 	if short {
 		key = headOf(t)
+		if h == 0 {
+			h = hashShort(key, len(t))
+		}
+	} else if h == 0 {
+		h = hashBytes(t)
 	}
 	want := slotMeta(h, len(t))
 	mask := uint32(len(m.slots) - 1)
