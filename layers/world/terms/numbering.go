@@ -39,8 +39,8 @@ func (m *Numbering) Number(t string) uint32 {
 
 // NumberTerms appends to ids the numbers of vec's texts, numbering the
 // new ones in vec's order, as Number on each would. hashes, when not
-// nil, are the texts' hashes as With gives them: they are not computed
-// again.
+// nil, are the texts' hashes as With gives them, one for each term:
+// they are not computed again.
 //
 // A build numbers every term of every file in one numbering of the whole
 // tree, whose slots are mostly not in the processor's caches: the terms'
@@ -133,9 +133,11 @@ func (m *Numbering) number(t []byte, h uint32) uint32 {
 
 // slotAt is the first slot a string of hash h is looked for in: from
 // the 24 bits of the hash its slot's meta keeps (h>>8), so that grow
-// places the strings again without hashing them again. (A numbering of
-// over 2^24 slots, twelve million strings, places them in its first
-// 2^24 first: correct, and slower.)
+// places the strings again without hashing them again. (Strings of one
+// first slot are then told apart by the meta's hash bits above the
+// slot's, and their lengths. A numbering of over 2^24 slots, twelve
+// million strings, places them in its first 2^24 first: correct, and
+// slower.)
 func slotAt(h, mask uint32) uint32 { return h >> 8 & mask }
 
 // slotMeta is the high half of a slot's meta for a string of hash h and

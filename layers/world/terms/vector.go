@@ -316,6 +316,9 @@ func (v *vector) contentWords(b []byte) {
 		start, end, h, head := nextHashed(b, i)
 		i = end
 		n := end - start
+		if n == 0 {
+			return // (no word is the end of b)
+		}
 		if n <= 8 {
 			// A repeat of a short token, most often in the slot it is
 			// looked for first: counted here, without content's calls.
@@ -324,7 +327,7 @@ func (v *vector) contentWords(b []byte) {
 				continue
 			}
 		}
-		if n > 0 && n <= 4*MaxLen {
+		if n <= 4*MaxLen {
 			v.content(b[start:end], h, head)
 		}
 	}
