@@ -173,15 +173,9 @@ func PathTerms(p string) []string {
 // eachHeading calls fn with the text of each Markdown ATX heading of
 // content: its line, the leading #s and spaces cut (not copied).
 func eachHeading(content []byte, fn func([]byte)) {
-	for len(content) > 0 {
-		line := content
-		if i := bytes.IndexByte(content, '\n'); i >= 0 {
-			line, content = content[:i], content[i+1:]
-		} else {
-			content = nil
-		}
-		if len(line) > 0 && line[0] == '#' {
-			fn(bytes.TrimLeft(line, "# "))
+	for line := range bytes.Lines(content) {
+		if line[0] == '#' {
+			fn(bytes.TrimLeft(bytes.TrimSuffix(line, []byte{'\n'}), "# "))
 		}
 	}
 }
