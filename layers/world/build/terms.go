@@ -102,7 +102,7 @@ func holdTerms() (release func()) {
 	}
 }
 
-const maxPackedCount = 1<<24 - 1
+const maxPackedCount = terms.MaxRowCount
 
 // setTerms packs f's vector as term numbers, fields and counts; hashes
 // are its terms' hashes as terms.With gives them, or nil.
@@ -137,7 +137,7 @@ type packing struct {
 var packScratch = sync.Pool{New: func() any { return new(packing) }}
 
 // unpack decodes a vector setTerms packed, as id<<32 | fields<<24 | count
-// (appended to out).
+// (terms.Interned.Row's form), appended to out.
 func unpack(out []uint64, b []byte) []uint64 {
 	for len(b) > 0 {
 		id, n := binary.Uvarint(b)
@@ -173,10 +173,11 @@ func (v *packedVectors) Term(i, k int) (string, uint8, uint32) {
 	return v.strs[x>>32], uint8(x >> 24), uint32(x & maxPackedCount)
 }
 
-// The vectors' terms are numbered by termTable (terms.Interned).
-func (v *packedVectors) IDs() int              { return len(v.strs) }
-func (v *packedVectors) ID(i, k int) uint32    { return uint32(v.get(i)[k] >> 32) }
-func (v *packedVectors) Text(id uint32) string { return v.strs[id] }
+// The vectors' terms are numbered by termTable (terms.Interned), and
+// packed as Row gives them.
+func (v *packedVectors) IDs() int                         { return len(v.strs) }
+func (v *packedVectors) Row(i int, out []uint64) []uint64 { return unpack(out, v.files[i].terms) }
+func (v *packedVectors) Text(id uint32) string            { return v.strs[id] }
 
 func (r *shardReader) byte() byte {
 	if r.err != nil || len(r.b) == 0 {
