@@ -989,7 +989,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 				facts, err := decodeFacts(b)
 				if err == nil {
 					f.linkEnc = names.encodeFactsLink(facts)
-					setTerms(f, facts.Terms)
+					setTerms(f, facts.Terms, nil)
 					return false, true, nil
 				}
 			}
@@ -1006,8 +1006,8 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 		warn(fmt.Sprintf("%s: %s", f.rec.Path, facts.Warning))
 		mu.Unlock()
 	}
-	withTermVector(facts, clean, func() {
-		setTerms(f, facts.Terms)
+	withTermVector(facts, clean, func(hashes []uint32) {
+		setTerms(f, facts.Terms, hashes)
 		f.facts, f.linkEnc = encodeFactsLink(facts, names)
 	})
 	extract.Release(facts) // its references are encoded and linked

@@ -32,7 +32,7 @@ func corpusPathFacts(tb testing.TB) ([]string, []*world.Facts) {
 		if err != nil {
 			tb.Fatalf("%s: %v", paths[j], err)
 		}
-		terms.With(facts, srcs[j], func(vec []world.Term) {
+		terms.With(facts, srcs[j], func(vec []world.Term, _ []uint32) {
 			facts.Terms = slices.Clone(vec)
 			for i := range facts.Terms {
 				facts.Terms[i].Text = strings.Clone(facts.Terms[i].Text)

@@ -23,7 +23,7 @@ func checkFactsRoundTrip(t *testing.T, name, lang string, src []byte) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	terms.With(facts, src, func(vec []world.Term) {
+	terms.With(facts, src, func(vec []world.Term, _ []uint32) {
 		facts.Terms = vec
 		b, err := encodeFacts(facts)
 		if err != nil {
@@ -270,7 +270,7 @@ func FuzzFactsDecode(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			terms.With(facts, ar.Files[0].Data, func(vec []world.Term) { facts.Terms = vec; add(facts); facts.Terms = nil })
+			terms.With(facts, ar.Files[0].Data, func(vec []world.Term, _ []uint32) { facts.Terms = vec; add(facts); facts.Terms = nil })
 		}
 	}
 	add(&world.Facts{Lang: "x", Terms: []world.Term{{Text: "abc", Fields: 70, Count: 3}, {Text: "abd", Fields: 1}}})

@@ -135,7 +135,7 @@ func TestHoldTermsDropsTableWhenIdle(t *testing.T) {
 	}
 	r1, r2 := holdTerms(), holdTerms()
 	f := &file{}
-	setTerms(f, []world.Term{{Text: "kubelet-unheld-term", Fields: 1, Count: 2}})
+	setTerms(f, []world.Term{{Text: "kubelet-unheld-term", Fields: 1, Count: 2}}, nil)
 	if size() == 0 {
 		t.Fatal("setTerms added nothing to the table")
 	}

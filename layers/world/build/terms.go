@@ -19,12 +19,13 @@ import (
 const artifactTerms = "terms"
 
 // withTermVector calls fn with facts given their term vector, made from
-// data at extraction time; the vector is dropped after the call (it is
-// the term builder's: fn packs and encodes it).
-func withTermVector(facts *world.Facts, data []byte, fn func()) {
-	terms.With(facts, data, func(vec []world.Term) {
+// data at extraction time, and the hashes of its terms (for setTerms);
+// the vector is dropped after the call (it is the term builder's: fn
+// packs and encodes it).
+func withTermVector(facts *world.Facts, data []byte, fn func(hashes []uint32)) {
+	terms.With(facts, data, func(vec []world.Term, hashes []uint32) {
 		facts.Terms = vec
-		fn()
+		fn(hashes)
 		facts.Terms = nil
 	})
 }
@@ -38,7 +39,7 @@ func plainTerms(f *file, data []byte) {
 	if !wantsPlainTerms(f) {
 		return
 	}
-	terms.With(&world.Facts{Lang: f.rec.Lang}, data, func(vec []world.Term) { setTerms(f, vec) })
+	terms.With(&world.Facts{Lang: f.rec.Lang}, data, func(vec []world.Term, hashes []uint32) { setTerms(f, vec, hashes) })
 }
 
 // wantsPlainTerms reports whether plainTerms gives f a vector.
@@ -101,34 +102,42 @@ func holdTerms() (release func()) {
 	}
 }
 
-const maxPackedCount = 1<<24 - 1
+const maxPackedCount = terms.MaxRowCount
 
-func setTerms(f *file, vec []world.Term) {
-	bp := packScratch.Get().(*[]byte)
-	buf := (*bp)[:0]
+// setTerms packs f's vector as term numbers, fields and counts; hashes
+// are its terms' hashes as terms.With gives them, or nil.
+func setTerms(f *file, vec []world.Term, hashes []uint32) {
+	sc := packScratch.Get().(*packing)
+	// Only the numbering is under the lock; the packing is not.
+	// (The numbering copies a new term's bytes: a vector's texts share
+	// one string per file, which it must not keep alive.)
 	termTable.Lock()
-	for _, t := range vec {
-		// (The numbering copies a new term's bytes: a vector's texts
-		// share one string per file, which it must not keep alive.)
-		id := termTable.num.Number(t.Text)
-		buf = binary.AppendUvarint(buf, uint64(id))
+	sc.ids = termTable.num.NumberTerms(vec, hashes, sc.ids[:0])
+	termTable.Unlock()
+	buf := sc.buf[:0]
+	for i, t := range vec {
+		buf = binary.AppendUvarint(buf, uint64(sc.ids[i]))
 		buf = append(buf, t.Fields)
 		buf = binary.AppendUvarint(buf, uint64(min(t.Count, maxPackedCount)))
 	}
-	termTable.Unlock()
 	f.terms, f.nterms, f.haveTerms = bytes.Clone(buf), len(vec), true
 	if cap(buf) <= 1<<20 {
-		*bp = buf
-		packScratch.Put(bp)
+		sc.buf = buf
+		packScratch.Put(sc)
 	}
 }
 
-// packScratch holds the buffers setTerms packs a vector in before copying
-// it out at its size.
-var packScratch = sync.Pool{New: func() any { return new([]byte) }}
+// packing is setTerms' scratch: the numbers of a vector's terms, and the
+// buffer it packs the vector in before copying it out at its size.
+type packing struct {
+	ids []uint32
+	buf []byte
+}
+
+var packScratch = sync.Pool{New: func() any { return new(packing) }}
 
 // unpack decodes a vector setTerms packed, as id<<32 | fields<<24 | count
-// (appended to out).
+// (terms.Interned.Row's form), appended to out.
 func unpack(out []uint64, b []byte) []uint64 {
 	for len(b) > 0 {
 		id, n := binary.Uvarint(b)
@@ -164,10 +173,11 @@ func (v *packedVectors) Term(i, k int) (string, uint8, uint32) {
 	return v.strs[x>>32], uint8(x >> 24), uint32(x & maxPackedCount)
 }
 
-// The vectors' terms are numbered by termTable (terms.Interned).
-func (v *packedVectors) IDs() int              { return len(v.strs) }
-func (v *packedVectors) ID(i, k int) uint32    { return uint32(v.get(i)[k] >> 32) }
-func (v *packedVectors) Text(id uint32) string { return v.strs[id] }
+// The vectors' terms are numbered by termTable (terms.Interned), and
+// packed as Row gives them.
+func (v *packedVectors) IDs() int                         { return len(v.strs) }
+func (v *packedVectors) Row(i int, out []uint64) []uint64 { return unpack(out, v.files[i].terms) }
+func (v *packedVectors) Text(id uint32) string            { return v.strs[id] }
 
 func (r *shardReader) byte() byte {
 	if r.err != nil || len(r.b) == 0 {
@@ -213,7 +223,7 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 			continue
 		}
 		if v, ok := old[f.rec.Path]; ok {
-			setTerms(f, v)
+			setTerms(f, v, nil)
 		} else if f.link != nil {
 			missing = append(missing, f)
 		}
@@ -236,7 +246,7 @@ func termShards(st *gitstore.Store, files []*file, prev *previous, warn func(str
 			if err != nil {
 				return nil, fmt.Errorf("%s: stored facts are corrupt (%v); run git speed index --force", f.rec.Path, err)
 			}
-			setTerms(f, facts.Terms)
+			setTerms(f, facts.Terms, nil)
 		}
 	}
 	var rows []*file

@@ -116,9 +116,16 @@ func Encode(paths []string, vecs [][]world.Term) map[string][]byte {
 type Interned interface {
 	Vectors
 	IDs() int
-	ID(i, k int) uint32 // the number of Term(i, k)'s text
+	// Row appends to out the terms of vector i, in order, each as
+	// id<<32 | fields<<24 | count: the number of its text, its fields
+	// and its count (at most MaxRowCount). The encoder reads a vector
+	// in one call, not three a term.
+	Row(i int, out []uint64) []uint64
 	Text(id uint32) string
 }
+
+// MaxRowCount is the largest count Interned.Row holds.
+const MaxRowCount = 1<<24 - 1
 
 // EncodeFrom makes the shards of a tree's term index from v.
 func EncodeFrom(v Vectors) map[string][]byte {
@@ -174,9 +181,11 @@ func encodeInterned(v Interned) map[string][]byte {
 	// all[start[id]:start[id+1]], filled in doc order.
 	n := v.IDs()
 	start := make([]int, n+1)
+	var row []uint64
 	for i := 0; i < v.Len(); i++ {
-		for k := 0; k < v.Terms(i); k++ {
-			start[v.ID(i, k)+1]++
+		row = v.Row(i, row[:0])
+		for _, x := range row {
+			start[x>>32+1]++
 		}
 	}
 	for id := 0; id < n; id++ {
@@ -187,11 +196,11 @@ func encodeInterned(v Interned) map[string][]byte {
 	docs := make([]Doc, v.Len())
 	for i := range docs {
 		docs[i].Path = v.Path(i)
-		for k := 0; k < v.Terms(i); k++ {
-			_, f, c := v.Term(i, k)
-			id := v.ID(i, k)
+		row = v.Row(i, row[:0])
+		for _, x := range row {
+			id, c := x>>32, uint32(x&MaxRowCount)
 			docs[i].Len += c
-			all[fill[id]] = Posting{Doc: uint32(i), Fields: f, Count: c}
+			all[fill[id]] = Posting{Doc: uint32(i), Fields: uint8(x >> 24), Count: c}
 			fill[id]++
 		}
 	}

@@ -1,5 +1,7 @@
 package terms
 
+import "github.com/git-speed/git-speed/layers/world"
+
 // Numbering gives each distinct string (a term, or any other) a number,
 // 0 up in order of first sight. It holds no pointer: the strings' bytes
 // are in one arena and the open-addressed slots are numbers, so a
@@ -12,6 +14,10 @@ type Numbering struct {
 	ends  []uint32 // string n is arena[ends[n-1]:ends[n]] (0 for n-1 < 0)
 	// slots are a power of two long, at most three quarters full.
 	slots []nslot
+	// hashes is NumberTerms' scratch, touched the sum of the slots it
+	// read first.
+	hashes  []uint32
+	touched uint64
 }
 
 // nslot is one slot of a Numbering. A string of at most 8 bytes is held
@@ -28,28 +34,75 @@ type nslot struct {
 // Number returns t's number, numbering it when new.
 func (m *Numbering) Number(t string) uint32 {
 	// t's bytes, not copied: they are only read, and copied when new.
-	return m.number(bytesOf(t))
+	return m.number(bytesOf(t), 0)
 }
 
-func (m *Numbering) number(t []byte) uint32 {
-	if 4*(len(m.ends)+1) > 3*len(m.slots) {
+// NumberTerms appends to ids the numbers of vec's texts, numbering the
+// new ones in vec's order, as Number on each would. hashes, when not
+// nil, are the texts' hashes as With gives them, one for each term:
+// they are not computed again.
+//
+// A build numbers every term of every file in one numbering of the whole
+// tree, whose slots are mostly not in the processor's caches: the terms'
+// slots are read first, all of them, and then numbered, so that the
+// reads, independent of each other, wait for memory together rather than
+// one after another.
+func (m *Numbering) NumberTerms(vec []world.Term, hashes []uint32, ids []uint32) []uint32 {
+	if hashes == nil {
+		m.hashes = m.hashes[:0]
+		for _, t := range vec {
+			m.hashes = append(m.hashes, hashBytes(bytesOf(t.Text)))
+		}
+		hashes = m.hashes
+	}
+	m.reserve(len(vec))
+	mask := uint32(len(m.slots) - 1)
+	var touch uint64
+	for _, h := range hashes[:len(vec)] {
+		touch += m.slots[slotAt(h, mask)].meta
+	}
+	m.touched = touch // (kept, so that the reads are not left out)
+	for i, t := range vec {
+		ids = append(ids, m.number(bytesOf(t.Text), hashes[i]))
+	}
+	return ids
+}
+
+// reserve grows the slots until n more strings fit.
+func (m *Numbering) reserve(n int) {
+	if 4*(len(m.ends)+n) > 3*len(m.slots) {
+		m.growFor(n)
+	}
+}
+
+// growFor grows the slots until n more strings fit.
+func (m *Numbering) growFor(n int) {
+	for 4*(len(m.ends)+n) > 3*len(m.slots) {
 		m.grow()
 	}
-	// The builder's own hash, inlined: a build numbers every term of
-	// every file, and maphash's call cost more than the rest of a
-	// look-up. Numbers never depend on it.
+}
+
+// number returns the number of t, numbering it when new; h is t's
+// hashBytes, or 0 to have it computed here (a hash that is 0 is
+// computed again, to 0).
+func (m *Numbering) number(t []byte, h uint32) uint32 {
+	m.reserve(1)
+	// The builder's own hash: a build numbers every term of every file,
+	// and maphash's call cost more than the rest of a look-up. Numbers
+	// never depend on it.
 	short := len(t) <= 8
 	var key uint64
-	var h uint32
 	if short {
 		key = headOf(t)
-		h = hashShort(key, len(t))
-	} else {
+		if h == 0 {
+			h = hashShort(key, len(t))
+		}
+	} else if h == 0 {
 		h = hashBytes(t)
 	}
 	want := slotMeta(h, len(t))
 	mask := uint32(len(m.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := slotAt(h, mask); ; i = (i + 1) & mask {
 		s := &m.slots[i]
 		if s.meta == 0 {
 			if !short {
@@ -77,6 +130,15 @@ func (m *Numbering) number(t []byte) uint32 {
 		}
 	}
 }
+
+// slotAt is the first slot a string of hash h is looked for in: from
+// the 24 bits of the hash its slot's meta keeps (h>>8), so that grow
+// places the strings again without hashing them again. (Strings of one
+// first slot are then told apart by the meta's hash bits above the
+// slot's, and their lengths. A numbering of over 2^24 slots, twelve
+// million strings, places them in its first 2^24 first: correct, and
+// slower.)
+func slotAt(h, mask uint32) uint32 { return h >> 8 & mask }
 
 // slotMeta is the high half of a slot's meta for a string of hash h and
 // length n: 24 bits of the hash (a tag most other strings fail) and the
@@ -110,26 +172,21 @@ func (m *Numbering) Texts() []string {
 	return out
 }
 
-// grow doubles the slots and places the strings again, hashing them
-// again (a slot keeps only part of its string's hash).
+// grow doubles the slots and places the strings again, from the hash
+// bits their slots keep (slotAt).
 func (m *Numbering) grow() {
+	old := m.slots
 	m.slots = make([]nslot, max(64, 2*len(m.slots)))
 	mask := uint32(len(m.slots) - 1)
-	for n := range m.ends {
-		t := m.Bytes(uint32(n))
-		h := hashBytes(t)
-		i := h & mask
+	for _, s := range old {
+		if s.meta == 0 {
+			continue
+		}
+		i := slotAt(uint32(s.meta>>40)<<8, mask)
 		for m.slots[i].meta != 0 {
 			i = (i + 1) & mask
 		}
-		var key uint64 // where t starts in the arena
-		if n > 0 {
-			key = uint64(m.ends[n-1])
-		}
-		if len(t) <= 8 {
-			key = headOf(t)
-		}
-		m.slots[i] = nslot{key: key, meta: slotMeta(h, len(t)) | uint64(n+1)}
+		m.slots[i] = s
 	}
 }
 

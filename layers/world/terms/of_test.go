@@ -147,6 +147,7 @@ func TestOfIsOfByAcc(t *testing.T) {
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s (%s, facts %v): Of differs from ofByAcc (%d terms, want %d)", p, lang, f != nil, len(got), len(want))
 				}
+				checkHashes(t, f, src)
 				if len(want) == MaxTerms {
 					over++
 				}
@@ -171,6 +172,23 @@ func FuzzOfIsOfByAcc(f *testing.F) {
 		}
 		if got, want := Of(nil, b), ofByAcc(nil, b); !reflect.DeepEqual(got, want) {
 			t.Fatalf("Of %v\nofByAcc %v", got, want)
+		}
+		checkHashes(t, fa, b)
+	})
+}
+
+// checkHashes checks that With gives the hash of each term of the
+// vector.
+func checkHashes(t *testing.T, f *world.Facts, content []byte) {
+	t.Helper()
+	With(f, content, func(vec []world.Term, hashes []uint32) {
+		if len(hashes) != len(vec) {
+			t.Fatalf("%d hashes for %d terms", len(hashes), len(vec))
+		}
+		for i, term := range vec {
+			if hashes[i] != hashBytes([]byte(term.Text)) {
+				t.Fatalf("term %q: hash %x, want %x", term.Text, hashes[i], hashBytes([]byte(term.Text)))
+			}
 		}
 	})
 }
@@ -253,4 +271,16 @@ func FuzzSortKeys(f *testing.F) {
 			t.Fatalf("sortKeys(%x) = %x, want %x", keys, got, want)
 		}
 	})
+}
+
+// headings returns the text of the Markdown ATX headings of content,
+// plainly (eachHeading without the copies).
+func headings(content []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(content), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, strings.TrimLeft(line, "# "))
+		}
+	}
+	return out
 }

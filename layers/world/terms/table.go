@@ -127,14 +127,27 @@ func (t *table) find(k []byte, m uint32, head uint64) int {
 	}
 }
 
-// lookup returns the value of k, false when the table does not hold it.
-func (t *table) lookup(k []byte) (int32, bool) {
-	if len(t.slots) == 0 || len(k) == 0 || len(k) > 255 {
+// lookupHashed returns the value of k (1 to 255 bytes), whose hashBytes
+// and headOf are h and head; false when the table does not hold it.
+func (t *table) lookupHashed(k []byte, h uint32, head uint64) (int32, bool) {
+	if len(t.slots) == 0 {
 		return 0, false
 	}
-	h, head := hashHead(k)
 	s := &t.slots[t.find(k, tmeta(h, len(k)), head)]
 	return s.val, s.meta != 0
+}
+
+// shortAt returns where the value of a key of at most eight bytes, whose
+// meta is m and head head, is kept when the key is in the slot it is
+// looked for first, nil otherwise (the key may be further on, or not
+// held): a look-up small enough to be inlined, for the content pass's
+// repeats of short tokens, most of its look-ups. The table has slots.
+func (t *table) shortAt(m uint32, head uint64) *int32 {
+	s := &t.slots[slotOf(m, uint32(len(t.slots)-1))]
+	if s.meta == m && s.head == head {
+		return &s.val
+	}
+	return nil
 }
 
 // upsert returns where the value of k (1 to 255 bytes) is kept, adding k

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/layers/world"
 )
 
 // A table holds what a map does, across growth and resets (emptying by
@@ -94,6 +96,33 @@ func BenchmarkNumbering(b *testing.B) {
 	}
 }
 
+// BenchmarkNumberTerms is BenchmarkNumbering a vector at a time, with
+// the hashes the builder gives, as a build's setTerms numbers them.
+func BenchmarkNumberTerms(b *testing.B) {
+	var vecs [][]world.Term
+	var hashes [][]uint32
+	for _, src := range corpusFiles(b, 16<<20) {
+		With(nil, src, func(v []world.Term, h []uint32) {
+			v = slices.Clone(v)
+			for i := range v {
+				v[i].Text = strings.Clone(v[i].Text) // (the builder's own)
+			}
+			vecs, hashes = append(vecs, v), append(hashes, slices.Clone(h))
+		})
+	}
+	var m Numbering
+	var ids []uint32
+	for i := range vecs[:len(vecs)/2] {
+		ids = m.NumberTerms(vecs[i], hashes[i], ids[:0])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range vecs {
+			ids = m.NumberTerms(vecs[i], hashes[i], ids[:0])
+		}
+	}
+}
+
 // A Numbering numbers any strings as a map does in order of first sight:
 // short ones (held in their slots) and long ones, strings alike in their
 // first, middle or last bytes, the empty one (the input is cut at NUL
@@ -125,6 +154,29 @@ func FuzzNumbering(f *testing.F) {
 				}
 			}
 			m.Reset()
+		}
+		// NumberTerms, a few strings at a time, with their hashes or
+		// without, numbers them as Number does.
+		var vec []world.Term
+		for _, k := range bytes.Split(b, []byte{0}) {
+			vec = append(vec, world.Term{Text: string(k)})
+		}
+		var byOne, byVec Numbering
+		var ids []uint32
+		for lo := 0; lo < len(vec); lo += 3 {
+			part := vec[lo:min(lo+3, len(vec))]
+			var hashes []uint32
+			if lo%2 == 0 {
+				for _, t := range part {
+					hashes = append(hashes, hashBytes([]byte(t.Text)))
+				}
+			}
+			ids = byVec.NumberTerms(part, hashes, ids[:0])
+			for i, term := range part {
+				if want := byOne.Number(term.Text); ids[i] != want {
+					t.Fatalf("NumberTerms numbers %q %d, Number %d", term.Text, ids[i], want)
+				}
+			}
 		}
 	})
 }

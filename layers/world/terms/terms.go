@@ -13,6 +13,7 @@
 package terms
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -107,7 +108,7 @@ func Forms(tok string, fn func(term string, whole bool)) {
 // words under Content, definition names under Def, and so on); the
 // builder behind it (vector) only does so with less garbage.
 func Of(f *world.Facts, content []byte) (vec []world.Term) {
-	With(f, content, func(v []world.Term) {
+	with(f, content, true, func(v []world.Term, _ []uint32) {
 		if len(v) > 0 { // no terms is nil, whatever builder made them
 			vec = slices.Clone(v)
 		}
@@ -115,11 +116,18 @@ func Of(f *world.Facts, content []byte) (vec []world.Term) {
 	return vec
 }
 
-// With calls fn with the vector Of returns, which is the builder's own:
-// it is valid only during the call (the texts stay valid: they are one
-// string). A build that only encodes a file's vector allocates it once
-// less.
-func With(f *world.Facts, content []byte, fn func([]world.Term)) {
+// With calls fn with the vector Of returns, which is the builder's own,
+// texts included: it is valid only during the call (a build packs and
+// encodes it, copying what it keeps, and allocates nothing for it).
+// hashes are the hashes of the vector's texts, for
+// Numbering.NumberTerms, and valid as long.
+func With(f *world.Facts, content []byte, fn func(vec []world.Term, hashes []uint32)) {
+	with(f, content, false, fn)
+}
+
+// with is With, the texts given in a string of their own (one for all
+// of them) when own is set.
+func with(f *world.Facts, content []byte, own bool, fn func(vec []world.Term, hashes []uint32)) {
 	v := vectors.Get().(*vector)
 	defer func() { v.reset(); vectors.Put(v) }()
 	if f != nil && SecretValues(f.Lang) {
@@ -134,22 +142,20 @@ func With(f *world.Facts, content []byte, fn func([]world.Term)) {
 		for _, d := range f.Defs {
 			v.nameWord(bytesOf(d.Name), Def)
 			if d.Doc != "" {
-				v.named(d.Doc, DocLine)
+				v.named(bytesOf(d.Doc), DocLine)
 			}
 		}
 		for _, im := range f.Imports {
-			v.named(im.Path, Import)
+			v.named(bytesOf(im.Path), Import)
 			for _, n := range im.Names {
 				v.nameWord(bytesOf(n), Import)
 			}
 		}
 		if f.Lang == "markdown" {
-			for _, h := range headings(content) {
-				v.named(h, Heading)
-			}
+			eachHeading(content, func(h []byte) { v.named(h, Heading) })
 		}
 	}
-	fn(v.finish())
+	fn(v.finish(own))
 }
 
 // PathTerms are the terms of a path's folders and file name, stemmed.
@@ -164,15 +170,14 @@ func PathTerms(p string) []string {
 	return out
 }
 
-// headings returns the text of the Markdown ATX headings of content.
-func headings(content []byte) []string {
-	var out []string
-	for _, line := range strings.Split(string(content), "\n") {
-		if strings.HasPrefix(line, "#") {
-			out = append(out, strings.TrimLeft(line, "# "))
+// eachHeading calls fn with the text of each Markdown ATX heading of
+// content: its line, the leading #s and spaces cut (not copied).
+func eachHeading(content []byte, fn func([]byte)) {
+	for line := range bytes.Lines(content) {
+		if line[0] == '#' {
+			fn(bytes.TrimLeft(bytes.TrimSuffix(line, []byte{'\n'}), "# "))
 		}
 	}
-	return out
 }
 
 // forWords calls fn for every run of letters, digits and underscores of s.

@@ -230,8 +230,13 @@ func newInterned(paths []string, vecs [][]world.Term) interned {
 	return v
 }
 
-func (v interned) IDs() int              { return len(v.texts) }
-func (v interned) ID(i, k int) uint32    { return v.ids[v.vecs[i][k].Text] }
+func (v interned) IDs() int { return len(v.texts) }
+func (v interned) Row(i int, out []uint64) []uint64 {
+	for _, t := range v.vecs[i] {
+		out = append(out, uint64(v.ids[t.Text])<<32|uint64(t.Fields)<<24|uint64(min(t.Count, MaxRowCount)))
+	}
+	return out
+}
 func (v interned) Text(id uint32) string { return v.texts[id] }
 
 // Numbered terms give the shards that terms keyed by text give.

@@ -25,8 +25,12 @@ import (
 // parses between files evict such a table from the caches.
 type vector struct {
 	terms []world.Term
-	index table    // term → its entry in terms
-	keys  []span32 // the text of each entry of terms in index.arena
+	// hashes holds the hashBytes of each entry's text, given with the
+	// vector to the numbering (Numbering.NumberTerms), which so does not
+	// hash every term of a build again.
+	hashes []uint32
+	index  table    // term → its entry in terms
+	keys   []span32 // the text of each entry of terms in index.arena
 	// counts holds the count of entry e of terms at e+1, and at 0 the
 	// repeats of tokens that count none: a repeat adds one without a
 	// branch the processor would mispredict (stop words are frequent).
@@ -42,6 +46,7 @@ type vector struct {
 	order    []uint64     // finish's sort
 	scratch  []uint64     // finish's sort keys before sorting
 	sorted   []world.Term // finish's result
+	sortedH  []uint32     // the hashes of sorted's terms
 }
 
 type span32 struct{ lo, hi int32 }
@@ -54,8 +59,10 @@ func (v *vector) reset() {
 	// in the pool.
 	if len(v.terms) > keepMap {
 		v.terms, v.keys, v.counts, v.order, v.scratch, v.sorted = nil, nil, nil, nil, nil, nil
+		v.hashes, v.sortedH = nil, nil
 	}
 	v.terms, v.keys, v.counts = v.terms[:0], v.keys[:0], append(v.counts[:0], 0)
+	v.hashes, v.sortedH = v.hashes[:0], v.sortedH[:0]
 	v.index.reset(keepMap)
 	v.seen.reset(keepMap)
 	v.buf, v.parts = v.buf[:0], v.parts[:0]
@@ -91,6 +98,7 @@ func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32
 		// The text is set by finish, from the index's keys.
 		*p = int32(len(v.terms))
 		v.terms = append(v.terms, world.Term{})
+		v.hashes = append(v.hashes, h)
 		v.counts = append(v.counts, 0)
 		end := int32(len(v.index.arena)) // upsert added t at the arena's end
 		v.keys = append(v.keys, span32{end - int32(len(t)), end})
@@ -301,12 +309,27 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 // content, without a call through a func value for each word, each word
 // hashed as it is found.
 func (v *vector) contentWords(b []byte) {
+	if len(v.seen.slots) == 0 {
+		v.seen.grow()
+	}
 	for i := 0; i < len(b); {
 		start, end, h, head := nextHashed(b, i)
-		if n := end - start; n > 0 && n <= 4*MaxLen {
+		i = end
+		n := end - start
+		if n == 0 {
+			return // (no word is the end of b)
+		}
+		if n <= 8 {
+			// A repeat of a short token, most often in the slot it is
+			// looked for first: counted here, without content's calls.
+			if p := v.seen.shortAt(tmeta(h, n), head); p != nil {
+				v.counts[max(*p, 0)]++
+				continue
+			}
+		}
+		if n <= 4*MaxLen {
 			v.content(b[start:end], h, head)
 		}
-		i = end
 	}
 }
 
@@ -359,9 +382,16 @@ func (v *vector) lowerWord(tok []byte, h uint32, head uint64) int32 {
 	return v.entryHashed(t, h, head, Content)
 }
 
-// named adds the words of s under a named field (no counts).
-func (v *vector) named(s string, field uint8) {
-	wordBytes(bytesOf(s), func(w []byte) { v.nameWord(w, field) })
+// named adds the words of b under a named field (no counts), each
+// hashed as it is found, as contentWords does.
+func (v *vector) named(b []byte, field uint8) {
+	for i := 0; i < len(b); {
+		start, end, h, head := nextHashed(b, i)
+		i = end
+		if n := end - start; n > 0 && n <= 4*MaxLen {
+			v.nameHashed(b[start:end], h, head, field)
+		}
+	}
 }
 
 // nameWord adds a token of a named field as word does. Most such tokens
@@ -370,7 +400,18 @@ func (v *vector) named(s string, field uint8) {
 // kept, in the entry seen holds, and gets the field there without being
 // split and stemmed again.
 func (v *vector) nameWord(tok []byte, field uint8) {
-	if e, ok := v.seen.lookup(tok); ok && e != compoundToken {
+	if len(tok) == 0 || len(tok) > 255 {
+		v.word(tok, field) // (not a token seen holds)
+		return
+	}
+	h, head := hashHead(tok)
+	v.nameHashed(tok, h, head, field)
+}
+
+// nameHashed is nameWord for a token of 1 to 255 bytes whose hashBytes
+// and headOf are h and head.
+func (v *vector) nameHashed(tok []byte, h uint32, head uint64, field uint8) {
+	if e, ok := v.seen.lookupHashed(tok, h, head); ok && e != compoundToken {
 		if e > 0 {
 			v.terms[e-1].Fields |= field
 		}
@@ -461,16 +502,20 @@ func allDigitBytes(b []byte) bool {
 	return true
 }
 
-// finish returns the vector, trimmed to MaxTerms and sorted by term.
-func (v *vector) finish() []world.Term {
-	// Every term's text in one string: one allocation a file, not one a
-	// term.
-	all := string(v.index.arena)
+// finish returns the vector, trimmed to MaxTerms and sorted by term, and
+// the hashes of its terms. Its texts are the builder's own bytes, valid
+// until reset, unless own is set: then they are copied, all in one
+// string (one allocation a file, not one a term).
+func (v *vector) finish(own bool) ([]world.Term, []uint32) {
+	all := unsafe.String(unsafe.SliceData(v.index.arena), len(v.index.arena))
+	if own {
+		all = string(v.index.arena)
+	}
 	for i, k := range v.keys {
 		v.terms[i].Text = all[k.lo:k.hi]
 		v.terms[i].Count = v.counts[i+1]
 	}
-	out := v.terms
+	out, hashes := v.terms, v.hashes
 	if len(out) > MaxTerms {
 		// Keep the terms of named fields first, then the most frequent.
 		// (The builder's own entries are sorted: it is reset next.)
@@ -491,6 +536,12 @@ func (v *vector) finish() []world.Term {
 			return strings.Compare(a.Text, b.Text)
 		})
 		out = out[:MaxTerms]
+		// The sort moved the terms away from their hashes: the few
+		// files this large hash theirs again.
+		hashes = hashes[:0]
+		for _, t := range out {
+			hashes = append(hashes, hashBytes(bytesOf(t.Text)))
+		}
 	}
 	// Sorted by text through numbers: a term's first bytes in the high
 	// bits, its place in out in the low ones. Most terms are told apart
@@ -514,12 +565,13 @@ func (v *vector) finish() []world.Term {
 		}
 		lo = hi
 	}
-	sorted := v.sorted[:0]
+	sorted, sortedH := v.sorted[:0], v.sortedH[:0]
 	for _, k := range order {
 		sorted = append(sorted, out[k&placeMask])
+		sortedH = append(sortedH, hashes[k&placeMask])
 	}
-	v.order, v.sorted = order, sorted
-	return sorted
+	v.order, v.sorted, v.sortedH = order, sorted, sortedH
+	return sorted, sortedH
 }
 
 // sortKeys sorts keys into out (grown as needed; keys are left in
