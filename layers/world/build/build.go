@@ -367,7 +367,11 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			f.link = nil
 		}
 	}
-	if err := putNow(st, txn, tree, digest, artifactMap, <-mapOut); err != nil {
+	if prev == nil {
+		// Written by the commit, in its pack (on all cores): written now,
+		// it was a pack of its own the commit then merged with its own.
+		txn.PutTree(tree, digest, artifactMap, <-mapOut)
+	} else if err := putNow(st, txn, tree, digest, artifactMap, <-mapOut); err != nil {
 		return nil, err
 	}
 	recs = nil
