@@ -202,57 +202,38 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 
 	// Each artifact is written to the object database as soon as it is
 	// final, and what it was made of is let go. A full build's term index
-	// is final now. It is encoded (on one core, then compressed on all)
-	// while the last new facts are written and the links are decoded for
-	// the graph: before, the links waited for it and a core idled. Not
-	// while the graph is resolved: the term vectors and the encoding
-	// (45 MB more) beside the graph took the build to 364 MiB resident
-	// on kubernetes; beside the decoding they take it from 266 to ~270.
+	// is final now, and encoded first, while the links are still bytes
+	// (encoding it takes 45 MB more): the term vectors and the term table
+	// are let go before the links are decoded for the graph (on kubernetes
+	// 75 MB live). (Encoded while the links were decoded, it doubled the
+	// CPU of both: with both live, the collector ran against the heap's
+	// limit, memory.go; beside the graph it took the build to 364 MiB.)
 	// Then the links are final, the rows and definitions once the graph
 	// is resolved, then the map; an update's term index last (it may read
 	// the stored facts of rows it carries over).
 	txn := st.Begin()
 	txn.Uncompressed(uncompressed...)
-	writeTerms := func() (string, error) {
+	putTerms := func() error {
 		tshards, err := termShards(st, files, prev, warn)
 		if err != nil {
-			return "", err
+			return err
 		}
 		releaseTerms()
-		id, err := st.WriteShards(tshards, slices.Contains(uncompressed, artifactTerms))
-		if err != nil {
-			return "", fmt.Errorf("write %s of tree %s: %w", artifactTerms, short(tree), err)
-		}
-		return id, nil
+		return putNow(st, txn, tree, digest, artifactTerms, tshards)
 	}
+	// The last new facts are written while the term index is encoded
+	// (on one core, till it is written).
 	flushed := make(chan error, 1)
 	go func() { flushed <- flushFacts() }()
-	type written struct {
-		id  string
-		err error
-	}
-	termsOut := make(chan written, 1)
 	if prev == nil {
-		go func() {
-			id, err := writeTerms()
-			termsOut <- written{id, err}
-		}()
-	} else {
-		termsOut <- written{}
-	}
-	termsWait := sync.OnceValue(func() written { return <-termsOut })
-	defer termsWait() // on a return before the terms are written
-	linkTab.decodeFiles(files)
-	lap("decode links")
-	if prev == nil {
-		t := termsWait()
-		if t.err != nil {
+		if err := putTerms(); err != nil {
 			<-flushed
-			return nil, t.err
+			return nil, err
 		}
-		txn.PutTreeID(tree, digest, artifactTerms, t.id)
 		lap("terms")
 	}
+	linkTab.decodeFiles(files)
+	lap("decode links")
 	var links []linkRecord
 	for _, f := range files {
 		if f.link != nil {
@@ -377,11 +358,9 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	recs = nil
 	txn.PutTree(tree, digest, artifactMeta, map[string][]byte{"meta": mdata, layoutShard: layout})
 	if prev != nil {
-		id, err := writeTerms()
-		if err != nil {
+		if err := putTerms(); err != nil {
 			return nil, err
 		}
-		txn.PutTreeID(tree, digest, artifactTerms, id)
 	}
 	if opt.Snapshot {
 		txn.KeepSource(tree, digest)
