@@ -22,7 +22,9 @@ import (
 // user's next git command would run an automatic gc, and every lookup of
 // an object that is not there searches each pack's index. So when a
 // commit ends, the packs this process wrote since the last one are merged
-// into one. Their entries are whole objects (writePack makes no deltas),
+// into one; a full build merges those it has written once its facts and
+// links are all written (Store.MergeWritten), beside its graph, and the
+// commit merges the rest. Their entries are whole objects (writePack makes no deltas),
 // so each entry's bytes are copied unchanged to a new offset, and its CRC
 // is the one its old index holds: nothing is inflated or compressed
 // again. The new pack is placed before its index, and only then are the
