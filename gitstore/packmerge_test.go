@@ -150,13 +150,22 @@ func TestBuildLeavesOnePack(t *testing.T) {
 	if len(user) != 1 {
 		t.Fatalf("user packs = %v", user)
 	}
+	buildRounds(t, g, user[0], false, 1)
+}
+
+// buildRounds makes two fake builds (early: merging early) and checks
+// that each leaves perBuild more packs, the user's pack user there, no
+// temporary file, and every object readable by the writer, a fresh
+// reader and git.
+func buildRounds(t *testing.T, g *gittest.Repo, user string, early bool, perBuild int) {
+	t.Helper()
 	s := open(t, g.Dir).Store()
 	for round := 1; round <= 2; round++ {
-		facts, shards := fakeBuild(t, g, s, round)
-		if got := packNames(t, g); len(got) != 1+round {
-			t.Fatalf("round %d: packs = %d, want %d", round, len(got), 1+round)
+		facts, shards := fakeBuildMerging(t, g, s, round, early)
+		if got := packNames(t, g); len(got) != 1+perBuild*round {
+			t.Fatalf("round %d: packs = %d, want %d", round, len(got), 1+perBuild*round)
 		}
-		if _, err := os.Stat(user[0]); err != nil {
+		if _, err := os.Stat(user); err != nil {
 			t.Fatalf("the user's pack is gone: %v", err)
 		}
 		if left, _ := filepath.Glob(filepath.Join(g.Dir, ".git", "objects", "pack", "tmp_*")); len(left) > 0 {
@@ -385,25 +394,7 @@ func FuzzReadPackSource(f *testing.F) {
 func TestMergeWrittenEarly(t *testing.T) {
 	g := sample(t)
 	g.Git("repack", "-a", "-d", "-q")
-	user := packNames(t, g)
-	s := open(t, g.Dir).Store()
-	for round := 1; round <= 2; round++ {
-		facts, shards := fakeBuildMerging(t, g, s, round, true)
-		if got := packNames(t, g); len(got) != 1+2*round {
-			t.Fatalf("round %d: packs = %d, want %d", round, len(got), 1+2*round)
-		}
-		if _, err := os.Stat(user[0]); err != nil {
-			t.Fatalf("the user's pack is gone: %v", err)
-		}
-		if left, _ := filepath.Glob(filepath.Join(g.Dir, ".git", "objects", "pack", "tmp_*")); len(left) > 0 {
-			t.Errorf("temporary files left: %v", left)
-		}
-		got, err := s.Facts([]string{factKey(round * 10000)})
-		if err != nil || string(got[factKey(round*10000)]) != string(facts[factKey(round*10000)]) {
-			t.Fatalf("writer reads %q, %v", got, err)
-		}
-		checkStore(t, g, facts, shards, round)
-	}
+	buildRounds(t, g, packNames(t, g)[0], true, 2)
 	// a single pack written is left to the commit
 	s2 := open(t, g.Dir).Store()
 	var blobs [][]byte
