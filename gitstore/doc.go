@@ -55,7 +55,8 @@
 // under its lock file. The packs a build writes before its commit (facts
 // batches, artifacts) and the commit's own are then merged into one
 // (packmerge.go), so that builds do not pile up packs toward git's
-// gc.autoPackLimit. Files and folders get the modes git gives its own,
+// gc.autoPackLimit; a full build merges the bulk of them earlier, while it
+// goes on (Store.MergeWritten), and leaves two. Files and folders get the modes git gives its own,
 // core.sharedRepository included.
 // If another writer (goroutine or process) moved the ref first, Txn.Commit
 // re-reads the tip, re-applies its own entries on top (a union: both

@@ -19,12 +19,21 @@ import (
 // a commit naming them all. It returns the facts and the artifact.
 func fakeBuild(t *testing.T, g *gittest.Repo, s *Store, round int) (map[string][]byte, map[string][]byte) {
 	t.Helper()
+	return fakeBuildMerging(t, g, s, round, false)
+}
+
+// fakeBuildMerging is fakeBuild; when early, the facts batches' packs are
+// merged (Store.MergeWritten) while the artifact is written, as a full
+// build does, and a merge error is kept as the build keeps it: a warning.
+func fakeBuildMerging(t *testing.T, g *gittest.Repo, s *Store, round int, early bool) (map[string][]byte, map[string][]byte) {
+	t.Helper()
 	facts := map[string][]byte{}
 	tx := s.Begin()
 	for batch := 0; batch < 3; batch++ {
 		var blobs [][]byte
 		var keys []string
-		for i := 0; i < packThreshold+20; i++ {
+		// (enough new objects in each batch for a pack of its own)
+		for i := 0; i < packThreshold+20+len(compressible()); i++ {
 			n := (round*10+batch)*1000 + i
 			data := []byte(fmt.Sprint("facts ", n, " ", strings.Repeat("payload ", i%41)))
 			if i == 0 {
@@ -45,6 +54,12 @@ func fakeBuild(t *testing.T, g *gittest.Repo, s *Store, round int) (map[string][
 			facts[keys[i]] = blobs[i]
 		}
 	}
+	merged := make(chan error, 1)
+	if early {
+		go func() { merged <- s.MergeWritten() }()
+	} else {
+		merged <- nil
+	}
 	shards := map[string][]byte{}
 	for i := 0; i < 2*packThreshold; i++ {
 		shards[fmt.Sprintf("d%d/%d", i%9, i)] = []byte(fmt.Sprint("shard ", round, " ", i))
@@ -60,6 +75,9 @@ func fakeBuild(t *testing.T, g *gittest.Repo, s *Store, round int) (map[string][
 		k := factKey(900000 + round*1000 + i)
 		facts[k] = []byte(fmt.Sprint("in the commit ", round, " ", i))
 		tx.PutFacts(k, facts[k])
+	}
+	if err := <-merged; err != nil {
+		t.Logf("early merge: %v", err)
 	}
 	if err := tx.Commit("build"); err != nil {
 		t.Fatal(err)
@@ -132,13 +150,22 @@ func TestBuildLeavesOnePack(t *testing.T) {
 	if len(user) != 1 {
 		t.Fatalf("user packs = %v", user)
 	}
+	buildRounds(t, g, user[0], false, 1)
+}
+
+// buildRounds makes two fake builds (early: merging early) and checks
+// that each leaves perBuild more packs, the user's pack user there, no
+// temporary file, and every object readable by the writer, a fresh
+// reader and git.
+func buildRounds(t *testing.T, g *gittest.Repo, user string, early bool, perBuild int) {
+	t.Helper()
 	s := open(t, g.Dir).Store()
 	for round := 1; round <= 2; round++ {
-		facts, shards := fakeBuild(t, g, s, round)
-		if got := packNames(t, g); len(got) != 1+round {
-			t.Fatalf("round %d: packs = %d, want %d", round, len(got), 1+round)
+		facts, shards := fakeBuildMerging(t, g, s, round, early)
+		if got := packNames(t, g); len(got) != 1+perBuild*round {
+			t.Fatalf("round %d: packs = %d, want %d", round, len(got), 1+perBuild*round)
 		}
-		if _, err := os.Stat(user[0]); err != nil {
+		if _, err := os.Stat(user); err != nil {
 			t.Fatalf("the user's pack is gone: %v", err)
 		}
 		if left, _ := filepath.Glob(filepath.Join(g.Dir, ".git", "objects", "pack", "tmp_*")); len(left) > 0 {
@@ -358,4 +385,70 @@ func FuzzReadPackSource(f *testing.F) {
 			t.Fatalf("copied %d entries in %d bytes from %d in %d", len(entries), out.Len(), len(src.entries), len(pack))
 		}
 	})
+}
+
+// TestMergeWrittenEarly: the facts batches' packs merged while the build
+// goes on writing (Store.MergeWritten), the commit merges the rest: a
+// build leaves two packs, none of the batches' own, and git and the store
+// (the writer too) read every object.
+func TestMergeWrittenEarly(t *testing.T) {
+	g := sample(t)
+	g.Git("repack", "-a", "-d", "-q")
+	buildRounds(t, g, packNames(t, g)[0], true, 2)
+	// a single pack written is left to the commit
+	s2 := open(t, g.Dir).Store()
+	var blobs [][]byte
+	for i := 0; i < packThreshold+1; i++ {
+		blobs = append(blobs, []byte(fmt.Sprint("alone ", i)))
+	}
+	if _, err := s2.WriteBlobs(blobs); err != nil {
+		t.Fatal(err)
+	}
+	before := len(packNames(t, g))
+	if err := s2.MergeWritten(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(packNames(t, g)); n != before {
+		t.Errorf("merged one pack: %d packs, want %d", n, before)
+	}
+	if len(s2.r.written) != 1 {
+		t.Errorf("the commit has %d packs to merge, want 1", len(s2.r.written))
+	}
+}
+
+// TestMergeWrittenInterrupted: an early merge stopped at any of its steps
+// (as by a kill) leaves every object readable once the build commits; the
+// next build merges its own packs again.
+func TestMergeWrittenInterrupted(t *testing.T) {
+	for _, stop := range []string{"written", "packed", "remove 1", "remove 3"} {
+		t.Run(stop, func(t *testing.T) {
+			g := sample(t)
+			s := open(t, g.Dir).Store()
+			removes, stopped := 0, false
+			mergeHook = func(step string) error {
+				if strings.HasPrefix(step, "remove ") {
+					removes++
+					step = fmt.Sprint("remove ", removes)
+				}
+				if step == stop && !stopped {
+					stopped = true // the early merge: the commit's own goes on
+					return errors.New("killed")
+				}
+				return nil
+			}
+			defer func() { mergeHook = nil }()
+			facts, shards := fakeBuildMerging(t, g, s, 1, true)
+			mergeHook = nil
+			if !stopped {
+				t.Fatalf("the merge never reached %s", stop)
+			}
+			checkStore(t, g, facts, shards, 1)
+			before := len(packNames(t, g))
+			facts, shards = fakeBuildMerging(t, g, s, 2, true)
+			if n := len(packNames(t, g)); n != before+2 {
+				t.Errorf("next build: %d packs, want %d", n, before+2)
+			}
+			checkStore(t, g, facts, shards, 2)
+		})
+	}
 }

@@ -147,13 +147,12 @@ func (s *Store) WriteBlobs(blobs [][]byte) ([]string, error) {
 	r.beginPending()
 	defer r.endPending()
 	ids := make([]string, len(blobs))
-	hashes := make([]plumbing.Hash, len(blobs))
+	hashes := objectIDs(plumbing.BlobObject, blobs)
 	for i, b := range blobs {
-		h, err := r.writeObject(plumbing.BlobObject, b)
-		if err != nil {
+		if _, err := r.writeHashed(hashes[i], plumbing.BlobObject, b, false); err != nil {
 			return nil, err
 		}
-		hashes[i], ids[i] = h, h.String()
+		ids[i] = hashes[i].String()
 	}
 	if err := r.flushPending(); err != nil {
 		return nil, err

@@ -245,8 +245,13 @@ func (r *Repo) writeShards(shards map[string][]byte, raw bool) (plumbing.Hash, e
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		h, err := r.writeObjectAs(plumbing.BlobObject, shards[k], raw)
+	data := make([][]byte, len(keys))
+	for i, k := range keys {
+		data[i] = shards[k]
+	}
+	ids := objectIDs(plumbing.BlobObject, data)
+	for i, k := range keys {
+		h, err := r.writeHashed(ids[i], plumbing.BlobObject, data[i], raw)
 		if err != nil {
 			return h, err
 		}
