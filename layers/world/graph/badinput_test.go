@@ -302,6 +302,42 @@ print(token.OP, token.__file__, helper.help())
 	}
 }
 
+// TestPythonFromModuleWithoutFacts: names imported from a module listed
+// without facts (from token import OP, as CPython's tokenize.py does) are
+// its, and the importing file keeps its edges: asking whether the module
+// handed the name on from outside the tree once read its imports without
+// asking whether it had any, and the file lost all its edges.
+func TestPythonFromModuleWithoutFacts(t *testing.T) {
+	in, _, _ := projectInput(t, txtar.Parse([]byte(`
+-- tools/token.py --
+OP = 1
+-- tools/helper.py --
+def help():
+    pass
+-- tools/use.py --
+from token import OP, NAME
+from helper import help
+
+print(OP, NAME, help())
+`)))
+	for i, f := range in.Files {
+		if f.Path == "tools/token.py" {
+			in.Links[i] = nil
+		}
+	}
+	var warns []string
+	in.Warn = func(msg string) { warns = append(warns, msg) }
+	edges := strings.Join(edgeList(Build(in)), "\n")
+	for _, want := range []string{"tools/use.py -> tools/helper.py", "tools/use.py -> tools/token.py"} {
+		if !strings.Contains(edges, want) {
+			t.Errorf("missing edge %s in\n%s", want, edges)
+		}
+	}
+	if len(warns) > 0 {
+		t.Errorf("warnings %q, want none", warns)
+	}
+}
+
 // TestResolverPanicCostsOneFile: a resolver that panics on one file (a
 // defect, such as the one above) costs that file its edges, half-summed
 // ones included, with a warning naming it; every other file resolves.

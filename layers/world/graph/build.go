@@ -522,4 +522,6 @@ func cleanJoin(dir, rel string) string {
 //	   that is only a property of its export, an import for effects
 //	   alone, a namespace binding of a module exporting nothing, a
 //	   package root whose built entry point is missing (to its source).
-const Version = 4
+//	5: a Python file importing names from a module listed without facts
+//	   (generated, too large) keeps its edges (it lost them all).
+const Version = 5

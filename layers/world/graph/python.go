@@ -315,6 +315,15 @@ func (b *builder) pyImport(a *acc, x *pyIndex, i int, im world.Import, s *scope)
 	}
 }
 
+// importsOf is file f's imports; none for a file listed without facts
+// (generated, too large), whose link is nil.
+func (b *builder) importsOf(f int) []world.Import {
+	if l := b.links[f]; l != nil {
+		return l.Imports
+	}
+	return nil
+}
+
 // pyImportsFromOutside reports whether module f binds name only by
 // imports that lead outside the tree (through modules of the tree that
 // import it in turn, depth levels deep).
@@ -323,7 +332,7 @@ func (b *builder) pyImportsFromOutside(x *pyIndex, f int, name string, depth int
 		return false
 	}
 	found := false
-	for _, im := range b.links[f].Imports {
+	for _, im := range b.importsOf(f) {
 		for _, n := range im.Names {
 			orig, local := importName(im, n)
 			if local != name {
@@ -454,7 +463,7 @@ func (b *builder) pyStubFollow(x *pyIndex, st int, name string, depth int) []int
 		}
 		return b.pyFollow(x, t, orig, depth-1)
 	}
-	for _, im := range b.links[st].Imports {
+	for _, im := range b.importsOf(st) {
 		if im.Alias == "*" && len(im.Names) == 0 && !strings.HasPrefix(name, "_") {
 			if t, ok := b.pyModFile(x, st, im.Path); ok && t != st {
 				if r := from(t, name); len(r) > 0 {
@@ -517,7 +526,7 @@ func (b *builder) pyBinds(f int, name string) bool {
 	if b.links[f] == nil { // listed without facts (generated, too big)
 		return false
 	}
-	for _, im := range b.links[f].Imports {
+	for _, im := range b.importsOf(f) {
 		for _, n := range im.Names {
 			if _, local := importName(im, n); local == name {
 				return true
@@ -588,7 +597,7 @@ func (b *builder) pyDotted(x *pyIndex, s *scope, q, name string) ([]int, bool) {
 // pySubmodule returns the module file that module f imports as name
 // (from . import name, from .name import … leaves it out).
 func (b *builder) pySubmodule(x *pyIndex, f int, name string) (int, bool) {
-	for _, im := range b.links[f].Imports {
+	for _, im := range b.importsOf(f) {
 		for _, n := range im.Names {
 			n, local := importName(im, n)
 			if local != name {
@@ -674,7 +683,7 @@ func (b *builder) pyResolveIn(x *pyIndex, f int, t string) int {
 	if !dotted && b.definesTop(f, t) {
 		return f
 	}
-	for _, im := range b.links[f].Imports {
+	for _, im := range b.importsOf(f) {
 		if dotted {
 			// import m [as a], then m.X
 			if len(im.Names) == 0 && (im.Alias == head || im.Alias == "" && im.Path == head) {
