@@ -1057,14 +1057,15 @@ func (w *pyWalker) targets(n *sitter.Node) {
 	}
 }
 
+// children reads the uses in n's named children.
 func (w *pyWalker) children(n *sitter.Node) {
+	// Read straight from the tree dump, not through kids' copies: every
+	// expression the walker does not know is read so.
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	ks := f.kids(n)
-	for i := range ks {
-		if ks[i].named {
-			w.usesK(ks[i].n, ks[i].kind)
+	first, end := f.children(n)
+	for j := first; j < end; j = int(f.recs[j].after) {
+		if r := &f.recs[j]; f.recNamed(r) {
+			w.usesK(&r.node, f.recKind(r))
 		}
 	}
 }
