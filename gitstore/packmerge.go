@@ -190,17 +190,6 @@ type merged struct {
 	srcs []packSource
 }
 
-// mergePacks writes the objects of the packs at bases (paths without
-// extension), written by writePackFiles, as one pack in dir, then removes
-// them.
-func mergePacks(dir string, bases []string, shared int) error {
-	m, err := writeMerged(dir, bases, shared)
-	if err != nil {
-		return err
-	}
-	return removeMerged(m)
-}
-
 // writeMerged writes the objects of the packs at bases (paths without
 // extension), written by writePackFiles, as one pack and its index in
 // dir; removeMerged then removes the packs at bases.

@@ -785,16 +785,9 @@ func (f *file) commentAt(ks []kid, i int) {
 	f.keepFirstLine(start, end)
 }
 
-// kidText returns the source text of a child read by kids, without a cgo
-// call.
-func (f *file) kidText(k *kid) string { return string(f.src[startByte(k.n):k.end]) }
-
-// kidBytes is kidText without the copy: the bytes in the source.
-func (f *file) kidBytes(k *kid) []byte { return f.src[startByte(k.n):k.end] }
-
 // fields3 returns n's first children in the fields a, b and c (nil for a
-// field without one, or an id 0), as records of the file's tree: pick on
-// kids without kids' copies of every child.
+// field without one, or an id 0), as records of the file's tree, without kids'
+// copies of every child.
 func (f *file) fields3(n *sitter.Node, a, b, c uint16) (ra, rb, rc *cRec) {
 	first, end := f.children(n)
 	for j := first; j < end; j = int(f.recs[j].after) {
@@ -810,19 +803,6 @@ func (f *file) fields3(n *sitter.Node, a, b, c uint16) (ra, rb, rc *cRec) {
 		}
 	}
 	return ra, rb, rc
-}
-
-// pick returns the first of ks in field id (0: none), or nil.
-func pick(ks []kid, id uint16) *kid {
-	if id == 0 {
-		return nil
-	}
-	for i := range ks {
-		if ks[i].field == id {
-			return &ks[i]
-		}
-	}
-	return nil
 }
 
 // namedChild returns n's i-th named child, or nil: NamedChild answered

@@ -274,67 +274,42 @@ func TestCallbackChains(t *testing.T) {
 }
 
 // TestPythonModuleWithoutFacts: a module listed without facts (generated,
-// too big, unreadable) that a script beside it imports and uses members of
-// breaks nothing (the module-attribute rule once read its facts without
-// asking whether it had any, and the build crashed on CPython's generated
-// token.py).
+// too big, unreadable) that a script beside it imports breaks nothing:
+// the script keeps its edges and no warning is given. The module-attribute
+// rule once read such a module's facts without asking whether it had any
+// (the build crashed on CPython's generated token.py); asking whether it
+// handed a name imported from it on from outside the tree (from token
+// import OP, as CPython's tokenize.py does) read its imports so, and the
+// importing file lost all its edges.
 func TestPythonModuleWithoutFacts(t *testing.T) {
-	in, _, _ := projectInput(t, txtar.Parse([]byte(`
+	for _, use := range []string{
+		"import token\nimport helper\n\nprint(token.OP, token.__file__, helper.help())\n",
+		"from token import OP, NAME\nfrom helper import help\n\nprint(OP, NAME, help())\n",
+	} {
+		in, _, _ := projectInput(t, txtar.Parse([]byte(`
 -- tools/token.py --
 OP = 1
 -- tools/helper.py --
 def help():
     pass
 -- tools/use.py --
-import token
-import helper
-
-print(token.OP, token.__file__, helper.help())
-`)))
-	for i, f := range in.Files {
-		if f.Path == "tools/token.py" {
-			in.Links[i] = nil
+`+use)))
+		for i, f := range in.Files {
+			if f.Path == "tools/token.py" {
+				in.Links[i] = nil
+			}
 		}
-	}
-	edges := strings.Join(edgeList(Build(in)), "\n")
-	if !strings.Contains(edges, "tools/use.py -> tools/helper.py") {
-		t.Errorf("missing edge tools/use.py -> tools/helper.py in\n%s", edges)
-	}
-}
-
-// TestPythonFromModuleWithoutFacts: names imported from a module listed
-// without facts (from token import OP, as CPython's tokenize.py does) are
-// its, and the importing file keeps its edges: asking whether the module
-// handed the name on from outside the tree once read its imports without
-// asking whether it had any, and the file lost all its edges.
-func TestPythonFromModuleWithoutFacts(t *testing.T) {
-	in, _, _ := projectInput(t, txtar.Parse([]byte(`
--- tools/token.py --
-OP = 1
--- tools/helper.py --
-def help():
-    pass
--- tools/use.py --
-from token import OP, NAME
-from helper import help
-
-print(OP, NAME, help())
-`)))
-	for i, f := range in.Files {
-		if f.Path == "tools/token.py" {
-			in.Links[i] = nil
+		var warns []string
+		in.Warn = func(msg string) { warns = append(warns, msg) }
+		edges := strings.Join(edgeList(Build(in)), "\n")
+		for _, want := range []string{"tools/use.py -> tools/helper.py", "tools/use.py -> tools/token.py"} {
+			if !strings.Contains(edges, want) {
+				t.Errorf("%q: missing edge %s in\n%s", use, want, edges)
+			}
 		}
-	}
-	var warns []string
-	in.Warn = func(msg string) { warns = append(warns, msg) }
-	edges := strings.Join(edgeList(Build(in)), "\n")
-	for _, want := range []string{"tools/use.py -> tools/helper.py", "tools/use.py -> tools/token.py"} {
-		if !strings.Contains(edges, want) {
-			t.Errorf("missing edge %s in\n%s", want, edges)
+		if len(warns) > 0 {
+			t.Errorf("%q: warnings %q, want none", use, warns)
 		}
-	}
-	if len(warns) > 0 {
-		t.Errorf("warnings %q, want none", warns)
 	}
 }
 
