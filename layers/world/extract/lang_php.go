@@ -73,11 +73,14 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 			body := w.f.field(c, "body")
 			d.Kind, d.Signature = phpTypeKinds[k], f.signature(c, body)
 			idx := f.def(d)
-			for i, ch := range w.f.all(c) {
-				if fn := c.FieldNameForChild(uint32(i)); fn != "name" && fn != "body" && ch.IsNamed() {
-					w.refs(ch, idx, true)
+			nameID, bodyID := f.fieldID("name"), f.fieldID("body")
+			mark := len(f.stack)
+			for _, ch := range f.kids(c) {
+				if ch.named && ch.field != nameID && ch.field != bodyID {
+					w.refs(ch.n, idx, true)
 				}
 			}
+			f.release(mark)
 			w.members(body, d.Qualified, idx)
 		case k == "method_declaration" || k == "function_definition":
 			body := w.f.field(c, "body")
@@ -88,11 +91,14 @@ func (w *phpWalker) members(n *sitter.Node, parent string, in int) {
 			d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
 			idx := f.def(d)
 			f.elideBlock(body)
-			for i, ch := range w.f.all(c) {
-				if fn := c.FieldNameForChild(uint32(i)); fn != "name" && ch.IsNamed() {
-					w.refs(ch, idx, fn == "return_type")
+			nameID, returnID := f.fieldID("name"), f.fieldID("return_type")
+			mark := len(f.stack)
+			for _, ch := range f.kids(c) {
+				if ch.named && ch.field != nameID {
+					w.refs(ch.n, idx, ch.field == returnID && returnID != 0)
 				}
 			}
+			f.release(mark)
 			// promoted constructor parameters are properties
 			for _, p := range w.f.named(w.f.field(c, "parameters")) {
 				if w.f.kind(p) == "property_promotion_parameter" {
@@ -326,13 +332,16 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 		w.refs(w.f.field(n, "arguments"), in, false)
 		return
 	case "object_creation_expression", "instanceof_expression", "catch_clause":
-		for i, ch := range w.f.all(n) {
-			fn := n.FieldNameForChild(uint32(i))
-			isType := w.f.kind(ch) == "name" || w.f.kind(ch) == "qualified_name" || w.f.kind(ch) == "type_list" || fn == "right" || fn == "type"
-			if ch.IsNamed() {
-				w.refs(ch, in, isType)
+		rightID, typeID := f.fieldID("right"), f.fieldID("type")
+		mark := len(f.stack)
+		for _, ch := range f.kids(n) {
+			isType := ch.kind == "name" || ch.kind == "qualified_name" || ch.kind == "type_list" ||
+				ch.field != 0 && (ch.field == rightID || ch.field == typeID)
+			if ch.named {
+				w.refs(ch.n, in, isType)
 			}
 		}
+		f.release(mark)
 		return
 	case "argument":
 		nm := w.f.field(n, "name")
@@ -349,7 +358,12 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 			return
 		}
 	}
-	for _, ch := range w.f.named(n) {
-		w.refs(ch, in, typ)
+	// (read straight from the tree dump: every node the switch does not
+	// know comes here)
+	first, end := f.children(n)
+	for j := first; j < end; j = int(f.recs[j].after) {
+		if r := &f.recs[j]; f.recNamed(r) {
+			w.refs(&r.node, in, typ)
+		}
 	}
 }
