@@ -74,17 +74,15 @@ func (r *Repo) mergeWritten() error {
 func (s *Store) MergeWritten() error {
 	r := s.r
 	r.mu.Lock()
+	if len(r.written) < 2 {
+		// not worth a pack of its own: the commit merges it with the rest
+		r.mu.Unlock()
+		return nil
+	}
 	bases := r.written
 	r.written = nil
 	shared := r.sharedPerm()
 	r.mu.Unlock()
-	if len(bases) < 2 {
-		// not worth a pack of its own: the commit merges it with the rest
-		r.mu.Lock()
-		r.written = append(bases, r.written...)
-		r.mu.Unlock()
-		return nil
-	}
 	// The packs are final: nothing but a merge, which has taken them
 	// from r.written, changes or removes them.
 	m, err := writeMerged(filepath.Join(r.objs.dir, "pack"), bases, shared)
