@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -578,12 +579,18 @@ func (f *file) kidsOf(n *sitter.Node, namedOnly bool) []kid {
 	return st[mark:len(st):len(st)]
 }
 
-// children returns the span of n's children in the file's tree: they are
-// recs[first], then recs[recs[j].after] for each child j before end. A
-// walker's hottest loops read children so, without kids' copies.
-func (f *file) children(n *sitter.Node) (first, end int) {
-	i := f.at(n)
-	return i + 1, int(f.recs[i].after)
+// childRecs yields n's children as records of the file's tree, in order.
+// A walker's hottest loops read children so, without kids' copies.
+func (f *file) childRecs(n *sitter.Node) iter.Seq[*cRec] {
+	return func(yield func(*cRec) bool) {
+		recs := f.recs
+		i := f.at(n)
+		for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
+			if !yield(&recs[j]) {
+				return
+			}
+		}
+	}
 }
 
 // release drops the children read by kids calls made since mark.
@@ -789,9 +796,7 @@ func (f *file) commentAt(ks []kid, i int) {
 // field without one, or an id 0), as records of the file's tree, without kids'
 // copies of every child.
 func (f *file) fields3(n *sitter.Node, a, b, c uint16) (ra, rb, rc *cRec) {
-	first, end := f.children(n)
-	for j := first; j < end; j = int(f.recs[j].after) {
-		r := &f.recs[j]
+	for r := range f.childRecs(n) {
 		switch id := r.field; {
 		case id == 0:
 		case id == a && ra == nil:

@@ -1254,9 +1254,7 @@ func (w *goWalker) literal(body, typ *sitter.Node) {
 			typeName = ":" + t // a key is a field of the literal's type
 		}
 	}
-	first, end := f.children(body)
-	for j := first; j < end; j = int(f.recs[j].after) {
-		c := &f.recs[j]
+	for c := range f.childRecs(body) {
 		switch f.recKind(c) {
 		case "keyed_element":
 			kv := &c.node

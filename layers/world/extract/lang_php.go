@@ -360,9 +360,8 @@ func (w *phpWalker) refs(n *sitter.Node, in int, typ bool) {
 	}
 	// (read straight from the tree dump: every node the switch does not
 	// know comes here)
-	first, end := f.children(n)
-	for j := first; j < end; j = int(f.recs[j].after) {
-		if r := &f.recs[j]; f.recNamed(r) {
+	for r := range f.childRecs(n) {
+		if f.recNamed(r) {
 			w.refs(&r.node, in, typ)
 		}
 	}

@@ -1062,9 +1062,8 @@ func (w *pyWalker) children(n *sitter.Node) {
 	// Read straight from the tree dump, not through kids' copies: every
 	// expression the walker does not know is read so.
 	f := w.f
-	first, end := f.children(n)
-	for j := first; j < end; j = int(f.recs[j].after) {
-		if r := &f.recs[j]; f.recNamed(r) {
+	for r := range f.childRecs(n) {
+		if f.recNamed(r) {
 			w.usesK(&r.node, f.recKind(r))
 		}
 	}
