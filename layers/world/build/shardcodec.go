@@ -37,7 +37,8 @@ type shardWriter struct {
 	strs  terms.Numbering
 	body  []byte
 	facts *factsCodec // encodeFacts' scratch
-	// seen are strings numbered lately (num), of the use use.
+	// seen are strings num numbered lately, each with the use of w (how
+	// many times it was released before) it was numbered in.
 	seen [1 << seenBits]seenString
 	use  uint32
 }

@@ -523,9 +523,6 @@ func (b *builder) pyBinds(f int, name string) bool {
 	if b.definesTop(f, name) {
 		return true
 	}
-	if b.links[f] == nil { // listed without facts (generated, too big)
-		return false
-	}
 	for _, im := range b.importsOf(f) {
 		for _, n := range im.Names {
 			if _, local := importName(im, n); local == name {
