@@ -11,6 +11,9 @@ import (
 // definitions without bodies or lines, imports, and references counted by
 // (qualifier, name, kind). It is what the per-tree CSG keeps for every file
 // so that a new tree can be resolved without reading every file's Facts.
+// Defs are sorted by name, kind, parent and returns, Refs by name,
+// qualifier and kind (Facts.Link sorts them; every encoding keeps the
+// order): DefsNamed and RefsNamed find a name by binary search.
 type Link struct {
 	Lang    string    `json:"lang"`
 	Package string    `json:"package,omitempty"`
@@ -95,6 +98,33 @@ func (f *Facts) Link() *Link {
 		l.Defs = slices.Clone(l.Defs) // duplicates were dropped
 	}
 	return l
+}
+
+// DefsNamed is the run of l's definitions named name (none for a nil l).
+func (l *Link) DefsNamed(name string) []LinkDef {
+	if l == nil {
+		return nil
+	}
+	i, j := namedRun(len(l.Defs), name, func(k int) string { return l.Defs[k].Name })
+	return l.Defs[i:j:j]
+}
+
+// RefsNamed is the run of l's references named name (none for a nil l).
+func (l *Link) RefsNamed(name string) []LinkRef {
+	if l == nil {
+		return nil
+	}
+	i, j := namedRun(len(l.Refs), name, func(k int) string { return l.Refs[k].Name })
+	return l.Refs[i:j:j]
+}
+
+// namedRun is where the run of name begins and ends in a list of n items
+// sorted by name.
+func namedRun(n int, name string, at func(int) string) (i, j int) {
+	i = sort.Search(n, func(k int) bool { return at(k) >= name })
+	for j = i; j < n && at(j) == name; j++ {
+	}
+	return i, j
 }
 
 type refKey struct{ name, qual, kind string }

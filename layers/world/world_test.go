@@ -78,6 +78,30 @@ func TestLinkSummarises(t *testing.T) {
 	if l := f.Link(); len(l.Imports) != 2 || cap(l.Imports) > 4 || !reflect.DeepEqual(l.Imports, f.Imports) {
 		t.Errorf("Link().Imports = %+v (cap %d), want %+v at its length", l.Imports, cap(l.Imports), f.Imports)
 	}
+	// Names are found in the sorted lists, each run whole.
+	f.Defs = append(f.Defs, Def{Name: "B", Kind: KindMethod, Parent: "T"}, Def{Name: "C", Kind: KindVar})
+	l := f.Link()
+	for name, want := range map[string]int{"A": 1, "B": 2, "C": 1, "": 0, "Aa": 0, "Z": 0} {
+		ds := l.DefsNamed(name)
+		if len(ds) != want {
+			t.Errorf("DefsNamed(%q) = %+v, want %d", name, ds, want)
+		}
+		for _, d := range ds {
+			if d.Name != name {
+				t.Errorf("DefsNamed(%q) holds %+v", name, d)
+			}
+		}
+	}
+	if rs := l.RefsNamed("X"); len(rs) != 1 || rs[0].Count != 2 || len(l.RefsNamed("W")) != 0 || len(l.RefsNamed("Y")) != 1 {
+		t.Errorf("RefsNamed: X %+v", rs)
+	}
+	if ds := append(l.DefsNamed("A"), LinkDef{Name: "x"}); l.Defs[1].Name != "B" || len(ds) != 2 {
+		t.Error("appending to DefsNamed wrote into the link")
+	}
+	var none *Link
+	if none.DefsNamed("A") != nil || none.RefsNamed("A") != nil {
+		t.Error("a nil link names nothing")
+	}
 	g := &Graph{Files: []FileEntry{{Path: "a"}, {Path: "b/c"}, {Path: "d"}}}
 	if g.Index("b/c") != 1 || g.Index("zz") != -1 {
 		t.Error("Graph.Index")

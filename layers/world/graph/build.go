@@ -428,25 +428,14 @@ func (b *builder) filesOf(g string, fn func(i int, l *world.Link)) {
 
 // defines reports whether file i defines name (any kind).
 func (b *builder) defines(i int, name string) bool {
-	l := b.links[i]
-	if l == nil {
-		return false
-	}
-	defs := l.Defs
-	k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name })
-	return k < len(defs) && defs[k].Name == name
+	return len(b.links[i].DefsNamed(name)) > 0
 }
 
 // definesTop reports whether file i defines name outside any parent
 // (a module-level definition).
 func (b *builder) definesTop(i int, name string) bool {
-	l := b.links[i]
-	if l == nil {
-		return false
-	}
-	defs := l.Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if defs[k].Parent == "" {
+	for _, d := range b.links[i].DefsNamed(name) {
+		if d.Parent == "" {
 			return true
 		}
 	}

@@ -77,14 +77,14 @@ func countUses(g *world.Graph, links []*world.Link, edges []world.Edge, topOnly 
 		refs, defs := from.Refs, to.Defs
 		count := func(name string) int {
 			c := 0
-			for k := sort.Search(len(refs), func(k int) bool { return refs[k].Name >= name }); k < len(refs) && refs[k].Name == name; k++ {
-				c += refs[k].Count
+			for _, r := range from.RefsNamed(name) {
+				c += r.Count
 			}
 			return c
 		}
 		defined := func(name string) bool {
-			for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-				if !topOnly || defs[k].Parent == "" {
+			for _, d := range to.DefsNamed(name) {
+				if !topOnly || d.Parent == "" {
 					return true
 				}
 			}

@@ -828,13 +828,7 @@ func (t *goTyper) base(own goScope, binds []goBind, base string, depth int) (goT
 // def returns the definition of name with parent parent ("" for a
 // package-level one) in file f.
 func (t *goTyper) def(f int, name, parent string) (world.LinkDef, bool) {
-	var defs []world.LinkDef
-	if l := t.a.links[f]; l != nil {
-		defs = l.Defs
-	}
-	k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name })
-	for ; k < len(defs) && defs[k].Name == name; k++ {
-		d := defs[k]
+	for _, d := range t.a.links[f].DefsNamed(name) {
 		if d.Parent != parent {
 			continue
 		}

@@ -334,13 +334,8 @@ func (b *builder) resolveJS() {
 // a function or class it declares at top level (module.exports = fn;
 // module.exports.name = …).
 func (b *builder) jsExpando(t int, name string) bool {
-	l := b.links[t]
-	if l == nil {
-		return false
-	}
-	defs := l.Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if p := defs[k].Parent; p != "" && !strings.Contains(p, ".") {
+	for _, d := range b.links[t].DefsNamed(name) {
+		if p := d.Parent; p != "" && !strings.Contains(p, ".") {
 			for _, d := range (&jsEval{b: b}).topDefs(t, p) {
 				if d.Kind == world.KindFunction {
 					return true

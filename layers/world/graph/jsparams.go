@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -233,13 +232,9 @@ func (ev *jsEval) overloads(g int, md *world.LinkDef) []*world.LinkDef {
 
 // namedDefs is the definitions named name of file g.
 func (ev *jsEval) namedDefs(g int, name string) []*world.LinkDef {
-	l := ev.b.links[g]
-	if l == nil {
-		return nil
-	}
+	defs := ev.b.links[g].DefsNamed(name)
 	var out []*world.LinkDef
-	defs := l.Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
+	for k := range defs {
 		out = append(out, &defs[k])
 	}
 	return out

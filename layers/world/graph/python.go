@@ -659,10 +659,9 @@ func (a *acc) pyFixtures(x *pyIndex, i int, l *world.Link) map[string]int {
 // pyReturns is what top-level function name of file f returns, "" when
 // not known.
 func (b *builder) pyReturns(f int, name string) string {
-	defs := b.links[f].Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if defs[k].Parent == "" && defs[k].Returns != "" && defs[k].Kind != world.KindClass {
-			return defs[k].Returns
+	for _, d := range b.links[f].DefsNamed(name) {
+		if d.Parent == "" && d.Returns != "" && d.Kind != world.KindClass {
+			return d.Returns
 		}
 	}
 	return ""

@@ -388,17 +388,13 @@ func (b *builder) pyClassAt(x *pyIndex, f int, name string) (int, string, bool) 
 // pyDefKind is the kind of the definition qualified name q in file f
 // ("Outer.X" is X with parent Outer), "" when f has none.
 func (b *builder) pyDefKind(f int, q string) string {
-	l := b.links[f]
-	if l == nil {
-		return ""
-	}
 	parent, name := "", q
 	if k := strings.LastIndexByte(q, '.'); k >= 0 {
 		parent, name = q[:k], q[k+1:]
 	}
 	kind := ""
-	for _, d := range l.Defs {
-		if d.Name == name && d.Parent == parent && (kind == "" || d.Kind == world.KindClass) {
+	for _, d := range b.links[f].DefsNamed(name) {
+		if d.Parent == parent && (kind == "" || d.Kind == world.KindClass) {
 			kind = d.Kind
 		}
 	}
@@ -411,8 +407,8 @@ func (b *builder) pyBases(f int, q string) []string {
 	if k := strings.LastIndexByte(q, '.'); k >= 0 {
 		parent, name = q[:k], q[k+1:]
 	}
-	for _, d := range b.links[f].Defs {
-		if d.Name == name && d.Parent == parent && d.Kind == world.KindClass && d.Returns != "" {
+	for _, d := range b.links[f].DefsNamed(name) {
+		if d.Parent == parent && d.Kind == world.KindClass && d.Returns != "" {
 			return strings.Split(d.Returns, ",")
 		}
 	}

@@ -220,13 +220,8 @@ func (a *acc) scopedMember(i int, s *scope, r world.LinkRef) {
 
 // definesMember reports whether file i defines name inside a parent.
 func (b *builder) definesMember(i int, name string) bool {
-	l := b.links[i]
-	if l == nil {
-		return false
-	}
-	defs := l.Defs
-	for k := sort.Search(len(defs), func(k int) bool { return defs[k].Name >= name }); k < len(defs) && defs[k].Name == name; k++ {
-		if defs[k].Parent != "" {
+	for _, d := range b.links[i].DefsNamed(name) {
+		if d.Parent != "" {
 			return true
 		}
 	}
