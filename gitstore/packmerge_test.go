@@ -19,13 +19,14 @@ import (
 // a commit naming them all. It returns the facts and the artifact.
 func fakeBuild(t *testing.T, g *gittest.Repo, s *Store, round int) (map[string][]byte, map[string][]byte) {
 	t.Helper()
-	return fakeBuildMerging(t, g, s, round, false)
+	return fakeBuildMerging(t, g, s, round, false, nil)
 }
 
 // fakeBuildMerging is fakeBuild; when early, the facts batches' packs are
 // merged (Store.MergeWritten) while the artifact is written, as a full
 // build does, and a merge error is kept as the build keeps it: a warning.
-func fakeBuildMerging(t *testing.T, g *gittest.Repo, s *Store, round int, early bool) (map[string][]byte, map[string][]byte) {
+// The commit's own merge error (Txn.Unmerged) goes to unmerged, if given.
+func fakeBuildMerging(t *testing.T, g *gittest.Repo, s *Store, round int, early bool, unmerged *error) (map[string][]byte, map[string][]byte) {
 	t.Helper()
 	facts := map[string][]byte{}
 	tx := s.Begin()
@@ -81,6 +82,9 @@ func fakeBuildMerging(t *testing.T, g *gittest.Repo, s *Store, round int, early 
 	}
 	if err := tx.Commit("build"); err != nil {
 		t.Fatal(err)
+	}
+	if unmerged != nil {
+		*unmerged = tx.Unmerged()
 	}
 	return facts, shards
 }
@@ -161,7 +165,7 @@ func buildRounds(t *testing.T, g *gittest.Repo, user string, early bool, perBuil
 	t.Helper()
 	s := open(t, g.Dir).Store()
 	for round := 1; round <= 2; round++ {
-		facts, shards := fakeBuildMerging(t, g, s, round, early)
+		facts, shards := fakeBuildMerging(t, g, s, round, early, nil)
 		if got := packNames(t, g); len(got) != 1+perBuild*round {
 			t.Fatalf("round %d: packs = %d, want %d", round, len(got), 1+perBuild*round)
 		}
@@ -205,14 +209,21 @@ func TestMergeInterrupted(t *testing.T) {
 				return nil
 			}
 			defer func() { mergeHook = nil }()
-			facts, shards := fakeBuild(t, g, s, 1)
+			var unmerged error
+			facts, shards := fakeBuildMerging(t, g, s, 1, false, &unmerged)
 			mergeHook = nil
 			if n := len(packNames(t, g)); n < 2 {
 				t.Errorf("stopped at %s: %d packs, want the build's packs left", stop, n)
 			}
+			if unmerged == nil || !strings.Contains(unmerged.Error(), "killed") {
+				t.Errorf("stopped at %s: Unmerged() = %v, want the merge's error", stop, unmerged)
+			}
 			checkStore(t, g, facts, shards, 1)
 			before := len(packNames(t, g))
-			facts, shards = fakeBuild(t, g, s, 2)
+			facts, shards = fakeBuildMerging(t, g, s, 2, false, &unmerged)
+			if unmerged != nil {
+				t.Errorf("next build: Unmerged() = %v", unmerged)
+			}
 			if n := len(packNames(t, g)); n != before+1 {
 				t.Errorf("next build: %d packs, want %d", n, before+1)
 			}
@@ -437,14 +448,14 @@ func TestMergeWrittenInterrupted(t *testing.T) {
 				return nil
 			}
 			defer func() { mergeHook = nil }()
-			facts, shards := fakeBuildMerging(t, g, s, 1, true)
+			facts, shards := fakeBuildMerging(t, g, s, 1, true, nil)
 			mergeHook = nil
 			if !stopped {
 				t.Fatalf("the merge never reached %s", stop)
 			}
 			checkStore(t, g, facts, shards, 1)
 			before := len(packNames(t, g))
-			facts, shards = fakeBuildMerging(t, g, s, 2, true)
+			facts, shards = fakeBuildMerging(t, g, s, 2, true, nil)
 			if n := len(packNames(t, g)); n != before+2 {
 				t.Errorf("next build: %d packs, want %d", n, before+2)
 			}

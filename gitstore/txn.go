@@ -27,6 +27,8 @@ type Txn struct {
 	raw     map[string]bool                        // artifacts written uncompressed (Uncompressed)
 	err     error
 	now     func() time.Time
+	// unmerged is why the commit left the packs it wrote unmerged.
+	unmerged error
 }
 
 // Begin starts a transaction.
@@ -115,6 +117,11 @@ func (t *Txn) fail(err error) {
 	}
 }
 
+// Unmerged is why Commit left the packs written for the transaction
+// unmerged, nil when it merged them or had none to merge: the store reads
+// them as they are, and the caller may warn.
+func (t *Txn) Unmerged() error { return t.unmerged }
+
 // Commit writes every object, then moves refs/speed/index from the tip it
 // built on to the new commit with git's compare-and-swap. If another writer
 // got there first, it rebuilds on the new tip (a union: nothing either
@@ -133,8 +140,9 @@ func (t *Txn) Commit(message string) error {
 	r.beginPending()
 	defer r.endPending()
 	// Whatever the outcome, the packs written for it (with WriteBlobs and
-	// WriteShards before) become one; a failed merge leaves them readable.
-	defer r.mergeWritten()
+	// WriteShards before) become one; a failed merge leaves them readable
+	// (Unmerged says why).
+	defer func() { t.unmerged = r.mergeWritten() }()
 
 	// Content does not depend on the tip: write it once.
 	factBlobs := map[string]plumbing.Hash{}

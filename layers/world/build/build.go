@@ -372,9 +372,17 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err
 	}
+	warnUnmerged(txn, warn)
 	lap("store")
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// warnUnmerged warns when txn's commit left the packs it wrote unmerged.
+func warnUnmerged(txn *gitstore.Txn, warn func(string)) {
+	if err := txn.Unmerged(); err != nil {
+		warn(fmt.Sprintf("packs of this index left unmerged (%v); the store reads them as they are", err))
+	}
 }
 
 // putNow writes artifact name of tree to the object database at once and
