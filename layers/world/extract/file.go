@@ -36,7 +36,10 @@ type file struct {
 
 	cuts []cut // byte ranges left out of the skeleton
 
-	stack []kid     // children read by kids, LIFO
+	stack []kid // children read by kids, LIFO
+	// nodes is the arena the slices named and all return are cut from:
+	// append only, handed back by close.
+	nodes []*sitter.Node
 	tbuf  cBuf      // C memory of recs; handed back by close
 	recs  []cRec    // the whole tree in document order, read once by tree
 	idx   nodeIndex // node id → index in recs
@@ -610,17 +613,23 @@ func (f *file) close() {
 		nl := f.nl[:0]
 		spareLines.Put(&nl)
 	}
-	f.stack, f.nl = nil, nil
+	if f.nodes != nil && cap(f.nodes) <= maxPooledNodes {
+		clear(f.nodes) // pointers into the tree, which is gone
+		nodes := f.nodes[:0]
+		spareNodes.Put(&nodes)
+	}
+	f.stack, f.nl, f.nodes = nil, nil, nil
 }
 
 // spareKids and spareLines keep kids stacks and newline tables between
 // files: growing them afresh for every file was a fifth of the bytes an
 // index run allocates.
-var spareKids, spareLines sync.Pool
+var spareKids, spareLines, spareNodes sync.Pool
 
 const (
 	maxPooledKids  = 1 << 16
 	maxPooledLines = 1 << 18
+	maxPooledNodes = 1 << 16
 )
 
 // newFile returns a file ready for a walker, with pooled memory.
@@ -632,6 +641,11 @@ func newFile(l *language, src []byte, root *sitter.Node, facts *world.Facts) *fi
 	}
 	if p, ok := spareLines.Get().(*[]uint); ok {
 		f.nl = (*p)[:0]
+	}
+	if p, ok := spareNodes.Get().(*[]*sitter.Node); ok {
+		f.nodes = *p
+	} else {
+		f.nodes = make([]*sitter.Node, 0, 256) // (named's empty answers are not nil)
 	}
 	return f
 }
@@ -838,6 +852,19 @@ func (f *file) namedCount(n *sitter.Node) uint {
 	}
 	return c
 }
+
+// parent is n.Parent() answered from the file's tree (nil for the
+// root), without the descent from the root tree-sitter makes.
+func (f *file) parent(n *sitter.Node) *sitter.Node {
+	if p := f.recs[f.at(n)].parent; p >= 0 {
+		return &f.recs[p].node
+	}
+	return nil
+}
+
+// isNamed is n.IsNamed() answered from the file's tree, without a cgo
+// call.
+func (f *file) isNamed(n *sitter.Node) bool { return f.recNamed(&f.recs[f.at(n)]) }
 
 // recNamed reports whether a record of the file's tree is a named node.
 func (f *file) recNamed(r *cRec) bool {
