@@ -568,14 +568,22 @@ func (f *file) kidsOf(n *sitter.Node, namedOnly bool) []kid {
 	mark := len(st)
 	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
 		r := &recs[j]
-		k := kid{n: &r.node, field: r.field, end: uint(r.end)}
+		var kind string
+		var isNamed bool
 		if s := int(r.symbol); s < len(kinds) && s < len(named) {
-			k.kind, k.named = kinds[s], named[s]
+			kind, isNamed = kinds[s], named[s]
 		} else {
-			k.kind, k.named = r.node.Kind(), r.node.IsNamed()
+			kind, isNamed = r.node.Kind(), r.node.IsNamed()
 		}
-		if k.named || !namedOnly {
-			st = append(st, k)
+		if isNamed || !namedOnly {
+			// Written field by field in place: a kid appended whole is
+			// copied with the write barriers of a bulk move.
+			if len(st) == cap(st) {
+				st = slices.Grow(st, 1)
+			}
+			st = st[:len(st)+1]
+			k := &st[len(st)-1]
+			k.n, k.kind, k.field, k.named, k.end = &r.node, kind, r.field, isNamed, uint(r.end)
 		}
 	}
 	f.stack = st

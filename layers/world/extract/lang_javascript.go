@@ -422,14 +422,12 @@ func (w *jsWalker) bindPattern(p *sitter.Node, locals map[string]bool, uses bool
 // function: a name declared in any block of it is local to all of it.
 func (w *jsWalker) collect(n *sitter.Node, locals map[string]bool) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if !c.named {
+	for r := range f.childRecs(n) {
+		if !f.recNamed(r) {
 			continue
 		}
-		ch := c.n
-		switch c.kind {
+		ch := &r.node
+		switch f.recKind(r) {
 		case "function_declaration", "generator_function_declaration", "class_declaration",
 			"abstract_class_declaration", "enum_declaration", "interface_declaration", "type_alias_declaration":
 			if nm := f.field(ch, "name"); nm != nil {
@@ -757,12 +755,9 @@ func (w *jsWalker) jsxName(nm *sitter.Node) {
 
 func (w *jsWalker) children(n *sitter.Node) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	ks := f.kids(n)
-	for i := range ks {
-		if ks[i].named {
-			w.usesK(ks[i].n, ks[i].kind)
+	for r := range f.childRecs(n) {
+		if f.recNamed(r) {
+			w.usesK(&r.node, f.recKind(r))
 		}
 	}
 }
@@ -882,11 +877,9 @@ func (w *jsWalker) types(n *sitter.Node) {
 
 func (w *jsWalker) typeChildren(n *sitter.Node) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if c.named {
-			w.types(c.n)
+	for r := range f.childRecs(n) {
+		if f.recNamed(r) {
+			w.types(&r.node)
 		}
 	}
 }

@@ -835,28 +835,27 @@ func callableOf(f *file, t, v *sitter.Node) *sitter.Node {
 // literal's own properties, as the compiler binds them: no refs.
 func (w *jsWalker) args(args *sitter.Node, callee string) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
 	pos := -1
-	for _, c := range f.kids(args) {
-		if !c.named || c.kind == "comment" {
+	for r := range f.childRecs(args) {
+		kind := f.recKind(r)
+		if !f.recNamed(r) || kind == "comment" {
 			continue
 		}
 		pos++
-		a := c.n
+		a := &r.node
 		if callee == "" {
-			w.usesK(a, c.kind)
+			w.usesK(a, kind)
 			continue
 		}
 		at := callee + "#" + strconv.Itoa(pos)
 		switch {
-		case isFunctionValue(c.kind):
+		case isFunctionValue(kind):
 			w.ctx = at
-		case c.kind == "object":
+		case kind == "object":
 			w.objectValues(a, at, 0)
 			continue
 		}
-		w.usesK(a, c.kind)
+		w.usesK(a, kind)
 	}
 }
 
@@ -866,15 +865,13 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 // type.
 func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(obj) {
-		if !c.named {
+	for r := range f.childRecs(obj) {
+		if !f.recNamed(r) {
 			continue
 		}
-		n := c.n
+		n, kind := &r.node, f.recKind(r)
 		var key, fn *sitter.Node
-		switch c.kind {
+		switch kind {
 		case "pair":
 			key, fn = f.field(n, "key"), f.field(n, "value")
 		case "method_definition":
@@ -892,7 +889,7 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 				continue
 			}
 		}
-		w.usesK(n, c.kind)
+		w.usesK(n, kind)
 		w.ctx = ""
 	}
 }
@@ -926,16 +923,15 @@ func jsxPragma(c string) string {
 // takes its parameters' types from elem.
 func (w *jsWalker) arrayValues(arr *sitter.Node, elem string) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(arr) {
-		if !c.named {
+	for r := range f.childRecs(arr) {
+		if !f.recNamed(r) {
 			continue
 		}
-		if isFunctionValue(c.kind) {
+		kind := f.recKind(r)
+		if isFunctionValue(kind) {
 			w.ctx = elem
 		}
-		w.usesK(c.n, c.kind)
+		w.usesK(&r.node, kind)
 		w.ctx = ""
 	}
 }

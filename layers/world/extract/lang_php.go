@@ -214,9 +214,11 @@ func (w *phpWalker) use(c *sitter.Node) {
 func (w *phpWalker) requires() {
 	f := w.f
 	recs := f.tree()
+	req := f.kindMemo(func(k string) bool {
+		return k == "require_expression" || k == "require_once_expression" || k == "include_expression" || k == "include_once_expression"
+	})
 	for i := 0; i < len(recs); i++ {
-		switch f.recKind(&recs[i]) {
-		case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
+		if req.is(&recs[i]) {
 			var parts []string
 			for j := i + 1; j < int(recs[i].after); j++ {
 				if k := f.recKind(&recs[j]); k == "string_content" || k == "string_value" {

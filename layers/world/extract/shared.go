@@ -75,9 +75,10 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	var parents []*sitter.Node
 	recs := f.tree()
 	seen := make([]uint64, len(recs)/64+1) // parents found, by index in recs
+	comments := f.kindMemo(isComment)
 	for i := 0; i < len(recs); i++ {
 		r := &recs[i]
-		if !isComment(f.recKind(r)) {
+		if !comments.is(r) {
 			continue
 		}
 		if p := r.parent; p >= 0 && seen[p/64]&(1<<(p%64)) == 0 {
@@ -122,6 +123,36 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 		}
 	}
 	return docs
+}
+
+// kindMemo is a question about node kinds asked once per kind (symbol)
+// of a file's grammar, for loops over every record of a tree.
+type kindMemo struct {
+	f    *file
+	ask  func(kind string) bool
+	memo []uint8 // by symbol: 0 not asked yet, 1 yes, 2 no
+}
+
+// kindMemo returns ask, remembered by symbol for this file.
+func (f *file) kindMemo(ask func(kind string) bool) kindMemo {
+	return kindMemo{f, ask, make([]uint8, len(f.lang.kinds))}
+}
+
+// is answers the question for a record of the file's tree.
+func (m *kindMemo) is(r *cRec) bool {
+	s := int(r.symbol)
+	if s >= len(m.memo) {
+		return m.ask(m.f.recKind(r))
+	}
+	if a := m.memo[s]; a != 0 {
+		return a == 1
+	}
+	yes := m.ask(m.f.lang.kinds[s])
+	m.memo[s] = 2
+	if yes {
+		m.memo[s] = 1
+	}
+	return yes
 }
 
 // cutCommentAt applies file.comment's rules to the comment kids[i], reading
