@@ -48,7 +48,7 @@ type file struct {
 	nlDone bool
 	// fieldSlots remember the ids of field names asked for (fieldID), by
 	// the address of the name's bytes: cheaper than the map's hash.
-	fieldSlots [32]struct {
+	fieldSlots [64]struct {
 		name string
 		id   uint16
 	}
@@ -525,11 +525,20 @@ func (f *file) fieldID(name string) uint16 {
 	// Walkers pass constants: a name's bytes stay where they are, and the
 	// slot keeps the string it answered for, so it cannot be freed and its
 	// address reused by another name.
-	e := &f.fieldSlots[uintptr(unsafe.Pointer(unsafe.StringData(name)))>>3%uintptr(len(f.fieldSlots))]
-	if e.name != name {
-		e.name, e.id = name, f.lang.fields[name]
+	// Open addressing, a few probes: a walker asks for a few dozen names,
+	// which must not evict one another on every call.
+	h := uintptr(unsafe.Pointer(unsafe.StringData(name))) >> 3
+	for p := uintptr(0); p < 8; p++ {
+		e := &f.fieldSlots[(h+p)%uintptr(len(f.fieldSlots))]
+		if e.name == name {
+			return e.id
+		}
+		if e.name == "" {
+			e.name, e.id = name, f.lang.fields[name]
+			return e.id
+		}
 	}
-	return e.id
+	return f.lang.fields[name]
 }
 
 // field returns n's first child in the named field, or nil. Fields are

@@ -468,11 +468,10 @@ func (w *jsWalker) bound(name string) bool {
 // name records a bare identifier use unless local or global.
 func (w *jsWalker) name(n *sitter.Node, kind string) {
 	f := w.f
-	name := f.text(n)
-	if w.bound(name) || jsGlobals[name] {
-		return
+	if name := f.keyText(n); w.bound(name) || jsGlobals[name] {
+		return // (looked up without a copy of the name)
 	}
-	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+	f.ref(world.Ref{Name: f.text(n), Line: line(n), In: w.in, Kind: kind})
 }
 
 // member records obj.a.b: with obj a namespace import, a qualified ref

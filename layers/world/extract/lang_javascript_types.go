@@ -847,12 +847,11 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 			w.usesK(a, kind)
 			continue
 		}
-		at := callee + "#" + strconv.Itoa(pos)
 		switch {
 		case isFunctionValue(kind):
-			w.ctx = at
+			w.ctx = callee + "#" + strconv.Itoa(pos)
 		case kind == "object":
-			w.objectValues(a, at, 0)
+			w.objectValues(a, callee+"#"+strconv.Itoa(pos), 0)
 			continue
 		}
 		w.usesK(a, kind)

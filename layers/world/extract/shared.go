@@ -147,6 +147,11 @@ func (m *kindMemo) is(r *cRec) bool {
 	if a := m.memo[s]; a != 0 {
 		return a == 1
 	}
+	return m.first(s)
+}
+
+// first asks the question for symbol s and remembers the answer.
+func (m *kindMemo) first(s int) bool {
 	yes := m.ask(m.f.lang.kinds[s])
 	m.memo[s] = 2
 	if yes {
