@@ -40,10 +40,12 @@ type file struct {
 	// nodes is the arena the slices named and all return are cut from:
 	// append only, handed back by close.
 	nodes []*sitter.Node
-	tbuf  cBuf      // C memory of recs; handed back by close
-	recs  []cRec    // the whole tree in document order, read once by tree
-	idx   nodeIndex // node id → index in recs
-	nl    []uint    // offsets of the source's newlines, for lineOfByte
+	tbuf  cBuf   // C memory of recs; handed back by close
+	recs  []cRec // the whole tree in document order, read once by tree
+	// recsSize is len(recs) in bytes (for at).
+	recsSize uintptr
+	idx      nodeIndex // node id → index in recs
+	nl       []uint    // offsets of the source's newlines, for lineOfByte
 	// nlDone says nl is filled (it may come from a pool, empty).
 	nlDone bool
 	// fieldSlots remember the ids of field names asked for (fieldID), by
@@ -391,6 +393,7 @@ func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root, f.lang.opaque)
+		f.recsSize = uintptr(len(f.recs)) * recBytes
 		f.root = &f.recs[0].node
 	}
 	return f.recs
@@ -403,8 +406,10 @@ const recBytes = unsafe.Sizeof(cRec{})
 // warning and no facts.
 func (f *file) at(n *sitter.Node) int {
 	// A node in recs is found by its address (cRec starts with the node).
-	off := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(unsafe.SliceData(f.recs)))
-	if off < uintptr(len(f.recs))*recBytes && off%recBytes == 0 {
+	// Kept small enough to be inlined: walkers ask it for every node. Only
+	// &recs[i].node is ever handed out, so an address in recs is a
+	// record's start.
+	if off := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(unsafe.SliceData(f.recs))); off < f.recsSize {
 		return int(off / recBytes)
 	}
 	return f.atCopy(n)
@@ -620,7 +625,7 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 // line table for the next file.
 func (f *file) close() {
 	keepBuf(f.tbuf)
-	f.tbuf, f.recs = cBuf{}, nil
+	f.tbuf, f.recs, f.recsSize = cBuf{}, nil, 0
 	f.idx.release()
 	if f.stack != nil && cap(f.stack) <= maxPooledKids {
 		s := f.stack[:0]
