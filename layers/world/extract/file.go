@@ -151,11 +151,19 @@ func (f *file) signature(n, body *sitter.Node) string {
 // (strings.Fields joined by spaces), without allocating when s is folded
 // already, as most signatures are, and in one allocation otherwise.
 func foldSpace(s string) string {
+	// ASCII is tested in the loops themselves (spaceAt is too big to be
+	// inlined, and signatures are nearly all ASCII).
 	folded, prevSpace := true, true // a leading space needs folding
-	for i := 0; i < len(s) && folded; {
-		sp, size := spaceAt(s, i)
-		if sp && (prevSpace || s[i] != ' ') {
+	for i := 0; i < len(s); {
+		c, sp, size := s[i], false, 1
+		if c < utf8.RuneSelf {
+			sp = asciiSpace[c]
+		} else {
+			sp, size = spaceAt(s, i)
+		}
+		if sp && (prevSpace || c != ' ') {
 			folded = false
+			break
 		}
 		prevSpace = sp
 		i += size
@@ -167,24 +175,36 @@ func foldSpace(s string) string {
 	b.Grow(len(s))
 	pending := false
 	for i := 0; i < len(s); {
-		sp, size := spaceAt(s, i)
-		if sp {
+		if c := s[i]; c < utf8.RuneSelf && asciiSpace[c] {
 			pending = b.Len() > 0
-			i += size
+			i++
 			continue
+		} else if c >= utf8.RuneSelf {
+			if sp, size := spaceAt(s, i); sp {
+				pending = b.Len() > 0
+				i += size
+				continue
+			}
 		}
 		if pending {
 			b.WriteByte(' ')
 			pending = false
 		}
 		// A word is copied whole, not character by character.
-		j := i + size
+		j := i + 1
 		for j < len(s) {
-			sp, size := spaceAt(s, j)
-			if sp {
-				break
+			if c := s[j]; c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				j++
+			} else {
+				sp, size := spaceAt(s, j)
+				if sp {
+					break
+				}
+				j += size
 			}
-			j += size
 		}
 		b.WriteString(s[i:j])
 		i = j

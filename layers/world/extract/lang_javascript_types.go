@@ -229,14 +229,14 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 	}
 	switch f.kind(n) {
 	case "identifier":
-		name := f.text(n)
+		name := f.keyText(n) // looked up without a copy; copied when returned
 		if w.bound(name) {
 			return w.typeOf(n, name)
 		}
 		if jsGlobals[name] {
 			return ""
 		}
-		return name
+		return f.text(n)
 	case "this":
 		return w.cls
 	case "member_expression":
@@ -877,14 +877,15 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 			key, fn = f.field(n, "name"), n
 		}
 		if typ != "" && key != nil && fn != nil && f.kind(key) == "property_identifier" {
-			switch at := typ + "." + f.text(key); {
-			case fn == n || isFunctionValue(f.kind(fn)):
-				w.ctx = at
-			case f.kind(fn) == "object" && depth < maxJSTypeDepth:
-				w.objectValues(fn, at, depth+1) // hooks: {…}
+			// (the key's type is spelled out only where it is used)
+			switch fk := f.kind(fn); {
+			case fn == n || isFunctionValue(fk):
+				w.ctx = typ + "." + f.text(key)
+			case fk == "object" && depth < maxJSTypeDepth:
+				w.objectValues(fn, typ+"."+f.text(key), depth+1) // hooks: {…}
 				continue
-			case f.kind(fn) == "array":
-				w.arrayValues(fn, at+"[]") // beforeRequest: [(state) => …]
+			case fk == "array":
+				w.arrayValues(fn, typ+"."+f.text(key)+"[]") // beforeRequest: [(state) => …]
 				continue
 			}
 		}
