@@ -44,8 +44,12 @@ type file struct {
 	recs  []cRec // the whole tree in document order, read once by tree
 	// recsSize is len(recs) in bytes (for at).
 	recsSize uintptr
-	idx      nodeIndex // node id → index in recs
-	nl       []uint    // offsets of the source's newlines, for lineOfByte
+	// marks are the indexes in recs of the nodes of the kinds the
+	// language marks (language.marked), in document order; nil when it
+	// marks none. In the C heap with recs.
+	marks []uint32
+	idx   nodeIndex // node id → index in recs
+	nl    []uint    // offsets of the source's newlines, for lineOfByte
 	// nlDone says nl is filled (it may come from a pool, empty).
 	nlDone bool
 	// fieldSlots remember the ids of field names asked for (fieldID), by
@@ -414,6 +418,9 @@ func (f *file) tree() []cRec {
 		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root, f.lang.opaque)
 		f.recsSize = uintptr(len(f.recs)) * recBytes
+		if f.lang.opaque.marks {
+			f.marks = f.tbuf.marked()
+		}
 		f.root = &f.recs[0].node
 	}
 	return f.recs
@@ -645,7 +652,7 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 // line table for the next file.
 func (f *file) close() {
 	keepBuf(f.tbuf)
-	f.tbuf, f.recs, f.recsSize = cBuf{}, nil, 0
+	f.tbuf, f.recs, f.recsSize, f.marks = cBuf{}, nil, 0, nil
 	f.idx.release()
 	if f.stack != nil && cap(f.stack) <= maxPooledKids {
 		s := f.stack[:0]

@@ -21,6 +21,8 @@ import (
 func init() {
 	register(world.LangC, sitter.NewLanguage(tsc.Language()), "//", walkCFamily)
 	register(world.LangCPP, sitter.NewLanguage(tscpp.Language()), "//", walkCFamily)
+	walkedMarking(world.LangC, "comment")
+	walkedMarking(world.LangCPP, "comment")
 }
 
 type cWalker struct {

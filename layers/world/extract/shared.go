@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,18 +75,12 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	// Only nodes with a comment among their children need their child list.
 	var parents []*sitter.Node
 	recs := f.tree()
-	seen := make([]uint64, len(recs)/64+1) // parents found, by index in recs
-	comments := f.kindMemo(isComment)
-	for i := 0; i < len(recs); i++ {
-		r := &recs[i]
-		if !comments.is(r) {
-			continue
-		}
-		if p := r.parent; p >= 0 && seen[p/64]&(1<<(p%64)) == 0 {
+	seen := make([]uint64, len(recs)/64+1)              // parents found, by index in recs
+	for i := range f.outermost("comments", isComment) { // nothing below a comment
+		if p := recs[i].parent; p >= 0 && seen[p/64]&(1<<(p%64)) == 0 {
 			seen[p/64] |= 1 << (p % 64)
 			parents = append(parents, &recs[p].node)
 		}
-		i = int(r.after) - 1 // nothing below a comment
 	}
 	var kids []*sitter.Node // the children of one parent at a time
 	var kinds []string
@@ -125,6 +120,38 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	return docs
 }
 
+// outermost yields the index in the file's tree of every node whose kind
+// ask holds for and that is not below another such node, in document
+// order. When the language marks every such kind (walkedMarking), they
+// are read from the dump's list of marked nodes instead of a pass over
+// every record. name names the question for marksCover.
+func (f *file) outermost(name string, ask func(kind string) bool) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		recs := f.tree()
+		m := f.kindMemo(ask)
+		if f.marks != nil && f.lang.marksCover(name, ask) {
+			next := 0 // the first index not below a node yielded
+			for _, i := range f.marks {
+				if r := &recs[i]; int(i) >= next && !m.not(r) && m.is(r) {
+					if !yield(int(i)) {
+						return
+					}
+					next = int(r.after)
+				}
+			}
+			return
+		}
+		for i := 0; i < len(recs); i++ {
+			if r := &recs[i]; !m.not(r) && m.is(r) {
+				if !yield(i) {
+					return
+				}
+				i = int(r.after) - 1
+			}
+		}
+	}
+}
+
 // kindMemo is a question about node kinds asked once per kind (symbol)
 // of a file's grammar, for loops over every record of a tree.
 type kindMemo struct {
@@ -138,20 +165,30 @@ func (f *file) kindMemo(ask func(kind string) bool) kindMemo {
 	return kindMemo{f, ask, make([]uint8, len(f.lang.kinds))}
 }
 
+// not reports whether the answer for r is known to be no: the test a
+// loop over every record makes first, inlined.
+func (m *kindMemo) not(r *cRec) bool {
+	return int(r.symbol) < len(m.memo) && m.memo[r.symbol] == 2
+}
+
 // is answers the question for a record of the file's tree.
 func (m *kindMemo) is(r *cRec) bool {
+	var a uint8
+	if int(r.symbol) < len(m.memo) {
+		a = m.memo[r.symbol]
+	}
+	if a == 0 {
+		return m.first(r)
+	}
+	return a == 1
+}
+
+// first asks the question for r's symbol and remembers the answer.
+func (m *kindMemo) first(r *cRec) bool {
 	s := int(r.symbol)
 	if s >= len(m.memo) {
 		return m.ask(m.f.recKind(r))
 	}
-	if a := m.memo[s]; a != 0 {
-		return a == 1
-	}
-	return m.first(s)
-}
-
-// first asks the question for symbol s and remembers the answer.
-func (m *kindMemo) first(s int) bool {
 	yes := m.ask(m.f.lang.kinds[s])
 	m.memo[s] = 2
 	if yes {
