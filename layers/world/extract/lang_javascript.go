@@ -323,7 +323,7 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool, ctx string) {
 		// What the callable the function is passed as says of the
 		// parameter at pos.
 		byCtx := ""
-		if ctx != "" {
+		if ctx != "" && c.named { // (the cases below that read it are named kinds)
 			byCtx = ctx + "#" + strconv.Itoa(pos)
 		}
 		switch c.kind {
