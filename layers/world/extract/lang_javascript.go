@@ -526,17 +526,19 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 	if !nsRoot {
 		hint = w.exprOf(obj, 0)
 	}
-	for _, a := range chain {
+	for i, a := range chain {
 		if f.kind(a) == "private_property_identifier" {
 			hint = ""
 			continue
 		}
-		q := root
+		q, name := root, f.text(a)
 		if hint != "" {
 			q = root + ":" + hint // the member is looked up in that type
-			hint += "." + f.text(a)
+			if i < len(chain)-1 {
+				hint += "." + name // (for the members after it)
+			}
 		}
-		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
+		f.ref(world.Ref{Name: name, Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 

@@ -245,7 +245,7 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 			return ""
 		}
 		if base := w.exprOf(f.field(n, "object"), depth+1); base != "" {
-			return base + "." + f.text(p)
+			return base + "." + f.keyText(p) // (copied by the concatenation)
 		}
 		return ""
 	case "call_expression":
@@ -880,12 +880,12 @@ func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 			// (the key's type is spelled out only where it is used)
 			switch fk := f.kind(fn); {
 			case fn == n || isFunctionValue(fk):
-				w.ctx = typ + "." + f.text(key)
+				w.ctx = typ + "." + f.keyText(key)
 			case fk == "object" && depth < maxJSTypeDepth:
-				w.objectValues(fn, typ+"."+f.text(key), depth+1) // hooks: {…}
+				w.objectValues(fn, typ+"."+f.keyText(key), depth+1) // hooks: {…}
 				continue
 			case fk == "array":
-				w.arrayValues(fn, typ+"."+f.text(key)+"[]") // beforeRequest: [(state) => …]
+				w.arrayValues(fn, typ+"."+f.keyText(key)+"[]") // beforeRequest: [(state) => …]
 				continue
 			}
 		}
