@@ -90,7 +90,7 @@ func (f *file) lastLine(n *sitter.Node, end uint) int {
 }
 
 // endByte returns the offset just after n, read from the file's tree.
-func (f *file) endByte(n *sitter.Node) uint { return uint(f.recs[f.at(n)].end) }
+func (f *file) endByte(n *sitter.Node) uint { return uint(f.rec(n).end) }
 
 // def records a definition and returns its 1-based index, for Ref.In.
 func (f *file) def(d world.Def) int {
@@ -442,6 +442,21 @@ func (f *file) at(n *sitter.Node) int {
 	return f.atCopy(n)
 }
 
+// rec returns n's record in the file's tree: n itself, for a node in
+// recs (a record starts with its node).
+func (f *file) rec(n *sitter.Node) *cRec {
+	if uintptr(unsafe.Pointer(n))-uintptr(unsafe.Pointer(unsafe.SliceData(f.recs))) < f.recsSize {
+		return (*cRec)(unsafe.Pointer(n))
+	}
+	return f.recCopy(n)
+}
+
+// recCopy is rec for a node that is not in recs (atCopy); not inlined,
+// so that rec and endByte are.
+//
+//go:noinline
+func (f *file) recCopy(n *sitter.Node) *cRec { return &f.recs[f.atCopy(n)] }
+
 // atCopy is at for a node that is not in recs: one the binding made
 // (Parent, NextSibling…) or a copy. The index by id is built on the first
 // such question of a file; most files never ask one.
@@ -549,7 +564,7 @@ type kid struct {
 }
 
 // kind returns n's node kind (type).
-func (f *file) kind(n *sitter.Node) string { return f.recKind(&f.recs[f.at(n)]) }
+func (f *file) kind(n *sitter.Node) string { return f.recKind(f.rec(n)) }
 
 // fieldID returns the id of a field name of the file's grammar; 0 when the
 // grammar has no such field.
@@ -704,7 +719,11 @@ func (f *file) textRange(start, end uint) string { return string(f.src[start:end
 
 // bytes returns the source text of n without a copy: string(f.bytes(n))
 // as a map key, in a comparison or as an operand of + makes no string
-// of its own.
+// of its own. Not inlined itself, so that text, keyText and textIs are:
+// inlined, text's conversion of a string that does not escape needs no
+// allocation.
+//
+//go:noinline
 func (f *file) bytes(n *sitter.Node) []byte { return f.src[startByte(n):f.endByte(n)] }
 
 // keyText returns the source text of n without a copy: a string sharing
