@@ -42,8 +42,9 @@ type file struct {
 	nodes []*sitter.Node
 	tbuf  cBuf   // C memory of recs; handed back by close
 	recs  []cRec // the whole tree in document order, read once by tree
-	// recsSize is len(recs) in bytes (for at).
-	recsSize uintptr
+	// recsBase is the address of recs and recsSize their length in
+	// bytes (for at, rec and kind).
+	recsBase, recsSize uintptr
 	// marks are the indexes in recs of the nodes of the kinds the
 	// language marks (language.marked), in document order; nil when it
 	// marks none. In the C heap with recs.
@@ -417,7 +418,7 @@ func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root, f.lang.opaque)
-		f.recsSize = uintptr(len(f.recs)) * recBytes
+		f.recsBase, f.recsSize = uintptr(unsafe.Pointer(unsafe.SliceData(f.recs))), uintptr(len(f.recs))*recBytes
 		if f.lang.opaque.marks {
 			f.marks = f.tbuf.marked()
 		}
@@ -436,7 +437,7 @@ func (f *file) at(n *sitter.Node) int {
 	// Kept small enough to be inlined: walkers ask it for every node. Only
 	// &recs[i].node is ever handed out, so an address in recs is a
 	// record's start.
-	if off := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(unsafe.SliceData(f.recs))); off < f.recsSize {
+	if off := uintptr(unsafe.Pointer(n)) - f.recsBase; off < f.recsSize {
 		return int(off / recBytes)
 	}
 	return f.atCopy(n)
@@ -445,7 +446,7 @@ func (f *file) at(n *sitter.Node) int {
 // rec returns n's record in the file's tree: n itself, for a node in
 // recs (a record starts with its node).
 func (f *file) rec(n *sitter.Node) *cRec {
-	if uintptr(unsafe.Pointer(n))-uintptr(unsafe.Pointer(unsafe.SliceData(f.recs))) < f.recsSize {
+	if uintptr(unsafe.Pointer(n))-f.recsBase < f.recsSize {
 		return (*cRec)(unsafe.Pointer(n))
 	}
 	return f.recCopy(n)
@@ -667,7 +668,7 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 // line table for the next file.
 func (f *file) close() {
 	keepBuf(f.tbuf)
-	f.tbuf, f.recs, f.recsSize, f.marks = cBuf{}, nil, 0, nil
+	f.tbuf, f.recs, f.recsBase, f.recsSize, f.marks = cBuf{}, nil, 0, 0, nil
 	f.idx.release()
 	if f.stack != nil && cap(f.stack) <= maxPooledKids {
 		s := f.stack[:0]

@@ -588,7 +588,11 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			w.types(ta)
 		}
 		if args != nil && k == "call_expression" && fn != nil && f.kind(fn) != "import" {
-			w.args(args, w.exprOf(fn, 0))
+			callee := ""
+			if w.hasArgs(args) { // (what the callee is matters to its arguments alone)
+				callee = w.exprOf(fn, 0)
+			}
+			w.args(args, callee)
 		} else if args != nil {
 			w.uses(args)
 		}

@@ -858,6 +858,18 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 	}
 }
 
+// hasArgs reports whether an argument list has an argument (args reads
+// its callee for them).
+func (w *jsWalker) hasArgs(args *sitter.Node) bool {
+	f := w.f
+	for r := range f.childRecs(args) {
+		if f.recNamed(r) && f.recKind(r) != "comment" {
+			return true
+		}
+	}
+	return false
+}
+
 // objectValues records the refs of the members of object literal obj of
 // type typ (passed as an argument, or the value of a declared variable);
 // a function a key holds takes its parameters' types from the key's
