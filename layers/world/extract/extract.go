@@ -149,6 +149,13 @@ type language struct {
 	leaves []string
 	quiet  []string
 	opaque symbolSet
+	// marked names the kinds the dump lists apart (file.marks): those a
+	// walker looks for all over the tree, comments first. flags is the
+	// dump's flags, by symbol; covers remembers the answers of
+	// marksCover, by question.
+	marked []string
+	flags  []byte
+	covers sync.Map
 }
 
 var registry = map[string]*language{}
@@ -171,6 +178,32 @@ func walkedAsLeaves(lang string, kinds ...string) { registry[lang].leaves = kind
 // a lang_<name>.go after register.
 func walkedWithout(lang string, tokens ...string) { registry[lang].quiet = tokens }
 
+// walkedMarking declares kinds of lang's nodes its walker looks for all
+// over the tree (language.marked); called from the init of a
+// lang_<name>.go after register.
+func walkedMarking(lang string, kinds ...string) {
+	l := registry[lang]
+	l.marked = append(l.marked, kinds...)
+}
+
+// marksCover reports whether every kind ask holds for is marked, so a
+// walker may read the nodes it looks for from file.marks; name names the
+// question (the same name must always come with the same answers).
+func (l *language) marksCover(name string, ask func(kind string) bool) bool {
+	if v, ok := l.covers.Load(name); ok {
+		return v.(bool)
+	}
+	// Nodes beyond the kinds table (ERROR) are never marked.
+	all := len(l.flags) == len(l.kinds) && !ask("ERROR")
+	for id := 0; all && id < len(l.kinds); id++ {
+		if l.flags[id]&dumpMark == 0 && ask(l.kinds[id]) {
+			all = false
+		}
+	}
+	l.covers.Store(name, all)
+	return all
+}
+
 // loadTables builds l's tables of node kinds and fields, once, on the
 // first file of the language: built at registration, for every grammar,
 // they were thousands of cgo calls in every process's start, a scope's or
@@ -185,7 +218,7 @@ func (l *language) loadTables() {
 			l.kinds[id] = g.NodeKindForId(uint16(id))
 			l.named[id] = g.NodeKindIsNamed(uint16(id))
 		}
-		if len(l.leaves) > 0 || len(l.quiet) > 0 {
+		if len(l.leaves) > 0 || len(l.quiet) > 0 || len(l.marked) > 0 {
 			flags := make([]byte, n)
 			for id := range flags {
 				if l.named[id] && slices.Contains(l.leaves, l.kinds[id]) {
@@ -194,8 +227,11 @@ func (l *language) loadTables() {
 				if !l.named[id] && slices.Contains(l.quiet, l.kinds[id]) {
 					flags[id] |= dumpQuiet
 				}
+				if slices.Contains(l.marked, l.kinds[id]) {
+					flags[id] |= dumpMark
+				}
 			}
-			l.opaque = newSymbolSet(flags)
+			l.opaque, l.flags = newSymbolSet(flags), flags
 		}
 		l.fields = make(map[string]uint16, g.FieldCount())
 		for id := uint32(1); id <= g.FieldCount(); id++ {

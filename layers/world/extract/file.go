@@ -36,16 +36,26 @@ type file struct {
 
 	cuts []cut // byte ranges left out of the skeleton
 
-	stack []kid     // children read by kids, LIFO
-	tbuf  cBuf      // C memory of recs; handed back by close
-	recs  []cRec    // the whole tree in document order, read once by tree
+	stack []kid // children read by kids, LIFO
+	// nodes is the arena the slices named and all return are cut from:
+	// append only, handed back by close.
+	nodes []*sitter.Node
+	tbuf  cBuf   // C memory of recs; handed back by close
+	recs  []cRec // the whole tree in document order, read once by tree
+	// recsBase is the address of recs and recsSize their length in
+	// bytes (for at, rec and kind).
+	recsBase, recsSize uintptr
+	// marks are the indexes in recs of the nodes of the kinds the
+	// language marks (language.marked), in document order; nil when it
+	// marks none. In the C heap with recs.
+	marks []uint32
 	idx   nodeIndex // node id → index in recs
 	nl    []uint    // offsets of the source's newlines, for lineOfByte
 	// nlDone says nl is filled (it may come from a pool, empty).
 	nlDone bool
 	// fieldSlots remember the ids of field names asked for (fieldID), by
 	// the address of the name's bytes: cheaper than the map's hash.
-	fieldSlots [32]struct {
+	fieldSlots [64]struct {
 		name string
 		id   uint16
 	}
@@ -81,7 +91,7 @@ func (f *file) lastLine(n *sitter.Node, end uint) int {
 }
 
 // endByte returns the offset just after n, read from the file's tree.
-func (f *file) endByte(n *sitter.Node) uint { return uint(f.recs[f.at(n)].end) }
+func (f *file) endByte(n *sitter.Node) uint { return uint(f.rec(n).end) }
 
 // def records a definition and returns its 1-based index, for Ref.In.
 func (f *file) def(d world.Def) int {
@@ -146,11 +156,19 @@ func (f *file) signature(n, body *sitter.Node) string {
 // (strings.Fields joined by spaces), without allocating when s is folded
 // already, as most signatures are, and in one allocation otherwise.
 func foldSpace(s string) string {
+	// ASCII is tested in the loops themselves (spaceAt is too big to be
+	// inlined, and signatures are nearly all ASCII).
 	folded, prevSpace := true, true // a leading space needs folding
-	for i := 0; i < len(s) && folded; {
-		sp, size := spaceAt(s, i)
-		if sp && (prevSpace || s[i] != ' ') {
+	for i := 0; i < len(s); {
+		c, sp, size := s[i], false, 1
+		if c < utf8.RuneSelf {
+			sp = asciiSpace[c]
+		} else {
+			sp, size = spaceAt(s, i)
+		}
+		if sp && (prevSpace || c != ' ') {
 			folded = false
+			break
 		}
 		prevSpace = sp
 		i += size
@@ -162,24 +180,36 @@ func foldSpace(s string) string {
 	b.Grow(len(s))
 	pending := false
 	for i := 0; i < len(s); {
-		sp, size := spaceAt(s, i)
-		if sp {
+		if c := s[i]; c < utf8.RuneSelf && asciiSpace[c] {
 			pending = b.Len() > 0
-			i += size
+			i++
 			continue
+		} else if c >= utf8.RuneSelf {
+			if sp, size := spaceAt(s, i); sp {
+				pending = b.Len() > 0
+				i += size
+				continue
+			}
 		}
 		if pending {
 			b.WriteByte(' ')
 			pending = false
 		}
 		// A word is copied whole, not character by character.
-		j := i + size
+		j := i + 1
 		for j < len(s) {
-			sp, size := spaceAt(s, j)
-			if sp {
-				break
+			if c := s[j]; c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				j++
+			} else {
+				sp, size := spaceAt(s, j)
+				if sp {
+					break
+				}
+				j += size
 			}
-			j += size
 		}
 		b.WriteString(s[i:j])
 		i = j
@@ -388,6 +418,10 @@ func (f *file) tree() []cRec {
 	if f.recs == nil {
 		f.tbuf = takeBuf()
 		f.recs = f.tbuf.dump(f.root, f.lang.opaque)
+		f.recsBase, f.recsSize = uintptr(unsafe.Pointer(unsafe.SliceData(f.recs))), uintptr(len(f.recs))*recBytes
+		if f.lang.opaque.marks {
+			f.marks = f.tbuf.marked()
+		}
 		f.root = &f.recs[0].node
 	}
 	return f.recs
@@ -400,12 +434,29 @@ const recBytes = unsafe.Sizeof(cRec{})
 // warning and no facts.
 func (f *file) at(n *sitter.Node) int {
 	// A node in recs is found by its address (cRec starts with the node).
-	off := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(unsafe.SliceData(f.recs)))
-	if off < uintptr(len(f.recs))*recBytes && off%recBytes == 0 {
+	// Kept small enough to be inlined: walkers ask it for every node. Only
+	// &recs[i].node is ever handed out, so an address in recs is a
+	// record's start.
+	if off := uintptr(unsafe.Pointer(n)) - f.recsBase; off < f.recsSize {
 		return int(off / recBytes)
 	}
 	return f.atCopy(n)
 }
+
+// rec returns n's record in the file's tree: n itself, for a node in
+// recs (a record starts with its node).
+func (f *file) rec(n *sitter.Node) *cRec {
+	if uintptr(unsafe.Pointer(n))-f.recsBase < f.recsSize {
+		return (*cRec)(unsafe.Pointer(n))
+	}
+	return f.recCopy(n)
+}
+
+// recCopy is rec for a node that is not in recs (atCopy); not inlined,
+// so that rec and endByte are.
+//
+//go:noinline
+func (f *file) recCopy(n *sitter.Node) *cRec { return &f.recs[f.atCopy(n)] }
 
 // atCopy is at for a node that is not in recs: one the binding made
 // (Parent, NextSibling…) or a copy. The index by id is built on the first
@@ -514,7 +565,7 @@ type kid struct {
 }
 
 // kind returns n's node kind (type).
-func (f *file) kind(n *sitter.Node) string { return f.recKind(&f.recs[f.at(n)]) }
+func (f *file) kind(n *sitter.Node) string { return f.recKind(f.rec(n)) }
 
 // fieldID returns the id of a field name of the file's grammar; 0 when the
 // grammar has no such field.
@@ -522,11 +573,20 @@ func (f *file) fieldID(name string) uint16 {
 	// Walkers pass constants: a name's bytes stay where they are, and the
 	// slot keeps the string it answered for, so it cannot be freed and its
 	// address reused by another name.
-	e := &f.fieldSlots[uintptr(unsafe.Pointer(unsafe.StringData(name)))>>3%uintptr(len(f.fieldSlots))]
-	if e.name != name {
-		e.name, e.id = name, f.lang.fields[name]
+	// Open addressing, a few probes: a walker asks for a few dozen names,
+	// which must not evict one another on every call.
+	h := uintptr(unsafe.Pointer(unsafe.StringData(name))) >> 3
+	for p := uintptr(0); p < 8; p++ {
+		e := &f.fieldSlots[(h+p)%uintptr(len(f.fieldSlots))]
+		if e.name == name {
+			return e.id
+		}
+		if e.name == "" {
+			e.name, e.id = name, f.lang.fields[name]
+			return e.id
+		}
 	}
-	return e.id
+	return f.lang.fields[name]
 }
 
 // field returns n's first child in the named field, or nil. Fields are
@@ -565,14 +625,22 @@ func (f *file) kidsOf(n *sitter.Node, namedOnly bool) []kid {
 	mark := len(st)
 	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
 		r := &recs[j]
-		k := kid{n: &r.node, field: r.field, end: uint(r.end)}
+		var kind string
+		var isNamed bool
 		if s := int(r.symbol); s < len(kinds) && s < len(named) {
-			k.kind, k.named = kinds[s], named[s]
+			kind, isNamed = kinds[s], named[s]
 		} else {
-			k.kind, k.named = r.node.Kind(), r.node.IsNamed()
+			kind, isNamed = r.node.Kind(), r.node.IsNamed()
 		}
-		if k.named || !namedOnly {
-			st = append(st, k)
+		if isNamed || !namedOnly {
+			// Written field by field in place: a kid appended whole is
+			// copied with the write barriers of a bulk move.
+			if len(st) == cap(st) {
+				st = slices.Grow(st, 1)
+			}
+			st = st[:len(st)+1]
+			k := &st[len(st)-1]
+			k.n, k.kind, k.field, k.named, k.end = &r.node, kind, r.field, isNamed, uint(r.end)
 		}
 	}
 	f.stack = st
@@ -600,7 +668,7 @@ func (f *file) release(mark int) { f.stack = f.stack[:mark] }
 // line table for the next file.
 func (f *file) close() {
 	keepBuf(f.tbuf)
-	f.tbuf, f.recs = cBuf{}, nil
+	f.tbuf, f.recs, f.recsBase, f.recsSize, f.marks = cBuf{}, nil, 0, 0, nil
 	f.idx.release()
 	if f.stack != nil && cap(f.stack) <= maxPooledKids {
 		s := f.stack[:0]
@@ -610,17 +678,23 @@ func (f *file) close() {
 		nl := f.nl[:0]
 		spareLines.Put(&nl)
 	}
-	f.stack, f.nl = nil, nil
+	if f.nodes != nil && cap(f.nodes) <= maxPooledNodes {
+		clear(f.nodes) // pointers into the tree, which is gone
+		nodes := f.nodes[:0]
+		spareNodes.Put(&nodes)
+	}
+	f.stack, f.nl, f.nodes = nil, nil, nil
 }
 
 // spareKids and spareLines keep kids stacks and newline tables between
 // files: growing them afresh for every file was a fifth of the bytes an
 // index run allocates.
-var spareKids, spareLines sync.Pool
+var spareKids, spareLines, spareNodes sync.Pool
 
 const (
 	maxPooledKids  = 1 << 16
 	maxPooledLines = 1 << 18
+	maxPooledNodes = 1 << 16
 )
 
 // newFile returns a file ready for a walker, with pooled memory.
@@ -633,6 +707,11 @@ func newFile(l *language, src []byte, root *sitter.Node, facts *world.Facts) *fi
 	if p, ok := spareLines.Get().(*[]uint); ok {
 		f.nl = (*p)[:0]
 	}
+	if p, ok := spareNodes.Get().(*[]*sitter.Node); ok {
+		f.nodes = *p
+	} else {
+		f.nodes = make([]*sitter.Node, 0, 256) // (named's empty answers are not nil)
+	}
 	return f
 }
 
@@ -641,7 +720,11 @@ func (f *file) textRange(start, end uint) string { return string(f.src[start:end
 
 // bytes returns the source text of n without a copy: string(f.bytes(n))
 // as a map key, in a comparison or as an operand of + makes no string
-// of its own.
+// of its own. Not inlined itself, so that text, keyText and textIs are:
+// inlined, text's conversion of a string that does not escape needs no
+// allocation.
+//
+//go:noinline
 func (f *file) bytes(n *sitter.Node) []byte { return f.src[startByte(n):f.endByte(n)] }
 
 // keyText returns the source text of n without a copy: a string sharing
@@ -838,6 +921,19 @@ func (f *file) namedCount(n *sitter.Node) uint {
 	}
 	return c
 }
+
+// parent is n.Parent() answered from the file's tree (nil for the
+// root), without the descent from the root tree-sitter makes.
+func (f *file) parent(n *sitter.Node) *sitter.Node {
+	if p := f.recs[f.at(n)].parent; p >= 0 {
+		return &f.recs[p].node
+	}
+	return nil
+}
+
+// isNamed is n.IsNamed() answered from the file's tree, without a cgo
+// call.
+func (f *file) isNamed(n *sitter.Node) bool { return f.recNamed(&f.recs[f.at(n)]) }
 
 // recNamed reports whether a record of the file's tree is a named node.
 func (f *file) recNamed(r *cRec) bool {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -20,6 +21,8 @@ import (
 func init() {
 	register(world.LangC, sitter.NewLanguage(tsc.Language()), "//", walkCFamily)
 	register(world.LangCPP, sitter.NewLanguage(tscpp.Language()), "//", walkCFamily)
+	walkedMarking(world.LangC, "comment")
+	walkedMarking(world.LangCPP, "comment")
 }
 
 type cWalker struct {
@@ -148,10 +151,7 @@ func (w *cWalker) item(c *sitter.Node, parent string, in int, access string) str
 		if typ != nil && w.f.field(typ, "body") != nil {
 			idx = w.record(typ, parent, in, exported, nil)
 		}
-		for i, ch := range w.f.all(c) {
-			if c.FieldNameForChild(uint32(i)) != "declarator" {
-				continue
-			}
+		for ch := range w.declarators(c) {
 			name, _ := w.declName(ch)
 			if name == "" {
 				w.refs(ch, in)
@@ -201,13 +201,20 @@ func (w *cWalker) record(c *sitter.Node, parent string, in int, exported bool, s
 	if name == "" {
 		name = "(anonymous)"
 	}
-	kind := map[string]string{"class_specifier": world.KindClass, "struct_specifier": world.KindStruct,
-		"union_specifier": world.KindStruct, "enum_specifier": world.KindEnum}[w.f.kind(c)]
+	var kind string
+	switch w.f.kind(c) {
+	case "class_specifier":
+		kind = world.KindClass
+	case "struct_specifier", "union_specifier":
+		kind = world.KindStruct
+	case "enum_specifier":
+		kind = world.KindEnum
+	}
 	at := c
 	if stmt != nil {
 		at = stmt
 	}
-	if p := c.Parent(); p != nil && w.f.kind(p) == "template_declaration" {
+	if p := w.f.parent(c); p != nil && w.f.kind(p) == "template_declaration" {
 		at = p
 	}
 	d := world.Def{Name: lastSegment(name, "."), Qualified: qualify(parent, name), Parent: parent, Kind: kind,
@@ -295,12 +302,27 @@ func (f *file) funcDeclarator(n *sitter.Node) *sitter.Node {
 }
 
 func (w *cWalker) isStatic(c *sitter.Node) bool {
-	for _, ch := range w.f.named(c) {
-		if w.f.kind(ch) == "storage_class_specifier" && w.f.text(ch) == "static" {
+	for r := range w.f.childRecs(c) {
+		if w.f.recKind(r) == "storage_class_specifier" && w.f.textIs(&r.node, "static") {
 			return true
 		}
 	}
 	return false
+}
+
+// declarators yields n's children in the field "declarator".
+func (w *cWalker) declarators(n *sitter.Node) iter.Seq[*sitter.Node] {
+	return func(yield func(*sitter.Node) bool) {
+		id := w.f.fieldID("declarator")
+		if id == 0 {
+			return
+		}
+		for r := range w.f.childRecs(n) {
+			if r.field == id && !yield(&r.node) {
+				return
+			}
+		}
+	}
 }
 
 // function records a function or method definition (body non-nil) or
@@ -327,7 +349,7 @@ func (w *cWalker) function(c *sitter.Node, parent string, in int, access string,
 		exported = false
 	}
 	at := c
-	if p := c.Parent(); p != nil && w.f.kind(p) == "template_declaration" {
+	if p := w.f.parent(c); p != nil && w.f.kind(p) == "template_declaration" {
 		at = p
 	}
 	sig := f.signature(c, body)
@@ -364,10 +386,7 @@ func (w *cWalker) declaration(c *sitter.Node, parent string, in int, access stri
 		w.record(typ, parent, in, exported, c)
 	}
 	decls := 0
-	for i, ch := range w.f.all(c) {
-		if c.FieldNameForChild(uint32(i)) != "declarator" {
-			continue
-		}
+	for ch := range w.declarators(c) {
 		decls++
 		if fd := w.f.funcDeclarator(ch); fd != nil && w.f.kind(ch) != "init_declarator" {
 			w.function(c, parent, in, access, nil)
@@ -431,14 +450,12 @@ func (w *cWalker) bindAll(body *sitter.Node) {
 	w.f.walk(body, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
 		case "declaration", "for_range_loop", "condition_clause", "catch_clause":
-			for i, ch := range w.f.all(x) {
-				if x.FieldNameForChild(uint32(i)) == "declarator" {
-					n, _ := w.declName(ch)
-					w.loc.add(n)
-					if w.f.kind(ch) == "structured_binding_declarator" {
-						for _, id := range w.f.named(ch) {
-							w.loc.add(w.f.text(id))
-						}
+			for ch := range w.declarators(x) {
+				n, _ := w.declName(ch)
+				w.loc.add(n)
+				if w.f.kind(ch) == "structured_binding_declarator" {
+					for _, id := range w.f.named(ch) {
+						w.loc.add(w.f.text(id))
 					}
 				}
 			}

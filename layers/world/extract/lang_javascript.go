@@ -323,7 +323,7 @@ func (w *jsWalker) params(ps *sitter.Node, locals map[string]bool, ctx string) {
 		// What the callable the function is passed as says of the
 		// parameter at pos.
 		byCtx := ""
-		if ctx != "" {
+		if ctx != "" && c.named { // (the cases below that read it are named kinds)
 			byCtx = ctx + "#" + strconv.Itoa(pos)
 		}
 		switch c.kind {
@@ -422,14 +422,12 @@ func (w *jsWalker) bindPattern(p *sitter.Node, locals map[string]bool, uses bool
 // function: a name declared in any block of it is local to all of it.
 func (w *jsWalker) collect(n *sitter.Node, locals map[string]bool) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if !c.named {
+	for r := range f.childRecs(n) {
+		if !f.recNamed(r) {
 			continue
 		}
-		ch := c.n
-		switch c.kind {
+		ch := &r.node
+		switch f.recKind(r) {
 		case "function_declaration", "generator_function_declaration", "class_declaration",
 			"abstract_class_declaration", "enum_declaration", "interface_declaration", "type_alias_declaration":
 			if nm := f.field(ch, "name"); nm != nil {
@@ -470,11 +468,10 @@ func (w *jsWalker) bound(name string) bool {
 // name records a bare identifier use unless local or global.
 func (w *jsWalker) name(n *sitter.Node, kind string) {
 	f := w.f
-	name := f.text(n)
-	if w.bound(name) || jsGlobals[name] {
-		return
+	if name := f.keyText(n); w.bound(name) || jsGlobals[name] {
+		return // (looked up without a copy of the name)
 	}
-	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+	f.ref(world.Ref{Name: f.text(n), Line: line(n), In: w.in, Kind: kind})
 }
 
 // member records obj.a.b: with obj a namespace import, a qualified ref
@@ -529,17 +526,19 @@ func (w *jsWalker) member(n *sitter.Node, kind string) {
 	if !nsRoot {
 		hint = w.exprOf(obj, 0)
 	}
-	for _, a := range chain {
+	for i, a := range chain {
 		if f.kind(a) == "private_property_identifier" {
 			hint = ""
 			continue
 		}
-		q := root
+		q, name := root, f.text(a)
 		if hint != "" {
 			q = root + ":" + hint // the member is looked up in that type
-			hint += "." + f.text(a)
+			if i < len(chain)-1 {
+				hint += "." + name // (for the members after it)
+			}
 		}
-		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
+		f.ref(world.Ref{Name: name, Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 
@@ -589,7 +588,11 @@ func (w *jsWalker) usesK(n *sitter.Node, k string) {
 			w.types(ta)
 		}
 		if args != nil && k == "call_expression" && fn != nil && f.kind(fn) != "import" {
-			w.args(args, w.exprOf(fn, 0))
+			callee := ""
+			if w.hasArgs(args) { // (what the callee is matters to its arguments alone)
+				callee = w.exprOf(fn, 0)
+			}
+			w.args(args, callee)
 		} else if args != nil {
 			w.uses(args)
 		}
@@ -757,12 +760,9 @@ func (w *jsWalker) jsxName(nm *sitter.Node) {
 
 func (w *jsWalker) children(n *sitter.Node) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	ks := f.kids(n)
-	for i := range ks {
-		if ks[i].named {
-			w.usesK(ks[i].n, ks[i].kind)
+	for r := range f.childRecs(n) {
+		if f.recNamed(r) {
+			w.usesK(&r.node, f.recKind(r))
 		}
 	}
 }
@@ -882,11 +882,9 @@ func (w *jsWalker) types(n *sitter.Node) {
 
 func (w *jsWalker) typeChildren(n *sitter.Node) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(n) {
-		if c.named {
-			w.types(c.n)
+	for r := range f.childRecs(n) {
+		if f.recNamed(r) {
+			w.types(&r.node)
 		}
 	}
 }

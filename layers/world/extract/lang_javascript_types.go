@@ -229,14 +229,14 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 	}
 	switch f.kind(n) {
 	case "identifier":
-		name := f.text(n)
+		name := f.keyText(n) // looked up without a copy; copied when returned
 		if w.bound(name) {
 			return w.typeOf(n, name)
 		}
 		if jsGlobals[name] {
 			return ""
 		}
-		return name
+		return f.text(n)
 	case "this":
 		return w.cls
 	case "member_expression":
@@ -245,7 +245,7 @@ func (w *jsWalker) exprOf(n *sitter.Node, depth int) string {
 			return ""
 		}
 		if base := w.exprOf(f.field(n, "object"), depth+1); base != "" {
-			return base + "." + f.text(p)
+			return base + "." + f.keyText(p) // (copied by the concatenation)
 		}
 		return ""
 	case "call_expression":
@@ -835,29 +835,39 @@ func callableOf(f *file, t, v *sitter.Node) *sitter.Node {
 // literal's own properties, as the compiler binds them: no refs.
 func (w *jsWalker) args(args *sitter.Node, callee string) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
 	pos := -1
-	for _, c := range f.kids(args) {
-		if !c.named || c.kind == "comment" {
+	for r := range f.childRecs(args) {
+		kind := f.recKind(r)
+		if !f.recNamed(r) || kind == "comment" {
 			continue
 		}
 		pos++
-		a := c.n
+		a := &r.node
 		if callee == "" {
-			w.usesK(a, c.kind)
+			w.usesK(a, kind)
 			continue
 		}
-		at := callee + "#" + strconv.Itoa(pos)
 		switch {
-		case isFunctionValue(c.kind):
-			w.ctx = at
-		case c.kind == "object":
-			w.objectValues(a, at, 0)
+		case isFunctionValue(kind):
+			w.ctx = callee + "#" + strconv.Itoa(pos)
+		case kind == "object":
+			w.objectValues(a, callee+"#"+strconv.Itoa(pos), 0)
 			continue
 		}
-		w.usesK(a, c.kind)
+		w.usesK(a, kind)
 	}
+}
+
+// hasArgs reports whether an argument list has an argument (args reads
+// its callee for them).
+func (w *jsWalker) hasArgs(args *sitter.Node) bool {
+	f := w.f
+	for r := range f.childRecs(args) {
+		if f.recNamed(r) && f.recKind(r) != "comment" {
+			return true
+		}
+	}
+	return false
 }
 
 // objectValues records the refs of the members of object literal obj of
@@ -866,33 +876,32 @@ func (w *jsWalker) args(args *sitter.Node, callee string) {
 // type.
 func (w *jsWalker) objectValues(obj *sitter.Node, typ string, depth int) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(obj) {
-		if !c.named {
+	for r := range f.childRecs(obj) {
+		if !f.recNamed(r) {
 			continue
 		}
-		n := c.n
+		n, kind := &r.node, f.recKind(r)
 		var key, fn *sitter.Node
-		switch c.kind {
+		switch kind {
 		case "pair":
 			key, fn = f.field(n, "key"), f.field(n, "value")
 		case "method_definition":
 			key, fn = f.field(n, "name"), n
 		}
 		if typ != "" && key != nil && fn != nil && f.kind(key) == "property_identifier" {
-			switch at := typ + "." + f.text(key); {
-			case fn == n || isFunctionValue(f.kind(fn)):
-				w.ctx = at
-			case f.kind(fn) == "object" && depth < maxJSTypeDepth:
-				w.objectValues(fn, at, depth+1) // hooks: {…}
+			// (the key's type is spelled out only where it is used)
+			switch fk := f.kind(fn); {
+			case fn == n || isFunctionValue(fk):
+				w.ctx = typ + "." + f.keyText(key)
+			case fk == "object" && depth < maxJSTypeDepth:
+				w.objectValues(fn, typ+"."+f.keyText(key), depth+1) // hooks: {…}
 				continue
-			case f.kind(fn) == "array":
-				w.arrayValues(fn, at+"[]") // beforeRequest: [(state) => …]
+			case fk == "array":
+				w.arrayValues(fn, typ+"."+f.keyText(key)+"[]") // beforeRequest: [(state) => …]
 				continue
 			}
 		}
-		w.usesK(n, c.kind)
+		w.usesK(n, kind)
 		w.ctx = ""
 	}
 }
@@ -926,16 +935,15 @@ func jsxPragma(c string) string {
 // takes its parameters' types from elem.
 func (w *jsWalker) arrayValues(arr *sitter.Node, elem string) {
 	f := w.f
-	mark := len(f.stack)
-	defer f.release(mark)
-	for _, c := range f.kids(arr) {
-		if !c.named {
+	for r := range f.childRecs(arr) {
+		if !f.recNamed(r) {
 			continue
 		}
-		if isFunctionValue(c.kind) {
+		kind := f.recKind(r)
+		if isFunctionValue(kind) {
 			w.ctx = elem
 		}
-		w.usesK(c.n, c.kind)
+		w.usesK(&r.node, kind)
 		w.ctx = ""
 	}
 }

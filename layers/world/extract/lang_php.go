@@ -18,6 +18,12 @@ import (
 
 func init() {
 	register(world.LangPHP, sitter.NewLanguage(php.LanguagePHP()), "//", walkPHP)
+	walkedMarking(world.LangPHP, "comment", "require_expression", "require_once_expression", "include_expression", "include_once_expression")
+}
+
+// isPHPRequire reports whether a kind is a require or include expression.
+func isPHPRequire(k string) bool {
+	return k == "require_expression" || k == "require_once_expression" || k == "include_expression" || k == "include_once_expression"
 }
 
 type phpWalker struct {
@@ -214,20 +220,16 @@ func (w *phpWalker) use(c *sitter.Node) {
 func (w *phpWalker) requires() {
 	f := w.f
 	recs := f.tree()
-	for i := 0; i < len(recs); i++ {
-		switch f.recKind(&recs[i]) {
-		case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
-			var parts []string
-			for j := i + 1; j < int(recs[i].after); j++ {
-				if k := f.recKind(&recs[j]); k == "string_content" || k == "string_value" {
-					parts = append(parts, f.text(&recs[j].node))
-					j = int(recs[j].after) - 1
-				}
+	for i := range f.outermost("requires", isPHPRequire) {
+		var parts []string
+		for j := i + 1; j < int(recs[i].after); j++ {
+			if k := f.recKind(&recs[j]); k == "string_content" || k == "string_value" {
+				parts = append(parts, f.text(&recs[j].node))
+				j = int(recs[j].after) - 1
 			}
-			if len(parts) > 0 {
-				f.imp(world.Import{Path: strings.Join(parts, ""), Line: line(&recs[i].node), Kind: "require"})
-			}
-			i = int(recs[i].after) - 1
+		}
+		if len(parts) > 0 {
+			f.imp(world.Import{Path: strings.Join(parts, ""), Line: line(&recs[i].node), Kind: "require"})
 		}
 	}
 }

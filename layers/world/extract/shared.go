@@ -2,6 +2,8 @@ package extract
 
 import (
 	"bytes"
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,29 +74,21 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	}
 	// Only nodes with a comment among their children need their child list.
 	var parents []*sitter.Node
-	seen := map[int32]bool{}
 	recs := f.tree()
-	for i := 0; i < len(recs); i++ {
-		r := &recs[i]
-		if !isComment(f.recKind(r)) {
-			continue
-		}
-		if p := r.parent; p >= 0 && !seen[p] {
-			seen[p] = true
+	seen := make([]uint64, len(recs)/64+1)              // parents found, by index in recs
+	for i := range f.outermost("comments", isComment) { // nothing below a comment
+		if p := recs[i].parent; p >= 0 && seen[p/64]&(1<<(p%64)) == 0 {
+			seen[p/64] |= 1 << (p % 64)
 			parents = append(parents, &recs[p].node)
 		}
-		i = int(r.after) - 1 // nothing below a comment
 	}
+	var kids []*sitter.Node // the children of one parent at a time
+	var kinds []string
 	for _, n := range parents {
-		mark := len(f.stack)
-		ks := f.kids(n)
-		kids := make([]*sitter.Node, len(ks))
-		kinds := make([]string, len(ks))
-		for i := range ks {
-			nn := ks[i].n
-			kids[i], kinds[i] = nn, ks[i].kind
+		kids, kinds = kids[:0], kinds[:0]
+		for r := range f.childRecs(n) {
+			kids, kinds = append(kids, &r.node), append(kinds, f.recKind(r))
 		}
-		f.release(mark)
 		for i, k := range kids {
 			if isComment(kinds[i]) {
 				cutter(kids, kinds, i)
@@ -126,6 +120,83 @@ func (f *file) scanComments(isComment, skip func(kind string) bool, docText func
 	return docs
 }
 
+// outermost yields the index in the file's tree of every node whose kind
+// ask holds for and that is not below another such node, in document
+// order. When the language marks every such kind (walkedMarking), they
+// are read from the dump's list of marked nodes instead of a pass over
+// every record. name names the question for marksCover.
+func (f *file) outermost(name string, ask func(kind string) bool) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		recs := f.tree()
+		m := f.kindMemo(ask)
+		if f.marks != nil && f.lang.marksCover(name, ask) {
+			next := 0 // the first index not below a node yielded
+			for _, i := range f.marks {
+				if r := &recs[i]; int(i) >= next && !m.not(r) && m.is(r) {
+					if !yield(int(i)) {
+						return
+					}
+					next = int(r.after)
+				}
+			}
+			return
+		}
+		for i := 0; i < len(recs); i++ {
+			if r := &recs[i]; !m.not(r) && m.is(r) {
+				if !yield(i) {
+					return
+				}
+				i = int(r.after) - 1
+			}
+		}
+	}
+}
+
+// kindMemo is a question about node kinds asked once per kind (symbol)
+// of a file's grammar, for loops over every record of a tree.
+type kindMemo struct {
+	f    *file
+	ask  func(kind string) bool
+	memo []uint8 // by symbol: 0 not asked yet, 1 yes, 2 no
+}
+
+// kindMemo returns ask, remembered by symbol for this file.
+func (f *file) kindMemo(ask func(kind string) bool) kindMemo {
+	return kindMemo{f, ask, make([]uint8, len(f.lang.kinds))}
+}
+
+// not reports whether the answer for r is known to be no: the test a
+// loop over every record makes first, inlined.
+func (m *kindMemo) not(r *cRec) bool {
+	return int(r.symbol) < len(m.memo) && m.memo[r.symbol] == 2
+}
+
+// is answers the question for a record of the file's tree.
+func (m *kindMemo) is(r *cRec) bool {
+	var a uint8
+	if int(r.symbol) < len(m.memo) {
+		a = m.memo[r.symbol]
+	}
+	if a == 0 {
+		return m.first(r)
+	}
+	return a == 1
+}
+
+// first asks the question for r's symbol and remembers the answer.
+func (m *kindMemo) first(r *cRec) bool {
+	s := int(r.symbol)
+	if s >= len(m.memo) {
+		return m.ask(m.f.recKind(r))
+	}
+	yes := m.ask(m.f.lang.kinds[s])
+	m.memo[s] = 2
+	if yes {
+		m.memo[s] = 1
+	}
+	return yes
+}
+
 // cutCommentAt applies file.comment's rules to the comment kids[i], reading
 // its neighbours from kids.
 func (f *file) cutCommentAt(kids []*sitter.Node, kinds []string, i int) {
@@ -142,7 +213,7 @@ func (f *file) cutCommentAt(kids []*sitter.Node, kinds []string, i int) {
 		for k < len(kids) && kinds[k] == kinds[i] && line(kids[k])-f.endLine(last) <= 1 {
 			last, k = kids[k], k+1
 		}
-		whole = k >= len(kids) || !kids[k].IsNamed() || strings.Contains(kinds[k], "comment") || line(kids[k])-f.endLine(last) > 1
+		whole = k >= len(kids) || !f.isNamed(kids[k]) || strings.Contains(kinds[k], "comment") || line(kids[k])-f.endLine(last) > 1
 	}
 	if whole {
 		f.cuts = append(f.cuts, cut{start, end, ""})
@@ -201,18 +272,48 @@ func (f *file) elideInit(value *sitter.Node) {
 }
 
 // dedupeRefs drops repeated references (same name, qualifier, line,
-// enclosing definition and kind), keeping the first.
+// enclosing definition and kind), keeping the first, and references
+// without a name. It leaves them in line order (file.finish's stable
+// order): repeats share a line, so each is looked for only among the kept
+// references of its line, without hashing every reference of the file.
 func dedupeRefs(facts *world.Facts) {
-	seen := make(map[world.Ref]bool, len(facts.Refs))
-	out := facts.Refs[:0]
-	for _, r := range facts.Refs {
-		if r.Name != "" && !seen[r] {
-			seen[r] = true
-			out = append(out, r)
+	refs := facts.Refs
+	if byLine := func(a, b world.Ref) int { return a.Line - b.Line }; !slices.IsSortedFunc(refs, byLine) {
+		slices.SortStableFunc(refs, byLine)
+	}
+	out := refs[:0]
+	run := 0                    // index in out of the first kept reference of the current line
+	var seen map[world.Ref]bool // the current line's, once it has many
+	for _, r := range refs {
+		if r.Name == "" {
+			continue
 		}
+		if run < len(out) && out[run].Line != r.Line {
+			run, seen = len(out), nil
+		}
+		if seen != nil {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+		} else if slices.Contains(out[run:], r) {
+			continue
+		} else if len(out)-run >= maxScan {
+			seen = make(map[world.Ref]bool, 2*maxScan)
+			for _, k := range out[run:] {
+				seen[k] = true
+			}
+			seen[r] = true
+		}
+		out = append(out, r)
 	}
 	facts.Refs = out
 }
+
+// maxScan is the number of kept references of one line dedupeRefs
+// compares a reference with before it hashes them (a minified file's
+// line holds thousands).
+const maxScan = 16
 
 // lastSegment returns the part of a qualified path after the last separator.
 func lastSegment(s string, seps ...string) string {
@@ -304,38 +405,41 @@ func (f *file) walkParent(n *sitter.Node, visit func(x, parent *sitter.Node, fie
 	}
 }
 
-// named returns n's named children (file.kids).
+// named returns n's named children, read from the file's tree. The slice
+// is the caller's until close (its capacity ends at its length, so an
+// append copies it); it is cut from the file's node arena (file.nodes),
+// not allocated.
 func (f *file) named(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	mark := len(f.stack)
-	ks := f.kids(n)
-	out := make([]*sitter.Node, 0, len(ks))
-	for i := range ks {
-		if ks[i].named {
-			nn := ks[i].n
-			out = append(out, nn)
+	recs, named, nodes := f.recs, f.lang.named, f.nodes
+	start := len(nodes)
+	i := f.at(n)
+	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
+		r := &recs[j]
+		if s := int(r.symbol); s < len(named) && named[s] || s >= len(named) && r.node.IsNamed() {
+			nodes = append(nodes, &r.node)
 		}
 	}
-	f.release(mark)
-	return out
+	f.nodes = nodes
+	return nodes[start:len(nodes):len(nodes)]
 }
 
-// all returns all of n's children, anonymous ones included.
+// all returns all of n's children, anonymous ones included (as named
+// does, from the file's node arena).
 func (f *file) all(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	mark := len(f.stack)
-	ks := f.kids(n)
-	out := make([]*sitter.Node, len(ks))
-	for i := range ks {
-		nn := ks[i].n
-		out[i] = nn
+	recs, nodes := f.recs, f.nodes
+	start := len(nodes)
+	i := f.at(n)
+	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
+		nodes = append(nodes, &recs[j].node)
 	}
-	f.release(mark)
-	return out
+	f.nodes = nodes
+	return nodes[start:len(nodes):len(nodes)]
 }
 
 // childOfKind returns n's first child (named or not) of one of the kinds.
@@ -343,15 +447,9 @@ func (f *file) childOfKind(n *sitter.Node, kinds ...string) *sitter.Node {
 	if n == nil {
 		return nil
 	}
-	mark := len(f.stack)
-	defer f.release(mark)
-	ks := f.kids(n)
-	for i := range ks {
-		for _, k := range kinds {
-			if ks[i].kind == k {
-				nn := ks[i].n
-				return nn
-			}
+	for r := range f.childRecs(n) {
+		if slices.Contains(kinds, f.recKind(r)) {
+			return &r.node
 		}
 	}
 	return nil

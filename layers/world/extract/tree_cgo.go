@@ -35,7 +35,7 @@ extern void *ts_parser_parse_string(void *parser, const void *old_tree, const ch
 // node that is not in its subtree.
 typedef struct { gsNode node; uint16_t symbol; uint16_t field; uint32_t end; int32_t parent; uint32_t after; } gsRec;
 
-enum { GS_OPAQUE = 1, GS_QUIET = 2 };
+enum { GS_OPAQUE = 1, GS_QUIET = 2, GS_MARK = 4 };
 
 // gs_symbol is the node's kind as the grammar numbers it: its alias (kept
 // in context[3] of the node the cursor returns) or its own symbol.
@@ -62,7 +62,10 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 // freed. opaque (nopaque symbols long) holds flags per symbol: the
 // children of a node whose symbol has GS_OPAQUE are not written (the node
 // looks like a leaf), and a leaf with GS_QUIET and no field is not written
-// at all (punctuation no walker reads).
+// at all (punctuation no walker reads). With marks not NULL, the index
+// of every node written whose symbol has GS_MARK is listed in
+// marks[1..marks[0]] (marks has room for max+1), so a walker looks for
+// such nodes (comments) without a pass over the whole dump.
 //
 // The walk asks each node for its number of children (ts_node_child_count,
 // the count the cursor's steps go through) and steps to a next sibling
@@ -73,32 +76,34 @@ static gsNode gs_node(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintpt
 // walk; were the counts ever to disagree with the cursor, gs_dump_steps
 // walks by the cursor's answers alone; by_steps asks for that walk at once
 // (tests compare the two).
-static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque);
+static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque, uint32_t *marks);
 
 // gs_fallbacks counts the dumps gs_dump_steps made (for tests).
 static uint64_t gs_fallbacks;
 
-static uint32_t gs_fall_back(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque) {
+static uint32_t gs_fall_back(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque, uint32_t *marks) {
 	__atomic_fetch_add(&gs_fallbacks, 1, __ATOMIC_RELAXED);
-	return gs_dump_steps(c, root, out, max, opaque, nopaque);
+	return gs_dump_steps(c, root, out, max, opaque, nopaque, marks);
 }
 
 static uint64_t gs_fallback_count(void) { return __atomic_load_n(&gs_fallbacks, __ATOMIC_RELAXED); }
 
 static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uintptr_t id, uintptr_t tree,
-		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque, int by_steps) {
+		uintptr_t outp, uint32_t max, uintptr_t cursor, uintptr_t opaquep, uint32_t nopaque, uintptr_t marksp, int by_steps) {
 	gsRec *out = (gsRec *)outp;
+	uint32_t *marks = (uint32_t *)marksp;
 	gsCursor *c = (gsCursor *)cursor;
 	const uint8_t *opaque = (const uint8_t *)opaquep;
 	gsNode root = gs_node(c0, c1, c2, c3, id, tree);
-	if (by_steps) return gs_dump_steps(c, root, out, max, opaque, nopaque); // (tests)
+	if (by_steps) return gs_dump_steps(c, root, out, max, opaque, nopaque, marks); // (tests)
 	uint32_t want = ts_node_descendant_count(root); // before opaque subtrees are left out
 	if (want > max) return want;
+	if (marks) marks[0] = 0;
 	ts_tree_cursor_reset(c, root);
 	uint32_t n = 0;
 	int32_t cur = -1; // index of the parent of the cursor's node
 	for (;;) {
-		if (n >= want) return gs_fall_back(c, root, out, max, opaque, nopaque);
+		if (n >= want) return gs_fall_back(c, root, out, max, opaque, nopaque, marks);
 		gsNode node = ts_tree_cursor_current_node(c);
 		uint16_t sym = gs_symbol(node);
 		uint8_t flags = sym < nopaque ? opaque[sym] : 0;
@@ -118,10 +123,11 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 				want -= ts_node_descendant_count(node) - 1;
 				kids = 0;
 			}
+			if ((flags & GS_MARK) && marks) marks[++marks[0]] = n;
 			n++;
 		}
 		if (kids > 0) {
-			if (!ts_tree_cursor_goto_first_child(c)) return gs_fall_back(c, root, out, max, opaque, nopaque);
+			if (!ts_tree_cursor_goto_first_child(c)) return gs_fall_back(c, root, out, max, opaque, nopaque, marks);
 			out[n - 1].after = kids; // while a node is open: its children still to visit
 			cur = (int32_t)(n - 1);
 			continue;
@@ -133,9 +139,9 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 			cur = out[cur].parent;
 		}
 		if (cur < 0) break;
-		if (!ts_tree_cursor_goto_next_sibling(c)) return gs_fall_back(c, root, out, max, opaque, nopaque);
+		if (!ts_tree_cursor_goto_next_sibling(c)) return gs_fall_back(c, root, out, max, opaque, nopaque, marks);
 	}
-	if (n != want) return gs_fall_back(c, root, out, max, opaque, nopaque);
+	if (n != want) return gs_fall_back(c, root, out, max, opaque, nopaque, marks);
 	return n;
 }
 
@@ -143,8 +149,9 @@ static uint32_t gs_dump(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint
 // child at every node and a next sibling after every subtree. It returns
 // the number of nodes, more than max when out was too small (then out
 // holds nothing usable).
-static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque) {
+static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max, const uint8_t *opaque, uint32_t nopaque, uint32_t *marks) {
 	ts_tree_cursor_reset(c, root);
+	if (marks) marks[0] = 0;
 	uint32_t n = 0;
 	int32_t cur = -1; // index of the parent of the cursor's node while n <= max
 	for (;;) {
@@ -160,15 +167,20 @@ static uint32_t gs_dump_steps(gsCursor *c, gsNode root, gsRec *out, uint32_t max
 			out[n].parent = cur;
 			out[n].after = n + 1;
 		}
+		bool mark = (flags & GS_MARK) && marks && n < max;
 		if (!(flags & GS_OPAQUE) && ts_tree_cursor_goto_first_child(c)) {
 			if (n < max) cur = (int32_t)n;
+			if (mark) marks[++marks[0]] = n;
 			n++;
 			continue;
 		}
 		// A leaf: step to the next sibling, climbing as needed; a node
 		// climbed to has had its whole subtree written. A quiet leaf is
 		// not kept (the next node overwrites its record).
-		if (!(field == 0 && (flags & GS_QUIET))) n++;
+		if (!(field == 0 && (flags & GS_QUIET))) {
+			if (mark) marks[++marks[0]] = n;
+			n++;
+		}
 		bool more = false;
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(c)) { more = true; break; }
@@ -194,6 +206,7 @@ static void gs_cursor_free(uintptr_t c) {
 import "C"
 
 import (
+	"slices"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -248,6 +261,10 @@ type cBuf struct {
 	p      unsafe.Pointer
 	size   uintptr     // bytes
 	cursor C.uintptr_t // gs_dump's tree cursor, kept with the buffer
+	// marks is gs_dump's list of the marked nodes (a count, then indexes),
+	// room for size/recBytes+1 of them; allocated with p for a set
+	// that marks symbols.
+	marks unsafe.Pointer
 }
 
 // dump returns n and every node below it in document order, valid until
@@ -273,11 +290,18 @@ func (b *cBuf) dumpBy(n *sitter.Node, opaque symbolSet, steps bool) []cRec {
 			panic("extract: out of memory")
 		}
 	}
+	if opaque.marks && b.marks == nil {
+		b.growMarks()
+	}
 	for {
 		max := b.size / rec
+		var marks unsafe.Pointer
+		if opaque.marks {
+			marks = b.marks
+		}
 		got := uintptr(C.gs_dump(C.uint32_t(w.ctx[0]), C.uint32_t(w.ctx[1]), C.uint32_t(w.ctx[2]), C.uint32_t(w.ctx[3]),
 			C.uintptr_t(w.id), C.uintptr_t(w.tree), C.uintptr_t(uintptr(b.p)), C.uint32_t(max), b.cursor,
-			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n), by))
+			C.uintptr_t(uintptr(opaque.p)), C.uint32_t(opaque.n), C.uintptr_t(uintptr(marks)), by))
 		if got <= max {
 			return unsafe.Slice((*cRec)(b.p), got)
 		}
@@ -286,17 +310,19 @@ func (b *cBuf) dumpBy(n *sitter.Node, opaque symbolSet, steps bool) []cRec {
 }
 
 // symbolSet is gs_dump's flags for a grammar's symbols: one byte per
-// symbol (dumpOpaque, dumpQuiet), in the C heap for the life of the
-// process.
+// symbol (dumpOpaque, dumpQuiet, dumpMark), in the C heap for the life of
+// the process.
 type symbolSet struct {
-	p unsafe.Pointer
-	n int
+	p     unsafe.Pointer
+	n     int
+	marks bool // some symbol has dumpMark
 }
 
 // Flags of a symbolSet (GS_OPAQUE and GS_QUIET in gs_dump).
 const (
 	dumpOpaque byte = 1 // a node whose children are left out
 	dumpQuiet  byte = 2 // a leaf left out when it has no field
+	dumpMark   byte = 4 // a node listed apart (cBuf.marked)
 )
 
 // newSymbolSet returns the set of the flags in flags, indexed by symbol.
@@ -309,7 +335,7 @@ func newSymbolSet(flags []byte) symbolSet {
 		panic("extract: out of memory")
 	}
 	copy(unsafe.Slice((*byte)(p), len(flags)), flags)
-	return symbolSet{p, len(flags)}
+	return symbolSet{p, len(flags), slices.ContainsFunc(flags, func(f byte) bool { return f&dumpMark != 0 })}
 }
 
 // spareBufs keeps the C memory of tree dumps between files (file.tree):
@@ -352,12 +378,39 @@ func (b *cBuf) grow(size uintptr) {
 		panic("extract: out of memory")
 	}
 	b.size = size
+	if b.marks != nil {
+		b.growMarks() // room for as many marks as records
+	}
+}
+
+// growMarks sizes b.marks for b's records.
+func (b *cBuf) growMarks() {
+	if b.marks != nil {
+		C.free(b.marks)
+	}
+	if b.marks = C.malloc(C.size_t((b.size/recBytes + 1) * 4)); b.marks == nil {
+		panic("extract: out of memory")
+	}
+}
+
+// marked returns the indexes of the marked nodes of the last dump (which
+// must have been made with a set that marks symbols), in document order.
+func (b *cBuf) marked() []uint32 {
+	if b.marks == nil {
+		return nil
+	}
+	n := *(*uint32)(b.marks)
+	return unsafe.Slice((*uint32)(unsafe.Add(b.marks, 4)), n)
 }
 
 func (b *cBuf) free() {
 	if b.p != nil {
 		C.free(b.p)
 		b.p, b.size = nil, 0
+	}
+	if b.marks != nil {
+		C.free(b.marks)
+		b.marks = nil
 	}
 	if b.cursor != 0 {
 		C.gs_cursor_free(b.cursor)

@@ -323,3 +323,52 @@ func TestFieldsBelowHiddenNodes(t *testing.T) {
 		t.Fatalf("refs qualified by f: %q, want _zod and optin", got)
 	}
 }
+
+// TestDumpMarks checks, on every golden input of a language that marks
+// kinds (walkedMarking), that the dump lists exactly the nodes of those
+// kinds, in document order, by both of gs_dump's walks, and that the
+// comments of PHP and C are read from that list (marksCover).
+func TestDumpMarks(t *testing.T) {
+	archives, _ := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
+	n := 0
+	for _, p := range archives {
+		a, err := txtar.ParseFile(p)
+		l := registry[filepath.Base(filepath.Dir(p))]
+		if err != nil || len(a.Files) == 0 || l == nil || len(l.marked) == 0 {
+			continue
+		}
+		l.loadTables()
+		tree := l.parse(a.Files[0].Data, DefaultTimeout)
+		for _, steps := range []bool{false, true} {
+			var b cBuf
+			recs := b.dumpBy(tree.RootNode(), l.opaque, steps)
+			var want []uint32
+			for i := range recs {
+				if s := int(recs[i].symbol); s < len(l.kinds) && slices.Contains(l.marked, l.kinds[s]) {
+					want = append(want, uint32(i))
+				}
+			}
+			if got := b.marked(); !slices.Equal(got, want) {
+				t.Errorf("%s (steps %v): marks %v, want %v", p, steps, got, want)
+			}
+			b.free()
+		}
+		tree.Close()
+		n++
+	}
+	if n < 3 {
+		t.Fatalf("only %d golden inputs of languages that mark kinds", n)
+	}
+	isComment := func(k string) bool { return k == "comment" }
+	for _, lang := range []string{world.LangPHP, world.LangC, world.LangCPP} {
+		if !registry[lang].marksCover("comments", isComment) {
+			t.Errorf("%s: comments are not all marked", lang)
+		}
+	}
+	if !registry[world.LangPHP].marksCover("requires", isPHPRequire) {
+		t.Error("php: requires are not all marked")
+	}
+	if registry[world.LangGo].marksCover("comments", isComment) {
+		t.Error("go: comments are said to be marked")
+	}
+}
