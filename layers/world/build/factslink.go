@@ -99,8 +99,24 @@ func (t *linkTable) encodeNumbered(c *linkCoder, f *world.Facts) []byte {
 	}
 	slices.SortFunc(c.refs, func(a, b refCount) int { return cmp.Compare(a.key, b.key) })
 
+	// The strings named, looked up in t all at once (its slots are read
+	// together rather than one miss of the caches after another), their
+	// hashes made before t is locked.
+	c.texts, c.named = c.texts[:0], c.named[:0]
+	for _, i := range c.order {
+		if s := c.loc.Bytes(i); len(s) > 0 {
+			c.texts, c.named = append(c.texts, s), append(c.named, i)
+		} else {
+			c.glob[i] = 1
+		}
+	}
+	c.hashes = terms.HashAll(c.texts, c.hashes[:0])
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	c.ids = t.strs.NumberAll(c.texts, c.hashes, c.ids[:0])
+	for k, i := range c.named {
+		c.glob[i] = c.ids[k] + 2
+	}
 	dst := c.out[:0]
 	var flags byte
 	if len(f.Defs) > 0 {
@@ -182,6 +198,12 @@ type linkCoder struct {
 	counts map[uint64]int32
 	refs   []refCount
 	out    []byte
+	// encodeNumbered's: the strings named (not ""), their numbers in loc,
+	// hashes and numbers in the run's table.
+	texts  [][]byte
+	named  []uint32
+	hashes []uint32
+	ids    []uint32
 }
 
 var linkCoders = sync.Pool{New: func() any { return &linkCoder{seen: map[linkDefKey]struct{}{}, counts: map[uint64]int32{}} }}
@@ -210,6 +232,8 @@ func (c *linkCoder) release() {
 	c.rawDefs, c.rawRefs, c.refNums = c.rawDefs[:0], c.rawRefs[:0], c.refNums[:0]
 	c.glob, c.rank, c.order = c.glob[:0], c.rank[:0], c.order[:0]
 	c.defs, c.refs = c.defs[:0], c.refs[:0]
+	clear(c.texts) // (the file's strings are not kept alive)
+	c.texts = c.texts[:0]
 	linkCoders.Put(c)
 }
 

@@ -155,14 +155,14 @@ func FuzzNumbering(f *testing.F) {
 			}
 			m.Reset()
 		}
-		// NumberTerms, a few strings at a time, with their hashes or
-		// without, numbers them as Number does.
+		// NumberTerms and NumberAll, a few strings at a time, with their
+		// hashes or without, number them as Number does.
 		var vec []world.Term
 		for _, k := range bytes.Split(b, []byte{0}) {
 			vec = append(vec, world.Term{Text: string(k)})
 		}
-		var byOne, byVec Numbering
-		var ids []uint32
+		var byOne, byVec, byAll Numbering
+		var ids, all []uint32
 		for lo := 0; lo < len(vec); lo += 3 {
 			part := vec[lo:min(lo+3, len(vec))]
 			var hashes []uint32
@@ -172,9 +172,18 @@ func FuzzNumbering(f *testing.F) {
 				}
 			}
 			ids = byVec.NumberTerms(part, hashes, ids[:0])
+			var texts [][]byte
+			for _, t := range part {
+				texts = append(texts, []byte(t.Text))
+			}
+			all = byAll.NumberAll(texts, HashAll(texts, nil), all[:0])
 			for i, term := range part {
-				if want := byOne.Number(term.Text); ids[i] != want {
+				want := byOne.Number(term.Text)
+				if ids[i] != want {
 					t.Fatalf("NumberTerms numbers %q %d, Number %d", term.Text, ids[i], want)
+				}
+				if all[i] != want {
+					t.Fatalf("NumberAll numbers %q %d, Number %d", term.Text, all[i], want)
 				}
 			}
 		}
