@@ -12,12 +12,25 @@ import (
 )
 
 // A table holds what a map does, across growth and resets (emptying by
-// generation, and giving its memory up past keep).
+// generation, and giving its memory up past keep), and room reserved
+// for more keys than it gets, fewer, or none (past its slots, within
+// their capacity, and past it).
 func TestTableLikeMap(t *testing.T) {
 	var tb table
-	for round := 0; round < 5; round++ {
+	var prev []string
+	for round := 0; round < 7; round++ {
+		if round > 0 {
+			tb.reserve([]int{0, 5000, 100, 0, 20000, 3000, 1000}[round])
+			for _, k := range prev {
+				h, head := hashHead([]byte(k))
+				if _, found := tb.lookupHashed([]byte(k), h, head); found {
+					t.Fatalf("round %d: %q of the round before survived reset and reserve", round, k)
+				}
+			}
+		}
+		prev = prev[:0]
 		want := map[string]int32{}
-		n := 50 + round*3000
+		n := 50 + round%5*3000
 		for i := 0; i < n; i++ {
 			k := fmt.Sprintf("k%d_%d", i%(n/2+1), round)
 			p, found := tb.upsert([]byte(k))
@@ -27,6 +40,7 @@ func TestTableLikeMap(t *testing.T) {
 			}
 			*p = int32(i)
 			want[k] = int32(i)
+			prev = append(prev, k)
 		}
 		if tb.n != len(want) {
 			t.Fatalf("round %d: %d keys, want %d", round, tb.n, len(want))
