@@ -165,6 +165,7 @@ func FuzzOfIsOfByAcc(f *testing.F) {
 	f.Add([]byte("func parseHTTPRequest_v2() { return x } // caches entries ÄÖüß _x__ X9y 123"), "markdown")
 	f.Add([]byte("# Ünïcode Heading\n\xff\xfe bad utf8 \x00 classes passes buses"), "go")
 	f.Add([]byte("KEY=value\nOTHER_KEY=secret"), "env")
+	f.Add([]byte("ÜberCache_Straße2 naïveEntries ΣΊΣΥΦΟΣ_Ies x\xffYZ_ab9 İstanbulCities ǅungla_\xc3"), "python")
 	f.Fuzz(func(t *testing.T, b []byte, lang string) {
 		fa := factsOf(lang, b)
 		if got, want := Of(fa, b), ofByAcc(fa, b); !reflect.DeepEqual(got, want) {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -251,7 +253,7 @@ func lowerASCII(tok []byte) bool {
 // (field Content) returns the entry its repeats count, or -1.
 func (v *vector) word(tok []byte, field uint8) int32 {
 	if !lowerASCII(tok) {
-		return v.wordSlow(string(tok), field)
+		return v.wordSlow(tok, field)
 	}
 	v.split(tok)
 	if len(v.parts) == 0 {
@@ -281,12 +283,21 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 	return hit
 }
 
-// wordSlow is word for a token with non-ASCII bytes, through the string
-// functions acc uses.
-func (v *vector) wordSlow(tok string, field uint8) int32 {
-	parts := Split(tok)
+// wordSlow is word for a token with non-ASCII bytes, giving the terms
+// Split, Whole and Stem give, made in v.buf: each part lower-cased as
+// strings.ToLower does (a rune at a time, bad UTF-8 as U+FFFD), then the
+// whole (Whole lower-cases ASCII letters only), then each part stemmed in
+// place.
+func (v *vector) wordSlow(tok []byte, field uint8) int32 {
+	buf, parts := v.buf[:0], v.parts[:0]
+	splitAt(tok, func(start, end int) {
+		lo := int32(len(buf))
+		buf = appendLower(buf, tok[start:end])
+		parts = append(parts, span32{lo, int32(len(buf))})
+	})
 	v.compound = len(parts) > 1
 	if len(parts) == 0 {
+		v.buf, v.parts = buf, parts
 		return -1
 	}
 	hit := int32(-1)
@@ -294,15 +305,38 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 		if field == Content {
 			field |= Ident
 		}
-		v.entry([]byte(Whole(tok)), field)
+		lo := len(buf)
+		for _, c := range tok {
+			if c != '_' {
+				buf = append(buf, lowerOf[c])
+			}
+		}
+		v.entry(buf[lo:], field)
 	}
+	v.buf, v.parts = buf, parts
 	for _, p := range parts {
-		e := v.entry([]byte(Stem(p)), field)
+		e := v.entry(stemBytes(buf[p.lo:p.hi]), field)
 		if field == Content && e >= 0 {
 			hit = e
 		}
 	}
 	return hit
+}
+
+// appendLower appends part as strings.ToLower gives it to buf.
+func appendLower(buf, part []byte) []byte {
+	if lowerASCII(part) {
+		for _, c := range part {
+			buf = append(buf, lowerOf[c])
+		}
+		return buf
+	}
+	for len(part) > 0 {
+		r, n := utf8.DecodeRune(part)
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		part = part[n:]
+	}
+	return buf
 }
 
 // contentWords adds the words of b as content tokens: wordBytes calling
