@@ -45,6 +45,8 @@ func FuzzFind(f *testing.F) {
 	f.Add("AGE-SECRET-KEY-1 hooks.slack.com github_pat_ AccountKey= GR1348941 .atlasv1.")
 	f.Add("ke")
 	f.Add("xAKIA")
+	f.Add("012345pASS7890123Pwd567890KEy34567_v1_12345AKIA")                                 // keywords across the eight-byte reads
+	f.Add("abcdefghijklmno" + "secre" + "tokenABCDEFGHIJKLMNOPQRSTUVWXYZaccountAccountKey=") // and at the end
 	f.Add("\u212aey \u017fecret")
 	f.Fuzz(func(t *testing.T, text string) {
 		rs := builtin()

@@ -142,6 +142,8 @@ var (
 	pairTriggers [][]trigger
 	// pairBits has a bit set for each pair of pairAt: 8 KB, small enough
 	// to stay in the first-level cache that pairAt's 64 KB overflow.
+	// Its pair a, b is bit a|b<<8, as a little-endian read of the two
+	// bytes gives it (find reads eight bytes at a time).
 	pairBits [1 << 10]uint64
 )
 
@@ -155,7 +157,8 @@ func triggerTable() [][]trigger {
 					panic("redact: more than 255 keyword pairs")
 				}
 				pairAt[k] = uint8(len(pairTriggers))
-				pairBits[k>>6] |= 1 << (k & 63)
+				le := uint16(b)<<8 | uint16(a)
+				pairBits[le>>6] |= 1 << (le & 63)
 			}
 			pairTriggers[pairAt[k]-1] = append(pairTriggers[pairAt[k]-1], tr)
 		}
@@ -217,43 +220,87 @@ func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
 // find returns where the keywords occur: per token rule (nil when no
 // keyword of any rule occurs), and for assignments.
 func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
-	tab := triggerTable()
 	t := s.text
 	if len(t) < 2 {
 		return nil, nil
 	}
-	// Each byte is read once: the pair at i is the byte before and t[i+1].
-	prev := uint16(t[0])
-	for j := 1; j < len(t); j++ {
-		c := uint16(t[j])
-		p := prev<<8 | c
-		prev = c
-		if pairBits[p>>6]&(1<<(p&63)) == 0 {
-			continue
+	f := finder{tab: triggerTable(), t: t, nrules: nrules}
+	// Eight bytes are read at a time, and the seven pairs that start in
+	// them looked up in pairBits as the read gives them: most pairs are
+	// no keyword's, and cost a shift and a look-up each.
+	i := 0
+	for ; i+8 <= len(t); i += 7 {
+		x := le64(t[i : i+8])
+		if pairIn(x) {
+			f.at(i)
 		}
-		i := j - 1
-		k := pairAt[p]
-		var x uint64
-		ok8 := len(t)-i >= 8
-		if ok8 {
-			x = le64(t[i : i+8])
+		if pairIn(x >> 8) {
+			f.at(i + 1)
 		}
-		for j := range tab[k-1] {
-			tr := &tab[k-1][j]
-			if !tr.at(t, i, x, ok8) {
-				continue
-			}
-			if tr.rule < 0 {
-				keyed = append(keyed, i)
-				continue
-			}
-			if byRule == nil {
-				byRule = make([][]int, nrules)
-			}
-			byRule[tr.rule] = append(byRule[tr.rule], i)
+		if pairIn(x >> 16) {
+			f.at(i + 2)
+		}
+		if pairIn(x >> 24) {
+			f.at(i + 3)
+		}
+		if pairIn(x >> 32) {
+			f.at(i + 4)
+		}
+		if pairIn(x >> 40) {
+			f.at(i + 5)
+		}
+		if pairIn(x >> 48) {
+			f.at(i + 6)
 		}
 	}
-	return byRule, keyed
+	for ; i+1 < len(t); i++ {
+		if pairIn(uint64(t[i]) | uint64(t[i+1])<<8) {
+			f.at(i)
+		}
+	}
+	return f.byRule, f.keyed
+}
+
+// pairIn reports whether the two low bytes of x, in the order a
+// little-endian read gives them, start a keyword.
+func pairIn(x uint64) bool {
+	p := uint16(x)
+	return pairBits[p>>6]&(1<<(p&63)) != 0
+}
+
+// finder is find's state: the keywords found so far.
+type finder struct {
+	tab    [][]trigger
+	t      string
+	nrules int
+	byRule [][]int
+	keyed  []int
+}
+
+// at notes the keywords that start t[i:], whose first two bytes are a
+// pair of pairAt.
+func (f *finder) at(i int) {
+	t := f.t
+	k := pairAt[uint16(t[i])<<8|uint16(t[i+1])]
+	var x uint64
+	ok8 := len(t)-i >= 8
+	if ok8 {
+		x = le64(t[i : i+8])
+	}
+	for j := range f.tab[k-1] {
+		tr := &f.tab[k-1][j]
+		if !tr.at(t, i, x, ok8) {
+			continue
+		}
+		if tr.rule < 0 {
+			f.keyed = append(f.keyed, i)
+			continue
+		}
+		if f.byRule == nil {
+			f.byRule = make([][]int, f.nrules)
+		}
+		f.byRule[tr.rule] = append(f.byRule[tr.rule], i)
+	}
 }
 
 // le64 is the 8 bytes of b as a little-endian word.
