@@ -285,3 +285,32 @@ func headings(content []byte) []string {
 	}
 	return out
 }
+
+// isStopHead is the stop map: for every stop word, each with a byte
+// changed, added or cut, and any other string.
+func FuzzIsStopHead(f *testing.F) {
+	for w := range stop {
+		f.Add(w)
+	}
+	f.Add("protect")
+	f.Add("protecte")
+	f.Add("\x00a")
+	f.Fuzz(func(t *testing.T, w string) {
+		check := func(w string) {
+			if len(w) == 0 {
+				return
+			}
+			if got, want := isStopHead([]byte(w), headOf([]byte(w))), stop[w]; got != want {
+				t.Fatalf("isStopHead(%q) = %v, the map says %v", w, got, want)
+			}
+		}
+		if w == "" {
+			return
+		}
+		check(w)
+		check(w + "s")
+		check(w[:len(w)-1])
+		check(w[1:])
+		check(strings.ToUpper(w[:1]) + w[1:])
+	})
+}

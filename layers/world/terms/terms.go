@@ -437,6 +437,42 @@ var stopShape = func() (t [256]uint64) {
 	return t
 }()
 
+// stopHeads holds the stop words of at most eight bytes as their headOf
+// and length, open-addressed by stopSlot: looking a term up reads no
+// string (the map's look-up hashed every term stopShape let through).
+var stopHeads = func() (t [512]struct {
+	head uint64
+	n    int
+}) {
+	for w := range stop {
+		if len(w) > 8 {
+			continue
+		}
+		h := headOf([]byte(w))
+		i := stopSlot(h)
+		for t[i].n != 0 {
+			i = (i + 1) % uint64(len(t))
+		}
+		t[i].head, t[i].n = h, len(w)
+	}
+	return t
+}()
+
+func stopSlot(head uint64) uint64 { return head * 0x9E3779B97F4A7C15 >> (64 - 9) }
+
+// isStopHead is stop[string(t)] for t, whose headOf is head.
+func isStopHead(t []byte, head uint64) bool {
+	if len(t) > 8 {
+		return stop[string(t)]
+	}
+	for i := stopSlot(head); stopHeads[i].n != 0; i = (i + 1) % uint64(len(stopHeads)) {
+		if stopHeads[i].head == head && stopHeads[i].n == len(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsStop reports whether a normalised term is a stop word.
 func IsStop(t string) bool { return stop[t] }
 

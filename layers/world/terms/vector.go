@@ -93,7 +93,7 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32 {
 	p, ok := v.index.upsertHashed(t, h, head)
 	if !ok {
-		if stopShape[t[0]]&(1<<len(t)) != 0 && stop[string(t)] || allDigitBytes(t) {
+		if stopShape[t[0]]&(1<<len(t)) != 0 && isStopHead(t, head) || allDigitBytes(t) {
 			*p = -1
 			return -1
 		}
