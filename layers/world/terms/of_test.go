@@ -314,3 +314,40 @@ func FuzzIsStopHead(f *testing.F) {
 		check(strings.ToUpper(w[:1]) + w[1:])
 	})
 }
+
+// Over MaxTerms, Of keeps what ofByAcc keeps: named terms first, then by
+// count, then by text, with many terms alike in both at the cut, and
+// more named terms than the cap.
+func TestOfCapsLikeAcc(t *testing.T) {
+	word := func(i int) string {
+		var b strings.Builder
+		b.WriteString("w")
+		for n := i; n > 0; n /= 26 {
+			b.WriteByte(byte('a' + n%26))
+		}
+		return b.String() + "x"
+	}
+	for _, c := range []struct{ words, named, spread int }{
+		{MaxTerms + 100, 0, 1}, {2 * MaxTerms, 10, 3}, {3 * MaxTerms, 500, 7}, {2 * MaxTerms, MaxTerms + 200, 2},
+	} {
+		var b strings.Builder
+		f := &world.Facts{Lang: "go"}
+		for i := 0; i < c.words; i++ {
+			for range 1 + (i*7919)%c.spread {
+				b.WriteString(word(i) + " ")
+			}
+			if i%3 == 0 && len(f.Defs) < c.named {
+				f.Defs = append(f.Defs, world.Def{Name: word(i)})
+			}
+		}
+		src := []byte(b.String())
+		f.Skeleton = string(src)
+		for _, fa := range []*world.Facts{nil, f} {
+			got, want := Of(fa, src), ofByAcc(fa, src)
+			if len(want) != MaxTerms || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%+v: Of keeps %d terms, ofByAcc %d, or others", c, len(got), len(want))
+			}
+			checkHashes(t, fa, src)
+		}
+	}
+}

@@ -552,24 +552,8 @@ func (v *vector) finish(own bool) ([]world.Term, []uint32) {
 	out, hashes := v.terms, v.hashes
 	if len(out) > MaxTerms {
 		// Keep the terms of named fields first, then the most frequent.
-		// (The builder's own entries are sorted: it is reset next.)
-		slices.SortFunc(out, func(a, b world.Term) int {
-			na, nb := a.Fields&^(Content|Ident) != 0, b.Fields&^(Content|Ident) != 0
-			if na != nb {
-				if na {
-					return -1
-				}
-				return 1
-			}
-			if a.Count != b.Count {
-				if a.Count > b.Count {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(a.Text, b.Text)
-		})
-		out = out[:MaxTerms]
+		// (The builder's own entries are moved: it is reset next.)
+		out = v.keep(out)
 		// The sort moved the terms away from their hashes: the few
 		// files this large hash theirs again.
 		hashes = hashes[:0]
@@ -606,6 +590,42 @@ func (v *vector) finish(own bool) ([]world.Term, []uint32) {
 	}
 	v.order, v.sorted, v.sortedH = order, sorted, sortedH
 	return sorted, sortedH
+}
+
+// keep returns the MaxTerms terms of out a vector keeps: those of named
+// fields first, then the most frequent, terms alike in both by text (the
+// order in which they come back does not matter: finish sorts them).
+// Each term is sorted as one word, whether it is named, its count and
+// its place, which a sort of words orders without a call a comparison;
+// only the terms alike in both at the cut are then compared by text.
+func (v *vector) keep(out []world.Term) []world.Term {
+	keys := v.order[:0]
+	for i := range out {
+		unnamed := uint64(b2u(out[i].Fields&^(Content|Ident) == 0))
+		keys = append(keys, unnamed<<63|uint64(^out[i].Count)<<31|uint64(i))
+	}
+	slices.Sort(keys)
+	const place = 1<<31 - 1
+	if g := keys[MaxTerms-1] >> 31; keys[MaxTerms]>>31 == g {
+		lo, hi := MaxTerms-1, MaxTerms+1
+		for lo > 0 && keys[lo-1]>>31 == g {
+			lo--
+		}
+		for hi < len(keys) && keys[hi]>>31 == g {
+			hi++
+		}
+		slices.SortFunc(keys[lo:hi], func(a, b uint64) int {
+			return strings.Compare(out[a&place].Text, out[b&place].Text)
+		})
+	}
+	kept := v.sorted[:0]
+	for _, k := range keys[:MaxTerms] {
+		kept = append(kept, out[k&place])
+	}
+	v.order = keys
+	copy(out, kept)
+	v.sorted = kept
+	return out[:MaxTerms]
 }
 
 // sortKeys sorts keys into out (grown as needed; keys are left in
