@@ -130,7 +130,18 @@ type trigger struct {
 	kw               string
 	rule             int
 	word, mask, fold uint64
+	nocase           bool
 }
+
+// Trigger rules that are not token rules: an assignment's keyword, and
+// the start of a private key block.
+const (
+	ruleKeyed = -1
+	ruleBegin = -2
+)
+
+// beginKey starts a private key block (privateKeys).
+const beginKey = "-----BEGIN "
 
 var (
 	triggersOnce sync.Once
@@ -167,9 +178,10 @@ func triggerTable() [][]trigger {
 				add(k[0], k[1], newTrigger(k, i, false))
 			}
 		}
+		add(beginKey[0], beginKey[1], newTrigger(beginKey, ruleBegin, false))
 		for _, k := range keyedKeywords {
 			up := func(c byte) byte { return c - 'a' + 'A' }
-			tr := newTrigger(k, -1, true)
+			tr := newTrigger(k, ruleKeyed, true)
 			for _, a := range []byte{k[0], up(k[0])} {
 				for _, b := range []byte{k[1], up(k[1])} {
 					add(a, b, tr)
@@ -181,7 +193,7 @@ func triggerTable() [][]trigger {
 }
 
 func newTrigger(kw string, rule int, fold bool) trigger {
-	tr := trigger{kw: kw, rule: rule}
+	tr := trigger{kw: kw, rule: rule, nocase: fold}
 	for j := 0; j < len(kw) && j < 8; j++ {
 		tr.word |= uint64(kw[j]) << (8 * j)
 		tr.mask |= 0xff << (8 * j)
@@ -200,7 +212,7 @@ func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
 		return false
 	}
 	if !ok8 {
-		if tr.rule >= 0 {
+		if !tr.nocase {
 			return t[i:i+n] == tr.kw
 		}
 		return strings.EqualFold(t[i:i+n], tr.kw)
@@ -211,18 +223,19 @@ func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
 	if n <= 8 {
 		return true
 	}
-	if tr.rule >= 0 {
+	if !tr.nocase {
 		return t[i+8:i+n] == tr.kw[8:]
 	}
 	return strings.EqualFold(t[i+8:i+n], tr.kw[8:])
 }
 
 // find returns where the keywords occur: per token rule (nil when no
-// keyword of any rule occurs), and for assignments.
-func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
+// keyword of any rule occurs), for assignments, and where private key
+// blocks may begin (beginKey).
+func (s *scan) find(nrules int) (byRule [][]int, keyed, begins []int) {
 	t := s.text
 	if len(t) < 2 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	f := finder{tab: triggerTable(), t: t, nrules: nrules}
 	// Eight bytes are read at a time, and the seven pairs that start in
@@ -258,7 +271,7 @@ func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
 			f.at(i)
 		}
 	}
-	return f.byRule, f.keyed
+	return f.byRule, f.keyed, f.begins
 }
 
 // pairIn reports whether the two low bytes of x, in the order a
@@ -275,6 +288,7 @@ type finder struct {
 	nrules int
 	byRule [][]int
 	keyed  []int
+	begins []int
 }
 
 // at notes the keywords that start t[i:], whose first two bytes are a
@@ -292,8 +306,12 @@ func (f *finder) at(i int) {
 		if !tr.at(t, i, x, ok8) {
 			continue
 		}
-		if tr.rule < 0 {
+		switch tr.rule {
+		case ruleKeyed:
 			f.keyed = append(f.keyed, i)
+			continue
+		case ruleBegin:
+			f.begins = append(f.begins, i)
 			continue
 		}
 		if f.byRule == nil {
