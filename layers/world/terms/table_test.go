@@ -222,6 +222,7 @@ func hashPlain(k []byte) uint32 {
 func FuzzHashBytes(f *testing.F) {
 	f.Add([]byte("a b ab abc abcd abcde abcdef abcdefg abcdefgh abcdefghi abcdefghijklmnop abcdefghijklmnopq"))
 	f.Add([]byte("x\x00y\x80\xff__ 12345678 _"))
+	f.Add([]byte("  a\n        if (x) {\n\t\t\t\t\t\t\t\tb;\n}}}}}}}}}}}}}}}}} c = d[0] -->         ")) // gaps of every length, one at the end
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for n := 0; n <= min(len(b), 40); n++ {
 			k := b[:n]
