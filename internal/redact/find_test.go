@@ -11,8 +11,8 @@ import (
 
 // findPlain is what find computes, written the straightforward way: at
 // every byte, every keyword of every rule, then every assignment keyword
-// without regard to case.
-func findPlain(text string, rs []tokenRule) (byRule [][]int, keyed []int) {
+// without regard to case, then the start of a private key block.
+func findPlain(text string, rs []tokenRule) (byRule [][]int, keyed, begins []int) {
 	byRule = make([][]int, len(rs))
 	for i := 0; i+1 < len(text); i++ {
 		for r := range rs {
@@ -27,8 +27,11 @@ func findPlain(text string, rs []tokenRule) (byRule [][]int, keyed []int) {
 				keyed = append(keyed, i)
 			}
 		}
+		if strings.HasPrefix(text[i:], beginKey) {
+			begins = append(begins, i)
+		}
 	}
-	return byRule, keyed
+	return byRule, keyed, begins
 }
 
 // FuzzFind: find's pair table and word compares find exactly the keyword
@@ -45,14 +48,20 @@ func FuzzFind(f *testing.F) {
 	f.Add("AGE-SECRET-KEY-1 hooks.slack.com github_pat_ AccountKey= GR1348941 .atlasv1.")
 	f.Add("ke")
 	f.Add("xAKIA")
+	f.Add("--------BEGIN RSA PRIVATE KEY-----\n-----begin -----BEGIN-----BEGIN ")
+	f.Add("012345pASS7890123Pwd567890KEy34567_v1_12345AKIA")                                 // keywords across the eight-byte reads
+	f.Add("abcdefghijklmno" + "secre" + "tokenABCDEFGHIJKLMNOPQRSTUVWXYZaccountAccountKey=") // and at the end
 	f.Add("\u212aey \u017fecret")
 	f.Fuzz(func(t *testing.T, text string) {
 		rs := builtin()
 		sc := scan{text: text}
-		gotRule, gotKeyed := sc.find(len(rs))
-		wantRule, wantKeyed := findPlain(text, rs)
+		gotRule, gotKeyed, gotBegins := sc.find(len(rs))
+		wantRule, wantKeyed, wantBegins := findPlain(text, rs)
 		if !slices.Equal(gotKeyed, wantKeyed) {
 			t.Fatalf("assignment keywords in %q: %v, want %v", text, gotKeyed, wantKeyed)
+		}
+		if !slices.Equal(gotBegins, wantBegins) {
+			t.Fatalf("private key blocks in %q begin at %v, want %v", text, gotBegins, wantBegins)
 		}
 		for r := range rs {
 			var got []int

@@ -56,16 +56,15 @@ func (s *scan) envValues() {
 // privateKeys redacts -----BEGIN … PRIVATE KEY----- blocks to their END
 // line; a block without an END line is redacted over the key lines that
 // follow it, and a lone header with no key lines after it is left alone.
-func (s *scan) privateKeys() {
-	const begin = "-----BEGIN "
+// begins are where beginKey occurs in the text, in order (find).
+func (s *scan) privateKeys(begins []int) {
 	t := s.text
-	for from := 0; ; {
-		i := strings.Index(t[from:], begin)
-		if i < 0 {
-			return
+	from := 0
+	for _, i := range begins {
+		if i < from {
+			continue // within a block redacted already
 		}
-		i += from
-		from = i + len(begin)
+		from = i + len(beginKey)
 		j := strings.Index(t[from:min(len(t), from+80)], "-----")
 		if j < 0 || j > 64 {
 			continue

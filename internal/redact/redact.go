@@ -231,12 +231,12 @@ func (r *Redactor) Text(p, text string) (string, Counts) {
 	// one finds nothing, so redacting twice gives what redacting once does.
 	for pass := 0; pass < maxPasses; pass++ {
 		sc := scan{text: text, path: p}
+		rs := builtin()
+		byRule, keyed, begins := sc.find(len(rs))
 		if IsEnvFile(p) {
 			sc.envValues()
 		}
-		sc.privateKeys()
-		rs := builtin()
-		byRule, keyed := sc.find(len(rs))
+		sc.privateKeys(begins)
 		sc.rules(rs, byRule)
 		sc.keyed(keyed)
 		for _, e := range r.extra {

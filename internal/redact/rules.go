@@ -130,7 +130,18 @@ type trigger struct {
 	kw               string
 	rule             int
 	word, mask, fold uint64
+	nocase           bool
 }
+
+// Trigger rules that are not token rules: an assignment's keyword, and
+// the start of a private key block.
+const (
+	ruleKeyed = -1
+	ruleBegin = -2
+)
+
+// beginKey starts a private key block (privateKeys).
+const beginKey = "-----BEGIN "
 
 var (
 	triggersOnce sync.Once
@@ -142,6 +153,8 @@ var (
 	pairTriggers [][]trigger
 	// pairBits has a bit set for each pair of pairAt: 8 KB, small enough
 	// to stay in the first-level cache that pairAt's 64 KB overflow.
+	// Its pair a, b is bit a|b<<8, as a little-endian read of the two
+	// bytes gives it (find reads eight bytes at a time).
 	pairBits [1 << 10]uint64
 )
 
@@ -155,7 +168,8 @@ func triggerTable() [][]trigger {
 					panic("redact: more than 255 keyword pairs")
 				}
 				pairAt[k] = uint8(len(pairTriggers))
-				pairBits[k>>6] |= 1 << (k & 63)
+				le := uint16(b)<<8 | uint16(a)
+				pairBits[le>>6] |= 1 << (le & 63)
 			}
 			pairTriggers[pairAt[k]-1] = append(pairTriggers[pairAt[k]-1], tr)
 		}
@@ -164,9 +178,10 @@ func triggerTable() [][]trigger {
 				add(k[0], k[1], newTrigger(k, i, false))
 			}
 		}
+		add(beginKey[0], beginKey[1], newTrigger(beginKey, ruleBegin, false))
 		for _, k := range keyedKeywords {
 			up := func(c byte) byte { return c - 'a' + 'A' }
-			tr := newTrigger(k, -1, true)
+			tr := newTrigger(k, ruleKeyed, true)
 			for _, a := range []byte{k[0], up(k[0])} {
 				for _, b := range []byte{k[1], up(k[1])} {
 					add(a, b, tr)
@@ -178,7 +193,7 @@ func triggerTable() [][]trigger {
 }
 
 func newTrigger(kw string, rule int, fold bool) trigger {
-	tr := trigger{kw: kw, rule: rule}
+	tr := trigger{kw: kw, rule: rule, nocase: fold}
 	for j := 0; j < len(kw) && j < 8; j++ {
 		tr.word |= uint64(kw[j]) << (8 * j)
 		tr.mask |= 0xff << (8 * j)
@@ -197,7 +212,7 @@ func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
 		return false
 	}
 	if !ok8 {
-		if tr.rule >= 0 {
+		if !tr.nocase {
 			return t[i:i+n] == tr.kw
 		}
 		return strings.EqualFold(t[i:i+n], tr.kw)
@@ -208,52 +223,103 @@ func (tr *trigger) at(t string, i int, x uint64, ok8 bool) bool {
 	if n <= 8 {
 		return true
 	}
-	if tr.rule >= 0 {
+	if !tr.nocase {
 		return t[i+8:i+n] == tr.kw[8:]
 	}
 	return strings.EqualFold(t[i+8:i+n], tr.kw[8:])
 }
 
 // find returns where the keywords occur: per token rule (nil when no
-// keyword of any rule occurs), and for assignments.
-func (s *scan) find(nrules int) (byRule [][]int, keyed []int) {
-	tab := triggerTable()
+// keyword of any rule occurs), for assignments, and where private key
+// blocks may begin (beginKey).
+func (s *scan) find(nrules int) (byRule [][]int, keyed, begins []int) {
 	t := s.text
 	if len(t) < 2 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	// Each byte is read once: the pair at i is the byte before and t[i+1].
-	prev := uint16(t[0])
-	for j := 1; j < len(t); j++ {
-		c := uint16(t[j])
-		p := prev<<8 | c
-		prev = c
-		if pairBits[p>>6]&(1<<(p&63)) == 0 {
+	f := finder{tab: triggerTable(), t: t, nrules: nrules}
+	// Eight bytes are read at a time, and the seven pairs that start in
+	// them looked up in pairBits as the read gives them: most pairs are
+	// no keyword's, and cost a shift and a look-up each. (Written out: a
+	// loop over the seven shifts read 650 MB/s of pystdlib, this 1 GB/s.)
+	i := 0
+	for ; i+8 <= len(t); i += 7 {
+		x := le64(t[i : i+8])
+		if pairIn(x) {
+			f.at(i)
+		}
+		if pairIn(x >> 8) {
+			f.at(i + 1)
+		}
+		if pairIn(x >> 16) {
+			f.at(i + 2)
+		}
+		if pairIn(x >> 24) {
+			f.at(i + 3)
+		}
+		if pairIn(x >> 32) {
+			f.at(i + 4)
+		}
+		if pairIn(x >> 40) {
+			f.at(i + 5)
+		}
+		if pairIn(x >> 48) {
+			f.at(i + 6)
+		}
+	}
+	for ; i+1 < len(t); i++ {
+		if pairIn(uint64(t[i]) | uint64(t[i+1])<<8) {
+			f.at(i)
+		}
+	}
+	return f.byRule, f.keyed, f.begins
+}
+
+// pairIn reports whether the two low bytes of x, in the order a
+// little-endian read gives them, start a keyword.
+func pairIn(x uint64) bool {
+	p := uint16(x)
+	return pairBits[p>>6]&(1<<(p&63)) != 0
+}
+
+// finder is find's state: the keywords found so far.
+type finder struct {
+	tab    [][]trigger
+	t      string
+	nrules int
+	byRule [][]int
+	keyed  []int
+	begins []int
+}
+
+// at notes the keywords that start t[i:], whose first two bytes are a
+// pair of pairAt.
+func (f *finder) at(i int) {
+	t := f.t
+	k := pairAt[uint16(t[i])<<8|uint16(t[i+1])]
+	var x uint64
+	ok8 := len(t)-i >= 8
+	if ok8 {
+		x = le64(t[i : i+8])
+	}
+	for j := range f.tab[k-1] {
+		tr := &f.tab[k-1][j]
+		if !tr.at(t, i, x, ok8) {
 			continue
 		}
-		i := j - 1
-		k := pairAt[p]
-		var x uint64
-		ok8 := len(t)-i >= 8
-		if ok8 {
-			x = le64(t[i : i+8])
+		switch tr.rule {
+		case ruleKeyed:
+			f.keyed = append(f.keyed, i)
+			continue
+		case ruleBegin:
+			f.begins = append(f.begins, i)
+			continue
 		}
-		for j := range tab[k-1] {
-			tr := &tab[k-1][j]
-			if !tr.at(t, i, x, ok8) {
-				continue
-			}
-			if tr.rule < 0 {
-				keyed = append(keyed, i)
-				continue
-			}
-			if byRule == nil {
-				byRule = make([][]int, nrules)
-			}
-			byRule[tr.rule] = append(byRule[tr.rule], i)
+		if f.byRule == nil {
+			f.byRule = make([][]int, f.nrules)
 		}
+		f.byRule[tr.rule] = append(f.byRule[tr.rule], i)
 	}
-	return byRule, keyed
 }
 
 // le64 is the 8 bytes of b as a little-endian word.

@@ -89,6 +89,7 @@ type factsCodec struct {
 	pieces []byte         // the skeleton's pieces
 	lit    []byte         // the skeleton's literal text
 	num    []byte
+	skip   [32]uint64 // index's table of 256 bytes, set eight at a time
 }
 
 func encodeFacts(f *world.Facts) ([]byte, error) {
@@ -356,7 +357,7 @@ func (c *factsCodec) skeleton(f *world.Facts) {
 			return false
 		}
 		end := min(len(s), pos+window+len(text))
-		j := strings.Index(s[pos:end], text)
+		j := c.indexWindow(s[pos:end], text)
 		if j < 0 {
 			return false
 		}
@@ -383,6 +384,61 @@ func (c *factsCodec) skeleton(f *world.Facts) {
 		find(n+i, fieldLines, string(c.num), shortWindow)
 	}
 	c.lit = append(c.lit, s[pos:]...)
+}
+
+// Texts of skipMin bytes or more are looked for in windows over skipFrom
+// bytes by factsCodec.index: most such texts (signatures, docs) that
+// are not found within a few bytes are not in the window at all (a
+// field set in an elided body, a signature the skeleton writes
+// otherwise), and strings.Index reads every byte of the window for them,
+// stopping at each byte like the text's first.
+const (
+	skipMin  = 16
+	skipFrom = 256
+)
+
+// indexWindow is strings.Index(w, text), for a window of the skeleton.
+func (c *factsCodec) indexWindow(w, text string) int {
+	near := skipFrom + len(text)
+	if len(w) <= near || len(text) < skipMin || len(text) > 255 {
+		return strings.Index(w, text)
+	}
+	// Most texts found are found within a few bytes: the rest of a long
+	// window is read by index, from where a text not in the first
+	// skipFrom bytes can start.
+	if j := strings.Index(w[:near], text); j >= 0 {
+		return j
+	}
+	if j := c.index(w[skipFrom+1:], text); j >= 0 {
+		return j + skipFrom + 1
+	}
+	return -1
+}
+
+// index is strings.Index(s, p) for p of 2 to 255 bytes, by Horspool's
+// method: at each place it reads the byte under p's last and moves on by
+// how far back in p that byte last occurs (all of p's length when it
+// does not), which never steps over a place p occurs. On a window where
+// p is not, it reads about len(s)/len(p) bytes.
+func (c *factsCodec) index(s, p string) int {
+	m := len(p)
+	fill := uint64(m) * 0x0101010101010101
+	for i := range c.skip {
+		c.skip[i] = fill
+	}
+	skip := (*[256]uint8)(unsafe.Pointer(&c.skip))
+	for i := 0; i < m-1; i++ {
+		skip[p[i]] = uint8(m - 1 - i)
+	}
+	first, last := p[0], p[m-1]
+	for i := 0; i+m <= len(s); {
+		b := s[i+m-1]
+		if b == last && s[i] == first && s[i:i+m] == p {
+			return i
+		}
+		i += int(skip[b])
+	}
+	return -1
 }
 
 // factsReader is a shard reader of facts with a budget: the bytes of the

@@ -188,6 +188,33 @@ func NewInformer(ctx context.Context, options metav1.ListOptions) Informer {
 	}
 }
 
+// factsCodec.index and indexWindow find what strings.Index finds (the
+// window cut at skipFrom bytes: a text before, across and after it).
+func FuzzFactsCodecIndex(f *testing.F) {
+	long := strings.Repeat("lines 1-2 self.x = y\n", 40)
+	for _, at := range []int{0, skipFrom - 20, skipFrom - 3, skipFrom, skipFrom + 1, skipFrom + 7, len(long)} {
+		f.Add(long[:at]+"def find_me_here(a, b):"+long[at:], "def find_me_here(a, b):")
+	}
+	f.Add(long, "self.x = y\nlines 1-3")
+	f.Add("def get(self, key): lines 3-9\n    self.path = path", "self.path = path")
+	f.Add("abcabcabdabcabd", "abd")
+	f.Add("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy", "xxxxxxxxxxxxxxxxy")
+	f.Add("aab", "ab")
+	f.Fuzz(func(t *testing.T, s, p string) {
+		if len(p) < 2 || len(p) > 255 {
+			return
+		}
+		var c factsCodec
+		want := strings.Index(s, p)
+		if got := c.index(s, p); got != want {
+			t.Fatalf("index(%q, %q) = %d, strings.Index %d", s, p, got, want)
+		}
+		if got := c.indexWindow(s, p); got != want {
+			t.Fatalf("indexWindow(%q, %q) = %d, strings.Index %d", s, p, got, want)
+		}
+	})
+}
+
 // Names nested thousands deep round-trip (the encoder stores them once
 // their joins grow large), and a damaged blob that asks for more than its
 // budget of joined names fails rather than allocating it.

@@ -55,19 +55,42 @@ func (t *linkTable) encodeNumbered(c *linkCoder, f *world.Facts) []byte {
 	if c.loc.Len() >= 1<<refRankBits {
 		return t.encodeLink(f.Link()) // numbers do not fit a word
 	}
+	// The definitions, each once, and the references, counted: in the
+	// order they first occur, found again through open-addressed slots
+	// holding their place + 1 (the file's numbers hash without a call).
+	slots, shift := c.slotsFor(len(c.rawDefs))
+	slotMask := uint64(len(slots) - 1)
 	for _, k := range c.rawDefs {
-		if _, dup := c.seen[k]; !dup {
-			c.seen[k] = struct{}{}
-			c.defs = append(c.defs, k)
+		x := uint64(k.name)<<32 | uint64(k.kind) ^ (uint64(k.parent)<<32|uint64(k.returns))*0xBF58476D1CE4E5B9
+		if k.exported {
+			x ^= 1 << 63
+		}
+		for i := x * 0x9E3779B97F4A7C15 >> shift; ; i = (i + 1) & slotMask {
+			at := slots[i]
+			if at == 0 {
+				c.defs = append(c.defs, k)
+				slots[i] = int32(len(c.defs))
+				break
+			}
+			if c.defs[at-1] == k {
+				break
+			}
 		}
 	}
-	// The references, counted.
+	slots, shift = c.slotsFor(len(c.rawRefs))
+	slotMask = uint64(len(slots) - 1)
 	for _, k := range c.rawRefs {
-		if at, ok := c.counts[k]; ok {
-			c.refs[at].n++
-		} else {
-			c.counts[k] = int32(len(c.refs))
-			c.refs = append(c.refs, refCount{k, 1})
+		for i := k * 0x9E3779B97F4A7C15 >> shift; ; i = (i + 1) & slotMask {
+			at := slots[i]
+			if at == 0 {
+				c.refs = append(c.refs, refCount{k, 1})
+				slots[i] = int32(len(c.refs))
+				break
+			}
+			if c.refs[at-1].key == k {
+				c.refs[at-1].n++
+				break
+			}
 		}
 	}
 	c.rankStrings()
@@ -99,8 +122,24 @@ func (t *linkTable) encodeNumbered(c *linkCoder, f *world.Facts) []byte {
 	}
 	slices.SortFunc(c.refs, func(a, b refCount) int { return cmp.Compare(a.key, b.key) })
 
+	// The strings named, looked up in t all at once (its slots are read
+	// together rather than one miss of the caches after another), their
+	// hashes made before t is locked.
+	c.texts, c.named = c.texts[:0], c.named[:0]
+	for _, i := range c.order {
+		if s := c.loc.Bytes(i); len(s) > 0 {
+			c.texts, c.named = append(c.texts, s), append(c.named, i)
+		} else {
+			c.glob[i] = 1
+		}
+	}
+	c.hashes = terms.HashAll(c.texts, c.hashes[:0])
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	c.ids = t.strs.NumberAll(c.texts, c.hashes, c.ids[:0])
+	for k, i := range c.named {
+		c.glob[i] = c.ids[k] + 2
+	}
 	dst := c.out[:0]
 	var flags byte
 	if len(f.Defs) > 0 {
@@ -136,6 +175,22 @@ func (t *linkTable) encodeNumbered(c *linkCoder, f *world.Facts) []byte {
 	}
 	c.out = dst
 	return bytes.Clone(dst)
+}
+
+// slotsFor returns c.slots emptied, a power of two at least twice n
+// long, and the shift that takes a word's high bits as a slot's number.
+func (c *linkCoder) slotsFor(n int) ([]int32, uint) {
+	size, bits := 16, uint(4)
+	for size < 2*n {
+		size, bits = size*2, bits+1
+	}
+	if cap(c.slots) < size {
+		c.slots = make([]int32, size)
+	} else {
+		c.slots = c.slots[:size]
+		clear(c.slots)
+	}
+	return c.slots, 64 - bits
 }
 
 // refRankBits is the bits of a string's rank in a reference's word.
@@ -175,16 +230,19 @@ type linkCoder struct {
 	rank    []uint32    // by number: its place among the strings named, sorted
 	order   []uint32    // by rank: the number
 	byHead  []uint64    // rankStrings' scratch
-	seen    map[linkDefKey]struct{}
 	defs    []linkDefKey
-	// counts: a reference's strings' numbers in one word → its place in
-	// refs.
-	counts map[uint64]int32
-	refs   []refCount
-	out    []byte
+	refs    []refCount
+	slots   []int32 // encodeNumbered's: place + 1 in defs or refs, 0 for none
+	out     []byte
+	// encodeNumbered's: the strings named (not ""), their numbers in loc,
+	// hashes and numbers in the run's table.
+	texts  [][]byte
+	named  []uint32
+	hashes []uint32
+	ids    []uint32
 }
 
-var linkCoders = sync.Pool{New: func() any { return &linkCoder{seen: map[linkDefKey]struct{}{}, counts: map[uint64]int32{}} }}
+var linkCoders = sync.Pool{New: func() any { return new(linkCoder) }}
 
 // borrowLinkCoder is an empty coder of linkCoders numbering strings in
 // loc, or in its own numbering when loc is nil.
@@ -200,16 +258,16 @@ func borrowLinkCoder(loc *terms.Numbering) *linkCoder {
 // release empties c and gives it back; one grown by a large file is
 // dropped instead.
 func (c *linkCoder) release() {
-	if len(c.seen) > 1024 || len(c.counts) > 1024 || c.own.Len() > 4096 || c.own.Size() > 1<<18 || len(c.rank) > 1<<14 || cap(c.out) > 1<<16 {
+	if len(c.defs) > 1024 || len(c.refs) > 1024 || c.own.Len() > 4096 || c.own.Size() > 1<<18 || len(c.rank) > 1<<14 || cap(c.out) > 1<<16 {
 		return
 	}
-	clear(c.seen)
-	clear(c.counts)
 	c.own.Reset()
 	c.loc = nil
 	c.rawDefs, c.rawRefs, c.refNums = c.rawDefs[:0], c.rawRefs[:0], c.refNums[:0]
 	c.glob, c.rank, c.order = c.glob[:0], c.rank[:0], c.order[:0]
 	c.defs, c.refs = c.defs[:0], c.refs[:0]
+	clear(c.texts) // (the file's strings are not kept alive)
+	c.texts = c.texts[:0]
 	linkCoders.Put(c)
 }
 

@@ -55,17 +55,44 @@ func (m *Numbering) NumberTerms(vec []world.Term, hashes []uint32, ids []uint32)
 		}
 		hashes = m.hashes
 	}
-	m.reserve(len(vec))
-	mask := uint32(len(m.slots) - 1)
-	var touch uint64
-	for _, h := range hashes[:len(vec)] {
-		touch += m.slots[slotAt(h, mask)].meta
-	}
-	m.touched = touch // (kept, so that the reads are not left out)
+	m.touch(hashes[:len(vec)])
 	for i, t := range vec {
 		ids = append(ids, m.number(bytesOf(t.Text), hashes[i]))
 	}
 	return ids
+}
+
+// NumberAll appends to ids the numbers of ts, numbering the new ones in
+// their order, as Number on each would, reading their slots first as
+// NumberTerms does. hashes are HashAll of ts: computed before a lock
+// that guards m is taken, they need not be computed under it.
+func (m *Numbering) NumberAll(ts [][]byte, hashes []uint32, ids []uint32) []uint32 {
+	m.touch(hashes[:len(ts)])
+	for i, t := range ts {
+		ids = append(ids, m.number(t, hashes[i]))
+	}
+	return ids
+}
+
+// HashAll appends to out the hashes of ts, for NumberAll.
+func HashAll(ts [][]byte, out []uint32) []uint32 {
+	for _, t := range ts {
+		out = append(out, hashBytes(t))
+	}
+	return out
+}
+
+// touch reserves room for as many strings as hashes holds and reads the
+// slot each of them is looked for first: the reads, independent of each
+// other, wait for memory together.
+func (m *Numbering) touch(hashes []uint32) {
+	m.reserve(len(hashes))
+	mask := uint32(len(m.slots) - 1)
+	var touch uint64
+	for _, h := range hashes {
+		touch += m.slots[slotAt(h, mask)].meta
+	}
+	m.touched = touch // (kept, so that the reads are not left out)
 }
 
 // reserve grows the slots until n more strings fit.

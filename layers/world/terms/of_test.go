@@ -165,6 +165,7 @@ func FuzzOfIsOfByAcc(f *testing.F) {
 	f.Add([]byte("func parseHTTPRequest_v2() { return x } // caches entries ÄÖüß _x__ X9y 123"), "markdown")
 	f.Add([]byte("# Ünïcode Heading\n\xff\xfe bad utf8 \x00 classes passes buses"), "go")
 	f.Add([]byte("KEY=value\nOTHER_KEY=secret"), "env")
+	f.Add([]byte("ÜberCache_Straße2 naïveEntries ΣΊΣΥΦΟΣ_Ies x\xffYZ_ab9 İstanbulCities ǅungla_\xc3"), "python")
 	f.Fuzz(func(t *testing.T, b []byte, lang string) {
 		fa := factsOf(lang, b)
 		if got, want := Of(fa, b), ofByAcc(fa, b); !reflect.DeepEqual(got, want) {
@@ -283,4 +284,70 @@ func headings(content []byte) []string {
 		}
 	}
 	return out
+}
+
+// isStopHead is the stop map: for every stop word, each with a byte
+// changed, added or cut, and any other string.
+func FuzzIsStopHead(f *testing.F) {
+	for w := range stop {
+		f.Add(w)
+	}
+	f.Add("protect")
+	f.Add("protecte")
+	f.Add("\x00a")
+	f.Fuzz(func(t *testing.T, w string) {
+		check := func(w string) {
+			if len(w) == 0 {
+				return
+			}
+			if got, want := isStopHead([]byte(w), headOf([]byte(w))), stop[w]; got != want {
+				t.Fatalf("isStopHead(%q) = %v, the map says %v", w, got, want)
+			}
+		}
+		if w == "" {
+			return
+		}
+		check(w)
+		check(w + "s")
+		check(w[:len(w)-1])
+		check(w[1:])
+		check(strings.ToUpper(w[:1]) + w[1:])
+	})
+}
+
+// Over MaxTerms, Of keeps what ofByAcc keeps: named terms first, then by
+// count, then by text, with many terms alike in both at the cut, and
+// more named terms than the cap.
+func TestOfCapsLikeAcc(t *testing.T) {
+	word := func(i int) string {
+		var b strings.Builder
+		b.WriteString("w")
+		for n := i; n > 0; n /= 26 {
+			b.WriteByte(byte('a' + n%26))
+		}
+		return b.String() + "x"
+	}
+	for _, c := range []struct{ words, named, spread int }{
+		{MaxTerms + 100, 0, 1}, {2 * MaxTerms, 10, 3}, {3 * MaxTerms, 500, 7}, {2 * MaxTerms, MaxTerms + 200, 2},
+	} {
+		var b strings.Builder
+		f := &world.Facts{Lang: "go"}
+		for i := 0; i < c.words; i++ {
+			for range 1 + (i*7919)%c.spread {
+				b.WriteString(word(i) + " ")
+			}
+			if i%3 == 0 && len(f.Defs) < c.named {
+				f.Defs = append(f.Defs, world.Def{Name: word(i)})
+			}
+		}
+		src := []byte(b.String())
+		f.Skeleton = string(src)
+		for _, fa := range []*world.Facts{nil, f} {
+			got, want := Of(fa, src), ofByAcc(fa, src)
+			if len(want) != MaxTerms || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%+v: Of keeps %d terms, ofByAcc %d, or others", c, len(got), len(want))
+			}
+			checkHashes(t, fa, src)
+		}
+	}
 }

@@ -207,6 +207,24 @@ func (t *table) grow() {
 	}
 }
 
+// reserve gives an empty table the slots n keys need, so that adding
+// them does not grow it step by step (each step places every key
+// again): within their capacity when it allows.
+func (t *table) reserve(n int) {
+	size := minSlots
+	for size < 2*(n+1) {
+		size *= 2
+	}
+	switch {
+	case size <= len(t.slots):
+	case size <= cap(t.slots):
+		t.slots, t.offs = t.slots[:size], t.offs[:size]
+		clear(t.slots) // (past len, slots of an earlier file)
+	default:
+		t.slots, t.offs = make([]tslot, size), make([]uint32, size)
+	}
+}
+
 // minSlots is the fewest slots a table has.
 const minSlots = 256
 

@@ -12,12 +12,25 @@ import (
 )
 
 // A table holds what a map does, across growth and resets (emptying by
-// generation, and giving its memory up past keep).
+// generation, and giving its memory up past keep), and room reserved
+// for more keys than it gets, fewer, or none (past its slots, within
+// their capacity, and past it).
 func TestTableLikeMap(t *testing.T) {
 	var tb table
-	for round := 0; round < 5; round++ {
+	var prev []string
+	for round := 0; round < 7; round++ {
+		if round > 0 {
+			tb.reserve([]int{0, 5000, 100, 0, 20000, 3000, 1000}[round])
+			for _, k := range prev {
+				h, head := hashHead([]byte(k))
+				if _, found := tb.lookupHashed([]byte(k), h, head); found {
+					t.Fatalf("round %d: %q of the round before survived reset and reserve", round, k)
+				}
+			}
+		}
+		prev = prev[:0]
 		want := map[string]int32{}
-		n := 50 + round*3000
+		n := 50 + round%5*3000
 		for i := 0; i < n; i++ {
 			k := fmt.Sprintf("k%d_%d", i%(n/2+1), round)
 			p, found := tb.upsert([]byte(k))
@@ -27,6 +40,7 @@ func TestTableLikeMap(t *testing.T) {
 			}
 			*p = int32(i)
 			want[k] = int32(i)
+			prev = append(prev, k)
 		}
 		if tb.n != len(want) {
 			t.Fatalf("round %d: %d keys, want %d", round, tb.n, len(want))
@@ -155,14 +169,14 @@ func FuzzNumbering(f *testing.F) {
 			}
 			m.Reset()
 		}
-		// NumberTerms, a few strings at a time, with their hashes or
-		// without, numbers them as Number does.
+		// NumberTerms and NumberAll, a few strings at a time, with their
+		// hashes or without, number them as Number does.
 		var vec []world.Term
 		for _, k := range bytes.Split(b, []byte{0}) {
 			vec = append(vec, world.Term{Text: string(k)})
 		}
-		var byOne, byVec Numbering
-		var ids []uint32
+		var byOne, byVec, byAll Numbering
+		var ids, all []uint32
 		for lo := 0; lo < len(vec); lo += 3 {
 			part := vec[lo:min(lo+3, len(vec))]
 			var hashes []uint32
@@ -172,9 +186,18 @@ func FuzzNumbering(f *testing.F) {
 				}
 			}
 			ids = byVec.NumberTerms(part, hashes, ids[:0])
+			var texts [][]byte
+			for _, t := range part {
+				texts = append(texts, []byte(t.Text))
+			}
+			all = byAll.NumberAll(texts, HashAll(texts, nil), all[:0])
 			for i, term := range part {
-				if want := byOne.Number(term.Text); ids[i] != want {
+				want := byOne.Number(term.Text)
+				if ids[i] != want {
 					t.Fatalf("NumberTerms numbers %q %d, Number %d", term.Text, ids[i], want)
+				}
+				if all[i] != want {
+					t.Fatalf("NumberAll numbers %q %d, Number %d", term.Text, all[i], want)
 				}
 			}
 		}
@@ -199,6 +222,7 @@ func hashPlain(k []byte) uint32 {
 func FuzzHashBytes(f *testing.F) {
 	f.Add([]byte("a b ab abc abcd abcde abcdef abcdefg abcdefgh abcdefghi abcdefghijklmnop abcdefghijklmnopq"))
 	f.Add([]byte("x\x00y\x80\xff__ 12345678 _"))
+	f.Add([]byte("  a\n        if (x) {\n\t\t\t\t\t\t\t\tb;\n}}}}}}}}}}}}}}}}} c = d[0] -->         ")) // gaps of every length, one at the end
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for n := 0; n <= min(len(b), 40); n++ {
 			k := b[:n]

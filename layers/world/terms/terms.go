@@ -15,6 +15,7 @@ package terms
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -137,6 +138,9 @@ func with(f *world.Facts, content []byte, own bool, fn func(vec []world.Term, ha
 	}
 	// Content words repeat: each distinct token is split and stemmed
 	// once, and its repeats only count.
+	n := distinctGuess(len(content))
+	v.seen.reserve(n)
+	v.index.reserve(n)
 	v.contentWords(content)
 	if f != nil {
 		for _, d := range f.Defs {
@@ -156,6 +160,16 @@ func with(f *world.Facts, content []byte, own bool, fn func(vec []world.Term, ha
 		}
 	}
 	fn(v.finish(own))
+}
+
+// distinctGuess is about how many distinct tokens, and terms, a text of
+// n bytes holds: three times the square root of n held for most files
+// of a corpus of Go, Python, PHP, C, JavaScript and prose (a file of
+// 10 KB, some 300), and a data file of long lists holds more. A vector's
+// tables are made that large at once (a table filled from its fewest
+// slots grew five times for a file of 20 KB), up to keepMap.
+func distinctGuess(n int) int {
+	return min(3*int(math.Sqrt(float64(n))), keepMap)
 }
 
 // PathTerms are the terms of a path's folders and file name, stemmed.
@@ -422,6 +436,42 @@ var stopShape = func() (t [256]uint64) {
 	}
 	return t
 }()
+
+// stopHeads holds the stop words of at most eight bytes as their headOf
+// and length, open-addressed by stopSlot: looking a term up reads no
+// string (the map's look-up hashed every term stopShape let through).
+var stopHeads = func() (t [512]struct {
+	head uint64
+	n    int
+}) {
+	for w := range stop {
+		if len(w) > 8 {
+			continue
+		}
+		h := headOf([]byte(w))
+		i := stopSlot(h)
+		for t[i].n != 0 {
+			i = (i + 1) % uint64(len(t))
+		}
+		t[i].head, t[i].n = h, len(w)
+	}
+	return t
+}()
+
+func stopSlot(head uint64) uint64 { return head * 0x9E3779B97F4A7C15 >> (64 - 9) }
+
+// isStopHead is stop[string(t)] for t, whose headOf is head.
+func isStopHead(t []byte, head uint64) bool {
+	if len(t) > 8 {
+		return stop[string(t)]
+	}
+	for i := stopSlot(head); stopHeads[i].n != 0; i = (i + 1) % uint64(len(stopHeads)) {
+		if stopHeads[i].head == head && stopHeads[i].n == len(t) {
+			return true
+		}
+	}
+	return false
+}
 
 // IsStop reports whether a normalised term is a stop word.
 func IsStop(t string) bool { return stop[t] }

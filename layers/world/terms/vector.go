@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -91,7 +93,7 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32 {
 	p, ok := v.index.upsertHashed(t, h, head)
 	if !ok {
-		if stopShape[t[0]]&(1<<len(t)) != 0 && stop[string(t)] || allDigitBytes(t) {
+		if stopShape[t[0]]&(1<<len(t)) != 0 && isStopHead(t, head) || allDigitBytes(t) {
 			*p = -1
 			return -1
 		}
@@ -251,7 +253,7 @@ func lowerASCII(tok []byte) bool {
 // (field Content) returns the entry its repeats count, or -1.
 func (v *vector) word(tok []byte, field uint8) int32 {
 	if !lowerASCII(tok) {
-		return v.wordSlow(string(tok), field)
+		return v.wordSlow(tok, field)
 	}
 	v.split(tok)
 	if len(v.parts) == 0 {
@@ -281,12 +283,21 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 	return hit
 }
 
-// wordSlow is word for a token with non-ASCII bytes, through the string
-// functions acc uses.
-func (v *vector) wordSlow(tok string, field uint8) int32 {
-	parts := Split(tok)
+// wordSlow is word for a token with non-ASCII bytes, giving the terms
+// Split, Whole and Stem give, made in v.buf: each part lower-cased as
+// strings.ToLower does (a rune at a time, bad UTF-8 as U+FFFD), then the
+// whole (Whole lower-cases ASCII letters only), then each part stemmed in
+// place.
+func (v *vector) wordSlow(tok []byte, field uint8) int32 {
+	buf, parts := v.buf[:0], v.parts[:0]
+	splitAt(tok, func(start, end int) {
+		lo := int32(len(buf))
+		buf = appendLower(buf, tok[start:end])
+		parts = append(parts, span32{lo, int32(len(buf))})
+	})
 	v.compound = len(parts) > 1
 	if len(parts) == 0 {
+		v.buf, v.parts = buf, parts
 		return -1
 	}
 	hit := int32(-1)
@@ -294,15 +305,38 @@ func (v *vector) wordSlow(tok string, field uint8) int32 {
 		if field == Content {
 			field |= Ident
 		}
-		v.entry([]byte(Whole(tok)), field)
+		lo := len(buf)
+		for _, c := range tok {
+			if c != '_' {
+				buf = append(buf, lowerOf[c])
+			}
+		}
+		v.entry(buf[lo:], field)
 	}
+	v.buf, v.parts = buf, parts
 	for _, p := range parts {
-		e := v.entry([]byte(Stem(p)), field)
+		e := v.entry(stemBytes(buf[p.lo:p.hi]), field)
 		if field == Content && e >= 0 {
 			hit = e
 		}
 	}
 	return hit
+}
+
+// appendLower appends part as strings.ToLower gives it to buf.
+func appendLower(buf, part []byte) []byte {
+	if lowerASCII(part) {
+		for _, c := range part {
+			buf = append(buf, lowerOf[c])
+		}
+		return buf
+	}
+	for len(part) > 0 {
+		r, n := utf8.DecodeRune(part)
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		part = part[n:]
+	}
+	return buf
 }
 
 // contentWords adds the words of b as content tokens: wordBytes calling
@@ -518,24 +552,8 @@ func (v *vector) finish(own bool) ([]world.Term, []uint32) {
 	out, hashes := v.terms, v.hashes
 	if len(out) > MaxTerms {
 		// Keep the terms of named fields first, then the most frequent.
-		// (The builder's own entries are sorted: it is reset next.)
-		slices.SortFunc(out, func(a, b world.Term) int {
-			na, nb := a.Fields&^(Content|Ident) != 0, b.Fields&^(Content|Ident) != 0
-			if na != nb {
-				if na {
-					return -1
-				}
-				return 1
-			}
-			if a.Count != b.Count {
-				if a.Count > b.Count {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(a.Text, b.Text)
-		})
-		out = out[:MaxTerms]
+		// (The builder's own entries are moved: it is reset next.)
+		out = v.keep(out)
 		// The sort moved the terms away from their hashes: the few
 		// files this large hash theirs again.
 		hashes = hashes[:0]
@@ -572,6 +590,42 @@ func (v *vector) finish(own bool) ([]world.Term, []uint32) {
 	}
 	v.order, v.sorted, v.sortedH = order, sorted, sortedH
 	return sorted, sortedH
+}
+
+// keep returns the MaxTerms terms of out a vector keeps: those of named
+// fields first, then the most frequent, terms alike in both by text (the
+// order in which they come back does not matter: finish sorts them).
+// Each term is sorted as one word, whether it is named, its count and
+// its place, which a sort of words orders without a call a comparison;
+// only the terms alike in both at the cut are then compared by text.
+func (v *vector) keep(out []world.Term) []world.Term {
+	keys := v.order[:0]
+	for i := range out {
+		unnamed := uint64(b2u(out[i].Fields&^(Content|Ident) == 0))
+		keys = append(keys, unnamed<<63|uint64(^out[i].Count)<<31|uint64(i))
+	}
+	slices.Sort(keys)
+	const place = 1<<31 - 1
+	if g := keys[MaxTerms-1] >> 31; keys[MaxTerms]>>31 == g {
+		lo, hi := MaxTerms-1, MaxTerms+1
+		for lo > 0 && keys[lo-1]>>31 == g {
+			lo--
+		}
+		for hi < len(keys) && keys[hi]>>31 == g {
+			hi++
+		}
+		slices.SortFunc(keys[lo:hi], func(a, b uint64) int {
+			return strings.Compare(out[a&place].Text, out[b&place].Text)
+		})
+	}
+	kept := v.sorted[:0]
+	for _, k := range keys[:MaxTerms] {
+		kept = append(kept, out[k&place])
+	}
+	v.order = keys
+	copy(out, kept)
+	v.sorted = kept
+	return out[:MaxTerms]
 }
 
 // sortKeys sorts keys into out (grown as needed; keys are left in
