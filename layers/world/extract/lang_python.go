@@ -361,9 +361,9 @@ func (w *pyWalker) elideBlock(body *sitter.Node) {
 	from := body
 	if st := f.namedChild(body, 0); st != nil && f.kind(st) == "expression_statement" && w.isDocString(st) {
 		w.trimDocstring(f.namedChild(st, 0))
-		from = st.NextNamedSibling()
+		from = w.nextNamed(st)
 		for from != nil && f.kind(from) == "comment" {
-			from = from.NextNamedSibling()
+			from = w.nextNamed(from)
 		}
 		if from == nil {
 			return
@@ -1731,8 +1731,8 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 		fr.types[f.text(name)] = h // the latest binding decides
 	}
 	pair := func() (*sitter.Node, *sitter.Node) {
-		if k := f.kind(left); (k == "pattern_list" || k == "tuple_pattern") && left.NamedChildCount() == 2 {
-			return left.NamedChild(0), left.NamedChild(1)
+		if k := f.kind(left); (k == "pattern_list" || k == "tuple_pattern") && f.namedCount(left) == 2 {
+			return f.namedChild(left, 0), f.namedChild(left, 1)
 		}
 		return nil, nil
 	}
@@ -1740,22 +1740,22 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 		fn, args := f.field(right, "function"), f.field(right, "arguments")
 		if fn != nil && args != nil {
 			switch {
-			case f.kind(fn) == "attribute" && f.field(fn, "attribute") != nil && f.textIs(f.field(fn, "attribute"), "items") && args.NamedChildCount() == 0:
+			case f.kind(fn) == "attribute" && f.field(fn, "attribute") != nil && f.textIs(f.field(fn, "attribute"), "items") && f.namedCount(args) == 0:
 				// for k, v in d.items(): v a value of d
 				if k, v := pair(); k != nil {
 					set(k, "")
 					set(v, pyElemHint(w.valueHint(f.field(fn, "object"), 0), "@v"))
 				}
 				return
-			case f.kind(fn) == "identifier" && f.textIs(fn, "enumerate") && !w.bound("enumerate") && args.NamedChildCount() >= 1:
+			case f.kind(fn) == "identifier" && f.textIs(fn, "enumerate") && !w.bound("enumerate") && f.namedCount(args) >= 1:
 				if k, v := pair(); k != nil {
 					set(k, "")
-					set(v, pyElemHint(w.valueHint(args.NamedChild(0), 0), "@i"))
+					set(v, pyElemHint(w.valueHint(f.namedChild(args, 0), 0), "@i"))
 				}
 				return
 			case f.kind(fn) == "identifier" && (f.textIs(fn, "sorted") || f.textIs(fn, "reversed") || f.textIs(fn, "list") || f.textIs(fn, "tuple")) &&
-				!w.bound(f.text(fn)) && args.NamedChildCount() >= 1:
-				right = args.NamedChild(0)
+				!w.bound(f.text(fn)) && f.namedCount(args) >= 1:
+				right = f.namedChild(args, 0)
 			}
 		}
 	}
@@ -1774,12 +1774,12 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 		return
 	}
 	h := ""
-	switch p := n.Parent(); {
+	switch p := w.parent(n); {
 	case k == "except_clause" || p != nil && f.kind(p) == "except_clause":
 		h = pyTypeName(f.text(value))
 	case p != nil && f.kind(p) == "with_item":
 		enter := "__enter__"
-		for q := p.Parent(); q != nil; q = q.Parent() {
+		for q := w.parent(p); q != nil; q = w.parent(q) {
 			if f.kind(q) == "with_statement" {
 				if strings.HasPrefix(f.text(q), "async") {
 					enter = "__aenter__"
@@ -1967,12 +1967,12 @@ func (w *pyWalker) paramAnnot(def *sitter.Node, name string) string {
 	if ps == nil {
 		return ""
 	}
-	for i := uint(0); i < ps.NamedChildCount(); i++ {
-		p := ps.NamedChild(i)
+	for i := uint(0); i < f.namedCount(ps); i++ {
+		p := f.namedChild(ps, i)
 		var nm *sitter.Node
 		switch f.kind(p) {
 		case "typed_parameter":
-			nm = p.NamedChild(0)
+			nm = f.namedChild(p, 0)
 		case "typed_default_parameter":
 			nm = f.field(p, "name")
 		default:
@@ -2091,4 +2091,31 @@ func (w *pyWalker) isSuper(n *sitter.Node) bool {
 	}
 	fn := f.field(n, "function")
 	return fn != nil && f.kind(fn) == "identifier" && f.textIs(fn, "super")
+}
+
+// nextNamed returns the named sibling after n, nil when there is none:
+// NextNamedSibling read from the file's tree, without a cgo call (and
+// with a node in the tree, which f.at finds without an index).
+func (w *pyWalker) nextNamed(n *sitter.Node) *sitter.Node {
+	recs := w.f.recs
+	i := w.f.at(n)
+	p := recs[i].parent
+	if p < 0 {
+		return nil
+	}
+	for j, end := int(recs[i].after), int(recs[p].after); j < end; j = int(recs[j].after) {
+		if w.f.recNamed(&recs[j]) {
+			return &recs[j].node
+		}
+	}
+	return nil
+}
+
+// parent returns n's parent, nil for the root: Parent read from the
+// file's tree.
+func (w *pyWalker) parent(n *sitter.Node) *sitter.Node {
+	if p := w.f.recs[w.f.at(n)].parent; p >= 0 {
+		return &w.f.recs[p].node
+	}
+	return nil
 }
