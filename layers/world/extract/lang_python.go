@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tree_sitter_python "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -64,7 +65,68 @@ type pyWalker struct {
 	// modTypes are the types of module-level variables assigned a call
 	// or annotated (see pyFrame.types).
 	modTypes map[string]string
+	// kt numbers the grammar's node kinds (pyKinds).
+	kt []pyKind
+	// assigns holds the self assignments of the classes being walked,
+	// the innermost's last (selfAssignments).
+	assigns []pySelfAssign
 }
+
+// pyKind is a node kind the walker tells apart, as a number: read from a
+// record's symbol through a table (pyKinds), it costs less to get and to
+// switch on than the kind's name.
+type pyKind uint8
+
+const (
+	pkOther pyKind = iota
+	pkIdentifier
+	pkAttribute
+	pkCall
+	pkAssignment
+	pkAugmentedAssignment
+	pkExpressionStatement
+	pkFunctionDefinition
+	pkClassDefinition
+	pkDecoratedDefinition
+	pkLambda
+	pkForInClause
+)
+
+// pyKindNames maps the kinds the walker numbers to their pyKind.
+var pyKindNames = map[string]pyKind{
+	"identifier": pkIdentifier, "attribute": pkAttribute, "call": pkCall, "assignment": pkAssignment,
+	"augmented_assignment": pkAugmentedAssignment, "expression_statement": pkExpressionStatement,
+	"function_definition": pkFunctionDefinition, "class_definition": pkClassDefinition,
+	"decorated_definition": pkDecoratedDefinition, "lambda": pkLambda, "for_in_clause": pkForInClause,
+}
+
+var pyKindTable struct {
+	once sync.Once
+	t    []pyKind
+}
+
+// pyKinds returns the pyKind of each of the Python grammar's symbols.
+func pyKinds(l *language) []pyKind {
+	pyKindTable.once.Do(func() {
+		t := make([]pyKind, len(l.kinds))
+		for i, k := range l.kinds {
+			t[i] = pyKindNames[k]
+		}
+		pyKindTable.t = t
+	})
+	return pyKindTable.t
+}
+
+// recKind returns the pyKind of a record of the file's tree.
+func (w *pyWalker) recKind(r *cRec) pyKind {
+	if int(r.symbol) < len(w.kt) {
+		return w.kt[r.symbol]
+	}
+	return pyKindNames[r.node.Kind()]
+}
+
+// kindOf returns the pyKind of n.
+func (w *pyWalker) kindOf(n *sitter.Node) pyKind { return w.recKind(&w.f.recs[w.f.at(n)]) }
 
 // pyClass is a class being walked: its qualified name and the types of
 // the attributes its methods assign on self.
@@ -89,7 +151,8 @@ type pyFrame struct {
 }
 
 func walkPython(f *file) {
-	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}}
+	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{},
+		kt: pyKinds(f.lang)}
 	w.all = w.findAll(f.root)
 	w.block(f.root, "", 0, true)
 	// Drop the refs that frames found to be locals.
@@ -455,9 +518,14 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		}
 		if body != nil {
 			outerCls := w.cls
-			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body)}
-			w.block(body, qual, idx, false)
-			w.instanceAttrs(body, qual, idx)
+			mark := len(w.assigns)
+			w.selfAssignments(body)
+			end := len(w.assigns)
+			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body, w.assigns[mark:end])}
+			w.block(body, qual, idx, false) // nested classes' assignments come after end, and go
+			w.instanceAttrs(w.assigns[mark:end], qual, idx)
+			clear(w.assigns[mark:end]) // keep no nodes of this file
+			w.assigns = w.assigns[:mark]
 			w.cls = outerCls
 		}
 		return
@@ -1900,7 +1968,7 @@ func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
 // on self (self.x = …) that the class body does not declare, as fields
 // with the type the code gives them: jedi and type checkers find a
 // member there.
-func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
+func (w *pyWalker) instanceAttrs(sa []pySelfAssign, qual string, classIdx int) {
 	f := w.f
 	have := map[string]bool{}
 	for _, d := range f.facts.Defs[classIdx:] {
@@ -1908,9 +1976,10 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 			have[d.Name] = true
 		}
 	}
-	w.selfAssignments(body, func(name string, n, _ *sitter.Node) {
+	for _, a := range sa {
+		name, n := a.name, a.assign
 		if have[name] {
-			return
+			continue
 		}
 		have[name] = true
 		sig := foldSpace(f.text(n))
@@ -1920,42 +1989,56 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 		f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
 			Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
 			Returns: w.cls.attrs[name]})
-	})
+	}
 }
 
-// selfAssignments calls fn, in source order, for every assignment
-// self.name = … in the methods of a class body (not in functions nested
-// in them).
-func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign, method *sitter.Node)) {
+// pySelfAssign is an assignment self.name = … in method of a class.
+type pySelfAssign struct {
+	name           string
+	assign, method *sitter.Node
+}
+
+// selfAssignments appends to w.assigns, in source order, every
+// assignment self.name = … in the methods of a class body (not in
+// functions nested in them). Both selfAttrs and instanceAttrs read them:
+// the methods are walked once.
+func (w *pyWalker) selfAssignments(body *sitter.Node) {
 	f := w.f
-	for i := uint(0); i < f.namedCount(body); i++ {
-		st := f.namedChild(body, i)
-		if f.kind(st) == "decorated_definition" {
-			st = f.field(st, "definition")
+	recs := f.recs
+	for st := range f.childRecs(body) {
+		if w.recKind(st) == pkDecoratedDefinition {
+			d := f.field(&st.node, "definition")
+			if d == nil {
+				continue
+			}
+			st = &recs[f.at(d)]
 		}
-		if st == nil || f.kind(st) != "function_definition" {
+		if w.recKind(st) != pkFunctionDefinition {
 			continue
 		}
-		fb := f.field(st, "body")
+		fb := f.field(&st.node, "body")
 		if fb == nil {
 			continue
 		}
-		f.walk(fb, func(n *sitter.Node) bool {
-			switch f.kind(n) {
-			case "function_definition", "class_definition", "lambda":
-				return false
-			case "assignment":
-				l := f.field(n, "left")
-				if l == nil || f.kind(l) != "attribute" {
-					return true
+		i := f.at(fb)
+		for j, end := i, int(recs[i].after); j < end; {
+			r := &recs[j]
+			switch w.recKind(r) {
+			case pkFunctionDefinition, pkClassDefinition, pkLambda:
+				j = int(r.after)
+				continue
+			case pkAssignment:
+				l := f.field(&r.node, "left")
+				if l == nil || w.kindOf(l) != pkAttribute {
+					break
 				}
 				o, at := f.field(l, "object"), f.field(l, "attribute")
-				if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
-					fn(f.text(at), n, st)
+				if o != nil && at != nil && w.kindOf(o) == pkIdentifier && f.textIs(o, "self") {
+					w.assigns = append(w.assigns, pySelfAssign{f.text(at), &r.node, &st.node})
 				}
 			}
-			return true
-		})
+			j++
+		}
 	}
 }
 
@@ -2014,7 +2097,7 @@ func (w *pyWalker) typeOf(root string) string {
 // selfAttrs collects the types of a class's attributes: class-level
 // annotated or assigned fields, and self.x assignments in its methods.
 // Attributes assigned different types get none.
-func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
+func (w *pyWalker) selfAttrs(body *sitter.Node, sa []pySelfAssign) map[string]string {
 	f := w.f
 	attrs := map[string]string{}
 	set := func(name, h string) {
@@ -2023,15 +2106,18 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 		}
 		attrs[name] = h
 	}
-	for i := uint(0); i < f.namedCount(body); i++ {
-		st := f.namedChild(body, i)
-		if f.kind(st) == "decorated_definition" {
+	for r := range f.childRecs(body) {
+		if !f.recNamed(r) {
+			continue
+		}
+		st := &r.node
+		if w.recKind(r) == pkDecoratedDefinition {
 			st = f.field(st, "definition")
 			if st == nil {
 				continue
 			}
 		}
-		if f.kind(st) == "expression_statement" {
+		if w.kindOf(st) == pkExpressionStatement {
 			if a := f.namedChild(st, 0); a != nil && f.kind(a) == "assignment" {
 				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
 					set(f.text(l), w.hintOf(a))
@@ -2039,15 +2125,16 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 			}
 		}
 	}
-	w.selfAssignments(body, func(name string, n, method *sitter.Node) {
-		if r := f.field(n, "right"); f.field(n, "type") == nil && r != nil && f.kind(r) == "identifier" {
+	for _, a := range sa {
+		name, n := a.name, a.assign
+		if r := f.field(n, "right"); f.field(n, "type") == nil && r != nil && w.kindOf(r) == pkIdentifier {
 			// self.x = x, x an annotated parameter (other names are the
 			// method's locals, whose types are not known here)
-			set(name, w.paramAnnot(method, f.text(r)))
-			return
+			set(name, w.paramAnnot(a.method, f.keyText(r)))
+			continue
 		}
 		set(name, w.hintOf(n))
-	})
+	}
 	for k, v := range attrs {
 		if v == "" {
 			delete(attrs, k)
