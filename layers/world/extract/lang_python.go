@@ -70,6 +70,13 @@ type pyWalker struct {
 	// assigns holds the self assignments of the classes being walked,
 	// the innermost's last (selfAssignments).
 	assigns []pySelfAssign
+	// spareFrames, spareSets and spareTypes are closed frames and their
+	// maps, emptied, for the next frames (push, takeSet, takeTypes).
+	spareFrames []*pyFrame
+	spareSets   []map[string]bool
+	spareTypes  []map[string]string
+	// scratch is scratchSet's.
+	scratch map[string]bool
 }
 
 // pyKind is a node kind the walker tells apart, as a number: read from a
@@ -165,9 +172,41 @@ func walkPython(f *file) {
 	f.facts.Refs = refs
 }
 
-// push opens a frame with the given locals.
+// push opens a frame with the given locals (a set from takeSet, which
+// pop gives back).
 func (w *pyWalker) push(locals map[string]bool) {
-	w.frames = append(w.frames, &pyFrame{locals: locals})
+	var fr *pyFrame
+	if n := len(w.spareFrames); n > 0 {
+		fr = w.spareFrames[n-1]
+		w.spareFrames = w.spareFrames[:n-1]
+	} else {
+		fr = &pyFrame{}
+	}
+	fr.locals = locals
+	w.frames = append(w.frames, fr)
+}
+
+// takeSet returns an empty set of names, one a closed frame gave back
+// when there is one: a frame's locals are keyed by strings over the
+// source (keyText), and a function's sets are used and dropped by the
+// thousand.
+func (w *pyWalker) takeSet() map[string]bool {
+	if n := len(w.spareSets); n > 0 {
+		m := w.spareSets[n-1]
+		w.spareSets = w.spareSets[:n-1]
+		return m
+	}
+	return map[string]bool{}
+}
+
+// takeTypes is takeSet for a frame's types.
+func (w *pyWalker) takeTypes() map[string]string {
+	if n := len(w.spareTypes); n > 0 {
+		m := w.spareTypes[n-1]
+		w.spareTypes = w.spareTypes[:n-1]
+		return m
+	}
+	return map[string]string{}
 }
 
 // pop closes the innermost frame: pending refs to its locals are dropped,
@@ -187,6 +226,14 @@ func (w *pyWalker) pop() {
 			up.pending = append(up.pending, i)
 		}
 	}
+	clear(fr.locals)
+	w.spareSets = append(w.spareSets, fr.locals)
+	if fr.types != nil {
+		clear(fr.types)
+		w.spareTypes = append(w.spareTypes, fr.types)
+	}
+	*fr = pyFrame{pending: fr.pending[:0]}
+	w.spareFrames = append(w.spareFrames, fr)
 }
 
 // bindLocal binds name in the innermost frame (unless declared global).
@@ -208,11 +255,20 @@ func (w *pyWalker) bindTargets(p *sitter.Node) {
 		return
 	}
 	fr := w.frames[len(w.frames)-1]
-	set := map[string]bool{}
+	if w.kindOf(p) == pkIdentifier {
+		// one name, the most common target: no set
+		if name := w.f.keyText(p); fr.globals[name] {
+			w.f.ref(world.Ref{Name: w.f.text(p), Line: line(p), In: w.in, Kind: world.RefValue})
+		} else {
+			fr.locals[name] = true
+		}
+		return
+	}
+	set := w.scratchSet()
 	w.bindPattern(p, set)
 	for name := range set {
 		if fr.globals[name] {
-			w.f.ref(world.Ref{Name: name, Line: line(p), In: w.in, Kind: world.RefValue})
+			w.f.ref(world.Ref{Name: strings.Clone(name), Line: line(p), In: w.in, Kind: world.RefValue})
 		} else {
 			fr.locals[name] = true
 		}
@@ -220,12 +276,25 @@ func (w *pyWalker) bindTargets(p *sitter.Node) {
 	w.targets(p)
 }
 
+// scratchSet returns the walker's set for the names of one assignment
+// target, emptied; its user is done with it before anything else can ask.
+func (w *pyWalker) scratchSet() map[string]bool {
+	if w.scratch == nil {
+		w.scratch = map[string]bool{}
+	}
+	clear(w.scratch)
+	return w.scratch
+}
+
 // findAll reads the module's __all__ list of names, if any.
 func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
 	f := w.f
 	var all map[string]bool
-	for i := uint(0); i < f.namedCount(root); i++ {
-		st := f.namedChild(root, i)
+	for r := range f.childRecs(root) {
+		if !f.recNamed(r) {
+			continue
+		}
+		st := &r.node
 		if f.kind(st) != "expression_statement" || f.namedCount(st) == 0 {
 			continue
 		}
@@ -385,16 +454,16 @@ func (w *pyWalker) docOf(body *sitter.Node) string {
 	if f.kind(s) != "string" {
 		return ""
 	}
-	t := strings.TrimLeft(f.text(s), "rRbBuUfF")
+	t := strings.TrimLeft(f.keyText(s), "rRbBuUfF")
 	t = strings.Trim(t, `"'`)
-	return docLine(t)
+	return strings.Clone(docLine(t)) // a fact's: not over the source
 }
 
 // trimDocstring cuts a multi-line string after its first line with text,
 // closing it again with its own quotes.
 func (w *pyWalker) trimDocstring(s *sitter.Node) {
 	f := w.f
-	t := f.text(s)
+	t := f.keyText(s)
 	q := strings.TrimLeft(t, "rRbBuUfF")
 	quote := `"""`
 	if strings.HasPrefix(q, "'''") {
@@ -576,8 +645,11 @@ func (w *pyWalker) fixtureParams(def *sitter.Node) {
 	if ps == nil {
 		return
 	}
-	for i := uint(0); i < f.namedCount(ps); i++ {
-		p := f.namedChild(ps, i)
+	for r := range f.childRecs(ps) {
+		if !f.recNamed(r) {
+			continue
+		}
+		p := &r.node
 		var nm *sitter.Node
 		switch f.kind(p) {
 		case "identifier":
@@ -621,8 +693,8 @@ func (w *pyWalker) superclasses(sc *sitter.Node) {
 func (w *pyWalker) function(def, body *sitter.Node) {
 	f := w.f
 	params := f.field(def, "parameters")
-	locals := map[string]bool{}
-	types := map[string]string{}
+	locals := w.takeSet()
+	types := w.takeTypes()
 	if params != nil {
 		w.ptypes = types
 		w.params(params, locals)
@@ -634,12 +706,16 @@ func (w *pyWalker) function(def, body *sitter.Node) {
 	if tp := f.field(def, "type_parameters"); tp != nil {
 		f.walk(tp, func(n *sitter.Node) bool {
 			if f.kind(n) == "identifier" {
-				locals[f.text(n)] = true
+				locals[f.keyText(n)] = true
 			}
 			return true
 		})
 	}
 	if body == nil {
+		clear(locals)
+		clear(types)
+		w.spareSets = append(w.spareSets, locals)
+		w.spareTypes = append(w.spareTypes, types)
 		return
 	}
 	w.push(locals)
@@ -658,13 +734,16 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 		p := c.n
 		switch c.kind {
 		case "identifier":
-			locals[f.text(p)] = true
+			locals[f.keyText(p)] = true
 		case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
-			for i := uint(0); i < f.namedCount(p); i++ {
-				ch := f.namedChild(p, i)
+			for r := range f.childRecs(p) {
+				if !f.recNamed(r) {
+					continue
+				}
+				ch := &r.node
 				switch f.kind(ch) {
 				case "identifier":
-					locals[f.text(ch)] = true
+					locals[f.keyText(ch)] = true
 				case "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
 					w.bindPattern(ch, locals)
 				}
@@ -698,11 +777,13 @@ func (w *pyWalker) bindPattern(p *sitter.Node, locals map[string]bool) {
 	f := w.f
 	switch f.kind(p) {
 	case "identifier":
-		locals[f.text(p)] = true
+		locals[f.keyText(p)] = true // keys over the source: see bindTargets, assignment
 	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "dictionary_splat_pattern",
 		"expression_list", "tuple", "list", "parenthesized_expression", "list_splat", "as_pattern_target":
-		for i := uint(0); i < f.namedCount(p); i++ {
-			w.bindPattern(f.namedChild(p, i), locals)
+		for r := range f.childRecs(p) {
+			if f.recNamed(r) {
+				w.bindPattern(&r.node, locals)
+			}
 		}
 	}
 }
@@ -720,10 +801,10 @@ func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
 		switch c.kind {
 		case "aliased_import":
 			if a := f.field(c.n, "alias"); a != nil {
-				locals[f.text(a)] = true
+				locals[f.keyText(a)] = true
 			}
 		case "dotted_name":
-			t := f.text(c.n)
+			t := f.keyText(c.n)
 			if !from {
 				t, _, _ = strings.Cut(t, ".")
 			}
@@ -746,11 +827,11 @@ func (w *pyWalker) bound(name string) bool {
 // imported module.
 func (w *pyWalker) name(n *sitter.Node, kind string) {
 	f := w.f
-	name := f.text(n)
-	if w.modules[name] || w.bound(name) || pyBuiltins[name] {
+	key := f.keyText(n)
+	if w.modules[key] || w.bound(key) || pyBuiltins[key] {
 		return
 	}
-	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+	f.ref(world.Ref{Name: f.text(n), Line: line(n), In: w.in, Kind: kind})
 	if len(w.frames) > 0 {
 		fr := w.frames[len(w.frames)-1]
 		fr.pending = append(fr.pending, len(f.facts.Refs)-1)
@@ -955,7 +1036,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		w.function(n, f.field(n, "body"))
 		return
 	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
-		locals := map[string]bool{}
+		locals := w.takeSet()
 		f.walk(n, func(c *sitter.Node) bool {
 			if f.kind(c) == "for_in_clause" {
 				if l := f.field(c, "left"); l != nil {
@@ -997,9 +1078,9 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			if k == "assignment" && f.kind(l) == "identifier" && len(w.frames) > 0 {
 				fr := w.frames[len(w.frames)-1]
 				if fr.types == nil {
-					fr.types = map[string]string{}
+					fr.types = w.takeTypes()
 				}
-				fr.types[f.text(l)] = w.hintOf(n) // the latest assignment decides
+				fr.types[f.keyText(l)] = w.hintOf(n) // the latest assignment decides
 			}
 		}
 		return
@@ -1010,7 +1091,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			if fr.locals[name] {
 				old, had := fr.types[name]
 				if fr.types == nil {
-					fr.types = map[string]string{}
+					fr.types = w.takeTypes()
 				}
 				mark := len(f.stack)
 				defer f.release(mark)
@@ -1078,14 +1159,17 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			w.uses(v)
 		}
 		if nm := f.field(n, "name"); nm != nil {
-			w.bindLocal(f.text(nm))
+			w.bindLocal(f.keyText(nm))
 		}
 		return
 	case "global_statement", "nonlocal_statement":
 		if len(w.frames) > 0 {
 			fr := w.frames[len(w.frames)-1]
-			for i := uint(0); i < f.namedCount(n); i++ {
-				name := f.text(f.namedChild(n, i))
+			for r := range f.childRecs(n) {
+				if !f.recNamed(r) {
+					continue
+				}
+				name := f.keyText(&r.node)
 				if k == "global_statement" {
 					if fr.globals == nil {
 						fr.globals = map[string]bool{}
@@ -1163,13 +1247,13 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 		}
 	}
 	if nm := f.field(def, "name"); nm != nil {
-		w.bindLocal(f.text(nm))
+		w.bindLocal(f.keyText(nm))
 		if len(w.frames) > 0 && f.kind(def) == "function_definition" {
-			if fr := w.frames[len(w.frames)-1]; fr.locals[f.text(nm)] {
+			if fr := w.frames[len(w.frames)-1]; fr.locals[f.keyText(nm)] {
 				if fr.types == nil {
-					fr.types = map[string]string{}
+					fr.types = w.takeTypes()
 				}
-				fr.types[f.text(nm)] = hint
+				fr.types[f.keyText(nm)] = hint
 			}
 		}
 	}
@@ -1205,13 +1289,13 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 	left, right, typ := f.field(a, "left"), f.field(a, "right"), f.field(a, "type")
 	var names []string
 	if left != nil {
-		set := map[string]bool{}
-		w.bindPattern(left, set)
 		if f.kind(left) == "identifier" {
 			names = []string{f.text(left)}
 		} else {
+			set := w.scratchSet()
+			w.bindPattern(left, set)
 			for n := range set {
-				names = append(names, n)
+				names = append(names, strings.Clone(n)) // a fact's: not over the source
 			}
 			sortStrings(names)
 		}
@@ -1224,7 +1308,7 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 		if w.modTypes == nil {
 			w.modTypes = map[string]string{}
 		}
-		w.modTypes[f.text(left)] = w.hintOf(a)
+		w.modTypes[f.keyText(left)] = w.hintOf(a)
 	}
 	first := 0
 	for _, name := range names {
@@ -1790,13 +1874,13 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 	f := w.f
 	set := func(name *sitter.Node, h string) {
-		if f.kind(name) != "identifier" || !fr.locals[f.text(name)] {
+		if f.kind(name) != "identifier" || !fr.locals[f.keyText(name)] {
 			return
 		}
 		if fr.types == nil {
-			fr.types = map[string]string{}
+			fr.types = w.takeTypes()
 		}
-		fr.types[f.text(name)] = h // the latest binding decides
+		fr.types[f.keyText(name)] = h // the latest binding decides
 	}
 	pair := func() (*sitter.Node, *sitter.Node) {
 		if k := f.kind(left); (k == "pattern_list" || k == "tuple_pattern") && f.namedCount(left) == 2 {
@@ -1861,12 +1945,12 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 	default:
 		return
 	}
-	name := f.text(alias)
+	name := f.keyText(alias)
 	if len(w.frames) > 0 {
 		fr := w.frames[len(w.frames)-1]
 		if fr.locals[name] {
 			if fr.types == nil {
-				fr.types = map[string]string{}
+				fr.types = w.takeTypes()
 			}
 			fr.types[name] = h
 		}
@@ -2050,8 +2134,11 @@ func (w *pyWalker) paramAnnot(def *sitter.Node, name string) string {
 	if ps == nil {
 		return ""
 	}
-	for i := uint(0); i < f.namedCount(ps); i++ {
-		p := f.namedChild(ps, i)
+	for r := range f.childRecs(ps) {
+		if !f.recNamed(r) {
+			continue
+		}
+		p := &r.node
 		var nm *sitter.Node
 		switch f.kind(p) {
 		case "typed_parameter":
@@ -2149,8 +2236,11 @@ func (w *pyWalker) selfAttrs(body *sitter.Node, sa []pySelfAssign) map[string]st
 func (w *pyWalker) bases(sc *sitter.Node) string {
 	f := w.f
 	var out []string
-	for i := uint(0); i < f.namedCount(sc); i++ {
-		c := f.namedChild(sc, i)
+	for r := range f.childRecs(sc) {
+		if !f.recNamed(r) {
+			continue
+		}
+		c := &r.node
 		k := f.kind(c)
 		if k == "subscript" { // Generic[T], Base[int]
 			c = f.field(c, "value")
