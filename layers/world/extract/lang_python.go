@@ -67,6 +67,8 @@ type pyWalker struct {
 	modTypes map[string]string
 	// kt numbers the grammar's node kinds (pyKinds).
 	kt []pyKind
+	// fids are the ids of the fields the walker reads (pyFieldIDs).
+	fids [pfCount]uint16
 	// assigns holds the self assignments of the classes being walked,
 	// the innermost's last (selfAssignments).
 	assigns []pySelfAssign
@@ -86,25 +88,100 @@ type pyKind uint8
 
 const (
 	pkOther pyKind = iota
-	pkIdentifier
-	pkAttribute
-	pkCall
+	pkAsPattern
 	pkAssignment
+	pkAttribute
 	pkAugmentedAssignment
-	pkExpressionStatement
-	pkFunctionDefinition
+	pkCall
 	pkClassDefinition
+	pkComment
 	pkDecoratedDefinition
-	pkLambda
+	pkDictionaryComprehension
+	pkDottedName
+	pkEllipsis
+	pkEscapeSequence
+	pkExceptClause
+	pkExpressionStatement
+	pkFalse
+	pkFloat
 	pkForInClause
+	pkForStatement
+	pkFunctionDefinition
+	pkFutureImportStatement
+	pkGeneratorExpression
+	pkGlobalStatement
+	pkIdentifier
+	pkIfStatement
+	pkImportFromStatement
+	pkImportPrefix
+	pkImportStatement
+	pkInteger
+	pkKeywordArgument
+	pkKeywordSeparator
+	pkLambda
+	pkLambdaParameters
+	pkListComprehension
+	pkNamedExpression
+	pkNone
+	pkNonlocalStatement
+	pkParameters
+	pkPositionalSeparator
+	pkSetComprehension
+	pkStringContent
+	pkStringEnd
+	pkStringStart
+	pkTrue
+	pkType
+	pkWildcardImport
 )
 
 // pyKindNames maps the kinds the walker numbers to their pyKind.
 var pyKindNames = map[string]pyKind{
-	"identifier": pkIdentifier, "attribute": pkAttribute, "call": pkCall, "assignment": pkAssignment,
-	"augmented_assignment": pkAugmentedAssignment, "expression_statement": pkExpressionStatement,
-	"function_definition": pkFunctionDefinition, "class_definition": pkClassDefinition,
-	"decorated_definition": pkDecoratedDefinition, "lambda": pkLambda, "for_in_clause": pkForInClause,
+	"as_pattern":               pkAsPattern,
+	"assignment":               pkAssignment,
+	"attribute":                pkAttribute,
+	"augmented_assignment":     pkAugmentedAssignment,
+	"call":                     pkCall,
+	"class_definition":         pkClassDefinition,
+	"comment":                  pkComment,
+	"decorated_definition":     pkDecoratedDefinition,
+	"dictionary_comprehension": pkDictionaryComprehension,
+	"dotted_name":              pkDottedName,
+	"ellipsis":                 pkEllipsis,
+	"escape_sequence":          pkEscapeSequence,
+	"except_clause":            pkExceptClause,
+	"expression_statement":     pkExpressionStatement,
+	"false":                    pkFalse,
+	"float":                    pkFloat,
+	"for_in_clause":            pkForInClause,
+	"for_statement":            pkForStatement,
+	"function_definition":      pkFunctionDefinition,
+	"future_import_statement":  pkFutureImportStatement,
+	"generator_expression":     pkGeneratorExpression,
+	"global_statement":         pkGlobalStatement,
+	"identifier":               pkIdentifier,
+	"if_statement":             pkIfStatement,
+	"import_from_statement":    pkImportFromStatement,
+	"import_prefix":            pkImportPrefix,
+	"import_statement":         pkImportStatement,
+	"integer":                  pkInteger,
+	"keyword_argument":         pkKeywordArgument,
+	"keyword_separator":        pkKeywordSeparator,
+	"lambda":                   pkLambda,
+	"lambda_parameters":        pkLambdaParameters,
+	"list_comprehension":       pkListComprehension,
+	"named_expression":         pkNamedExpression,
+	"none":                     pkNone,
+	"nonlocal_statement":       pkNonlocalStatement,
+	"parameters":               pkParameters,
+	"positional_separator":     pkPositionalSeparator,
+	"set_comprehension":        pkSetComprehension,
+	"string_content":           pkStringContent,
+	"string_end":               pkStringEnd,
+	"string_start":             pkStringStart,
+	"true":                     pkTrue,
+	"type":                     pkType,
+	"wildcard_import":          pkWildcardImport,
 }
 
 var pyKindTable struct {
@@ -122,6 +199,68 @@ func pyKinds(l *language) []pyKind {
 		pyKindTable.t = t
 	})
 	return pyKindTable.t
+}
+
+// pyField numbers the fields the walker reads: their ids in the grammar
+// (pyFieldIDs) are looked up once, not by name at each question.
+type pyField uint8
+
+const (
+	pfAlias pyField = iota
+	pfAlternative
+	pfArguments
+	pfAttribute
+	pfBody
+	pfCondition
+	pfConsequence
+	pfDefinition
+	pfFunction
+	pfLeft
+	pfModuleName
+	pfName
+	pfObject
+	pfParameters
+	pfReturnType
+	pfRight
+	pfSuperclasses
+	pfType
+	pfTypeParameters
+	pfValue
+	pfCount
+)
+
+var pyFieldNames = [pfCount]string{"alias", "alternative", "arguments", "attribute", "body", "condition", "consequence", "definition", "function", "left", "module_name", "name", "object", "parameters", "return_type", "right", "superclasses", "type", "type_parameters", "value"}
+
+var pyFieldTable struct {
+	once sync.Once
+	ids  [pfCount]uint16
+}
+
+// pyFieldIDs returns the grammar's ids of the pyFields.
+func pyFieldIDs(l *language) [pfCount]uint16 {
+	pyFieldTable.once.Do(func() {
+		for i, n := range pyFieldNames {
+			pyFieldTable.ids[i] = l.fields[n]
+		}
+	})
+	return pyFieldTable.ids
+}
+
+// field returns n's first child in field fl, or nil: file.field with the
+// field's id at hand.
+func (w *pyWalker) field(n *sitter.Node, fl pyField) *sitter.Node {
+	id := w.fids[fl]
+	if id == 0 || n == nil {
+		return nil
+	}
+	recs := w.f.recs
+	i := w.f.at(n)
+	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
+		if recs[j].field == id {
+			return &recs[j].node
+		}
+	}
+	return nil
 }
 
 // recKind returns the pyKind of a record of the file's tree.
@@ -159,7 +298,7 @@ type pyFrame struct {
 
 func walkPython(f *file) {
 	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{},
-		kt: pyKinds(f.lang)}
+		kt: pyKinds(f.lang), fids: pyFieldIDs(f.lang)}
 	w.all = w.findAll(f.root)
 	w.block(f.root, "", 0, true)
 	// Drop the refs that frames found to be locals.
@@ -302,7 +441,7 @@ func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
 		if f.kind(a) != "assignment" && f.kind(a) != "augmented_assignment" {
 			continue
 		}
-		left, right := f.field(a, "left"), f.field(a, "right")
+		left, right := w.field(a, pfLeft), w.field(a, pfRight)
 		if left == nil || right == nil || !f.textIs(left, "__all__") {
 			continue
 		}
@@ -349,7 +488,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 		case "function_definition", "class_definition":
 			w.definition(st, st, nil, parent, parentIdx, top)
 		case "decorated_definition":
-			def := f.field(st, "definition")
+			def := w.field(st, pfDefinition)
 			m := len(f.stack)
 			var decos []*sitter.Node
 			for _, c := range f.kids(st) {
@@ -376,7 +515,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 		case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
 			"except_clause", "finally_clause", "block":
 			if k.kind == "if_statement" && w.isMainGuard(st) {
-				if body := f.field(st, "consequence"); body != nil {
+				if body := w.field(st, pfConsequence); body != nil {
 					w.elideBlock(body)
 				}
 				w.uses(st)
@@ -421,7 +560,7 @@ func (w *pyWalker) compound(n *sitter.Node, parent string, parentIdx int, top bo
 
 // isMainGuard reports whether an if statement is `if __name__ == "__main__":`.
 func (w *pyWalker) isMainGuard(n *sitter.Node) bool {
-	c := w.f.field(n, "condition")
+	c := w.field(n, pfCondition)
 	return c != nil && strings.Contains(w.f.text(c), "__name__") && strings.Contains(w.f.text(c), "__main__")
 }
 
@@ -535,7 +674,7 @@ func (w *pyWalker) elideRest(st *sitter.Node) {
 // level (outer is the decorated_definition when there are decorators).
 func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, parent string, parentIdx int, top bool) {
 	f := w.f
-	nameNode, body := f.field(def, "name"), f.field(def, "body")
+	nameNode, body := w.field(def, pfName), w.field(def, pfBody)
 	if nameNode == nil {
 		for _, d := range decos {
 			w.uses(d)
@@ -570,7 +709,7 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 	}
 	if !isClass {
 		d.Returns = w.returns(def, body, parent)
-	} else if sc := f.field(def, "superclasses"); sc != nil {
+	} else if sc := w.field(def, pfSuperclasses); sc != nil {
 		d.Returns = w.bases(sc)
 	}
 	idx := f.def(d)
@@ -579,10 +718,10 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		w.uses(dec)
 	}
 	if isClass {
-		if tp := f.field(def, "type_parameters"); tp != nil {
+		if tp := w.field(def, pfTypeParameters); tp != nil {
 			w.typeUses(tp)
 		}
-		if sc := f.field(def, "superclasses"); sc != nil {
+		if sc := w.field(def, pfSuperclasses); sc != nil {
 			w.superclasses(sc)
 		}
 		if body != nil {
@@ -641,7 +780,7 @@ func (w *pyWalker) isFixture(decos []*sitter.Node) bool {
 // refs: pytest fills each with the fixture of that name.
 func (w *pyWalker) fixtureParams(def *sitter.Node) {
 	f := w.f
-	ps := f.field(def, "parameters")
+	ps := w.field(def, pfParameters)
 	if ps == nil {
 		return
 	}
@@ -692,7 +831,7 @@ func (w *pyWalker) superclasses(sc *sitter.Node) {
 // and annotations in the enclosing scope, the body in its own.
 func (w *pyWalker) function(def, body *sitter.Node) {
 	f := w.f
-	params := f.field(def, "parameters")
+	params := w.field(def, pfParameters)
 	locals := w.takeSet()
 	types := w.takeTypes()
 	if params != nil {
@@ -700,10 +839,10 @@ func (w *pyWalker) function(def, body *sitter.Node) {
 		w.params(params, locals)
 		w.ptypes = nil
 	}
-	if rt := f.field(def, "return_type"); rt != nil {
+	if rt := w.field(def, pfReturnType); rt != nil {
 		w.typeUses(rt)
 	}
-	if tp := f.field(def, "type_parameters"); tp != nil {
+	if tp := w.field(def, pfTypeParameters); tp != nil {
 		f.walk(tp, func(n *sitter.Node) bool {
 			if f.kind(n) == "identifier" {
 				locals[f.keyText(n)] = true
@@ -748,23 +887,23 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 					w.bindPattern(ch, locals)
 				}
 			}
-			if t := f.field(p, "type"); t != nil {
+			if t := w.field(p, pfType); t != nil {
 				w.typeUses(t)
 				if nm := f.namedChild(p, 0); nm != nil && f.kind(nm) == "identifier" && c.kind == "typed_parameter" {
 					w.paramType(f.text(nm), t)
 				}
 			}
 		case "default_parameter", "typed_default_parameter":
-			if nm := f.field(p, "name"); nm != nil {
+			if nm := w.field(p, pfName); nm != nil {
 				w.bindPattern(nm, locals)
 			}
-			if t := f.field(p, "type"); t != nil {
+			if t := w.field(p, pfType); t != nil {
 				w.typeUses(t)
-				if nm := f.field(p, "name"); nm != nil && f.kind(nm) == "identifier" {
+				if nm := w.field(p, pfName); nm != nil && f.kind(nm) == "identifier" {
 					w.paramType(f.text(nm), t)
 				}
 			}
-			if v := f.field(p, "value"); v != nil {
+			if v := w.field(p, pfValue); v != nil {
 				w.uses(v)
 			}
 		}
@@ -795,12 +934,12 @@ func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
 	mark := len(f.stack)
 	defer f.release(mark)
 	for _, c := range f.kids(n) {
-		if c.field != f.fieldID("name") {
+		if c.field != w.fids[pfName] {
 			continue
 		}
 		switch c.kind {
 		case "aliased_import":
-			if a := f.field(c.n, "alias"); a != nil {
+			if a := w.field(c.n, pfAlias); a != nil {
 				locals[f.keyText(a)] = true
 			}
 		case "dotted_name":
@@ -846,10 +985,10 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 	var chain []*sitter.Node // attribute identifiers, innermost first
 	obj := n
 	for f.kind(obj) == "attribute" {
-		if a := f.field(obj, "attribute"); a != nil {
+		if a := w.field(obj, pfAttribute); a != nil {
 			chain = append(chain, a)
 		}
-		o := f.field(obj, "object")
+		o := w.field(obj, pfObject)
 		if o == nil {
 			return
 		}
@@ -986,60 +1125,60 @@ func (w *pyWalker) typeUses(n *sitter.Node) {
 }
 
 // uses records the refs of any expression or statement.
-func (w *pyWalker) uses(n *sitter.Node) { w.usesK(n, w.f.kind(n)) }
+func (w *pyWalker) uses(n *sitter.Node) { w.usesK(n, w.kindOf(n)) }
 
 // usesK is uses for a node whose kind is known.
-func (w *pyWalker) usesK(n *sitter.Node, k string) {
+func (w *pyWalker) usesK(n *sitter.Node, k pyKind) {
 	f := w.f
 	switch k {
-	case "identifier":
+	case pkIdentifier:
 		w.name(n, world.RefValue)
 		return
-	case "attribute":
+	case pkAttribute:
 		w.attribute(n, world.RefValue)
 		return
-	case "call":
-		fn := f.field(n, "function")
+	case pkCall:
+		fn := w.field(n, pfFunction)
 		if fn != nil {
-			switch f.kind(fn) {
-			case "identifier":
+			switch w.kindOf(fn) {
+			case pkIdentifier:
 				w.name(fn, world.RefCall)
-			case "attribute":
+			case pkAttribute:
 				w.attribute(fn, world.RefCall)
 			default:
 				w.uses(fn)
 			}
 		}
-		if a := f.field(n, "arguments"); a != nil {
+		if a := w.field(n, pfArguments); a != nil {
 			w.uses(a)
 			if fn != nil {
 				w.keywords(fn, a)
 			}
 		}
 		return
-	case "keyword_argument":
-		if v := f.field(n, "value"); v != nil {
+	case pkKeywordArgument:
+		if v := w.field(n, pfValue); v != nil {
 			w.uses(v)
 		}
 		return
-	case "type":
+	case pkType:
 		w.typeUses(n)
 		return
-	case "string_content", "escape_sequence", "comment", "integer", "float", "true", "false", "none",
-		"ellipsis", "string_start", "string_end", "keyword_separator",
-		"positional_separator", "wildcard_import", "import_prefix", "dotted_name":
+	case pkStringContent, pkEscapeSequence, pkComment, pkInteger, pkFloat, pkTrue, pkFalse, pkNone,
+		pkEllipsis, pkStringStart, pkStringEnd, pkKeywordSeparator, pkPositionalSeparator, pkWildcardImport,
+		pkImportPrefix, pkDottedName:
 		return
-	case "function_definition", "class_definition", "decorated_definition":
+	case pkFunctionDefinition, pkClassDefinition, pkDecoratedDefinition:
 		w.nestedDef(n)
 		return
-	case "lambda":
-		w.function(n, f.field(n, "body"))
+	case pkLambda:
+		w.function(n, w.field(n, pfBody))
 		return
-	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+	case pkListComprehension, pkSetComprehension, pkDictionaryComprehension, pkGeneratorExpression:
 		locals := w.takeSet()
 		f.walk(n, func(c *sitter.Node) bool {
 			if f.kind(c) == "for_in_clause" {
-				if l := f.field(c, "left"); l != nil {
+				if l := w.field(c, pfLeft); l != nil {
 					w.bindPattern(l, locals)
 				}
 			}
@@ -1049,7 +1188,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		fr, top := w.frames[len(w.frames)-1], true
 		f.walk(n, func(c *sitter.Node) bool {
 			if f.kind(c) == "for_in_clause" {
-				if l, r := f.field(c, "left"), f.field(c, "right"); l != nil && r != nil {
+				if l, r := w.field(c, pfLeft), w.field(c, pfRight); l != nil && r != nil {
 					w.loopTypes(fr, l, r)
 				}
 			}
@@ -1060,22 +1199,22 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		w.children(n)
 		w.pop()
 		return
-	case "import_statement", "import_from_statement", "future_import_statement":
+	case pkImportStatement, pkImportFromStatement, pkFutureImportStatement:
 		w.importStmt(n)
 		if len(w.frames) > 0 {
 			w.importBindings(n, w.frames[len(w.frames)-1].locals)
 		}
 		return
-	case "assignment", "augmented_assignment":
-		if t := f.field(n, "type"); t != nil {
+	case pkAssignment, pkAugmentedAssignment:
+		if t := w.field(n, pfType); t != nil {
 			w.typeUses(t)
 		}
-		if r := f.field(n, "right"); r != nil {
+		if r := w.field(n, pfRight); r != nil {
 			w.uses(r)
 		}
-		if l := f.field(n, "left"); l != nil {
+		if l := w.field(n, pfLeft); l != nil {
 			w.bindTargets(l)
-			if k == "assignment" && f.kind(l) == "identifier" && len(w.frames) > 0 {
+			if k == pkAssignment && f.kind(l) == "identifier" && len(w.frames) > 0 {
 				fr := w.frames[len(w.frames)-1]
 				if fr.types == nil {
 					fr.types = w.takeTypes()
@@ -1084,8 +1223,8 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		return
-	case "if_statement":
-		if name, t := w.isinstanceOf(f.field(n, "condition")); name != "" && len(w.frames) > 0 {
+	case pkIfStatement:
+		if name, t := w.isinstanceOf(w.field(n, pfCondition)); name != "" && len(w.frames) > 0 {
 			// if isinstance(v, T): v is a T in the block
 			fr := w.frames[len(w.frames)-1]
 			if fr.locals[name] {
@@ -1099,7 +1238,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 					if !c.named {
 						continue
 					}
-					if c.field == f.fieldID("consequence") {
+					if c.field == w.fids[pfConsequence] {
 						fr.types[name] = t
 						w.uses(c.n)
 						if had {
@@ -1114,8 +1253,8 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 				return
 			}
 		}
-	case "for_statement":
-		r, l := f.field(n, "right"), f.field(n, "left")
+	case pkForStatement:
+		r, l := w.field(n, pfRight), w.field(n, pfLeft)
 		if r != nil {
 			w.uses(r)
 		}
@@ -1125,20 +1264,20 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 				w.loopTypes(w.frames[len(w.frames)-1], l, r)
 			}
 		}
-		for _, fl := range []string{"body", "alternative"} {
-			if b := f.field(n, fl); b != nil {
+		for _, fl := range [...]pyField{pfBody, pfAlternative} {
+			if b := w.field(n, fl); b != nil {
 				w.uses(b)
 			}
 		}
 		return
-	case "as_pattern", "except_clause":
+	case pkAsPattern, pkExceptClause:
 		mark := len(f.stack)
 		var value *sitter.Node
 		for _, c := range f.kids(n) {
 			if !c.named {
 				continue
 			}
-			if c.field == f.fieldID("alias") {
+			if c.field == w.fids[pfAlias] {
 				if len(w.frames) > 0 {
 					w.bindTargets(c.n)
 				}
@@ -1154,15 +1293,15 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		}
 		f.release(mark)
 		return
-	case "named_expression":
-		if v := f.field(n, "value"); v != nil {
+	case pkNamedExpression:
+		if v := w.field(n, pfValue); v != nil {
 			w.uses(v)
 		}
-		if nm := f.field(n, "name"); nm != nil {
+		if nm := w.field(n, pfName); nm != nil {
 			w.bindLocal(f.keyText(nm))
 		}
 		return
-	case "global_statement", "nonlocal_statement":
+	case pkGlobalStatement, pkNonlocalStatement:
 		if len(w.frames) > 0 {
 			fr := w.frames[len(w.frames)-1]
 			for r := range f.childRecs(n) {
@@ -1170,7 +1309,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 					continue
 				}
 				name := f.keyText(&r.node)
-				if k == "global_statement" {
+				if k == pkGlobalStatement {
 					if fr.globals == nil {
 						fr.globals = map[string]bool{}
 					}
@@ -1182,7 +1321,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		return
-	case "parameters", "lambda_parameters":
+	case pkParameters, pkLambdaParameters:
 		return
 	}
 	w.children(n)
@@ -1216,7 +1355,7 @@ func (w *pyWalker) children(n *sitter.Node) {
 	f := w.f
 	for r := range f.childRecs(n) {
 		if f.recNamed(r) {
-			w.usesK(&r.node, f.recKind(r))
+			w.usesK(&r.node, w.recKind(r))
 		}
 	}
 }
@@ -1241,12 +1380,12 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 			}
 		}
 		f.release(mark)
-		def = f.field(n, "definition")
+		def = w.field(n, pfDefinition)
 		if def == nil {
 			return
 		}
 	}
-	if nm := f.field(def, "name"); nm != nil {
+	if nm := w.field(def, pfName); nm != nil {
 		w.bindLocal(f.keyText(nm))
 		if len(w.frames) > 0 && f.kind(def) == "function_definition" {
 			if fr := w.frames[len(w.frames)-1]; fr.locals[f.keyText(nm)] {
@@ -1257,9 +1396,9 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 			}
 		}
 	}
-	body := f.field(def, "body")
+	body := w.field(def, pfBody)
 	if f.kind(def) == "class_definition" {
-		if sc := f.field(def, "superclasses"); sc != nil {
+		if sc := w.field(def, pfSuperclasses); sc != nil {
 			w.superclasses(sc)
 		}
 		if body != nil {
@@ -1286,7 +1425,7 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 		}
 		return
 	}
-	left, right, typ := f.field(a, "left"), f.field(a, "right"), f.field(a, "type")
+	left, right, typ := w.field(a, pfLeft), w.field(a, pfRight), w.field(a, pfType)
 	var names []string
 	if left != nil {
 		if f.kind(left) == "identifier" {
@@ -1380,7 +1519,7 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 	switch f.kind(n) {
 	case "import_statement":
 		for _, c := range f.kids(n) {
-			if c.field != f.fieldID("name") {
+			if c.field != w.fids[pfName] {
 				continue
 			}
 			switch c.kind {
@@ -1390,7 +1529,7 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 				root, _, _ := strings.Cut(p, ".")
 				w.bindModule(root, p)
 			case "aliased_import":
-				nm, al := f.field(c.n, "name"), f.field(c.n, "alias")
+				nm, al := w.field(c.n, pfName), w.field(c.n, pfAlias)
 				if nm == nil || al == nil {
 					continue
 				}
@@ -1400,7 +1539,7 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 		}
 	case "import_from_statement", "future_import_statement":
 		path := "__future__"
-		if m := f.field(n, "module_name"); m != nil {
+		if m := w.field(n, pfModuleName); m != nil {
 			path = strings.Join(strings.Fields(f.text(m)), "")
 		}
 		plain := world.Import{Path: path, Line: ln}
@@ -1410,14 +1549,14 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 			switch {
 			case c.kind == "wildcard_import":
 				star = true
-			case c.field != f.fieldID("name"):
+			case c.field != w.fids[pfName]:
 			case c.kind == "dotted_name":
 				plain.Names = append(plain.Names, f.text(c.n))
 				if len(w.frames) == 0 {
 					w.names[f.text(c.n)] = true
 				}
 			case c.kind == "aliased_import":
-				nm, al := f.field(c.n, "name"), f.field(c.n, "alias")
+				nm, al := w.field(c.n, pfName), w.field(c.n, pfAlias)
 				if nm != nil && al != nil {
 					aliased = append(aliased, world.Import{Path: path, Names: []string{f.text(nm)}, Alias: f.text(al), Line: ln})
 					if len(w.frames) == 0 {
@@ -1458,7 +1597,7 @@ func (w *pyWalker) bindModule(name, path string) {
 // ("return Client(...)"); "" otherwise.
 func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	f := w.f
-	if rt := f.field(def, "return_type"); rt != nil {
+	if rt := w.field(def, pfReturnType); rt != nil {
 		t := pyAnnotType(f.text(rt))
 		if class != "" && (t == "Self" || strings.HasSuffix(t, ".Self")) {
 			return class
@@ -1479,12 +1618,12 @@ func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 		case "return_statement":
 			v := f.namedChild(n, 0)
 			if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
-				f.kind(v) == "call" && f.field(v, "function") != nil && f.textIs(f.field(v, "function"), "cls")) {
+				f.kind(v) == "call" && w.field(v, pfFunction) != nil && f.textIs(w.field(v, pfFunction), "cls")) {
 				found = class // return self, return cls(…): an instance of the class
 				return false
 			}
 			if v != nil && f.kind(v) == "call" {
-				if fn := f.field(v, "function"); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
+				if fn := w.field(v, pfFunction); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
 					if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
 						found = t
 					}
@@ -1702,10 +1841,10 @@ func pyUnwrapOptional(s string) string {
 // the code does not say.
 func (w *pyWalker) hintOf(a *sitter.Node) string {
 	f := w.f
-	if t := f.field(a, "type"); t != nil {
+	if t := w.field(a, pfType); t != nil {
 		return pyAnnotType(f.text(t))
 	}
-	return w.valueHint(f.field(a, "right"), 0)
+	return w.valueHint(w.field(a, pfRight), 0)
 }
 
 // valueHint is the type hint of an expression: "T()" for a call of T (a
@@ -1755,14 +1894,14 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		return w.attrHint(r, depth+1)
 	case "subscript":
 		// x[k]: a value of what x is
-		return pyElemHint(w.valueHint(f.field(r, "value"), depth+1), "@v")
+		return pyElemHint(w.valueHint(w.field(r, pfValue), depth+1), "@v")
 	case "call":
 	default:
 		return ""
 	}
-	fn := f.field(r, "function")
+	fn := w.field(r, pfFunction)
 	if fn != nil && f.kind(fn) == "subscript" {
-		fn = f.field(fn, "value") // C[T](…): an instance of C
+		fn = w.field(fn, pfValue) // C[T](…): an instance of C
 		if fn != nil && f.kind(fn) != "identifier" && f.kind(fn) != "attribute" {
 			return ""
 		}
@@ -1794,7 +1933,7 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			return ""
 		}
 	case "attribute":
-		o, at := f.field(fn, "object"), f.field(fn, "attribute")
+		o, at := w.field(fn, pfObject), w.field(fn, pfAttribute)
 		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.text(o)] {
 			return w.castHint(r) // typing.cast(T, v), t.cast(T, v)
 		}
@@ -1860,7 +1999,7 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 		if c.kind != "keyword_argument" {
 			continue
 		}
-		if nm := f.field(c.n, "name"); nm != nil {
+		if nm := w.field(c.n, pfName); nm != nil {
 			f.ref(world.Ref{Name: f.text(nm), Qual: ":" + h + "=", Line: line(nm), In: w.in, Kind: world.RefMember})
 		}
 	}
@@ -1889,14 +2028,14 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 		return nil, nil
 	}
 	if f.kind(right) == "call" {
-		fn, args := f.field(right, "function"), f.field(right, "arguments")
+		fn, args := w.field(right, pfFunction), w.field(right, pfArguments)
 		if fn != nil && args != nil {
 			switch {
-			case f.kind(fn) == "attribute" && f.field(fn, "attribute") != nil && f.textIs(f.field(fn, "attribute"), "items") && f.namedCount(args) == 0:
+			case f.kind(fn) == "attribute" && w.field(fn, pfAttribute) != nil && f.textIs(w.field(fn, pfAttribute), "items") && f.namedCount(args) == 0:
 				// for k, v in d.items(): v a value of d
 				if k, v := pair(); k != nil {
 					set(k, "")
-					set(v, pyElemHint(w.valueHint(f.field(fn, "object"), 0), "@v"))
+					set(v, pyElemHint(w.valueHint(w.field(fn, pfObject), 0), "@v"))
 				}
 				return
 			case f.kind(fn) == "identifier" && f.textIs(fn, "enumerate") && !w.bound("enumerate") && f.namedCount(args) >= 1:
@@ -1917,7 +2056,7 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 // asType records the type an "as" binding gets when the code says:
 // with T(…) as v (what T's __enter__, or __aenter__ in an async with,
 // returns), except E as e (an instance of E).
-func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
+func (w *pyWalker) asType(n *sitter.Node, k pyKind, value, alias *sitter.Node) {
 	f := w.f
 	if f.namedCount(alias) == 1 && f.kind(alias) == "as_pattern_target" {
 		alias = f.namedChild(alias, 0)
@@ -1927,7 +2066,7 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 	}
 	h := ""
 	switch p := w.parent(n); {
-	case k == "except_clause" || p != nil && f.kind(p) == "except_clause":
+	case k == pkExceptClause || p != nil && f.kind(p) == "except_clause":
 		h = pyTypeName(f.text(value))
 	case p != nil && f.kind(p) == "with_item":
 		enter := "__enter__"
@@ -1969,7 +2108,7 @@ func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
 	if c == nil || f.kind(c) != "call" {
 		return "", ""
 	}
-	fn, args := f.field(c, "function"), f.field(c, "arguments")
+	fn, args := w.field(c, pfFunction), w.field(c, pfArguments)
 	if fn == nil || args == nil || !f.textIs(fn, "isinstance") || f.namedCount(args) != 2 {
 		return "", ""
 	}
@@ -1986,7 +2125,7 @@ func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
 
 // castHint is the type cast(T, v) says its result is.
 func (w *pyWalker) castHint(call *sitter.Node) string {
-	args := w.f.field(call, "arguments")
+	args := w.field(call, pfArguments)
 	if args == nil || w.f.namedCount(args) == 0 {
 		return ""
 	}
@@ -2022,7 +2161,7 @@ func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
 // assigned in the class; "" otherwise.
 func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
 	f := w.f
-	o, at := f.field(n, "object"), f.field(n, "attribute")
+	o, at := w.field(n, pfObject), w.field(n, pfAttribute)
 	if o == nil || at == nil || depth > 4 {
 		return ""
 	}
@@ -2091,7 +2230,7 @@ func (w *pyWalker) selfAssignments(body *sitter.Node) {
 	recs := f.recs
 	for st := range f.childRecs(body) {
 		if w.recKind(st) == pkDecoratedDefinition {
-			d := f.field(&st.node, "definition")
+			d := w.field(&st.node, pfDefinition)
 			if d == nil {
 				continue
 			}
@@ -2100,7 +2239,7 @@ func (w *pyWalker) selfAssignments(body *sitter.Node) {
 		if w.recKind(st) != pkFunctionDefinition {
 			continue
 		}
-		fb := f.field(&st.node, "body")
+		fb := w.field(&st.node, pfBody)
 		if fb == nil {
 			continue
 		}
@@ -2112,11 +2251,11 @@ func (w *pyWalker) selfAssignments(body *sitter.Node) {
 				j = int(r.after)
 				continue
 			case pkAssignment:
-				l := f.field(&r.node, "left")
+				l := w.field(&r.node, pfLeft)
 				if l == nil || w.kindOf(l) != pkAttribute {
 					break
 				}
-				o, at := f.field(l, "object"), f.field(l, "attribute")
+				o, at := w.field(l, pfObject), w.field(l, pfAttribute)
 				if o != nil && at != nil && w.kindOf(o) == pkIdentifier && f.textIs(o, "self") {
 					w.assigns = append(w.assigns, pySelfAssign{f.text(at), &r.node, &st.node})
 				}
@@ -2130,7 +2269,7 @@ func (w *pyWalker) selfAssignments(body *sitter.Node) {
 // annotation says, "" when it has none.
 func (w *pyWalker) paramAnnot(def *sitter.Node, name string) string {
 	f := w.f
-	ps := f.field(def, "parameters")
+	ps := w.field(def, pfParameters)
 	if ps == nil {
 		return ""
 	}
@@ -2144,12 +2283,12 @@ func (w *pyWalker) paramAnnot(def *sitter.Node, name string) string {
 		case "typed_parameter":
 			nm = f.namedChild(p, 0)
 		case "typed_default_parameter":
-			nm = f.field(p, "name")
+			nm = w.field(p, pfName)
 		default:
 			continue
 		}
 		if nm != nil && f.kind(nm) == "identifier" && f.textIs(nm, name) {
-			if t := f.field(p, "type"); t != nil {
+			if t := w.field(p, pfType); t != nil {
 				return pyAnnotType(f.text(t))
 			}
 		}
@@ -2199,14 +2338,14 @@ func (w *pyWalker) selfAttrs(body *sitter.Node, sa []pySelfAssign) map[string]st
 		}
 		st := &r.node
 		if w.recKind(r) == pkDecoratedDefinition {
-			st = f.field(st, "definition")
+			st = w.field(st, pfDefinition)
 			if st == nil {
 				continue
 			}
 		}
 		if w.kindOf(st) == pkExpressionStatement {
 			if a := f.namedChild(st, 0); a != nil && f.kind(a) == "assignment" {
-				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
+				if l := w.field(a, pfLeft); l != nil && f.kind(l) == "identifier" {
 					set(f.text(l), w.hintOf(a))
 				}
 			}
@@ -2214,7 +2353,7 @@ func (w *pyWalker) selfAttrs(body *sitter.Node, sa []pySelfAssign) map[string]st
 	}
 	for _, a := range sa {
 		name, n := a.name, a.assign
-		if r := f.field(n, "right"); f.field(n, "type") == nil && r != nil && w.kindOf(r) == pkIdentifier {
+		if r := w.field(n, pfRight); w.field(n, pfType) == nil && r != nil && w.kindOf(r) == pkIdentifier {
 			// self.x = x, x an annotated parameter (other names are the
 			// method's locals, whose types are not known here)
 			set(name, w.paramAnnot(a.method, f.keyText(r)))
@@ -2243,7 +2382,7 @@ func (w *pyWalker) bases(sc *sitter.Node) string {
 		c := &r.node
 		k := f.kind(c)
 		if k == "subscript" { // Generic[T], Base[int]
-			c = f.field(c, "value")
+			c = w.field(c, pfValue)
 			if c == nil {
 				continue
 			}
@@ -2266,7 +2405,7 @@ func (w *pyWalker) isSuper(n *sitter.Node) bool {
 	if w.cls == nil || f.kind(n) != "call" {
 		return false
 	}
-	fn := f.field(n, "function")
+	fn := w.field(n, pfFunction)
 	return fn != nil && f.kind(fn) == "identifier" && f.textIs(fn, "super")
 }
 
