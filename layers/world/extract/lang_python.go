@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -79,6 +78,10 @@ type pyWalker struct {
 	spareTypes  []map[string]string
 	// scratch is scratchSet's.
 	scratch map[string]bool
+	// chains holds the member identifiers of the attribute chains being
+	// read (attribute); path is typedChainFrom's buffer.
+	chains []*sitter.Node
+	path   []byte
 }
 
 // pyKind is a node kind the walker tells apart, as a number: read from a
@@ -126,6 +129,7 @@ const (
 	pkNonlocalStatement
 	pkParameters
 	pkPositionalSeparator
+	pkReturnStatement
 	pkSetComprehension
 	pkStringContent
 	pkStringEnd
@@ -175,6 +179,7 @@ var pyKindNames = map[string]pyKind{
 	"nonlocal_statement":       pkNonlocalStatement,
 	"parameters":               pkParameters,
 	"positional_separator":     pkPositionalSeparator,
+	"return_statement":         pkReturnStatement,
 	"set_comprehension":        pkSetComprehension,
 	"string_content":           pkStringContent,
 	"string_end":               pkStringEnd,
@@ -641,12 +646,14 @@ func (w *pyWalker) elideBlock(body *sitter.Node) {
 		}
 	}
 	start, end := line(from), w.f.endLine(body)
-	marker := fmt.Sprintf("...  # lines %d-%d", start, end)
+	var marker string
 	if start == end {
-		marker = fmt.Sprintf("...  # line %d", start)
+		marker = "...  # line " + itoa(start)
 		if w.f.endByte(body)-startByte(from) <= uint(len(marker)) {
 			return
 		}
+	} else {
+		marker = "...  # lines " + itoa(start) + "-" + itoa(end)
 	}
 	f.elide(startByte(from), w.f.endByte(body), marker)
 }
@@ -662,12 +669,11 @@ func (w *pyWalker) isDocString(st *sitter.Node) bool {
 // elideRest cuts a long statement after its first line.
 func (w *pyWalker) elideRest(st *sitter.Node) {
 	f := w.f
-	t := f.bytes(st)
-	i := strings.IndexByte(string(t), '\n')
+	i := strings.IndexByte(f.keyText(st), '\n')
 	if i < 0 {
 		return
 	}
-	f.elide(startByte(st)+uint(i), w.f.endByte(st), fmt.Sprintf(" …  # lines %d-%d", line(st), w.f.endLine(st)))
+	f.elide(startByte(st)+uint(i), w.f.endByte(st), " …  # lines "+itoa(line(st))+"-"+itoa(w.f.endLine(st)))
 }
 
 // definition handles a function or class definition at module or class
@@ -981,24 +987,35 @@ func (w *pyWalker) name(n *sitter.Node, kind string) {
 // (Qual the longest imported dotted path) and member refs for the rest;
 // otherwise a use of a and member refs qualified by it.
 func (w *pyWalker) attribute(n *sitter.Node, kind string) {
-	f := w.f
-	var chain []*sitter.Node // attribute identifiers, innermost first
+	// The chain's identifiers go on w.chains, as a stack: the uses of
+	// the receiver may read attributes of their own.
+	mark := len(w.chains)
 	obj := n
-	for f.kind(obj) == "attribute" {
+	for w.kindOf(obj) == pkAttribute {
 		if a := w.field(obj, pfAttribute); a != nil {
-			chain = append(chain, a)
+			w.chains = append(w.chains, a)
 		}
 		o := w.field(obj, pfObject)
 		if o == nil {
+			w.chains = w.chains[:mark]
 			return
 		}
 		obj = o
 	}
+	chain := w.chains[mark:len(w.chains):len(w.chains)]
 	// chain is outermost first; reverse to source order.
 	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 		chain[i], chain[j] = chain[j], chain[i]
 	}
-	if f.kind(obj) != "identifier" {
+	w.members(obj, chain, kind)
+	w.chains = w.chains[:mark]
+}
+
+// members records the refs of an attribute chain (see attribute): obj
+// the receiver, chain the member identifiers in source order.
+func (w *pyWalker) members(obj *sitter.Node, chain []*sitter.Node, kind string) {
+	f := w.f
+	if w.kindOf(obj) != pkIdentifier {
 		w.uses(obj)
 		if h := w.valueHint(obj, 0); h != "" && len(chain) > 0 && !w.isSuper(obj) {
 			// T().m, f().m: members of what the call gives
@@ -1015,9 +1032,9 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 		}
 		return
 	}
-	root := f.text(obj)
+	root := f.keyText(obj) // copied where it goes into a fact
 	if w.modules[root] && len(chain) > 0 {
-		qual := root
+		qual := f.text(obj)
 		i := 0
 		for i < len(chain)-1 && w.paths[qual+"."+f.text(chain[i])] {
 			qual += "." + f.text(chain[i])
@@ -1057,8 +1074,9 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 		}
 		return
 	}
+	qual := f.text(obj)
 	for _, a := range chain {
-		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+		f.ref(world.Ref{Name: f.text(a), Qual: qual, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 
@@ -1075,31 +1093,37 @@ func (w *pyWalker) typedChain(root, h string, chain []*sitter.Node) {
 // from on.
 func (w *pyWalker) typedChainFrom(root, h string, chain []*sitter.Node, from int) {
 	f := w.f
-	path := root
+	// root may be over the source (keyText): it goes into facts copied.
+	// The path so far is built in w.path, and copied when it goes into a
+	// qualifier.
+	path := append(w.path[:0], root...)
 	for _, a := range chain[:from] {
-		path += "." + f.text(a)
+		path = append(append(path, '.'), f.bytes(a)...)
 	}
 	for k, a := range chain {
 		if k < from {
 			continue
 		}
-		q := root
+		var q string
 		switch {
 		case k == 0:
-		case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
-			h = w.cls.attrs[f.text(chain[0])]
+		case k == 1 && w.isSelf(root) && w.cls.attrs[f.keyText(chain[0])] != "":
+			h = w.cls.attrs[f.keyText(chain[0])]
 		case k <= 3:
 			// what the previous member is declared to hold or return
-			h += "#" + f.text(chain[k-1])
+			h += "#" + f.keyText(chain[k-1])
 		default:
 			h = ""
 		}
 		if h != "" {
-			q = path + ":" + h
+			q = string(path) + ":" + h
+		} else {
+			q = strings.Clone(root)
 		}
-		path += "." + f.text(a)
+		path = append(append(path, '.'), f.bytes(a)...)
 		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
+	w.path = path
 }
 
 // typeUses records the refs of an annotation: names are type refs.
@@ -1175,27 +1199,28 @@ func (w *pyWalker) usesK(n *sitter.Node, k pyKind) {
 		w.function(n, w.field(n, pfBody))
 		return
 	case pkListComprehension, pkSetComprehension, pkDictionaryComprehension, pkGeneratorExpression:
+		// Its for clauses' names (and those of the comprehensions nested
+		// in it) are its locals.
 		locals := w.takeSet()
-		f.walk(n, func(c *sitter.Node) bool {
-			if f.kind(c) == "for_in_clause" {
-				if l := w.field(c, pfLeft); l != nil {
+		recs := f.recs
+		i := f.at(n)
+		for j, end := i, int(recs[i].after); j < end; j++ {
+			if w.recKind(&recs[j]) == pkForInClause {
+				if l := w.field(&recs[j].node, pfLeft); l != nil {
 					w.bindPattern(l, locals)
 				}
 			}
-			return true
-		})
+		}
 		w.push(locals)
-		fr, top := w.frames[len(w.frames)-1], true
-		f.walk(n, func(c *sitter.Node) bool {
-			if f.kind(c) == "for_in_clause" {
-				if l, r := w.field(c, pfLeft), w.field(c, pfRight); l != nil && r != nil {
+		fr := w.frames[len(w.frames)-1]
+		for c := range f.childRecs(n) {
+			// the clauses of this comprehension, not of nested ones
+			if w.recKind(c) == pkForInClause {
+				if l, r := w.field(&c.node, pfLeft), w.field(&c.node, pfRight); l != nil && r != nil {
 					w.loopTypes(fr, l, r)
 				}
 			}
-			was := top
-			top = false
-			return was // the clauses of this comprehension, not of nested ones
-		})
+		}
 		w.children(n)
 		w.pop()
 		return
@@ -1482,7 +1507,7 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 	if right != nil {
 		w.uses(right)
 		if w.f.endLine(right)-line(right) >= 2 {
-			f.elide(startByte(right), w.f.endByte(right), fmt.Sprintf("…  # lines %d-%d", line(right), w.f.endLine(right)))
+			f.elide(startByte(right), w.f.endByte(right), "…  # lines "+itoa(line(right))+"-"+itoa(w.f.endLine(right)))
 		}
 	}
 	w.in = parentIdx
@@ -1607,39 +1632,41 @@ func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	if body == nil {
 		return ""
 	}
-	found := ""
-	f.walk(body, func(n *sitter.Node) bool {
-		if found != "" {
-			return false
+	// The first return statement decides, but for those of nested
+	// functions and classes.
+	recs := f.recs
+	i := f.at(body)
+	for j, end := i, int(recs[i].after); j < end; {
+		r := &recs[j]
+		switch w.recKind(r) {
+		case pkFunctionDefinition, pkClassDefinition, pkLambda:
+			j = int(r.after)
+			continue
+		case pkReturnStatement:
+			return w.returned(&r.node, class)
 		}
-		switch f.kind(n) {
-		case "function_definition", "class_definition", "lambda":
-			return false
-		case "return_statement":
-			v := f.namedChild(n, 0)
-			if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
-				f.kind(v) == "call" && w.field(v, pfFunction) != nil && f.textIs(w.field(v, pfFunction), "cls")) {
-				found = class // return self, return cls(…): an instance of the class
-				return false
-			}
-			if v != nil && f.kind(v) == "call" {
-				if fn := w.field(v, pfFunction); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
-					if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
-						found = t
-					}
-				}
-			}
-			if found == "" {
-				found = "-" // the first return decides
-			}
-			return false
-		}
-		return true
-	})
-	if found == "-" {
-		return ""
+		j++
 	}
-	return found
+	return ""
+}
+
+// returned is the type a return statement returns when the code says so
+// (see returns); "" otherwise.
+func (w *pyWalker) returned(n *sitter.Node, class string) string {
+	f := w.f
+	v := f.namedChild(n, 0)
+	if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
+		f.kind(v) == "call" && w.field(v, pfFunction) != nil && f.textIs(w.field(v, pfFunction), "cls")) {
+		return class // return self, return cls(…): an instance of the class
+	}
+	if v != nil && f.kind(v) == "call" {
+		if fn := w.field(v, pfFunction); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
+			if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
+				return t
+			}
+		}
+	}
+	return ""
 }
 
 // pyTypeName returns a plain dotted type name written in an annotation,
