@@ -1907,7 +1907,7 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 	case "identifier":
 		// a local or module variable whose type the code says, an
 		// imported name as what it is declared to hold
-		name := f.text(r)
+		name := f.keyText(r)
 		if pyBuiltins[name] || w.modules[name] {
 			return ""
 		}
@@ -1944,13 +1944,13 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		if f.textIs(fn, "cast") && !w.bound("cast") {
 			return w.castHint(r)
 		}
-		if pyBuiltins[f.text(fn)] {
+		if pyBuiltins[f.keyText(fn)] {
 			return ""
 		}
-		if w.bound(f.text(fn)) {
+		if w.bound(f.keyText(fn)) {
 			// a local holding a class (type[T]): an instance; a local
 			// holding an instance: what its __call__ returns
-			h := w.typeOf(f.text(fn))
+			h := w.typeOf(f.keyText(fn))
 			if c, ok := strings.CutSuffix(h, "!"); ok && !strings.Contains(c, "#") {
 				return c + "()"
 			}
@@ -1961,39 +1961,39 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		}
 	case "attribute":
 		o, at := w.field(fn, pfObject), w.field(fn, pfAttribute)
-		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.text(o)] {
+		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.keyText(o)] {
 			return w.castHint(r) // typing.cast(T, v), t.cast(T, v)
 		}
-		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.text(o)] {
+		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.keyText(o)] {
 			// recv.m(): what method m of recv's type returns
-			if h := w.typeOf(f.text(o)); h != "" && strings.Count(h, "#") < 4 {
-				return h + "#" + f.text(at)
+			if h := w.typeOf(f.keyText(o)); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#" + f.keyText(at)
 			}
-			if w.bound(f.text(o)) || w.isSelf(f.text(o)) {
+			if w.bound(f.keyText(o)) || w.isSelf(f.keyText(o)) {
 				return ""
 			}
 		}
-		if o != nil && at != nil && f.kind(o) == "identifier" && w.names[f.text(o)] && !w.bound(f.text(o)) && isUpper(f.text(o)[0]) {
+		if o != nil && at != nil && f.kind(o) == "identifier" && w.names[f.keyText(o)] && !w.bound(f.keyText(o)) && isUpper(f.keyText(o)[0]) {
 			// Cls.make() with Cls imported: what Cls's make returns
-			return f.text(o) + "#" + f.text(at)
+			return f.keyText(o) + "#" + f.keyText(at)
 		}
 		if o != nil && at != nil && f.kind(o) == "attribute" {
 			// a.b.m(): what m of a.b's type returns
 			if h := w.attrHint(o, depth+1); h != "" && strings.Count(h, "#") < 4 {
-				return h + "#" + f.text(at)
+				return h + "#" + f.keyText(at)
 			}
 		}
 		if o != nil && at != nil && f.kind(o) != "identifier" && f.kind(o) != "attribute" {
 			// T().m(), f().m(): what m of the call's result returns
 			if h := w.valueHint(o, depth+1); h != "" {
-				return h + "#" + f.text(at)
+				return h + "#" + f.keyText(at)
 			}
 			return ""
 		}
 	default:
 		return ""
 	}
-	if t := pyTypeName(f.text(fn)); t != "" {
+	if t := pyTypeName(f.keyText(fn)); t != "" {
 		return t + "()"
 	}
 	return ""
@@ -2011,7 +2011,7 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 	case k == "identifier" && f.textIs(fn, "cls") && w.isSelf("cls"):
 		h = w.cls.qual
 	case k == "identifier" || k == "attribute":
-		t := pyTypeName(f.text(fn))
+		t := pyTypeName(f.keyText(fn))
 		root, _, _ := strings.Cut(t, ".")
 		if t == "" || !isUpper(t[strings.LastIndexByte(t, '.')+1]) || w.bound(root) || strings.Count(t, ".") > 1 {
 			return // no class name, a local's (or self's) attribute, a nested path
@@ -2072,7 +2072,7 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 				}
 				return
 			case f.kind(fn) == "identifier" && (f.textIs(fn, "sorted") || f.textIs(fn, "reversed") || f.textIs(fn, "list") || f.textIs(fn, "tuple")) &&
-				!w.bound(f.text(fn)) && f.namedCount(args) >= 1:
+				!w.bound(f.keyText(fn)) && f.namedCount(args) >= 1:
 				right = f.namedChild(args, 0)
 			}
 		}
@@ -2099,7 +2099,7 @@ func (w *pyWalker) asType(n *sitter.Node, k pyKind, value, alias *sitter.Node) {
 		enter := "__enter__"
 		for q := w.parent(p); q != nil; q = w.parent(q) {
 			if f.kind(q) == "with_statement" {
-				if strings.HasPrefix(f.text(q), "async") {
+				if strings.HasPrefix(f.keyText(q), "async") {
 					enter = "__aenter__"
 				}
 				break
@@ -2173,7 +2173,7 @@ func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
 	case "call":
 		return w.valueHint(e, 0)
 	case "identifier", "attribute":
-		t := pyTypeName(f.text(e))
+		t := pyTypeName(f.keyText(e))
 		root, _, _ := strings.Cut(t, ".")
 		if t == "" || pyBuiltins[root] || w.bound(root) || w.modules[t] {
 			return ""
@@ -2195,12 +2195,12 @@ func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
 	h := ""
 	switch f.kind(o) {
 	case "identifier":
-		root := f.text(o)
+		root := f.keyText(o)
 		if w.modules[root] {
 			return ""
 		}
-		if w.isSelf(root) && w.cls.attrs[f.text(at)] != "" {
-			return w.cls.attrs[f.text(at)]
+		if w.isSelf(root) && w.cls.attrs[f.keyText(at)] != "" {
+			return w.cls.attrs[f.keyText(at)]
 		}
 		h = w.typeOf(root)
 	case "attribute":
@@ -2211,7 +2211,7 @@ func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
 	if h == "" || strings.Count(h, "#") >= 4 {
 		return ""
 	}
-	return h + "#" + f.text(at)
+	return h + "#" + f.keyText(at)
 }
 
 // instanceAttrs defines the attributes the methods of class qual assign
