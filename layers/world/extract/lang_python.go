@@ -1464,9 +1464,17 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 			sortStrings(names)
 		}
 	}
-	sig := foldSpace(f.text(a))
-	if right != nil && (len(sig) > 120 || line(right) != w.f.endLine(right)) {
-		sig = foldSpace(f.textRange(startByte(a), startByte(right))) + " …"
+	// The signature is the assignment on one line, cut before its value
+	// when that is long or takes more than a line (a value spread over
+	// lines is not folded only to be cut).
+	t := f.keyText(a)
+	var sig string
+	if right != nil && line(right) != w.f.endLine(right) {
+		sig = foldSpace(t[:startByte(right)-startByte(a)]) + " …"
+	} else if sig = foldSpace(t); right != nil && len(sig) > 120 {
+		sig = foldSpace(t[:startByte(right)-startByte(a)]) + " …"
+	} else {
+		sig = strings.Clone(sig) // a fact's: not over the source
 	}
 	if parent == "" && len(w.frames) == 0 && left != nil && f.kind(left) == "identifier" {
 		if w.modTypes == nil {
@@ -2232,9 +2240,13 @@ func (w *pyWalker) instanceAttrs(sa []pySelfAssign, qual string, classIdx int) {
 			continue
 		}
 		have[name] = true
-		sig := foldSpace(f.text(n))
-		if len(sig) > 120 || line(n) != f.endLine(n) {
+		var sig string
+		if line(n) != f.endLine(n) {
 			sig = "self." + name + " = …"
+		} else if sig = foldSpace(f.keyText(n)); len(sig) > 120 {
+			sig = "self." + name + " = …"
+		} else {
+			sig = strings.Clone(sig) // a fact's: not over the source
 		}
 		f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
 			Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
