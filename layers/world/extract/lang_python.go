@@ -234,7 +234,10 @@ const (
 	pfCount
 )
 
-var pyFieldNames = [pfCount]string{"alias", "alternative", "arguments", "attribute", "body", "condition", "consequence", "definition", "function", "left", "module_name", "name", "object", "parameters", "return_type", "right", "superclasses", "type", "type_parameters", "value"}
+// pyFieldNames are the pyFields' names, in their order.
+var pyFieldNames = [pfCount]string{"alias", "alternative", "arguments", "attribute", "body", "condition",
+	"consequence", "definition", "function", "left", "module_name", "name", "object", "parameters",
+	"return_type", "right", "superclasses", "type", "type_parameters", "value"}
 
 var pyFieldTable struct {
 	once sync.Once
@@ -566,7 +569,7 @@ func (w *pyWalker) compound(n *sitter.Node, parent string, parentIdx int, top bo
 // isMainGuard reports whether an if statement is `if __name__ == "__main__":`.
 func (w *pyWalker) isMainGuard(n *sitter.Node) bool {
 	c := w.field(n, pfCondition)
-	return c != nil && strings.Contains(w.f.text(c), "__name__") && strings.Contains(w.f.text(c), "__main__")
+	return c != nil && strings.Contains(w.f.keyText(c), "__name__") && strings.Contains(w.f.keyText(c), "__main__")
 }
 
 // docstring reports whether st is a docstring (a lone string statement)
