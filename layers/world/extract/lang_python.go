@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"strings"
 	"sync"
 
@@ -322,13 +323,7 @@ func walkPython(f *file) {
 // push opens a frame with the given locals (a set from takeSet, which
 // pop gives back).
 func (w *pyWalker) push(locals map[string]bool) {
-	var fr *pyFrame
-	if n := len(w.spareFrames); n > 0 {
-		fr = w.spareFrames[n-1]
-		w.spareFrames = w.spareFrames[:n-1]
-	} else {
-		fr = &pyFrame{}
-	}
+	fr := takeSpare(&w.spareFrames, func() *pyFrame { return &pyFrame{} })
 	fr.locals = locals
 	w.frames = append(w.frames, fr)
 }
@@ -338,22 +333,22 @@ func (w *pyWalker) push(locals map[string]bool) {
 // source (keyText), and a function's sets are used and dropped by the
 // thousand.
 func (w *pyWalker) takeSet() map[string]bool {
-	if n := len(w.spareSets); n > 0 {
-		m := w.spareSets[n-1]
-		w.spareSets = w.spareSets[:n-1]
-		return m
-	}
-	return map[string]bool{}
+	return takeSpare(&w.spareSets, func() map[string]bool { return map[string]bool{} })
 }
 
 // takeTypes is takeSet for a frame's types.
 func (w *pyWalker) takeTypes() map[string]string {
-	if n := len(w.spareTypes); n > 0 {
-		m := w.spareTypes[n-1]
-		w.spareTypes = w.spareTypes[:n-1]
-		return m
+	return takeSpare(&w.spareTypes, func() map[string]string { return map[string]string{} })
+}
+
+// takeSpare takes the last of spares, or a new one when there is none.
+func takeSpare[T any](spares *[]T, fresh func() T) T {
+	if n := len(*spares); n > 0 {
+		t := (*spares)[n-1]
+		*spares = (*spares)[:n-1]
+		return t
 	}
-	return map[string]string{}
+	return fresh()
 }
 
 // pop closes the innermost frame: pending refs to its locals are dropped,
@@ -1643,22 +1638,35 @@ func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	if body == nil {
 		return ""
 	}
-	// The first return statement decides, but for those of nested
-	// functions and classes.
-	recs := f.recs
-	i := f.at(body)
-	for j, end := i, int(recs[i].after); j < end; {
-		r := &recs[j]
-		switch w.recKind(r) {
-		case pkFunctionDefinition, pkClassDefinition, pkLambda:
-			j = int(r.after)
-			continue
-		case pkReturnStatement:
+	// The first return statement decides.
+	for r := range w.scopeRecs(body) {
+		if w.recKind(r) == pkReturnStatement {
 			return w.returned(&r.node, class)
 		}
-		j++
 	}
 	return ""
+}
+
+// scopeRecs yields body and the nodes below it in document order, as
+// records of the file's tree, but for the functions, lambdas and
+// classes nested in it (their own scopes) and what they hold.
+func (w *pyWalker) scopeRecs(body *sitter.Node) iter.Seq[*cRec] {
+	return func(yield func(*cRec) bool) {
+		recs := w.f.recs
+		i := w.f.at(body)
+		for j, end := i, int(recs[i].after); j < end; {
+			r := &recs[j]
+			switch w.recKind(r) {
+			case pkFunctionDefinition, pkClassDefinition, pkLambda:
+				j = int(r.after)
+				continue
+			}
+			if !yield(r) {
+				return
+			}
+			j++
+		}
+	}
 }
 
 // returned is the type a return statement returns when the code says so
@@ -2285,24 +2293,18 @@ func (w *pyWalker) selfAssignments(body *sitter.Node) {
 		if fb == nil {
 			continue
 		}
-		i := f.at(fb)
-		for j, end := i, int(recs[i].after); j < end; {
-			r := &recs[j]
-			switch w.recKind(r) {
-			case pkFunctionDefinition, pkClassDefinition, pkLambda:
-				j = int(r.after)
+		for r := range w.scopeRecs(fb) {
+			if w.recKind(r) != pkAssignment {
 				continue
-			case pkAssignment:
-				l := w.field(&r.node, pfLeft)
-				if l == nil || w.kindOf(l) != pkAttribute {
-					break
-				}
-				o, at := w.field(l, pfObject), w.field(l, pfAttribute)
-				if o != nil && at != nil && w.kindOf(o) == pkIdentifier && f.textIs(o, "self") {
-					w.assigns = append(w.assigns, pySelfAssign{f.text(at), &r.node, &st.node})
-				}
 			}
-			j++
+			l := w.field(&r.node, pfLeft)
+			if l == nil || w.kindOf(l) != pkAttribute {
+				continue
+			}
+			o, at := w.field(l, pfObject), w.field(l, pfAttribute)
+			if o != nil && at != nil && w.kindOf(o) == pkIdentifier && f.textIs(o, "self") {
+				w.assigns = append(w.assigns, pySelfAssign{f.text(at), &r.node, &st.node})
+			}
 		}
 	}
 }
