@@ -1,8 +1,9 @@
 package extract
 
 import (
-	"fmt"
+	"iter"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tree_sitter_python "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -64,7 +65,223 @@ type pyWalker struct {
 	// modTypes are the types of module-level variables assigned a call
 	// or annotated (see pyFrame.types).
 	modTypes map[string]string
+	// kt numbers the grammar's node kinds (pyKinds).
+	kt []pyKind
+	// fids are the ids of the fields the walker reads (pyFieldIDs).
+	fids [pfCount]uint16
+	// assigns holds the self assignments of the classes being walked,
+	// the innermost's last (selfAssignments).
+	assigns []pySelfAssign
+	// spareFrames, spareSets and spareTypes are closed frames and their
+	// maps, emptied, for the next frames (push, takeSet, takeTypes).
+	spareFrames []*pyFrame
+	spareSets   []map[string]bool
+	spareTypes  []map[string]string
+	// scratch is scratchSet's.
+	scratch map[string]bool
+	// chains holds the member identifiers of the attribute chains being
+	// read (attribute); path is typedChainFrom's buffer.
+	chains []*sitter.Node
+	path   []byte
 }
+
+// pyKind is a node kind the walker tells apart, as a number: read from a
+// record's symbol through a table (pyKinds), it costs less to get and to
+// switch on than the kind's name.
+type pyKind uint8
+
+const (
+	pkOther pyKind = iota
+	pkAsPattern
+	pkAssignment
+	pkAttribute
+	pkAugmentedAssignment
+	pkCall
+	pkClassDefinition
+	pkComment
+	pkDecoratedDefinition
+	pkDictionaryComprehension
+	pkDottedName
+	pkEllipsis
+	pkEscapeSequence
+	pkExceptClause
+	pkExpressionStatement
+	pkFalse
+	pkFloat
+	pkForInClause
+	pkForStatement
+	pkFunctionDefinition
+	pkFutureImportStatement
+	pkGeneratorExpression
+	pkGlobalStatement
+	pkIdentifier
+	pkIfStatement
+	pkImportFromStatement
+	pkImportPrefix
+	pkImportStatement
+	pkInteger
+	pkKeywordArgument
+	pkKeywordSeparator
+	pkLambda
+	pkLambdaParameters
+	pkListComprehension
+	pkNamedExpression
+	pkNone
+	pkNonlocalStatement
+	pkParameters
+	pkPositionalSeparator
+	pkReturnStatement
+	pkSetComprehension
+	pkStringContent
+	pkStringEnd
+	pkStringStart
+	pkTrue
+	pkType
+	pkWildcardImport
+)
+
+// pyKindNames maps the kinds the walker numbers to their pyKind.
+var pyKindNames = map[string]pyKind{
+	"as_pattern":               pkAsPattern,
+	"assignment":               pkAssignment,
+	"attribute":                pkAttribute,
+	"augmented_assignment":     pkAugmentedAssignment,
+	"call":                     pkCall,
+	"class_definition":         pkClassDefinition,
+	"comment":                  pkComment,
+	"decorated_definition":     pkDecoratedDefinition,
+	"dictionary_comprehension": pkDictionaryComprehension,
+	"dotted_name":              pkDottedName,
+	"ellipsis":                 pkEllipsis,
+	"escape_sequence":          pkEscapeSequence,
+	"except_clause":            pkExceptClause,
+	"expression_statement":     pkExpressionStatement,
+	"false":                    pkFalse,
+	"float":                    pkFloat,
+	"for_in_clause":            pkForInClause,
+	"for_statement":            pkForStatement,
+	"function_definition":      pkFunctionDefinition,
+	"future_import_statement":  pkFutureImportStatement,
+	"generator_expression":     pkGeneratorExpression,
+	"global_statement":         pkGlobalStatement,
+	"identifier":               pkIdentifier,
+	"if_statement":             pkIfStatement,
+	"import_from_statement":    pkImportFromStatement,
+	"import_prefix":            pkImportPrefix,
+	"import_statement":         pkImportStatement,
+	"integer":                  pkInteger,
+	"keyword_argument":         pkKeywordArgument,
+	"keyword_separator":        pkKeywordSeparator,
+	"lambda":                   pkLambda,
+	"lambda_parameters":        pkLambdaParameters,
+	"list_comprehension":       pkListComprehension,
+	"named_expression":         pkNamedExpression,
+	"none":                     pkNone,
+	"nonlocal_statement":       pkNonlocalStatement,
+	"parameters":               pkParameters,
+	"positional_separator":     pkPositionalSeparator,
+	"return_statement":         pkReturnStatement,
+	"set_comprehension":        pkSetComprehension,
+	"string_content":           pkStringContent,
+	"string_end":               pkStringEnd,
+	"string_start":             pkStringStart,
+	"true":                     pkTrue,
+	"type":                     pkType,
+	"wildcard_import":          pkWildcardImport,
+}
+
+var pyKindTable struct {
+	once sync.Once
+	t    []pyKind
+}
+
+// pyKinds returns the pyKind of each of the Python grammar's symbols.
+func pyKinds(l *language) []pyKind {
+	pyKindTable.once.Do(func() {
+		t := make([]pyKind, len(l.kinds))
+		for i, k := range l.kinds {
+			t[i] = pyKindNames[k]
+		}
+		pyKindTable.t = t
+	})
+	return pyKindTable.t
+}
+
+// pyField numbers the fields the walker reads: their ids in the grammar
+// (pyFieldIDs) are looked up once, not by name at each question.
+type pyField uint8
+
+const (
+	pfAlias pyField = iota
+	pfAlternative
+	pfArguments
+	pfAttribute
+	pfBody
+	pfCondition
+	pfConsequence
+	pfDefinition
+	pfFunction
+	pfLeft
+	pfModuleName
+	pfName
+	pfObject
+	pfParameters
+	pfReturnType
+	pfRight
+	pfSuperclasses
+	pfType
+	pfTypeParameters
+	pfValue
+	pfCount
+)
+
+// pyFieldNames are the pyFields' names, in their order.
+var pyFieldNames = [pfCount]string{"alias", "alternative", "arguments", "attribute", "body", "condition",
+	"consequence", "definition", "function", "left", "module_name", "name", "object", "parameters",
+	"return_type", "right", "superclasses", "type", "type_parameters", "value"}
+
+var pyFieldTable struct {
+	once sync.Once
+	ids  [pfCount]uint16
+}
+
+// pyFieldIDs returns the grammar's ids of the pyFields.
+func pyFieldIDs(l *language) [pfCount]uint16 {
+	pyFieldTable.once.Do(func() {
+		for i, n := range pyFieldNames {
+			pyFieldTable.ids[i] = l.fields[n]
+		}
+	})
+	return pyFieldTable.ids
+}
+
+// field returns n's first child in field fl, or nil: file.field with the
+// field's id at hand.
+func (w *pyWalker) field(n *sitter.Node, fl pyField) *sitter.Node {
+	id := w.fids[fl]
+	if id == 0 || n == nil {
+		return nil
+	}
+	recs := w.f.recs
+	i := w.f.at(n)
+	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
+		if recs[j].field == id {
+			return &recs[j].node
+		}
+	}
+	return nil
+}
+
+// recKind returns the pyKind of a record of the file's tree.
+func (w *pyWalker) recKind(r *cRec) pyKind {
+	if int(r.symbol) < len(w.kt) {
+		return w.kt[r.symbol]
+	}
+	return pyKindNames[r.node.Kind()]
+}
+
+// kindOf returns the pyKind of n.
+func (w *pyWalker) kindOf(n *sitter.Node) pyKind { return w.recKind(&w.f.recs[w.f.at(n)]) }
 
 // pyClass is a class being walked: its qualified name and the types of
 // the attributes its methods assign on self.
@@ -89,7 +306,8 @@ type pyFrame struct {
 }
 
 func walkPython(f *file) {
-	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{}}
+	w := &pyWalker{f: f, modules: map[string]bool{}, paths: map[string]bool{}, names: map[string]bool{},
+		kt: pyKinds(f.lang), fids: pyFieldIDs(f.lang)}
 	w.all = w.findAll(f.root)
 	w.block(f.root, "", 0, true)
 	// Drop the refs that frames found to be locals.
@@ -102,9 +320,35 @@ func walkPython(f *file) {
 	f.facts.Refs = refs
 }
 
-// push opens a frame with the given locals.
+// push opens a frame with the given locals (a set from takeSet, which
+// pop gives back).
 func (w *pyWalker) push(locals map[string]bool) {
-	w.frames = append(w.frames, &pyFrame{locals: locals})
+	fr := takeSpare(&w.spareFrames, func() *pyFrame { return &pyFrame{} })
+	fr.locals = locals
+	w.frames = append(w.frames, fr)
+}
+
+// takeSet returns an empty set of names, one a closed frame gave back
+// when there is one: a frame's locals are keyed by strings over the
+// source (keyText), and a function's sets are used and dropped by the
+// thousand.
+func (w *pyWalker) takeSet() map[string]bool {
+	return takeSpare(&w.spareSets, func() map[string]bool { return map[string]bool{} })
+}
+
+// takeTypes is takeSet for a frame's types.
+func (w *pyWalker) takeTypes() map[string]string {
+	return takeSpare(&w.spareTypes, func() map[string]string { return map[string]string{} })
+}
+
+// takeSpare takes the last of spares, or a new one when there is none.
+func takeSpare[T any](spares *[]T, fresh func() T) T {
+	if n := len(*spares); n > 0 {
+		t := (*spares)[n-1]
+		*spares = (*spares)[:n-1]
+		return t
+	}
+	return fresh()
 }
 
 // pop closes the innermost frame: pending refs to its locals are dropped,
@@ -124,6 +368,14 @@ func (w *pyWalker) pop() {
 			up.pending = append(up.pending, i)
 		}
 	}
+	clear(fr.locals)
+	w.spareSets = append(w.spareSets, fr.locals)
+	if fr.types != nil {
+		clear(fr.types)
+		w.spareTypes = append(w.spareTypes, fr.types)
+	}
+	*fr = pyFrame{pending: fr.pending[:0]}
+	w.spareFrames = append(w.spareFrames, fr)
 }
 
 // bindLocal binds name in the innermost frame (unless declared global).
@@ -145,11 +397,20 @@ func (w *pyWalker) bindTargets(p *sitter.Node) {
 		return
 	}
 	fr := w.frames[len(w.frames)-1]
-	set := map[string]bool{}
+	if w.kindOf(p) == pkIdentifier {
+		// one name, the most common target: no set
+		if name := w.f.keyText(p); fr.globals[name] {
+			w.f.ref(world.Ref{Name: w.f.text(p), Line: line(p), In: w.in, Kind: world.RefValue})
+		} else {
+			fr.locals[name] = true
+		}
+		return
+	}
+	set := w.scratchSet()
 	w.bindPattern(p, set)
 	for name := range set {
 		if fr.globals[name] {
-			w.f.ref(world.Ref{Name: name, Line: line(p), In: w.in, Kind: world.RefValue})
+			w.f.ref(world.Ref{Name: strings.Clone(name), Line: line(p), In: w.in, Kind: world.RefValue})
 		} else {
 			fr.locals[name] = true
 		}
@@ -157,12 +418,25 @@ func (w *pyWalker) bindTargets(p *sitter.Node) {
 	w.targets(p)
 }
 
+// scratchSet returns the walker's set for the names of one assignment
+// target, emptied; its user is done with it before anything else can ask.
+func (w *pyWalker) scratchSet() map[string]bool {
+	if w.scratch == nil {
+		w.scratch = map[string]bool{}
+	}
+	clear(w.scratch)
+	return w.scratch
+}
+
 // findAll reads the module's __all__ list of names, if any.
 func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
 	f := w.f
 	var all map[string]bool
-	for i := uint(0); i < f.namedCount(root); i++ {
-		st := f.namedChild(root, i)
+	for r := range f.childRecs(root) {
+		if !f.recNamed(r) {
+			continue
+		}
+		st := &r.node
 		if f.kind(st) != "expression_statement" || f.namedCount(st) == 0 {
 			continue
 		}
@@ -170,7 +444,7 @@ func (w *pyWalker) findAll(root *sitter.Node) map[string]bool {
 		if f.kind(a) != "assignment" && f.kind(a) != "augmented_assignment" {
 			continue
 		}
-		left, right := f.field(a, "left"), f.field(a, "right")
+		left, right := w.field(a, pfLeft), w.field(a, pfRight)
 		if left == nil || right == nil || !f.textIs(left, "__all__") {
 			continue
 		}
@@ -217,7 +491,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 		case "function_definition", "class_definition":
 			w.definition(st, st, nil, parent, parentIdx, top)
 		case "decorated_definition":
-			def := f.field(st, "definition")
+			def := w.field(st, pfDefinition)
 			m := len(f.stack)
 			var decos []*sitter.Node
 			for _, c := range f.kids(st) {
@@ -244,7 +518,7 @@ func (w *pyWalker) block(n *sitter.Node, parent string, parentIdx int, top bool)
 		case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
 			"except_clause", "finally_clause", "block":
 			if k.kind == "if_statement" && w.isMainGuard(st) {
-				if body := f.field(st, "consequence"); body != nil {
+				if body := w.field(st, pfConsequence); body != nil {
 					w.elideBlock(body)
 				}
 				w.uses(st)
@@ -289,8 +563,8 @@ func (w *pyWalker) compound(n *sitter.Node, parent string, parentIdx int, top bo
 
 // isMainGuard reports whether an if statement is `if __name__ == "__main__":`.
 func (w *pyWalker) isMainGuard(n *sitter.Node) bool {
-	c := w.f.field(n, "condition")
-	return c != nil && strings.Contains(w.f.text(c), "__name__") && strings.Contains(w.f.text(c), "__main__")
+	c := w.field(n, pfCondition)
+	return c != nil && strings.Contains(w.f.keyText(c), "__name__") && strings.Contains(w.f.keyText(c), "__main__")
 }
 
 // docstring reports whether st is a docstring (a lone string statement)
@@ -322,16 +596,16 @@ func (w *pyWalker) docOf(body *sitter.Node) string {
 	if f.kind(s) != "string" {
 		return ""
 	}
-	t := strings.TrimLeft(f.text(s), "rRbBuUfF")
+	t := strings.TrimLeft(f.keyText(s), "rRbBuUfF")
 	t = strings.Trim(t, `"'`)
-	return docLine(t)
+	return strings.Clone(docLine(t)) // a fact's: not over the source
 }
 
 // trimDocstring cuts a multi-line string after its first line with text,
 // closing it again with its own quotes.
 func (w *pyWalker) trimDocstring(s *sitter.Node) {
 	f := w.f
-	t := f.text(s)
+	t := f.keyText(s)
 	q := strings.TrimLeft(t, "rRbBuUfF")
 	quote := `"""`
 	if strings.HasPrefix(q, "'''") {
@@ -361,21 +635,23 @@ func (w *pyWalker) elideBlock(body *sitter.Node) {
 	from := body
 	if st := f.namedChild(body, 0); st != nil && f.kind(st) == "expression_statement" && w.isDocString(st) {
 		w.trimDocstring(f.namedChild(st, 0))
-		from = st.NextNamedSibling()
+		from = w.nextNamed(st)
 		for from != nil && f.kind(from) == "comment" {
-			from = from.NextNamedSibling()
+			from = w.nextNamed(from)
 		}
 		if from == nil {
 			return
 		}
 	}
 	start, end := line(from), w.f.endLine(body)
-	marker := fmt.Sprintf("...  # lines %d-%d", start, end)
+	var marker string
 	if start == end {
-		marker = fmt.Sprintf("...  # line %d", start)
+		marker = "...  # line " + itoa(start)
 		if w.f.endByte(body)-startByte(from) <= uint(len(marker)) {
 			return
 		}
+	} else {
+		marker = "...  # lines " + itoa(start) + "-" + itoa(end)
 	}
 	f.elide(startByte(from), w.f.endByte(body), marker)
 }
@@ -391,19 +667,18 @@ func (w *pyWalker) isDocString(st *sitter.Node) bool {
 // elideRest cuts a long statement after its first line.
 func (w *pyWalker) elideRest(st *sitter.Node) {
 	f := w.f
-	t := f.bytes(st)
-	i := strings.IndexByte(string(t), '\n')
+	i := strings.IndexByte(f.keyText(st), '\n')
 	if i < 0 {
 		return
 	}
-	f.elide(startByte(st)+uint(i), w.f.endByte(st), fmt.Sprintf(" …  # lines %d-%d", line(st), w.f.endLine(st)))
+	f.elide(startByte(st)+uint(i), w.f.endByte(st), " …  # lines "+itoa(line(st))+"-"+itoa(w.f.endLine(st)))
 }
 
 // definition handles a function or class definition at module or class
 // level (outer is the decorated_definition when there are decorators).
 func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, parent string, parentIdx int, top bool) {
 	f := w.f
-	nameNode, body := f.field(def, "name"), f.field(def, "body")
+	nameNode, body := w.field(def, pfName), w.field(def, pfBody)
 	if nameNode == nil {
 		for _, d := range decos {
 			w.uses(d)
@@ -438,7 +713,7 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 	}
 	if !isClass {
 		d.Returns = w.returns(def, body, parent)
-	} else if sc := f.field(def, "superclasses"); sc != nil {
+	} else if sc := w.field(def, pfSuperclasses); sc != nil {
 		d.Returns = w.bases(sc)
 	}
 	idx := f.def(d)
@@ -447,17 +722,22 @@ func (w *pyWalker) definition(outer, def *sitter.Node, decos []*sitter.Node, par
 		w.uses(dec)
 	}
 	if isClass {
-		if tp := f.field(def, "type_parameters"); tp != nil {
+		if tp := w.field(def, pfTypeParameters); tp != nil {
 			w.typeUses(tp)
 		}
-		if sc := f.field(def, "superclasses"); sc != nil {
+		if sc := w.field(def, pfSuperclasses); sc != nil {
 			w.superclasses(sc)
 		}
 		if body != nil {
 			outerCls := w.cls
-			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body)}
-			w.block(body, qual, idx, false)
-			w.instanceAttrs(body, qual, idx)
+			mark := len(w.assigns)
+			w.selfAssignments(body)
+			end := len(w.assigns)
+			w.cls = &pyClass{qual: qual, attrs: w.selfAttrs(body, w.assigns[mark:end])}
+			w.block(body, qual, idx, false) // nested classes' assignments come after end, and go
+			w.instanceAttrs(w.assigns[mark:end], qual, idx)
+			clear(w.assigns[mark:end]) // keep no nodes of this file
+			w.assigns = w.assigns[:mark]
 			w.cls = outerCls
 		}
 		return
@@ -504,12 +784,15 @@ func (w *pyWalker) isFixture(decos []*sitter.Node) bool {
 // refs: pytest fills each with the fixture of that name.
 func (w *pyWalker) fixtureParams(def *sitter.Node) {
 	f := w.f
-	ps := f.field(def, "parameters")
+	ps := w.field(def, pfParameters)
 	if ps == nil {
 		return
 	}
-	for i := uint(0); i < f.namedCount(ps); i++ {
-		p := f.namedChild(ps, i)
+	for r := range f.childRecs(ps) {
+		if !f.recNamed(r) {
+			continue
+		}
+		p := &r.node
 		var nm *sitter.Node
 		switch f.kind(p) {
 		case "identifier":
@@ -552,26 +835,30 @@ func (w *pyWalker) superclasses(sc *sitter.Node) {
 // and annotations in the enclosing scope, the body in its own.
 func (w *pyWalker) function(def, body *sitter.Node) {
 	f := w.f
-	params := f.field(def, "parameters")
-	locals := map[string]bool{}
-	types := map[string]string{}
+	params := w.field(def, pfParameters)
+	locals := w.takeSet()
+	types := w.takeTypes()
 	if params != nil {
 		w.ptypes = types
 		w.params(params, locals)
 		w.ptypes = nil
 	}
-	if rt := f.field(def, "return_type"); rt != nil {
+	if rt := w.field(def, pfReturnType); rt != nil {
 		w.typeUses(rt)
 	}
-	if tp := f.field(def, "type_parameters"); tp != nil {
+	if tp := w.field(def, pfTypeParameters); tp != nil {
 		f.walk(tp, func(n *sitter.Node) bool {
 			if f.kind(n) == "identifier" {
-				locals[f.text(n)] = true
+				locals[f.keyText(n)] = true
 			}
 			return true
 		})
 	}
 	if body == nil {
+		clear(locals)
+		clear(types)
+		w.spareSets = append(w.spareSets, locals)
+		w.spareTypes = append(w.spareTypes, types)
 		return
 	}
 	w.push(locals)
@@ -590,34 +877,37 @@ func (w *pyWalker) params(ps *sitter.Node, locals map[string]bool) {
 		p := c.n
 		switch c.kind {
 		case "identifier":
-			locals[f.text(p)] = true
+			locals[f.keyText(p)] = true
 		case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
-			for i := uint(0); i < f.namedCount(p); i++ {
-				ch := f.namedChild(p, i)
+			for r := range f.childRecs(p) {
+				if !f.recNamed(r) {
+					continue
+				}
+				ch := &r.node
 				switch f.kind(ch) {
 				case "identifier":
-					locals[f.text(ch)] = true
+					locals[f.keyText(ch)] = true
 				case "list_splat_pattern", "dictionary_splat_pattern", "tuple_pattern":
 					w.bindPattern(ch, locals)
 				}
 			}
-			if t := f.field(p, "type"); t != nil {
+			if t := w.field(p, pfType); t != nil {
 				w.typeUses(t)
 				if nm := f.namedChild(p, 0); nm != nil && f.kind(nm) == "identifier" && c.kind == "typed_parameter" {
 					w.paramType(f.text(nm), t)
 				}
 			}
 		case "default_parameter", "typed_default_parameter":
-			if nm := f.field(p, "name"); nm != nil {
+			if nm := w.field(p, pfName); nm != nil {
 				w.bindPattern(nm, locals)
 			}
-			if t := f.field(p, "type"); t != nil {
+			if t := w.field(p, pfType); t != nil {
 				w.typeUses(t)
-				if nm := f.field(p, "name"); nm != nil && f.kind(nm) == "identifier" {
+				if nm := w.field(p, pfName); nm != nil && f.kind(nm) == "identifier" {
 					w.paramType(f.text(nm), t)
 				}
 			}
-			if v := f.field(p, "value"); v != nil {
+			if v := w.field(p, pfValue); v != nil {
 				w.uses(v)
 			}
 		}
@@ -630,11 +920,13 @@ func (w *pyWalker) bindPattern(p *sitter.Node, locals map[string]bool) {
 	f := w.f
 	switch f.kind(p) {
 	case "identifier":
-		locals[f.text(p)] = true
+		locals[f.keyText(p)] = true // keys over the source: see bindTargets, assignment
 	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "dictionary_splat_pattern",
 		"expression_list", "tuple", "list", "parenthesized_expression", "list_splat", "as_pattern_target":
-		for i := uint(0); i < f.namedCount(p); i++ {
-			w.bindPattern(f.namedChild(p, i), locals)
+		for r := range f.childRecs(p) {
+			if f.recNamed(r) {
+				w.bindPattern(&r.node, locals)
+			}
 		}
 	}
 }
@@ -646,16 +938,16 @@ func (w *pyWalker) importBindings(n *sitter.Node, locals map[string]bool) {
 	mark := len(f.stack)
 	defer f.release(mark)
 	for _, c := range f.kids(n) {
-		if c.field != f.fieldID("name") {
+		if c.field != w.fids[pfName] {
 			continue
 		}
 		switch c.kind {
 		case "aliased_import":
-			if a := f.field(c.n, "alias"); a != nil {
-				locals[f.text(a)] = true
+			if a := w.field(c.n, pfAlias); a != nil {
+				locals[f.keyText(a)] = true
 			}
 		case "dotted_name":
-			t := f.text(c.n)
+			t := f.keyText(c.n)
 			if !from {
 				t, _, _ = strings.Cut(t, ".")
 			}
@@ -678,11 +970,11 @@ func (w *pyWalker) bound(name string) bool {
 // imported module.
 func (w *pyWalker) name(n *sitter.Node, kind string) {
 	f := w.f
-	name := f.text(n)
-	if w.modules[name] || w.bound(name) || pyBuiltins[name] {
+	key := f.keyText(n)
+	if w.modules[key] || w.bound(key) || pyBuiltins[key] {
 		return
 	}
-	f.ref(world.Ref{Name: name, Line: line(n), In: w.in, Kind: kind})
+	f.ref(world.Ref{Name: f.text(n), Line: line(n), In: w.in, Kind: kind})
 	if len(w.frames) > 0 {
 		fr := w.frames[len(w.frames)-1]
 		fr.pending = append(fr.pending, len(f.facts.Refs)-1)
@@ -693,24 +985,35 @@ func (w *pyWalker) name(n *sitter.Node, kind string) {
 // (Qual the longest imported dotted path) and member refs for the rest;
 // otherwise a use of a and member refs qualified by it.
 func (w *pyWalker) attribute(n *sitter.Node, kind string) {
-	f := w.f
-	var chain []*sitter.Node // attribute identifiers, innermost first
+	// The chain's identifiers go on w.chains, as a stack: the uses of
+	// the receiver may read attributes of their own.
+	mark := len(w.chains)
 	obj := n
-	for f.kind(obj) == "attribute" {
-		if a := f.field(obj, "attribute"); a != nil {
-			chain = append(chain, a)
+	for w.kindOf(obj) == pkAttribute {
+		if a := w.field(obj, pfAttribute); a != nil {
+			w.chains = append(w.chains, a)
 		}
-		o := f.field(obj, "object")
+		o := w.field(obj, pfObject)
 		if o == nil {
+			w.chains = w.chains[:mark]
 			return
 		}
 		obj = o
 	}
+	chain := w.chains[mark:len(w.chains):len(w.chains)]
 	// chain is outermost first; reverse to source order.
 	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 		chain[i], chain[j] = chain[j], chain[i]
 	}
-	if f.kind(obj) != "identifier" {
+	w.members(obj, chain, kind)
+	w.chains = w.chains[:mark]
+}
+
+// members records the refs of an attribute chain (see attribute): obj
+// the receiver, chain the member identifiers in source order.
+func (w *pyWalker) members(obj *sitter.Node, chain []*sitter.Node, kind string) {
+	f := w.f
+	if w.kindOf(obj) != pkIdentifier {
 		w.uses(obj)
 		if h := w.valueHint(obj, 0); h != "" && len(chain) > 0 && !w.isSuper(obj) {
 			// T().m, f().m: members of what the call gives
@@ -727,9 +1030,9 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 		}
 		return
 	}
-	root := f.text(obj)
+	root := f.keyText(obj) // copied where it goes into a fact
 	if w.modules[root] && len(chain) > 0 {
-		qual := root
+		qual := f.text(obj)
 		i := 0
 		for i < len(chain)-1 && w.paths[qual+"."+f.text(chain[i])] {
 			qual += "." + f.text(chain[i])
@@ -769,8 +1072,9 @@ func (w *pyWalker) attribute(n *sitter.Node, kind string) {
 		}
 		return
 	}
+	qual := f.text(obj)
 	for _, a := range chain {
-		f.ref(world.Ref{Name: f.text(a), Qual: root, Line: line(a), In: w.in, Kind: world.RefMember})
+		f.ref(world.Ref{Name: f.text(a), Qual: qual, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
 }
 
@@ -787,31 +1091,37 @@ func (w *pyWalker) typedChain(root, h string, chain []*sitter.Node) {
 // from on.
 func (w *pyWalker) typedChainFrom(root, h string, chain []*sitter.Node, from int) {
 	f := w.f
-	path := root
+	// root may be over the source (keyText): it goes into facts copied.
+	// The path so far is built in w.path, and copied when it goes into a
+	// qualifier.
+	path := append(w.path[:0], root...)
 	for _, a := range chain[:from] {
-		path += "." + f.text(a)
+		path = append(append(path, '.'), f.bytes(a)...)
 	}
 	for k, a := range chain {
 		if k < from {
 			continue
 		}
-		q := root
+		var q string
 		switch {
 		case k == 0:
-		case k == 1 && w.isSelf(root) && w.cls.attrs[f.text(chain[0])] != "":
-			h = w.cls.attrs[f.text(chain[0])]
+		case k == 1 && w.isSelf(root) && w.cls.attrs[f.keyText(chain[0])] != "":
+			h = w.cls.attrs[f.keyText(chain[0])]
 		case k <= 3:
 			// what the previous member is declared to hold or return
-			h += "#" + f.text(chain[k-1])
+			h += "#" + f.keyText(chain[k-1])
 		default:
 			h = ""
 		}
 		if h != "" {
-			q = path + ":" + h
+			q = string(path) + ":" + h
+		} else {
+			q = strings.Clone(root)
 		}
-		path += "." + f.text(a)
+		path = append(append(path, '.'), f.bytes(a)...)
 		f.ref(world.Ref{Name: f.text(a), Qual: q, Line: line(a), In: w.in, Kind: world.RefMember})
 	}
+	w.path = path
 }
 
 // typeUses records the refs of an annotation: names are type refs.
@@ -837,112 +1147,113 @@ func (w *pyWalker) typeUses(n *sitter.Node) {
 }
 
 // uses records the refs of any expression or statement.
-func (w *pyWalker) uses(n *sitter.Node) { w.usesK(n, w.f.kind(n)) }
+func (w *pyWalker) uses(n *sitter.Node) { w.usesK(n, w.kindOf(n)) }
 
 // usesK is uses for a node whose kind is known.
-func (w *pyWalker) usesK(n *sitter.Node, k string) {
+func (w *pyWalker) usesK(n *sitter.Node, k pyKind) {
 	f := w.f
 	switch k {
-	case "identifier":
+	case pkIdentifier:
 		w.name(n, world.RefValue)
 		return
-	case "attribute":
+	case pkAttribute:
 		w.attribute(n, world.RefValue)
 		return
-	case "call":
-		fn := f.field(n, "function")
+	case pkCall:
+		fn := w.field(n, pfFunction)
 		if fn != nil {
-			switch f.kind(fn) {
-			case "identifier":
+			switch w.kindOf(fn) {
+			case pkIdentifier:
 				w.name(fn, world.RefCall)
-			case "attribute":
+			case pkAttribute:
 				w.attribute(fn, world.RefCall)
 			default:
 				w.uses(fn)
 			}
 		}
-		if a := f.field(n, "arguments"); a != nil {
+		if a := w.field(n, pfArguments); a != nil {
 			w.uses(a)
 			if fn != nil {
 				w.keywords(fn, a)
 			}
 		}
 		return
-	case "keyword_argument":
-		if v := f.field(n, "value"); v != nil {
+	case pkKeywordArgument:
+		if v := w.field(n, pfValue); v != nil {
 			w.uses(v)
 		}
 		return
-	case "type":
+	case pkType:
 		w.typeUses(n)
 		return
-	case "string_content", "escape_sequence", "comment", "integer", "float", "true", "false", "none",
-		"ellipsis", "string_start", "string_end", "keyword_separator",
-		"positional_separator", "wildcard_import", "import_prefix", "dotted_name":
+	case pkStringContent, pkEscapeSequence, pkComment, pkInteger, pkFloat, pkTrue, pkFalse, pkNone,
+		pkEllipsis, pkStringStart, pkStringEnd, pkKeywordSeparator, pkPositionalSeparator, pkWildcardImport,
+		pkImportPrefix, pkDottedName:
 		return
-	case "function_definition", "class_definition", "decorated_definition":
+	case pkFunctionDefinition, pkClassDefinition, pkDecoratedDefinition:
 		w.nestedDef(n)
 		return
-	case "lambda":
-		w.function(n, f.field(n, "body"))
+	case pkLambda:
+		w.function(n, w.field(n, pfBody))
 		return
-	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
-		locals := map[string]bool{}
-		f.walk(n, func(c *sitter.Node) bool {
-			if f.kind(c) == "for_in_clause" {
-				if l := f.field(c, "left"); l != nil {
+	case pkListComprehension, pkSetComprehension, pkDictionaryComprehension, pkGeneratorExpression:
+		// Its for clauses' names (and those of the comprehensions nested
+		// in it) are its locals.
+		locals := w.takeSet()
+		recs := f.recs
+		i := f.at(n)
+		for j, end := i, int(recs[i].after); j < end; j++ {
+			if w.recKind(&recs[j]) == pkForInClause {
+				if l := w.field(&recs[j].node, pfLeft); l != nil {
 					w.bindPattern(l, locals)
 				}
 			}
-			return true
-		})
+		}
 		w.push(locals)
-		fr, top := w.frames[len(w.frames)-1], true
-		f.walk(n, func(c *sitter.Node) bool {
-			if f.kind(c) == "for_in_clause" {
-				if l, r := f.field(c, "left"), f.field(c, "right"); l != nil && r != nil {
+		fr := w.frames[len(w.frames)-1]
+		for c := range f.childRecs(n) {
+			// the clauses of this comprehension, not of nested ones
+			if w.recKind(c) == pkForInClause {
+				if l, r := w.field(&c.node, pfLeft), w.field(&c.node, pfRight); l != nil && r != nil {
 					w.loopTypes(fr, l, r)
 				}
 			}
-			was := top
-			top = false
-			return was // the clauses of this comprehension, not of nested ones
-		})
+		}
 		w.children(n)
 		w.pop()
 		return
-	case "import_statement", "import_from_statement", "future_import_statement":
+	case pkImportStatement, pkImportFromStatement, pkFutureImportStatement:
 		w.importStmt(n)
 		if len(w.frames) > 0 {
 			w.importBindings(n, w.frames[len(w.frames)-1].locals)
 		}
 		return
-	case "assignment", "augmented_assignment":
-		if t := f.field(n, "type"); t != nil {
+	case pkAssignment, pkAugmentedAssignment:
+		if t := w.field(n, pfType); t != nil {
 			w.typeUses(t)
 		}
-		if r := f.field(n, "right"); r != nil {
+		if r := w.field(n, pfRight); r != nil {
 			w.uses(r)
 		}
-		if l := f.field(n, "left"); l != nil {
+		if l := w.field(n, pfLeft); l != nil {
 			w.bindTargets(l)
-			if k == "assignment" && f.kind(l) == "identifier" && len(w.frames) > 0 {
+			if k == pkAssignment && f.kind(l) == "identifier" && len(w.frames) > 0 {
 				fr := w.frames[len(w.frames)-1]
 				if fr.types == nil {
-					fr.types = map[string]string{}
+					fr.types = w.takeTypes()
 				}
-				fr.types[f.text(l)] = w.hintOf(n) // the latest assignment decides
+				fr.types[f.keyText(l)] = w.hintOf(n) // the latest assignment decides
 			}
 		}
 		return
-	case "if_statement":
-		if name, t := w.isinstanceOf(f.field(n, "condition")); name != "" && len(w.frames) > 0 {
+	case pkIfStatement:
+		if name, t := w.isinstanceOf(w.field(n, pfCondition)); name != "" && len(w.frames) > 0 {
 			// if isinstance(v, T): v is a T in the block
 			fr := w.frames[len(w.frames)-1]
 			if fr.locals[name] {
 				old, had := fr.types[name]
 				if fr.types == nil {
-					fr.types = map[string]string{}
+					fr.types = w.takeTypes()
 				}
 				mark := len(f.stack)
 				defer f.release(mark)
@@ -950,7 +1261,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 					if !c.named {
 						continue
 					}
-					if c.field == f.fieldID("consequence") {
+					if c.field == w.fids[pfConsequence] {
 						fr.types[name] = t
 						w.uses(c.n)
 						if had {
@@ -965,8 +1276,8 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 				return
 			}
 		}
-	case "for_statement":
-		r, l := f.field(n, "right"), f.field(n, "left")
+	case pkForStatement:
+		r, l := w.field(n, pfRight), w.field(n, pfLeft)
 		if r != nil {
 			w.uses(r)
 		}
@@ -976,20 +1287,20 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 				w.loopTypes(w.frames[len(w.frames)-1], l, r)
 			}
 		}
-		for _, fl := range []string{"body", "alternative"} {
-			if b := f.field(n, fl); b != nil {
+		for _, fl := range [...]pyField{pfBody, pfAlternative} {
+			if b := w.field(n, fl); b != nil {
 				w.uses(b)
 			}
 		}
 		return
-	case "as_pattern", "except_clause":
+	case pkAsPattern, pkExceptClause:
 		mark := len(f.stack)
 		var value *sitter.Node
 		for _, c := range f.kids(n) {
 			if !c.named {
 				continue
 			}
-			if c.field == f.fieldID("alias") {
+			if c.field == w.fids[pfAlias] {
 				if len(w.frames) > 0 {
 					w.bindTargets(c.n)
 				}
@@ -1005,20 +1316,23 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 		}
 		f.release(mark)
 		return
-	case "named_expression":
-		if v := f.field(n, "value"); v != nil {
+	case pkNamedExpression:
+		if v := w.field(n, pfValue); v != nil {
 			w.uses(v)
 		}
-		if nm := f.field(n, "name"); nm != nil {
-			w.bindLocal(f.text(nm))
+		if nm := w.field(n, pfName); nm != nil {
+			w.bindLocal(f.keyText(nm))
 		}
 		return
-	case "global_statement", "nonlocal_statement":
+	case pkGlobalStatement, pkNonlocalStatement:
 		if len(w.frames) > 0 {
 			fr := w.frames[len(w.frames)-1]
-			for i := uint(0); i < f.namedCount(n); i++ {
-				name := f.text(f.namedChild(n, i))
-				if k == "global_statement" {
+			for r := range f.childRecs(n) {
+				if !f.recNamed(r) {
+					continue
+				}
+				name := f.keyText(&r.node)
+				if k == pkGlobalStatement {
 					if fr.globals == nil {
 						fr.globals = map[string]bool{}
 					}
@@ -1030,7 +1344,7 @@ func (w *pyWalker) usesK(n *sitter.Node, k string) {
 			}
 		}
 		return
-	case "parameters", "lambda_parameters":
+	case pkParameters, pkLambdaParameters:
 		return
 	}
 	w.children(n)
@@ -1064,7 +1378,7 @@ func (w *pyWalker) children(n *sitter.Node) {
 	f := w.f
 	for r := range f.childRecs(n) {
 		if f.recNamed(r) {
-			w.usesK(&r.node, f.recKind(r))
+			w.usesK(&r.node, w.recKind(r))
 		}
 	}
 }
@@ -1089,25 +1403,25 @@ func (w *pyWalker) nestedDef(n *sitter.Node) {
 			}
 		}
 		f.release(mark)
-		def = f.field(n, "definition")
+		def = w.field(n, pfDefinition)
 		if def == nil {
 			return
 		}
 	}
-	if nm := f.field(def, "name"); nm != nil {
-		w.bindLocal(f.text(nm))
+	if nm := w.field(def, pfName); nm != nil {
+		w.bindLocal(f.keyText(nm))
 		if len(w.frames) > 0 && f.kind(def) == "function_definition" {
-			if fr := w.frames[len(w.frames)-1]; fr.locals[f.text(nm)] {
+			if fr := w.frames[len(w.frames)-1]; fr.locals[f.keyText(nm)] {
 				if fr.types == nil {
-					fr.types = map[string]string{}
+					fr.types = w.takeTypes()
 				}
-				fr.types[f.text(nm)] = hint
+				fr.types[f.keyText(nm)] = hint
 			}
 		}
 	}
-	body := f.field(def, "body")
+	body := w.field(def, pfBody)
 	if f.kind(def) == "class_definition" {
-		if sc := f.field(def, "superclasses"); sc != nil {
+		if sc := w.field(def, pfSuperclasses); sc != nil {
 			w.superclasses(sc)
 		}
 		if body != nil {
@@ -1134,29 +1448,37 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 		}
 		return
 	}
-	left, right, typ := f.field(a, "left"), f.field(a, "right"), f.field(a, "type")
+	left, right, typ := w.field(a, pfLeft), w.field(a, pfRight), w.field(a, pfType)
 	var names []string
 	if left != nil {
-		set := map[string]bool{}
-		w.bindPattern(left, set)
 		if f.kind(left) == "identifier" {
 			names = []string{f.text(left)}
 		} else {
+			set := w.scratchSet()
+			w.bindPattern(left, set)
 			for n := range set {
-				names = append(names, n)
+				names = append(names, strings.Clone(n)) // a fact's: not over the source
 			}
 			sortStrings(names)
 		}
 	}
-	sig := foldSpace(f.text(a))
-	if right != nil && (len(sig) > 120 || line(right) != w.f.endLine(right)) {
-		sig = foldSpace(f.textRange(startByte(a), startByte(right))) + " …"
+	// The signature is the assignment on one line, cut before its value
+	// when that is long or takes more than a line (a value spread over
+	// lines is not folded only to be cut).
+	t := f.keyText(a)
+	var sig string
+	if right != nil && line(right) != w.f.endLine(right) {
+		sig = foldSpace(t[:startByte(right)-startByte(a)]) + " …"
+	} else if sig = foldSpace(t); right != nil && len(sig) > 120 {
+		sig = foldSpace(t[:startByte(right)-startByte(a)]) + " …"
+	} else {
+		sig = strings.Clone(sig) // a fact's: not over the source
 	}
 	if parent == "" && len(w.frames) == 0 && left != nil && f.kind(left) == "identifier" {
 		if w.modTypes == nil {
 			w.modTypes = map[string]string{}
 		}
-		w.modTypes[f.text(left)] = w.hintOf(a)
+		w.modTypes[f.keyText(left)] = w.hintOf(a)
 	}
 	first := 0
 	for _, name := range names {
@@ -1191,7 +1513,7 @@ func (w *pyWalker) assignment(st *sitter.Node, parent string, parentIdx int, top
 	if right != nil {
 		w.uses(right)
 		if w.f.endLine(right)-line(right) >= 2 {
-			f.elide(startByte(right), w.f.endByte(right), fmt.Sprintf("…  # lines %d-%d", line(right), w.f.endLine(right)))
+			f.elide(startByte(right), w.f.endByte(right), "…  # lines "+itoa(line(right))+"-"+itoa(w.f.endLine(right)))
 		}
 	}
 	w.in = parentIdx
@@ -1228,7 +1550,7 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 	switch f.kind(n) {
 	case "import_statement":
 		for _, c := range f.kids(n) {
-			if c.field != f.fieldID("name") {
+			if c.field != w.fids[pfName] {
 				continue
 			}
 			switch c.kind {
@@ -1238,7 +1560,7 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 				root, _, _ := strings.Cut(p, ".")
 				w.bindModule(root, p)
 			case "aliased_import":
-				nm, al := f.field(c.n, "name"), f.field(c.n, "alias")
+				nm, al := w.field(c.n, pfName), w.field(c.n, pfAlias)
 				if nm == nil || al == nil {
 					continue
 				}
@@ -1248,7 +1570,7 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 		}
 	case "import_from_statement", "future_import_statement":
 		path := "__future__"
-		if m := f.field(n, "module_name"); m != nil {
+		if m := w.field(n, pfModuleName); m != nil {
 			path = strings.Join(strings.Fields(f.text(m)), "")
 		}
 		plain := world.Import{Path: path, Line: ln}
@@ -1258,14 +1580,14 @@ func (w *pyWalker) importStmt(n *sitter.Node) {
 			switch {
 			case c.kind == "wildcard_import":
 				star = true
-			case c.field != f.fieldID("name"):
+			case c.field != w.fids[pfName]:
 			case c.kind == "dotted_name":
 				plain.Names = append(plain.Names, f.text(c.n))
 				if len(w.frames) == 0 {
 					w.names[f.text(c.n)] = true
 				}
 			case c.kind == "aliased_import":
-				nm, al := f.field(c.n, "name"), f.field(c.n, "alias")
+				nm, al := w.field(c.n, pfName), w.field(c.n, pfAlias)
 				if nm != nil && al != nil {
 					aliased = append(aliased, world.Import{Path: path, Names: []string{f.text(nm)}, Alias: f.text(al), Line: ln})
 					if len(w.frames) == 0 {
@@ -1306,7 +1628,7 @@ func (w *pyWalker) bindModule(name, path string) {
 // ("return Client(...)"); "" otherwise.
 func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	f := w.f
-	if rt := f.field(def, "return_type"); rt != nil {
+	if rt := w.field(def, pfReturnType); rt != nil {
 		t := pyAnnotType(f.text(rt))
 		if class != "" && (t == "Self" || strings.HasSuffix(t, ".Self")) {
 			return class
@@ -1316,39 +1638,54 @@ func (w *pyWalker) returns(def, body *sitter.Node, class string) string {
 	if body == nil {
 		return ""
 	}
-	found := ""
-	f.walk(body, func(n *sitter.Node) bool {
-		if found != "" {
-			return false
+	// The first return statement decides.
+	for r := range w.scopeRecs(body) {
+		if w.recKind(r) == pkReturnStatement {
+			return w.returned(&r.node, class)
 		}
-		switch f.kind(n) {
-		case "function_definition", "class_definition", "lambda":
-			return false
-		case "return_statement":
-			v := f.namedChild(n, 0)
-			if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
-				f.kind(v) == "call" && f.field(v, "function") != nil && f.textIs(f.field(v, "function"), "cls")) {
-				found = class // return self, return cls(…): an instance of the class
-				return false
-			}
-			if v != nil && f.kind(v) == "call" {
-				if fn := f.field(v, "function"); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
-					if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
-						found = t
-					}
-				}
-			}
-			if found == "" {
-				found = "-" // the first return decides
-			}
-			return false
-		}
-		return true
-	})
-	if found == "-" {
-		return ""
 	}
-	return found
+	return ""
+}
+
+// scopeRecs yields body and the nodes below it in document order, as
+// records of the file's tree, but for the functions, lambdas and
+// classes nested in it (their own scopes) and what they hold.
+func (w *pyWalker) scopeRecs(body *sitter.Node) iter.Seq[*cRec] {
+	return func(yield func(*cRec) bool) {
+		recs := w.f.recs
+		i := w.f.at(body)
+		for j, end := i, int(recs[i].after); j < end; {
+			r := &recs[j]
+			switch w.recKind(r) {
+			case pkFunctionDefinition, pkClassDefinition, pkLambda:
+				j = int(r.after)
+				continue
+			}
+			if !yield(r) {
+				return
+			}
+			j++
+		}
+	}
+}
+
+// returned is the type a return statement returns when the code says so
+// (see returns); "" otherwise.
+func (w *pyWalker) returned(n *sitter.Node, class string) string {
+	f := w.f
+	v := f.namedChild(n, 0)
+	if class != "" && v != nil && (f.kind(v) == "identifier" && f.textIs(v, "self") ||
+		f.kind(v) == "call" && w.field(v, pfFunction) != nil && f.textIs(w.field(v, pfFunction), "cls")) {
+		return class // return self, return cls(…): an instance of the class
+	}
+	if v != nil && f.kind(v) == "call" {
+		if fn := w.field(v, pfFunction); fn != nil && (f.kind(fn) == "identifier" || f.kind(fn) == "attribute") {
+			if t := pyTypeName(f.text(fn)); t != "" && isUpper(t[strings.LastIndexByte(t, '.')+1]) {
+				return t
+			}
+		}
+	}
+	return ""
 }
 
 // pyTypeName returns a plain dotted type name written in an annotation,
@@ -1550,10 +1887,10 @@ func pyUnwrapOptional(s string) string {
 // the code does not say.
 func (w *pyWalker) hintOf(a *sitter.Node) string {
 	f := w.f
-	if t := f.field(a, "type"); t != nil {
+	if t := w.field(a, pfType); t != nil {
 		return pyAnnotType(f.text(t))
 	}
-	return w.valueHint(f.field(a, "right"), 0)
+	return w.valueHint(w.field(a, pfRight), 0)
 }
 
 // valueHint is the type hint of an expression: "T()" for a call of T (a
@@ -1589,7 +1926,7 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 	case "identifier":
 		// a local or module variable whose type the code says, an
 		// imported name as what it is declared to hold
-		name := f.text(r)
+		name := f.keyText(r)
 		if pyBuiltins[name] || w.modules[name] {
 			return ""
 		}
@@ -1603,14 +1940,14 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		return w.attrHint(r, depth+1)
 	case "subscript":
 		// x[k]: a value of what x is
-		return pyElemHint(w.valueHint(f.field(r, "value"), depth+1), "@v")
+		return pyElemHint(w.valueHint(w.field(r, pfValue), depth+1), "@v")
 	case "call":
 	default:
 		return ""
 	}
-	fn := f.field(r, "function")
+	fn := w.field(r, pfFunction)
 	if fn != nil && f.kind(fn) == "subscript" {
-		fn = f.field(fn, "value") // C[T](…): an instance of C
+		fn = w.field(fn, pfValue) // C[T](…): an instance of C
 		if fn != nil && f.kind(fn) != "identifier" && f.kind(fn) != "attribute" {
 			return ""
 		}
@@ -1626,13 +1963,13 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 		if f.textIs(fn, "cast") && !w.bound("cast") {
 			return w.castHint(r)
 		}
-		if pyBuiltins[f.text(fn)] {
+		if pyBuiltins[f.keyText(fn)] {
 			return ""
 		}
-		if w.bound(f.text(fn)) {
+		if w.bound(f.keyText(fn)) {
 			// a local holding a class (type[T]): an instance; a local
 			// holding an instance: what its __call__ returns
-			h := w.typeOf(f.text(fn))
+			h := w.typeOf(f.keyText(fn))
 			if c, ok := strings.CutSuffix(h, "!"); ok && !strings.Contains(c, "#") {
 				return c + "()"
 			}
@@ -1642,40 +1979,40 @@ func (w *pyWalker) valueHint(r *sitter.Node, depth int) string {
 			return ""
 		}
 	case "attribute":
-		o, at := f.field(fn, "object"), f.field(fn, "attribute")
-		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.text(o)] {
+		o, at := w.field(fn, pfObject), w.field(fn, pfAttribute)
+		if o != nil && at != nil && f.textIs(at, "cast") && f.kind(o) == "identifier" && w.modules[f.keyText(o)] {
 			return w.castHint(r) // typing.cast(T, v), t.cast(T, v)
 		}
-		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.text(o)] {
+		if o != nil && at != nil && f.kind(o) == "identifier" && !w.modules[f.keyText(o)] {
 			// recv.m(): what method m of recv's type returns
-			if h := w.typeOf(f.text(o)); h != "" && strings.Count(h, "#") < 4 {
-				return h + "#" + f.text(at)
+			if h := w.typeOf(f.keyText(o)); h != "" && strings.Count(h, "#") < 4 {
+				return h + "#" + f.keyText(at)
 			}
-			if w.bound(f.text(o)) || w.isSelf(f.text(o)) {
+			if w.bound(f.keyText(o)) || w.isSelf(f.keyText(o)) {
 				return ""
 			}
 		}
-		if o != nil && at != nil && f.kind(o) == "identifier" && w.names[f.text(o)] && !w.bound(f.text(o)) && isUpper(f.text(o)[0]) {
+		if o != nil && at != nil && f.kind(o) == "identifier" && w.names[f.keyText(o)] && !w.bound(f.keyText(o)) && isUpper(f.keyText(o)[0]) {
 			// Cls.make() with Cls imported: what Cls's make returns
-			return f.text(o) + "#" + f.text(at)
+			return f.keyText(o) + "#" + f.keyText(at)
 		}
 		if o != nil && at != nil && f.kind(o) == "attribute" {
 			// a.b.m(): what m of a.b's type returns
 			if h := w.attrHint(o, depth+1); h != "" && strings.Count(h, "#") < 4 {
-				return h + "#" + f.text(at)
+				return h + "#" + f.keyText(at)
 			}
 		}
 		if o != nil && at != nil && f.kind(o) != "identifier" && f.kind(o) != "attribute" {
 			// T().m(), f().m(): what m of the call's result returns
 			if h := w.valueHint(o, depth+1); h != "" {
-				return h + "#" + f.text(at)
+				return h + "#" + f.keyText(at)
 			}
 			return ""
 		}
 	default:
 		return ""
 	}
-	if t := pyTypeName(f.text(fn)); t != "" {
+	if t := pyTypeName(f.keyText(fn)); t != "" {
 		return t + "()"
 	}
 	return ""
@@ -1693,7 +2030,7 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 	case k == "identifier" && f.textIs(fn, "cls") && w.isSelf("cls"):
 		h = w.cls.qual
 	case k == "identifier" || k == "attribute":
-		t := pyTypeName(f.text(fn))
+		t := pyTypeName(f.keyText(fn))
 		root, _, _ := strings.Cut(t, ".")
 		if t == "" || !isUpper(t[strings.LastIndexByte(t, '.')+1]) || w.bound(root) || strings.Count(t, ".") > 1 {
 			return // no class name, a local's (or self's) attribute, a nested path
@@ -1708,7 +2045,7 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 		if c.kind != "keyword_argument" {
 			continue
 		}
-		if nm := f.field(c.n, "name"); nm != nil {
+		if nm := w.field(c.n, pfName); nm != nil {
 			f.ref(world.Ref{Name: f.text(nm), Qual: ":" + h + "=", Line: line(nm), In: w.in, Kind: world.RefMember})
 		}
 	}
@@ -1722,40 +2059,40 @@ func (w *pyWalker) keywords(fn, args *sitter.Node) {
 func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 	f := w.f
 	set := func(name *sitter.Node, h string) {
-		if f.kind(name) != "identifier" || !fr.locals[f.text(name)] {
+		if f.kind(name) != "identifier" || !fr.locals[f.keyText(name)] {
 			return
 		}
 		if fr.types == nil {
-			fr.types = map[string]string{}
+			fr.types = w.takeTypes()
 		}
-		fr.types[f.text(name)] = h // the latest binding decides
+		fr.types[f.keyText(name)] = h // the latest binding decides
 	}
 	pair := func() (*sitter.Node, *sitter.Node) {
-		if k := f.kind(left); (k == "pattern_list" || k == "tuple_pattern") && left.NamedChildCount() == 2 {
-			return left.NamedChild(0), left.NamedChild(1)
+		if k := f.kind(left); (k == "pattern_list" || k == "tuple_pattern") && f.namedCount(left) == 2 {
+			return f.namedChild(left, 0), f.namedChild(left, 1)
 		}
 		return nil, nil
 	}
 	if f.kind(right) == "call" {
-		fn, args := f.field(right, "function"), f.field(right, "arguments")
+		fn, args := w.field(right, pfFunction), w.field(right, pfArguments)
 		if fn != nil && args != nil {
 			switch {
-			case f.kind(fn) == "attribute" && f.field(fn, "attribute") != nil && f.textIs(f.field(fn, "attribute"), "items") && args.NamedChildCount() == 0:
+			case f.kind(fn) == "attribute" && w.field(fn, pfAttribute) != nil && f.textIs(w.field(fn, pfAttribute), "items") && f.namedCount(args) == 0:
 				// for k, v in d.items(): v a value of d
 				if k, v := pair(); k != nil {
 					set(k, "")
-					set(v, pyElemHint(w.valueHint(f.field(fn, "object"), 0), "@v"))
+					set(v, pyElemHint(w.valueHint(w.field(fn, pfObject), 0), "@v"))
 				}
 				return
-			case f.kind(fn) == "identifier" && f.textIs(fn, "enumerate") && !w.bound("enumerate") && args.NamedChildCount() >= 1:
+			case f.kind(fn) == "identifier" && f.textIs(fn, "enumerate") && !w.bound("enumerate") && f.namedCount(args) >= 1:
 				if k, v := pair(); k != nil {
 					set(k, "")
-					set(v, pyElemHint(w.valueHint(args.NamedChild(0), 0), "@i"))
+					set(v, pyElemHint(w.valueHint(f.namedChild(args, 0), 0), "@i"))
 				}
 				return
 			case f.kind(fn) == "identifier" && (f.textIs(fn, "sorted") || f.textIs(fn, "reversed") || f.textIs(fn, "list") || f.textIs(fn, "tuple")) &&
-				!w.bound(f.text(fn)) && args.NamedChildCount() >= 1:
-				right = args.NamedChild(0)
+				!w.bound(f.keyText(fn)) && f.namedCount(args) >= 1:
+				right = f.namedChild(args, 0)
 			}
 		}
 	}
@@ -1765,7 +2102,7 @@ func (w *pyWalker) loopTypes(fr *pyFrame, left, right *sitter.Node) {
 // asType records the type an "as" binding gets when the code says:
 // with T(…) as v (what T's __enter__, or __aenter__ in an async with,
 // returns), except E as e (an instance of E).
-func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
+func (w *pyWalker) asType(n *sitter.Node, k pyKind, value, alias *sitter.Node) {
 	f := w.f
 	if f.namedCount(alias) == 1 && f.kind(alias) == "as_pattern_target" {
 		alias = f.namedChild(alias, 0)
@@ -1774,14 +2111,14 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 		return
 	}
 	h := ""
-	switch p := n.Parent(); {
-	case k == "except_clause" || p != nil && f.kind(p) == "except_clause":
+	switch p := w.parent(n); {
+	case k == pkExceptClause || p != nil && f.kind(p) == "except_clause":
 		h = pyTypeName(f.text(value))
 	case p != nil && f.kind(p) == "with_item":
 		enter := "__enter__"
-		for q := p.Parent(); q != nil; q = q.Parent() {
+		for q := w.parent(p); q != nil; q = w.parent(q) {
 			if f.kind(q) == "with_statement" {
-				if strings.HasPrefix(f.text(q), "async") {
+				if strings.HasPrefix(f.keyText(q), "async") {
 					enter = "__aenter__"
 				}
 				break
@@ -1793,12 +2130,12 @@ func (w *pyWalker) asType(n *sitter.Node, k string, value, alias *sitter.Node) {
 	default:
 		return
 	}
-	name := f.text(alias)
+	name := f.keyText(alias)
 	if len(w.frames) > 0 {
 		fr := w.frames[len(w.frames)-1]
 		if fr.locals[name] {
 			if fr.types == nil {
-				fr.types = map[string]string{}
+				fr.types = w.takeTypes()
 			}
 			fr.types[name] = h
 		}
@@ -1817,7 +2154,7 @@ func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
 	if c == nil || f.kind(c) != "call" {
 		return "", ""
 	}
-	fn, args := f.field(c, "function"), f.field(c, "arguments")
+	fn, args := w.field(c, pfFunction), w.field(c, pfArguments)
 	if fn == nil || args == nil || !f.textIs(fn, "isinstance") || f.namedCount(args) != 2 {
 		return "", ""
 	}
@@ -1834,7 +2171,7 @@ func (w *pyWalker) isinstanceOf(c *sitter.Node) (string, string) {
 
 // castHint is the type cast(T, v) says its result is.
 func (w *pyWalker) castHint(call *sitter.Node) string {
-	args := w.f.field(call, "arguments")
+	args := w.field(call, pfArguments)
 	if args == nil || w.f.namedCount(args) == 0 {
 		return ""
 	}
@@ -1855,7 +2192,7 @@ func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
 	case "call":
 		return w.valueHint(e, 0)
 	case "identifier", "attribute":
-		t := pyTypeName(f.text(e))
+		t := pyTypeName(f.keyText(e))
 		root, _, _ := strings.Cut(t, ".")
 		if t == "" || pyBuiltins[root] || w.bound(root) || w.modules[t] {
 			return ""
@@ -1870,19 +2207,19 @@ func (w *pyWalker) decoratedHint(dec *sitter.Node) string {
 // assigned in the class; "" otherwise.
 func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
 	f := w.f
-	o, at := f.field(n, "object"), f.field(n, "attribute")
+	o, at := w.field(n, pfObject), w.field(n, pfAttribute)
 	if o == nil || at == nil || depth > 4 {
 		return ""
 	}
 	h := ""
 	switch f.kind(o) {
 	case "identifier":
-		root := f.text(o)
+		root := f.keyText(o)
 		if w.modules[root] {
 			return ""
 		}
-		if w.isSelf(root) && w.cls.attrs[f.text(at)] != "" {
-			return w.cls.attrs[f.text(at)]
+		if w.isSelf(root) && w.cls.attrs[f.keyText(at)] != "" {
+			return w.cls.attrs[f.keyText(at)]
 		}
 		h = w.typeOf(root)
 	case "attribute":
@@ -1893,14 +2230,14 @@ func (w *pyWalker) attrHint(n *sitter.Node, depth int) string {
 	if h == "" || strings.Count(h, "#") >= 4 {
 		return ""
 	}
-	return h + "#" + f.text(at)
+	return h + "#" + f.keyText(at)
 }
 
 // instanceAttrs defines the attributes the methods of class qual assign
 // on self (self.x = …) that the class body does not declare, as fields
 // with the type the code gives them: jedi and type checkers find a
 // member there.
-func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
+func (w *pyWalker) instanceAttrs(sa []pySelfAssign, qual string, classIdx int) {
 	f := w.f
 	have := map[string]bool{}
 	for _, d := range f.facts.Defs[classIdx:] {
@@ -1908,54 +2245,67 @@ func (w *pyWalker) instanceAttrs(body *sitter.Node, qual string, classIdx int) {
 			have[d.Name] = true
 		}
 	}
-	w.selfAssignments(body, func(name string, n, _ *sitter.Node) {
+	for _, a := range sa {
+		name, n := a.name, a.assign
 		if have[name] {
-			return
+			continue
 		}
 		have[name] = true
-		sig := foldSpace(f.text(n))
-		if len(sig) > 120 || line(n) != f.endLine(n) {
+		var sig string
+		if line(n) != f.endLine(n) {
 			sig = "self." + name + " = …"
+		} else if sig = foldSpace(f.keyText(n)); len(sig) > 120 {
+			sig = "self." + name + " = …"
+		} else {
+			sig = strings.Clone(sig) // a fact's: not over the source
 		}
 		f.def(world.Def{Name: name, Qualified: qual + "." + name, Parent: qual, Kind: world.KindField,
 			Start: line(n), End: f.endLine(n), Signature: sig, Exported: w.exported(name, false),
 			Returns: w.cls.attrs[name]})
-	})
+	}
 }
 
-// selfAssignments calls fn, in source order, for every assignment
-// self.name = … in the methods of a class body (not in functions nested
-// in them).
-func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assign, method *sitter.Node)) {
+// pySelfAssign is an assignment self.name = … in method of a class.
+type pySelfAssign struct {
+	name           string
+	assign, method *sitter.Node
+}
+
+// selfAssignments appends to w.assigns, in source order, every
+// assignment self.name = … in the methods of a class body (not in
+// functions nested in them). Both selfAttrs and instanceAttrs read them:
+// the methods are walked once.
+func (w *pyWalker) selfAssignments(body *sitter.Node) {
 	f := w.f
-	for i := uint(0); i < f.namedCount(body); i++ {
-		st := f.namedChild(body, i)
-		if f.kind(st) == "decorated_definition" {
-			st = f.field(st, "definition")
+	recs := f.recs
+	for st := range f.childRecs(body) {
+		if w.recKind(st) == pkDecoratedDefinition {
+			d := w.field(&st.node, pfDefinition)
+			if d == nil {
+				continue
+			}
+			st = &recs[f.at(d)]
 		}
-		if st == nil || f.kind(st) != "function_definition" {
+		if w.recKind(st) != pkFunctionDefinition {
 			continue
 		}
-		fb := f.field(st, "body")
+		fb := w.field(&st.node, pfBody)
 		if fb == nil {
 			continue
 		}
-		f.walk(fb, func(n *sitter.Node) bool {
-			switch f.kind(n) {
-			case "function_definition", "class_definition", "lambda":
-				return false
-			case "assignment":
-				l := f.field(n, "left")
-				if l == nil || f.kind(l) != "attribute" {
-					return true
-				}
-				o, at := f.field(l, "object"), f.field(l, "attribute")
-				if o != nil && at != nil && f.kind(o) == "identifier" && f.text(o) == "self" {
-					fn(f.text(at), n, st)
-				}
+		for r := range w.scopeRecs(fb) {
+			if w.recKind(r) != pkAssignment {
+				continue
 			}
-			return true
-		})
+			l := w.field(&r.node, pfLeft)
+			if l == nil || w.kindOf(l) != pkAttribute {
+				continue
+			}
+			o, at := w.field(l, pfObject), w.field(l, pfAttribute)
+			if o != nil && at != nil && w.kindOf(o) == pkIdentifier && f.textIs(o, "self") {
+				w.assigns = append(w.assigns, pySelfAssign{f.text(at), &r.node, &st.node})
+			}
+		}
 	}
 }
 
@@ -1963,23 +2313,26 @@ func (w *pyWalker) selfAssignments(body *sitter.Node, fn func(name string, assig
 // annotation says, "" when it has none.
 func (w *pyWalker) paramAnnot(def *sitter.Node, name string) string {
 	f := w.f
-	ps := f.field(def, "parameters")
+	ps := w.field(def, pfParameters)
 	if ps == nil {
 		return ""
 	}
-	for i := uint(0); i < ps.NamedChildCount(); i++ {
-		p := ps.NamedChild(i)
+	for r := range f.childRecs(ps) {
+		if !f.recNamed(r) {
+			continue
+		}
+		p := &r.node
 		var nm *sitter.Node
 		switch f.kind(p) {
 		case "typed_parameter":
-			nm = p.NamedChild(0)
+			nm = f.namedChild(p, 0)
 		case "typed_default_parameter":
-			nm = f.field(p, "name")
+			nm = w.field(p, pfName)
 		default:
 			continue
 		}
 		if nm != nil && f.kind(nm) == "identifier" && f.textIs(nm, name) {
-			if t := f.field(p, "type"); t != nil {
+			if t := w.field(p, pfType); t != nil {
 				return pyAnnotType(f.text(t))
 			}
 		}
@@ -2014,7 +2367,7 @@ func (w *pyWalker) typeOf(root string) string {
 // selfAttrs collects the types of a class's attributes: class-level
 // annotated or assigned fields, and self.x assignments in its methods.
 // Attributes assigned different types get none.
-func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
+func (w *pyWalker) selfAttrs(body *sitter.Node, sa []pySelfAssign) map[string]string {
 	f := w.f
 	attrs := map[string]string{}
 	set := func(name, h string) {
@@ -2023,31 +2376,35 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 		}
 		attrs[name] = h
 	}
-	for i := uint(0); i < f.namedCount(body); i++ {
-		st := f.namedChild(body, i)
-		if f.kind(st) == "decorated_definition" {
-			st = f.field(st, "definition")
+	for r := range f.childRecs(body) {
+		if !f.recNamed(r) {
+			continue
+		}
+		st := &r.node
+		if w.recKind(r) == pkDecoratedDefinition {
+			st = w.field(st, pfDefinition)
 			if st == nil {
 				continue
 			}
 		}
-		if f.kind(st) == "expression_statement" {
+		if w.kindOf(st) == pkExpressionStatement {
 			if a := f.namedChild(st, 0); a != nil && f.kind(a) == "assignment" {
-				if l := f.field(a, "left"); l != nil && f.kind(l) == "identifier" {
+				if l := w.field(a, pfLeft); l != nil && f.kind(l) == "identifier" {
 					set(f.text(l), w.hintOf(a))
 				}
 			}
 		}
 	}
-	w.selfAssignments(body, func(name string, n, method *sitter.Node) {
-		if r := f.field(n, "right"); f.field(n, "type") == nil && r != nil && f.kind(r) == "identifier" {
+	for _, a := range sa {
+		name, n := a.name, a.assign
+		if r := w.field(n, pfRight); w.field(n, pfType) == nil && r != nil && w.kindOf(r) == pkIdentifier {
 			// self.x = x, x an annotated parameter (other names are the
 			// method's locals, whose types are not known here)
-			set(name, w.paramAnnot(method, f.text(r)))
-			return
+			set(name, w.paramAnnot(a.method, f.keyText(r)))
+			continue
 		}
 		set(name, w.hintOf(n))
-	})
+	}
 	for k, v := range attrs {
 		if v == "" {
 			delete(attrs, k)
@@ -2062,11 +2419,14 @@ func (w *pyWalker) selfAttrs(body *sitter.Node) map[string]string {
 func (w *pyWalker) bases(sc *sitter.Node) string {
 	f := w.f
 	var out []string
-	for i := uint(0); i < f.namedCount(sc); i++ {
-		c := f.namedChild(sc, i)
+	for r := range f.childRecs(sc) {
+		if !f.recNamed(r) {
+			continue
+		}
+		c := &r.node
 		k := f.kind(c)
 		if k == "subscript" { // Generic[T], Base[int]
-			c = f.field(c, "value")
+			c = w.field(c, pfValue)
 			if c == nil {
 				continue
 			}
@@ -2089,6 +2449,33 @@ func (w *pyWalker) isSuper(n *sitter.Node) bool {
 	if w.cls == nil || f.kind(n) != "call" {
 		return false
 	}
-	fn := f.field(n, "function")
+	fn := w.field(n, pfFunction)
 	return fn != nil && f.kind(fn) == "identifier" && f.textIs(fn, "super")
+}
+
+// nextNamed returns the named sibling after n, nil when there is none:
+// NextNamedSibling read from the file's tree, without a cgo call (and
+// with a node in the tree, which f.at finds without an index).
+func (w *pyWalker) nextNamed(n *sitter.Node) *sitter.Node {
+	recs := w.f.recs
+	i := w.f.at(n)
+	p := recs[i].parent
+	if p < 0 {
+		return nil
+	}
+	for j, end := int(recs[i].after), int(recs[p].after); j < end; j = int(recs[j].after) {
+		if w.f.recNamed(&recs[j]) {
+			return &recs[j].node
+		}
+	}
+	return nil
+}
+
+// parent returns n's parent, nil for the root: Parent read from the
+// file's tree.
+func (w *pyWalker) parent(n *sitter.Node) *sitter.Node {
+	if p := w.f.recs[w.f.at(n)].parent; p >= 0 {
+		return &w.f.recs[p].node
+	}
+	return nil
 }
