@@ -413,7 +413,7 @@ func (f *file) named(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	recs, named, nodes := f.recs, f.lang.named, f.nodes
+	recs, named, nodes := f.recs, f.lang.named, f.arena()
 	start := len(nodes)
 	i := f.at(n)
 	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
@@ -426,13 +426,25 @@ func (f *file) named(n *sitter.Node) []*sitter.Node {
 	return nodes[start:len(nodes):len(nodes)]
 }
 
+// arena is the file's node arena to cut named's and all's next slice
+// from. A walker that asks for the same node's children again and again
+// would make an append-only arena grow with the square of a long list;
+// past twice the tree's records a new arena is begun, and the slices
+// handed out keep the old one alive only while they are held.
+func (f *file) arena() []*sitter.Node {
+	if len(f.nodes) > 2*len(f.recs)+1024 {
+		f.nodes = make([]*sitter.Node, 0, len(f.recs)+1024)
+	}
+	return f.nodes
+}
+
 // all returns all of n's children, anonymous ones included (as named
 // does, from the file's node arena).
 func (f *file) all(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	recs, nodes := f.recs, f.nodes
+	recs, nodes := f.recs, f.arena()
 	start := len(nodes)
 	i := f.at(n)
 	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {

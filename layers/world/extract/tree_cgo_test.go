@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -370,5 +371,52 @@ func TestDumpMarks(t *testing.T) {
 	}
 	if registry[world.LangGo].marksCover("comments", isComment) {
 		t.Error("go: comments are said to be marked")
+	}
+}
+
+// TestNodeArenaBounded: a walker asking for one node's children once per
+// child (a long list) gets the right children every time, and the file's
+// node arena stays within a bound of the tree's size instead of growing
+// with the square of the list.
+func TestNodeArenaBounded(t *testing.T) {
+	const n = 3000
+	var src strings.Builder
+	src.WriteString("x = [")
+	for i := range n {
+		fmt.Fprintf(&src, "a%d, ", i)
+	}
+	src.WriteString("]\n")
+	l := registry[world.LangPython]
+	tree := l.parse([]byte(src.String()), DefaultTimeout)
+	if tree == nil {
+		t.Fatal("parse stopped")
+	}
+	defer tree.Close()
+	facts := &world.Facts{Lang: l.name}
+	f := newFile(l, []byte(src.String()), tree.RootNode(), facts)
+	defer f.close()
+	recs := f.tree()
+	var list *sitter.Node
+	for i := range recs {
+		if f.recKind(&recs[i]) == "list" {
+			list = &recs[i].node
+			break
+		}
+	}
+	if list == nil {
+		t.Fatal("no list in the tree")
+	}
+	first := f.named(list)
+	for i := range n {
+		kids := f.named(list)
+		if len(kids) != n || f.text(kids[i]) != fmt.Sprint("a", i) {
+			t.Fatalf("ask %d: %d children, child %d is %q", i, len(kids), i, f.text(kids[min(i, len(kids)-1)]))
+		}
+		if limit := 2*len(f.recs) + 1024 + n; len(f.nodes) > limit {
+			t.Fatalf("ask %d: node arena holds %d, more than %d", i, len(f.nodes), limit)
+		}
+	}
+	if f.text(first[n-1]) != fmt.Sprint("a", n-1) {
+		t.Error("a slice handed out before the arena was begun again changed")
 	}
 }
