@@ -1700,7 +1700,9 @@ func pyTypeName(s string) string {
 			return ""
 		}
 	}
-	if s == "None" {
+	// A dotted name has no empty part ("A." is what a syntax error
+	// leaves of A.m).
+	if s == "None" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
 		return ""
 	}
 	return s
