@@ -230,8 +230,11 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// titlesWhens are the texts of f a summary quotes: its title (the head
+// of its first rule's line, never at a line's start) and its rules'
+// titles, levels and conditions.
 func titlesWhens(f *File) []string {
-	var out []string
+	out := []string{f.Title}
 	for _, r := range f.Rules {
 		out = append(out, r.Title, r.When, r.Level)
 	}
