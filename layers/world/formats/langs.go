@@ -457,7 +457,11 @@ func extractPerl(src []byte, _ Options, facts *world.Facts) {
 		}
 	}
 	in := innermost(facts, n)
-	mm := &masked{src: m.src, code: m.code[:m.li.end(n)], li: newLines(src[:m.li.end(n)])}
+	codeEnd := 0 // where the code before any data section ends (none in an empty file)
+	if n > 0 {
+		codeEnd = m.li.end(n)
+	}
+	mm := &masked{src: m.src, code: m.code[:codeEnd], li: newLines(src[:codeEnd])}
 	scanRefs(facts, mm, in, plCallRe, "(", world.RefCall, plStop)
 	scanRefs(facts, mm, in, plMethRe, "->", world.RefMember, plStop)
 	endScan(m, sk, facts)
