@@ -3,28 +3,25 @@ package formats
 import (
 	"maps"
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/worldtest"
 )
 
-// TestEveryExtractorTakesTinyFiles: an empty file, a lone line break, a
-// lone character or NUL is extracted by every extractor of a format
-// without a panic (which the recovery turns into a warning and no facts).
-// An empty Perl file once did panic.
+// TestEveryExtractorTakesTinyFiles: every format's extractor takes an
+// empty file, a lone line break, character or NUL without a panic (an
+// empty Perl file once panicked).
 func TestEveryExtractorTakesTinyFiles(t *testing.T) {
 	langs := slices.Sorted(maps.Keys(registry))
 	if len(langs) < 20 {
 		t.Fatalf("only %d extractors registered", len(langs))
 	}
-	for _, lang := range langs {
-		for _, src := range []string{"", "\n", "\r\n", " ", "x", "\x00", "{", "\"", "#", "-"} {
-			facts, ok := Extract(lang, []byte(src), Options{Path: "x"})
-			if !ok {
-				t.Fatalf("%s: no extractor", lang)
-			}
-			if strings.HasPrefix(facts.Warning, "extractor ") {
-				t.Errorf("%s, %q: %s", lang, src, facts.Warning)
-			}
+	worldtest.TinyFiles(t, langs, func(lang string, src []byte) *world.Facts {
+		facts, ok := Extract(lang, src, Options{Path: "x"})
+		if !ok {
+			t.Fatalf("%s: no extractor", lang)
 		}
-	}
+		return facts
+	})
 }
