@@ -594,7 +594,11 @@ func (f *file) fieldID(name string) uint16 {
 // tree-sitter 0.25 can answer with the wrong child below hidden nodes (the
 // object of a.b.c in a TypeScript type query for its property).
 func (f *file) field(n *sitter.Node, name string) *sitter.Node {
-	id := f.fieldID(name)
+	return f.fieldByID(n, f.fieldID(name))
+}
+
+// fieldByID is field with the field's id at hand (0: none).
+func (f *file) fieldByID(n *sitter.Node, id uint16) *sitter.Node {
 	if id == 0 || n == nil {
 		return nil
 	}
@@ -925,15 +929,32 @@ func (f *file) namedCount(n *sitter.Node) uint {
 // parent is n.Parent() answered from the file's tree (nil for the
 // root), without the descent from the root tree-sitter makes.
 func (f *file) parent(n *sitter.Node) *sitter.Node {
-	if p := f.recs[f.at(n)].parent; p >= 0 {
+	if p := f.rec(n).parent; p >= 0 {
 		return &f.recs[p].node
+	}
+	return nil
+}
+
+// nextNamed returns the named sibling after n, nil when there is none:
+// NextNamedSibling answered from the file's tree, without a cgo call.
+func (f *file) nextNamed(n *sitter.Node) *sitter.Node {
+	recs := f.recs
+	i := f.at(n)
+	p := recs[i].parent
+	if p < 0 {
+		return nil
+	}
+	for j, end := int(recs[i].after), int(recs[p].after); j < end; j = int(recs[j].after) {
+		if f.recNamed(&recs[j]) {
+			return &recs[j].node
+		}
 	}
 	return nil
 }
 
 // isNamed is n.IsNamed() answered from the file's tree, without a cgo
 // call.
-func (f *file) isNamed(n *sitter.Node) bool { return f.recNamed(&f.recs[f.at(n)]) }
+func (f *file) isNamed(n *sitter.Node) bool { return f.recNamed(f.rec(n)) }
 
 // recNamed reports whether a record of the file's tree is a named node.
 func (f *file) recNamed(r *cRec) bool {

@@ -258,18 +258,7 @@ func pyFieldIDs(l *language) [pfCount]uint16 {
 // field returns n's first child in field fl, or nil: file.field with the
 // field's id at hand.
 func (w *pyWalker) field(n *sitter.Node, fl pyField) *sitter.Node {
-	id := w.fids[fl]
-	if id == 0 || n == nil {
-		return nil
-	}
-	recs := w.f.recs
-	i := w.f.at(n)
-	for j, end := i+1, int(recs[i].after); j < end; j = int(recs[j].after) {
-		if recs[j].field == id {
-			return &recs[j].node
-		}
-	}
-	return nil
+	return w.f.fieldByID(n, w.fids[fl])
 }
 
 // recKind returns the pyKind of a record of the file's tree.
@@ -281,7 +270,7 @@ func (w *pyWalker) recKind(r *cRec) pyKind {
 }
 
 // kindOf returns the pyKind of n.
-func (w *pyWalker) kindOf(n *sitter.Node) pyKind { return w.recKind(&w.f.recs[w.f.at(n)]) }
+func (w *pyWalker) kindOf(n *sitter.Node) pyKind { return w.recKind(w.f.rec(n)) }
 
 // pyClass is a class being walked: its qualified name and the types of
 // the attributes its methods assign on self.
@@ -635,9 +624,9 @@ func (w *pyWalker) elideBlock(body *sitter.Node) {
 	from := body
 	if st := f.namedChild(body, 0); st != nil && f.kind(st) == "expression_statement" && w.isDocString(st) {
 		w.trimDocstring(f.namedChild(st, 0))
-		from = w.nextNamed(st)
+		from = w.f.nextNamed(st)
 		for from != nil && f.kind(from) == "comment" {
-			from = w.nextNamed(from)
+			from = w.f.nextNamed(from)
 		}
 		if from == nil {
 			return
@@ -2113,12 +2102,12 @@ func (w *pyWalker) asType(n *sitter.Node, k pyKind, value, alias *sitter.Node) {
 		return
 	}
 	h := ""
-	switch p := w.parent(n); {
+	switch p := w.f.parent(n); {
 	case k == pkExceptClause || p != nil && f.kind(p) == "except_clause":
 		h = pyTypeName(f.text(value))
 	case p != nil && f.kind(p) == "with_item":
 		enter := "__enter__"
-		for q := w.parent(p); q != nil; q = w.parent(q) {
+		for q := w.f.parent(p); q != nil; q = w.f.parent(q) {
 			if f.kind(q) == "with_statement" {
 				if strings.HasPrefix(f.keyText(q), "async") {
 					enter = "__aenter__"
@@ -2453,31 +2442,4 @@ func (w *pyWalker) isSuper(n *sitter.Node) bool {
 	}
 	fn := w.field(n, pfFunction)
 	return fn != nil && f.kind(fn) == "identifier" && f.textIs(fn, "super")
-}
-
-// nextNamed returns the named sibling after n, nil when there is none:
-// NextNamedSibling read from the file's tree, without a cgo call (and
-// with a node in the tree, which f.at finds without an index).
-func (w *pyWalker) nextNamed(n *sitter.Node) *sitter.Node {
-	recs := w.f.recs
-	i := w.f.at(n)
-	p := recs[i].parent
-	if p < 0 {
-		return nil
-	}
-	for j, end := int(recs[i].after), int(recs[p].after); j < end; j = int(recs[j].after) {
-		if w.f.recNamed(&recs[j]) {
-			return &recs[j].node
-		}
-	}
-	return nil
-}
-
-// parent returns n's parent, nil for the root: Parent read from the
-// file's tree.
-func (w *pyWalker) parent(n *sitter.Node) *sitter.Node {
-	if p := w.f.recs[w.f.at(n)].parent; p >= 0 {
-		return &w.f.recs[p].node
-	}
-	return nil
 }
