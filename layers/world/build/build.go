@@ -366,21 +366,20 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		txn.KeepSource(tree, digest)
 	}
 	lap("encode")
-	if err := mergeWait(); err != nil {
-		warn(fmt.Sprintf("packs of the new facts left unmerged (%v); the store reads them as they are", err))
-	}
+	warnUnmerged(mergeWait(), warn)
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nfiles %d, parsed %d, reused %d", tree, len(files), res.Parsed, res.Reused)); err != nil {
 		return nil, err
 	}
-	warnUnmerged(txn, warn)
+	warnUnmerged(txn.Unmerged(), warn)
 	lap("store")
 	res.ElapsedMS = time.Since(start).Milliseconds()
 	return res, nil
 }
 
-// warnUnmerged warns when txn's commit left the packs it wrote unmerged.
-func warnUnmerged(txn *gitstore.Txn, warn func(string)) {
-	if err := txn.Unmerged(); err != nil {
+// warnUnmerged warns when a merge of the packs written (Store.MergeWritten,
+// or a commit's: Txn.Unmerged) failed with err.
+func warnUnmerged(err error, warn func(string)) {
+	if err != nil {
 		warn(fmt.Sprintf("packs of this index left unmerged (%v); the store reads them as they are", err))
 	}
 }
@@ -1023,7 +1022,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 			if b, ok := stored[f.rec.Key]; ok {
 				facts, err := decodeFacts(b)
 				if err == nil {
-					f.linkEnc = names.encodeFactsLink(facts)
+					f.linkEnc = names.encodeLinkOf(facts)
 					setTerms(f, facts.Terms, nil)
 					return false, true, nil
 				}

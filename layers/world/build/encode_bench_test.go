@@ -76,7 +76,7 @@ func BenchmarkEncodeFacts(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			tab := new(linkTable)
 			for _, f := range all {
-				tab.encodeFactsLink(f)
+				tab.encodeLinkOf(f)
 			}
 		}
 	})
@@ -84,7 +84,7 @@ func BenchmarkEncodeFacts(b *testing.B) {
 		tab := new(linkTable)
 		files := make([]*file, len(all))
 		for i, f := range all {
-			files[i] = &file{linkEnc: tab.encodeFactsLink(f)}
+			files[i] = &file{linkEnc: tab.encodeLinkOf(f)}
 		}
 		tab.decodeFiles(files)
 		recs := make([]linkRecord, len(all))

@@ -98,7 +98,7 @@ func encodeFacts(f *world.Facts) ([]byte, error) {
 }
 
 // encodeFactsLink encodes f, and when links is not nil the link of f in
-// it as links.encodeFactsLink does: from the numbers the facts' own
+// it as links.encodeLinkOf does: from the numbers the facts' own
 // string table gave its strings, most of which the link names too.
 func encodeFactsLink(f *world.Facts, links *linkTable) (facts, link []byte) {
 	w := borrowWriter()

@@ -12,7 +12,7 @@ import (
 	"github.com/git-speed/git-speed/layers/world/terms"
 )
 
-// encodeFactsLink is the encoding of f.Link() (encodeLink's bytes, so
+// encodeLinkOf is the encoding of f.Link() (encodeLink's bytes, so
 // decode gives what f.Link() gives), made without the link: a build
 // encodes the link of every file it parses, and making each as structs of
 // strings, counting references in a map keyed by three strings, sorting
@@ -22,7 +22,7 @@ import (
 // table of the file's own, sorted once, and compared by rank; references
 // are counted by sorting their ranks packed in one word; and each
 // distinct string is looked up in the run's table once.
-func (t *linkTable) encodeFactsLink(f *world.Facts) []byte {
+func (t *linkTable) encodeLinkOf(f *world.Facts) []byte {
 	c := borrowLinkCoder(nil)
 	defer c.release()
 	num := func(s string) uint32 {
@@ -217,7 +217,8 @@ type linkDefKey struct {
 	exported                    bool
 }
 
-// linkCoder is encodeFactsLink's scratch, reused between files.
+// linkCoder is the scratch of encodeLinkOf and encodeFactsLink, reused
+// between files.
 type linkCoder struct {
 	loc *terms.Numbering // the file's strings: own, or its facts' table
 	own terms.Numbering
@@ -225,7 +226,7 @@ type linkCoder struct {
 	// the numbers of their strings.
 	rawDefs []linkDefKey
 	rawRefs []uint64
-	refNums [][3]uint32 // encodeFactsLink's: name, qualifier, kind code
+	refNums [][3]uint32 // encodeLinkOf's: name, qualifier, kind code
 	glob    []uint32    // by number: what encode writes for it + 1, 0 until looked up
 	rank    []uint32    // by number: its place among the strings named, sorted
 	order   []uint32    // by rank: the number

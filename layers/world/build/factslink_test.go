@@ -11,7 +11,7 @@ import (
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// checkFactsLink checks that the link encodeFactsLink encodes for each of
+// checkFactsLink checks that the link encodeLinkOf and encodeFactsLink encode for each of
 // facts decodes as f.Link(), in one table as a build uses it.
 func checkFactsLink(t *testing.T, facts []*world.Facts) {
 	t.Helper()
@@ -20,7 +20,7 @@ func checkFactsLink(t *testing.T, facts []*world.Facts) {
 		files := make([]*file, len(facts))
 		for i, f := range facts {
 			if !fused {
-				files[i] = &file{linkEnc: tab.encodeFactsLink(f)}
+				files[i] = &file{linkEnc: tab.encodeLinkOf(f)}
 				continue
 			}
 			b, link := encodeFactsLink(f, tab)

@@ -405,7 +405,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	if err := txn.Commit(fmt.Sprintf("index %s\n\nin place from %s: %d files edited, parsed %d", tree, prev, len(eds), sub.Parsed)); err != nil {
 		return false, err
 	}
-	warnUnmerged(txn, warn)
+	warnUnmerged(txn.Unmerged(), warn)
 	lap("store")
 	res.Base, res.InPlace = prev, true
 	res.Files, res.Symbols, res.Edges = m.Files, m.Symbols, m.Edges
