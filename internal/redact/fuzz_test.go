@@ -60,7 +60,7 @@ func FuzzRedact(f *testing.F) {
 // plantable tells the secrets that stand alone: those found only by their
 // key or file need their context, given by plantContext.
 func plantable(s redacttest.Secret) bool {
-	return s.Kind != "env-value" && s.Kind != "env-value-staging" && s.Kind != "env-value-prod" &&
+	return !s.Contextual && s.Kind != "env-value" && s.Kind != "env-value-staging" && s.Kind != "env-value-prod" &&
 		s.Kind != "env-database-url" && !strings.HasPrefix(s.Kind, "private-key") && s.Kind != "gcp-service-account-key"
 }
 
@@ -92,9 +92,30 @@ func FuzzNear(f *testing.F) {
 	}
 	f.Add("x postgres://user:Zq9wLm2Kx7Pd@db.internal/app y")
 	f.Add("mysql://a:b@c https://h/x?u=a:b@c redis://:p4ssw0rd1@r:6379 amqp://u:p\tw@h")
+	f.Add("dsn: app:Zq9wLm2Kx7Pd@tcp(db:3306)/shop x '@/components' a:@unix(/s)/d u:p@/db")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, r := range builtin() {
 			if r.near == nil {
+				continue
+			}
+			if r.read != nil {
+				// Where near fails, reading the text finds nothing.
+				for _, k := range r.keywords {
+					for at := 0; ; {
+						i := strings.Index(text[at:], k)
+						if i < 0 {
+							break
+						}
+						if pos := at + i; !r.near(text, pos) {
+							sc := scan{text: text}
+							r.read(&sc, pos)
+							if len(sc.spans) > 0 {
+								t.Fatalf("%s finds %q at %d in %q but near fails there", r.name, text[sc.spans[0].start:sc.spans[0].end], pos, text)
+							}
+						}
+						at += i + 1
+					}
+				}
 				continue
 			}
 			for _, m := range r.re.FindAllStringIndex(text, -1) {

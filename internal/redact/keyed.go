@@ -45,7 +45,9 @@ func (s *scan) envValues() {
 							}
 						}
 					}
-					s.add(start, stop, ruleEnv, 3)
+					if !markedPlaceholder(t[start:stop]) {
+						s.add(start, stop, ruleEnv, 3)
+					}
 				}
 			}
 		}
@@ -173,8 +175,10 @@ func keyRule(key string) string {
 		pair("client", "secret") || pair("master", "key") || pair("secret", "key")
 	// pass, pwd and pw alone are a test's PASS line, the working
 	// directory and a writer; with a qualifier (db_pass) they are passwords.
-	password := has["password"] || has["passwd"] || has["passphrase"] ||
-		(len(words) > 1 && (has["pass"] || has["pwd"] || has["pw"]))
+	password := (len(words) > 1 && (has["pass"] || has["pwd"] || has["pw"]))
+	for _, w := range words {
+		password = password || passwordWords[w]
+	}
 	switch {
 	case has["aws"] && (has["secret"] || has["secretkey"]):
 		return ruleAWSSecret
@@ -192,6 +196,15 @@ func keyRule(key string) string {
 	return ""
 }
 
+// passwordWords are words that name a password alone: password, and the
+// one-word names of tools' password variables and options (PGPASSWORD,
+// SSHPASS, keytool's -storepass, openssl's -passin, redis' requirepass).
+var passwordWords = map[string]bool{
+	"password": true, "passwd": true, "passphrase": true, "pgpassword": true, "sshpass": true,
+	"storepass": true, "keypass": true, "srcstorepass": true, "deststorepass": true, "srckeypass": true,
+	"destkeypass": true, "passin": true, "passout": true, "requirepass": true, "masterauth": true,
+}
+
 // nameTail are last words of keys whose value names or locates a secret
 // rather than holding it: password_file, token_uri, TokenName, key_id.
 var nameTail = map[string]bool{
@@ -207,22 +220,12 @@ var nameTail = map[string]bool{
 // without regard to case.
 var keyedKeywords = []string{"pass", "pwd", "pw", "secret", "token", "key", "credential"}
 
-// configExt are the file types whose values are written unquoted; in code
-// an unquoted value is an expression, not a secret.
-var configExt = map[string]bool{
-	".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true,
-	".properties": true, ".env": true, ".tf": true, ".tfvars": true, ".hcl": true, ".txt": true,
-	".log": true, ".xml": true, ".plist": true, ".cnf": true, ".npmrc": true, ".pypirc": true, "": true,
-}
-
 // keyed redacts values assigned to keys that name a secret or password:
-// key = "v", key: v, key := "v", "key": "v", key => 'v', key=v&….
+// key = "v", key: v, key := "v", "key": "v", key => 'v', key=v&…, and the
+// forms without an operator (--password v, a .netrc's password v, ENV key
+// v, PASSWORD 'v', <password>v</password>, a directive of a .conf file).
 func (s *scan) keyed(at []int) {
 	t := s.text
-	// Config files write values unquoted; so may prose (a prompt, a task:
-	// no path); in code an unquoted value is an expression.
-	config := s.path != "" && (configExt[path.Ext(s.path)] || IsEnvFile(s.path))
-	unquotedOK := config || s.path == ""
 	lastKs := -1 // the start of the last key read
 	for _, pos := range at {
 		// The whole key around the keyword.
@@ -241,7 +244,7 @@ func (s *scan) keyed(at []int) {
 			continue
 		}
 		lastKs = ks
-		s.assignment(ks, ke, unquotedOK, config)
+		s.assignment(ks, ke)
 	}
 }
 
@@ -252,19 +255,29 @@ func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }
 
+// literalKind reports whether the file writes values unquoted as
+// literals, bare words included (config, shell, .env).
+func (s *scan) literalKind() bool {
+	return s.kind == KindConfig || s.kind == KindShell || s.kind == KindEnv
+}
+
 // assignment reads the value assigned to the key t[ks:ke], if any.
-func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
+func (s *scan) assignment(ks, ke int) {
 	t := s.text
 	i := ke
+	var keyQuote byte
 	if i < len(t) && (t[i] == '"' || t[i] == '\'') {
+		keyQuote = t[i]
 		i++ // "key": …
 	}
+	after := i
 	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
 		i++
 	}
+	op := i
 	// The operator.
 	switch {
-	case strings.HasPrefix(t[i:], ":="), strings.HasPrefix(t[i:], "=>"):
+	case strings.HasPrefix(t[i:], ":="), strings.HasPrefix(t[i:], "=>"), strings.HasPrefix(t[i:], "?="):
 		i += 2
 	case strings.HasPrefix(t[i:], "=="), strings.HasPrefix(t[i:], "=~"):
 		return
@@ -273,14 +286,33 @@ func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
 			return // Rust path, C++ scope
 		}
 		i++
+	case i == ke && i < len(t) && t[i] == '>' && ks > 0 && t[ks-1] == '<':
+		s.xmlElement(ks, ke)
+		return
 	default:
+		s.bare(ks, ke, keyQuote, after)
 		return
 	}
 	// Most keywords are not keys of an assignment; the operator, cheaper
 	// to read than the key's words, rules them out first.
-	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
+	key := strings.Trim(t[ks:ke], ".-")
+	rule := keyRule(key)
+	flag := isFlag(t, ks)
+	if t[op] == '=' && (rule == rulePassword || rule == "" && connPasswordKey(key)) {
+		// Password=… of a key=value connection string, or ?password=… of a URL.
+		if sep, ok := s.connString(ks); ok {
+			s.connValue(i, sep)
+			return
+		}
+	}
 	if rule == "" {
 		return
+	}
+	if flag && rule == rulePassword {
+		rule = ruleCLI
+	}
+	if t[op] == '=' && op == ke && keyQuote == 0 && i < len(t) && ks > 0 && t[ks-1] == t[i] && (t[i] == '"' || t[i] == '\'') {
+		return // "password=" + pw: the key ends a string, the value is an expression
 	}
 	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
 		i++
@@ -288,6 +320,7 @@ func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
 	if i >= len(t) {
 		return
 	}
+	i += stringPrefix(t[i:])
 	var start, end int
 	quoted := false
 	// A value quoted inside a string (a notebook cell's JSON source:
@@ -312,37 +345,347 @@ func (s *scan) assignment(ks, ke int, unquotedOK, config bool) {
 		quoted = true
 	default:
 		start = i
-		end = i
-		for end < len(t) && end-start < maxLine && !strings.ContainsRune(" \t\r\n,;&)]}'\"#", rune(t[end])) {
-			end++
-		}
+		end = unquotedEnd(t, i)
+		v := t[start:end]
 		// In code an unquoted value is an expression, unless it can only
-		// be a key (long, random, of key characters).
-		if !unquotedOK && !tokenLike(t[start:end]) {
+		// be a key (long, random, of key characters), it is a flag's (a
+		// command line in a string) or it is set before a command
+		// (PGPASSWORD=… psql).
+		if s.kind == KindCode && !flag && !tokenLike(v) && !envPrefix(t, ks, ke, op, end) {
 			return
 		}
 		// Anywhere, a dotted name (cfg.APIKey2), a call, an index or a
-		// composite literal is code, and a bare word is a name.
-		v := t[start:end]
-		if dottedName(v) || strings.ContainsAny(v, "()[]{}<>") {
+		// composite literal is code, and a bare word is a name; but a
+		// config file's or an option's value with a digit is a literal
+		// (password: Abc1.Def2).
+		if dottedName(v) && !((flag || s.literalKind()) && strings.ContainsAny(v, "0123456789")) || strings.ContainsAny(v, "()[]{}<>") {
 			return
 		}
-		if c := classesOf(v); !config && !c.digit && !c.other {
+		if c := classesOf(v); !s.literalKind() && !flag && !c.digit && !c.other {
 			return
 		}
 	}
 	v := t[start:end]
-	if strings.Contains(strings.ToLower(v), strings.ToLower(strings.Trim(t[ks:ke], ".-"))) {
+	if flag {
+		if p, ok := strings.CutPrefix(v, "pass:"); ok {
+			start += len("pass:") // openssl -passin pass:…
+			v = p
+		}
+		if s.flagValue(rule, v) {
+			s.add(start, end, rule, 1)
+		}
+		return
+	}
+	if strings.Contains(strings.ToLower(v), strings.ToLower(key)) {
 		return // an enum's name as its value: encodeUserPassword: "encodeUserPassword"
 	}
 	if !plausible(rule, v, quoted) {
 		return
 	}
-	prio := 1
+	s.add(start, end, rule, keyedPrio(rule))
+}
+
+// keyedPrio is the priority of an assignment's span: a vendor's rule names
+// a secret better than password or secret does.
+func keyedPrio(rule string) int {
 	if rule == rulePassword || rule == ruleSecret {
-		prio = 2
+		return 2
 	}
-	s.add(start, end, rule, prio)
+	return 1
+}
+
+// unquotedEnd is where the unquoted value at t[i:] ends: at a blank, a
+// quote, a separator or a bracket, or a '#' after a blank (a comment).
+func unquotedEnd(t string, i int) int {
+	end := i
+	for end < len(t) && end-i < maxLine {
+		c := t[end]
+		if c == '#' && end > i && t[end-1] != ' ' && t[end-1] != '\t' {
+			end++
+			continue
+		}
+		if strings.IndexByte(" \t\r\n,;&)]}'\"#\\", c) >= 0 {
+			break
+		}
+		end++
+	}
+	return end
+}
+
+// stringPrefix is the length of what opens a string literal before its
+// quote at the start of v: Python's b"…", r'…', rb"…", C#'s @"…", Go's
+// []byte("…"); 0 when there is none.
+func stringPrefix(v string) int {
+	for _, p := range []string{"[]byte(", "b", "B", "r", "R", "u", "U", "br", "rb", "Br", "bR", "Rb", "rB", "@"} {
+		if len(v) > len(p) && v[:len(p)] == p && (v[len(p)] == '"' || v[len(p)] == '\'' || p == "[]byte(" && v[len(p)] == '`') {
+			return len(p)
+		}
+	}
+	return 0
+}
+
+// isFlag reports whether the key at t[ks:] is a command-line option:
+// -key or --key after a blank, a quote, a bracket or a line start.
+func isFlag(t string, ks int) bool {
+	if ks >= len(t) || t[ks] != '-' {
+		return false
+	}
+	return ks == 0 || strings.IndexByte(" \t\n\"'`[(,=", t[ks-1]) >= 0
+}
+
+// envPrefix reports whether KEY=value at t[ks:end] sets a variable for the
+// command that follows it (PGPASSWORD=… psql), which code cannot be.
+func envPrefix(t string, ks, ke, op, end int) bool {
+	if op != ke || end+1 >= len(t) || t[end] != ' ' || t[end+1] < 'a' || t[end+1] > 'z' {
+		return false
+	}
+	for i := ks; i < ke; i++ {
+		if c := t[i]; c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// bare reads the forms of an assignment without an operator: a flag and
+// its value, a .netrc's password, SQL's PASSWORD 'v', a Dockerfile's ENV
+// key v, an XML key attribute and its value attribute, a directive of a
+// .conf file. after is where the key (and its closing quote) ends.
+func (s *scan) bare(ks, ke int, keyQuote byte, after int) {
+	t := s.text
+	if after >= len(t) {
+		return
+	}
+	if isFlag(t, ks) {
+		s.flagSpaced(ks, ke, keyQuote, after)
+		return
+	}
+	if s.nameValue(ks, ke, keyQuote, after) {
+		return
+	}
+	if keyQuote != 0 {
+		s.xmlValueAttr(ks, ke, keyQuote, after)
+		return
+	}
+	if t[after] != ' ' && t[after] != '\t' {
+		return
+	}
+	key := t[ks:ke]
+	if key == "password" || key == "passwd" {
+		if s.netrcPassword(ks, after) {
+			return
+		}
+	}
+	if strings.EqualFold(key, "password") {
+		s.sqlPassword(ks, after)
+		return
+	}
+	lo, _ := s.lineAt(ks)
+	lead := strings.TrimLeft(t[lo:ks], " \t")
+	switch {
+	case s.kind == KindShell && (lead == "ENV " || lead == "ENV\t"):
+		s.restOfLine(ks, ke, after) // Dockerfile: ENV DB_PASSWORD s3cret
+	case lead == "" && s.kind == KindConfig && directiveFile(s.path):
+		s.restOfLine(ks, ke, after) // redis.conf: requirepass s3cret
+	}
+}
+
+// nameValue reads an environment entry whose name is the key t[ks:ke]
+// and whose value follows it: name: DB_PASSWORD then value: v on the next
+// line at the same column (Kubernetes, Compose), "name": "DB_PASSWORD",
+// "value": "v" in JSON. It reports whether the key is such a name.
+func (s *scan) nameValue(ks, ke int, keyQuote byte, after int) bool {
+	t := s.text
+	j := ks
+	if keyQuote != 0 {
+		if j == 0 || t[j-1] != keyQuote {
+			return false
+		}
+		j--
+	}
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	if j == 0 || t[j-1] != ':' {
+		return false
+	}
+	j--
+	if j > 0 && t[j-1] == '"' {
+		j--
+	}
+	if !strings.HasSuffix(t[:j], "name") {
+		return false
+	}
+	rule := keyRule(t[ks:ke])
+	if rule == "" {
+		return true
+	}
+	var start, end int
+	if keyQuote == '"' && t[j] == '"' {
+		// JSON: , "value": "v"
+		i := after
+		for i < len(t) && (isBlank(t[i]) || t[i] == ',') && i-after < 64 {
+			i++
+		}
+		v, at := jsonMember(t[i:min(len(t), i+maxLine)], `"`, "value")
+		if at != len(`"value": "`) && !strings.HasPrefix(t[i:], `"value"`) {
+			return true
+		}
+		start, end = i+at, i+at+len(v)
+	} else {
+		// YAML: the next line holds value: at the column of name.
+		lo, hi := s.lineAt(ks)
+		col := j - 4 - lo
+		rest := strings.TrimRight(t[after:hi], " \t\r")
+		if rest != "" && rest != string(keyQuote) || hi+1 >= len(t) {
+			return true
+		}
+		nlo, nhi := s.lineAt(hi + 1)
+		line := t[nlo:nhi]
+		if len(line) <= col+len("value: ") || strings.TrimLeft(line[:col], " ") != "" || !strings.HasPrefix(line[col:], "value: ") {
+			return true
+		}
+		start = nlo + col + len("value: ")
+		end = nlo + len(strings.TrimRight(line, " \t\r"))
+		if end-start >= 2 && (t[start] == '"' || t[start] == '\'') && t[end-1] == t[start] {
+			start, end = start+1, end-1
+		}
+	}
+	if v := t[start:end]; start < end && plausible(rule, v, true) {
+		s.add(start, end, rule, keyedPrio(rule))
+	}
+	return true
+}
+
+// directiveFile reports whether p is a config file written as "key value"
+// lines (redis.conf, my.cnf, sshd_config).
+func directiveFile(p string) bool {
+	switch path.Ext(p) {
+	case ".conf", ".cnf", ".cfg", "":
+		return true
+	}
+	return false
+}
+
+// restOfLine redacts the one word after the key t[ks:ke] when it is the
+// rest of the line: ENV key value, a directive.
+func (s *scan) restOfLine(ks, ke, after int) {
+	t := s.text
+	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
+	if rule == "" {
+		return
+	}
+	_, hi := s.lineAt(ks)
+	v := strings.TrimSpace(t[after:hi])
+	if v == "" || strings.ContainsAny(v, " \t") {
+		return // prose, or a list of words
+	}
+	start := after + strings.Index(t[after:hi], v)
+	end := start + len(v)
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		start, end, v = start+1, end-1, v[1:len(v)-1]
+	}
+	if plausible(rule, v, true) && !strings.EqualFold(v, t[ks:ke]) {
+		s.add(start, end, rule, keyedPrio(rule))
+	}
+}
+
+// xmlElement reads <password>v</password>.
+func (s *scan) xmlElement(ks, ke int) {
+	t := s.text
+	rule := keyRule(t[ks:ke])
+	if rule == "" {
+		return
+	}
+	start := ke + 1
+	_, hi := s.lineAt(start)
+	c := strings.IndexByte(t[start:hi], '<')
+	if c < 0 || !strings.HasPrefix(t[start+c:], "</"+t[ks:ke]+">") {
+		return
+	}
+	v := t[start : start+c]
+	if plausible(rule, v, true) {
+		s.add(start, start+c, rule, keyedPrio(rule))
+	}
+}
+
+// xmlValueAttr reads key="DbPassword" value="v" (.NET's appSettings): the
+// key t[ks:ke] is the value of a key or name attribute and the next
+// attribute is value.
+func (s *scan) xmlValueAttr(ks, ke int, q byte, after int) {
+	t := s.text
+	if ks < 5 || t[ks-1] != q || !(strings.HasSuffix(t[:ks-1], "key=") || strings.HasSuffix(t[:ks-1], "name=")) {
+		return
+	}
+	rule := keyRule(t[ks:ke])
+	if rule == "" {
+		return
+	}
+	i := after
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	if !strings.HasPrefix(t[i:], "value=") || i+6 >= len(t) || (t[i+6] != '"' && t[i+6] != '\'') {
+		return
+	}
+	start := i + 7
+	_, hi := s.lineAt(start)
+	c := strings.IndexByte(t[start:hi], t[i+6])
+	if c < 0 {
+		return
+	}
+	if v := t[start : start+c]; plausible(rule, v, true) {
+		s.add(start, start+c, rule, keyedPrio(rule))
+	}
+}
+
+// sqlPassword reads SQL's PASSWORD 'v' (CREATE USER … WITH PASSWORD 'v',
+// ALTER ROLE … PASSWORD 'v'): the line names a user, role or login.
+func (s *scan) sqlPassword(ks, after int) {
+	t := s.text
+	i := after
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	if i >= len(t) || t[i] != '\'' {
+		return
+	}
+	lo, hi := s.lineAt(ks)
+	head := strings.ToUpper(t[lo:ks])
+	if !strings.Contains(head, "USER") && !strings.Contains(head, "ROLE") && !strings.Contains(head, "LOGIN") {
+		return
+	}
+	c := strings.IndexByte(t[i+1:hi], '\'')
+	if c < 0 {
+		return
+	}
+	if v := t[i+1 : i+1+c]; slotValue(v, "") {
+		s.add(i+1, i+1+c, rulePassword, 2)
+	}
+}
+
+// classes are the kinds of characters a value holds.
+type classes struct{ lower, upper, digit, space, other, control bool }
+
+func classesOf(v string) classes {
+	var c classes
+	for i := 0; i < len(v); i++ {
+		switch b := v[i]; {
+		case b >= 'a' && b <= 'z':
+			c.lower = true
+		case b >= 'A' && b <= 'Z':
+			c.upper = true
+		case b >= '0' && b <= '9':
+			c.digit = true
+		case b == ' ':
+			c.space = true
+		case b < ' ' || b > '~':
+			c.control = true
+		default:
+			c.other = true
+		}
+	}
+	return c
 }
 
 // tokenLike reports whether v can only be a key: 20 or more characters
@@ -372,30 +715,6 @@ func dottedName(v string) bool {
 		}
 	}
 	return true
-}
-
-// classes are the kinds of characters a value holds.
-type classes struct{ lower, upper, digit, space, other, control bool }
-
-func classesOf(v string) classes {
-	var c classes
-	for i := 0; i < len(v); i++ {
-		switch b := v[i]; {
-		case b >= 'a' && b <= 'z':
-			c.lower = true
-		case b >= 'A' && b <= 'Z':
-			c.upper = true
-		case b >= '0' && b <= '9':
-			c.digit = true
-		case b == ' ':
-			c.space = true
-		case b < ' ' || b > '~':
-			c.control = true
-		default:
-			c.other = true
-		}
-	}
-	return c
 }
 
 // placeholders are values that stand for a secret without being one.
@@ -448,4 +767,72 @@ func plausible(rule, v string, quoted bool) bool {
 		}
 		return e >= 3.3 && (lower || upper)
 	}
+}
+
+// placeholderWords are whole values that stand for a password in
+// documentation, examples and tests.
+var placeholderWords = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "token": true, "apikey": true,
+	"api_key": true, "key": true, "changeme": true, "changeit": true, "test": true, "testing": true,
+	"hidden": true, "none": true, "null": true, "nil": true, "undefined": true, "string": true, "value": true,
+	"foo": true, "bar": true, "foobar": true, "baz": true, "tiger": true, "sample": true, "mypassword": true,
+	"mysecret": true, "yourpassword": true, "p@ssw0rd": true, "p@ssword": true, "passw0rd": true,
+	"password1": true, "password123": true, "secret123": true, "true": true, "false": true,
+}
+
+// placeholderValue reports whether v, found where a password goes (after
+// Password= of a connection string, in user:v@tcp(…), after -p of a
+// command), stands for one: a variable, a template, a format verb, a word
+// of the docs (password, changeme, <password>, ***), a NAME in capitals.
+func placeholderValue(v string) bool {
+	if v == "" || markedPlaceholder(v) {
+		return true
+	}
+	switch v[0] {
+	case '%', '[', '-', '(', '@', '#':
+		return true
+	}
+	// A word of the docs, or one numbered: password1, pwd2, secret123.
+	if placeholderWords[strings.ToLower(strings.TrimRight(v, "0123456789"))] {
+		return true
+	}
+	caps, same := true, true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'A' && c <= 'Z' || c == '_') {
+			caps = false
+		}
+		if c != v[0] {
+			same = false
+		}
+	}
+	return caps || same
+}
+
+// markedPlaceholder reports whether v is marked as standing for a value:
+// a variable or a template ($X, ${X}, {{x}}), <angle brackets>, ***, the
+// docs' words (changeme, your_…, example, placeholder).
+func markedPlaceholder(v string) bool {
+	if v == "" {
+		return false
+	}
+	switch v[0] {
+	case '$', '<', '{', '*':
+		return true
+	}
+	low := strings.ToLower(v)
+	for _, p := range []string{"${", "$(", "{{", "}}", "<", ">", "***", "...", "…", "xxxx", "example",
+		"placeholder", "changeme", "change_me", "change-me", "your_", "your-", "yourpass", "redacted", "dummy",
+		"sesame", "process.env", "os.environ", "getenv"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return low == "changeit"
+}
+
+// slotValue reports whether v, found where a password goes, is one: four
+// bytes or more, not the user's name, not a placeholder.
+func slotValue(v, user string) bool {
+	return len(v) >= 4 && v != user && !placeholderValue(v)
 }

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -161,7 +162,7 @@ func (r *Redactor) Digest() string { return r.digest }
 // Version is the built-in rule set's version with the Redactor's digest,
 // for `git speed version`.
 func (r *Redactor) Version() string {
-	return fmt.Sprintf("rules v%d (%d built-in, %d extra; digest %s)", RulesVersion, len(builtin())+len(keyedNames)+2, len(r.extra), r.digest)
+	return fmt.Sprintf("rules v%d (%d built-in, %d extra; digest %s)", RulesVersion, len(r.RuleNames())-len(r.extra), len(r.extra), r.digest)
 }
 
 // RuleNames lists every rule the Redactor can report, sorted.
@@ -175,14 +176,18 @@ func (r *Redactor) RuleNames() []string {
 		names = append(names, e.name)
 	}
 	sort.Strings(names)
-	return names
+	return slices.Compact(names)
 }
 
 func digestOf(extra []Pattern, allow []string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "redact\x00%d\x00", RulesVersion)
 	for _, b := range builtin() {
-		fmt.Fprintf(h, "%s\x00%q\x00%s\x00%g\x00", b.name, b.keywords, b.re, b.minEntropy)
+		re := "read"
+		if b.re != nil {
+			re = b.re.String()
+		}
+		fmt.Fprintf(h, "%s\x00%q\x00%s\x00%g\x00", b.name, b.keywords, re, b.minEntropy)
 	}
 	for _, p := range extra {
 		fmt.Fprintf(h, "x\x00%s\x00%s\x00", p.Name, p.Regex)
@@ -229,16 +234,10 @@ func (r *Redactor) Text(p, text string) (string, Counts) {
 	// A marker can make a neighbour match that did not before (it ends a
 	// word, so a scheme can start right after it); passes repeat until
 	// one finds nothing, so redacting twice gives what redacting once does.
+	kind := KindOf(p)
 	for pass := 0; pass < maxPasses; pass++ {
-		sc := scan{text: text, path: p}
-		rs := builtin()
-		byRule, keyed, begins := sc.find(len(rs))
-		if IsEnvFile(p) {
-			sc.envValues()
-		}
-		sc.privateKeys(begins)
-		sc.rules(rs, byRule)
-		sc.keyed(keyed)
+		sc := scan{text: text, path: p, kind: kind}
+		sc.detect()
 		for _, e := range r.extra {
 			sc.extra(e)
 		}
@@ -248,6 +247,33 @@ func (r *Redactor) Text(p, text string) (string, Counts) {
 		text = sc.apply(counts)
 	}
 	return text, counts
+}
+
+// detect runs the built-in rules over the text.
+func (s *scan) detect() {
+	rs := builtin()
+	byRule, keyed, begins := s.find(len(rs))
+	if s.kind == KindEnv {
+		s.envValues()
+	}
+	if path.Base(s.path) == ".pgpass" {
+		s.pgpassValues()
+	}
+	s.privateKeys(begins)
+	s.rules(rs, byRule)
+	s.keyed(keyed)
+}
+
+// findsSecret reports whether the built-in rules find a secret in text,
+// the content of a file named p: what a value decodes to (a Kubernetes
+// Secret's data). Decoded texts are not decoded again.
+func (s *scan) findsSecret(p, text string) bool {
+	if s.depth > 0 || text == "" {
+		return false
+	}
+	sub := scan{text: text, path: p, kind: KindOf(p), depth: s.depth + 1}
+	sub.detect()
+	return len(sub.spans) > 0
 }
 
 // maxPasses bounds the passes of Text; each pass but the last redacts at
@@ -295,6 +321,8 @@ type span struct {
 type scan struct {
 	text  string
 	path  string
+	kind  Kind
+	depth int // 1 in a text decoded from a value of another (findsSecret)
 	spans []span
 }
 

@@ -11,12 +11,23 @@ import (
 	"github.com/git-speed/git-speed/internal/redact/redacttest"
 )
 
-// Every planted secret is gone from its file, lines stay where they were,
-// and a second pass changes nothing.
+// Every planted secret is gone from its file, every decoy is still there,
+// lines stay where they were, and a second pass changes nothing.
 func TestCorpus(t *testing.T) {
-	files, secrets := redacttest.Corpus()
-	if n := len(secrets); n < 30 {
-		t.Fatalf("corpus plants %d secrets, want at least 30", n)
+	set := redacttest.Generate()
+	files, secrets := set.Files, set.Secrets
+	kinds := map[string]bool{}
+	for _, s := range secrets {
+		kinds[s.Kind] = true
+	}
+	if len(secrets) < 100 || len(kinds) < 50 || len(set.Decoys) < 30 {
+		t.Fatalf("corpus plants %d secrets of %d kinds and %d decoys, want at least 100, 50 and 30", len(secrets), len(kinds), len(set.Decoys))
+	}
+	t.Logf("%d secrets of %d kinds, %d decoys, %d files", len(secrets), len(kinds), len(set.Decoys), len(files))
+	for _, d := range set.Decoys {
+		if out, c := Default().Text(d.Path, files[d.Path]); !strings.Contains(out, d.Needle) {
+			t.Errorf("decoy %s redacted in %s (%v): %q", d.Kind, d.Path, c, d.Needle)
+		}
 	}
 	r := Default()
 	total := Counts{}

@@ -13,7 +13,14 @@ import (
 //
 //	1: 42 token rules, .env values, private key blocks, secrets and
 //	   passwords in assignments, connection strings with a password.
-const RulesVersion = 1
+//	2: passwords inside larger credentials: key=value connection strings,
+//	   driver DSNs, URLs with an empty user, .pgpass and .netrc entries,
+//	   command lines (options and tools' short options), SQL's PASSWORD
+//	   and IDENTIFIED BY; key material in base64 (PEM, DER), JSON Web
+//	   Keys, Kubernetes Secrets' data, Docker and npm auth; assignments
+//	   in shell, Makefiles, Dockerfiles, XML elements and attributes;
+//	   placeholders are left in .env files.
+const RulesVersion = 2
 
 // Rule names found by code rather than by a table row.
 const (
@@ -22,10 +29,21 @@ const (
 	ruleAWSSecret  = "aws-secret-access-key"
 	rulePassword   = "password-assignment"
 	ruleSecret     = "secret-assignment"
+	ruleConnString = "conn-string-password"
+	ruleDSN        = "dsn-password"
+	rulePgpass     = "pgpass-password"
+	ruleNetrc      = "netrc-password"
+	ruleCLI        = "cli-password"
+	ruleEncodedKey = "encoded-private-key"
+	ruleJWK        = "jwk-private-key"
+	ruleSecretData = "k8s-secret-data"
 )
 
-// keyedNames are the rules of assignments (key = value), by vendor first.
-var keyedNames = []string{ruleAWSSecret, "heroku-api-key", "twilio-auth-token", "mailgun-api-key", rulePassword, ruleSecret}
+// keyedNames are the rules of assignments (key = value), by vendor first,
+// and of the forms the assignment scan reads besides (connection strings,
+// .netrc entries, command-line options).
+var keyedNames = []string{ruleAWSSecret, "heroku-api-key", "twilio-auth-token", "mailgun-api-key", rulePassword, ruleSecret,
+	ruleConnString, ruleNetrc, ruleCLI, rulePgpass}
 
 // tokenRule is a secret with a shape of its own. The pattern runs only on
 // lines holding one of keywords (case-sensitive); its first capture group,
@@ -45,6 +63,10 @@ type tokenRule struct {
 	// the pattern can match there at all: a necessary condition, cheaper
 	// than the pattern, that spares the expression the keyword's line.
 	near func(text string, pos int) bool
+	// read, when set instead of a pattern, reads the text at a keyword
+	// and adds the spans it finds: shapes a pattern cannot tell (a
+	// command's options, base64 to decode, a YAML mapping).
+	read func(s *scan, pos int)
 }
 
 // The token shapes below are written from the issuers' published formats
@@ -110,11 +132,30 @@ func builtin() []tokenRule {
 		t("bearer-token", kw("Bearer ", "bearer ", "BEARER "), `(?:[Bb]earer|BEARER) +([0-9A-Za-z._~+/\-]{20,}=*)`, 3.5)
 		t("basic-auth", kw("Basic ", "basic "), `[Bb]asic +([0-9A-Za-z+/]{8,}={0,2})`, 0)
 		last().check = func(b64, _ string) bool { return basicCredential(b64) }
-		t("connection-string", kw("://"), `\b[A-Za-z][0-9A-Za-z+.\-]{1,30}://[^\s:@/'"<>{}$]{1,128}:([^\s@/'"<>]{4,256})@[0-9A-Za-z\[][0-9A-Za-z.\-]*`, 0)
+		t("connection-string", kw("://"), `\b[A-Za-z][0-9A-Za-z+.\-]{1,30}://[^\s:@/'"<>{}$]{0,128}:([^\s@/'"<>]{4,256})@[0-9A-Za-z\[][0-9A-Za-z.\-]*`, 0)
 		last().check = func(pw, m string) bool {
 			return !placeholderPassword(pw) && !exampleHost(m[strings.LastIndexByte(m, '@')+1:])
 		}
 		last().near = credentialsAfter
+		t("basic-auth", kw(`"auth"`, "_auth=", "_auth ="), `(?:"auth"\s*:\s*"|_auth\s*=\s*"?)([0-9A-Za-z+/]{8,}={0,2})`, 0)
+		last().check = func(b64, _ string) bool { return basicCredential(b64) } // a Docker config's, an .npmrc's
+		t(rulePassword, kw("IDENTIFIED BY", "identified by", "IDENTIFIED WITH", "identified with"),
+			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") } // SQL: CREATE USER … IDENTIFIED BY '…'
+		t(rulePassword, kw("masterauth"), `(?m)^[ \t]*masterauth[ \t]+(\S+)[ \t\r]*$`, 0) // redis.conf
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
+		t(ruleCLI, kw("ConvertTo-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0) // PowerShell
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
+		// Shapes read by code.
+		r := func(name string, keywords []string, read func(*scan, int), near func(string, int) bool) {
+			builtinRules = append(builtinRules, tokenRule{name: name, keywords: keywords, read: read, near: near})
+		}
+		r(ruleDSN, kw("@tcp(", "@tcp6(", "@unix(", "@cloudsql(", "@/"), dsnAt, dsnNear)
+		r(ruleCLI, commandKeywords(), commandAt, nil)
+		r(ruleEncodedKey, kw("LS0tLS1CRUdJTi"), pemB64At, nil)
+		r(ruleEncodedKey, kw("MII", "MIG", "MIH", "MHcCAQEE", "MHQCAQEE", "MC4CAQAw", "MFECAQEw", "MFMCAQEw"), derB64At, nil)
+		r(ruleJWK, kw("kty"), jwkAt, nil)
+		r(ruleSecretData, kw("Secret"), secretKindAt, nil)
 	})
 	return builtinRules
 }
@@ -332,6 +373,14 @@ func le64(b string) uint64 {
 // rules runs the token rules, each on the lines holding its keywords.
 func (s *scan) rules(rs []tokenRule, at [][]int) {
 	for i := range at {
+		if rs[i].read != nil {
+			for _, pos := range at[i] {
+				if rs[i].near == nil || rs[i].near(s.text, pos) {
+					rs[i].read(s, pos)
+				}
+			}
+			continue
+		}
 		lastHi := -1
 		for _, pos := range at[i] {
 			// A keyword well inside the last window read was matched

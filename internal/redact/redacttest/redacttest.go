@@ -13,11 +13,31 @@ import (
 )
 
 // Secret is one planted secret: Needle is its distinctive part, which must
-// appear in no output.
+// appear in no output. A Contextual secret is one only its place makes
+// secret (a password after -p, in user:…@tcp(…)): planted alone in other
+// text it is a word like any other.
 type Secret struct {
+	Kind       string
+	Value      string
+	Needle     string
+	Contextual bool
+}
+
+// Decoy is text planted beside the secrets that looks like one and is not
+// (a placeholder, a public key, a hash, a variable): Needle must survive
+// redaction of the file at Path.
+type Decoy struct {
 	Kind   string
-	Value  string
+	Path   string
 	Needle string
+}
+
+// Set is a generated corpus: the files by path, the secrets planted in
+// them and the decoys.
+type Set struct {
+	Files   map[string]string
+	Secrets []Secret
+	Decoys  []Decoy
 }
 
 const (
@@ -63,16 +83,35 @@ func (g gen) pemBody(n int) []string {
 // Corpus returns the planted files (path → content) and their secrets,
 // the same on every call.
 func Corpus() (map[string]string, []Secret) {
+	s := Generate()
+	return s.Files, s.Secrets
+}
+
+// Generate returns the corpus with its decoys, the same on every call:
+// token-shaped secrets (tokens), and passwords and keys inside larger
+// credentials (credentials: connection strings, command lines, encoded
+// key material).
+func Generate() Set {
 	g := gen{rand.New(rand.NewPCG(20261124, 12))}
-	var secrets []Secret
+	set := Set{Files: map[string]string{}}
+	tokens(g, &set)
+	credentials(gen{rand.New(rand.NewPCG(20261124, 27))}, &set)
+	sort.Slice(set.Secrets, func(i, j int) bool { return set.Secrets[i].Kind < set.Secrets[j].Kind })
+	sort.Slice(set.Decoys, func(i, j int) bool { return set.Decoys[i].Kind < set.Decoys[j].Kind })
+	return set
+}
+
+// tokens plants token-shaped secrets (cloud keys, VCS and registry tokens,
+// webhooks, AI keys, private key files) and assigned passwords.
+func tokens(g gen, set *Set) {
 	add := func(kind, value, needle string) string {
 		if needle == "" {
 			needle = value
 		}
-		secrets = append(secrets, Secret{kind, value, needle})
+		set.Secrets = append(set.Secrets, Secret{Kind: kind, Value: value, Needle: needle})
 		return value
 	}
-	files := map[string]string{}
+	files := set.Files
 
 	// Python: the issue's own example, and friends.
 	akid := add("aws-access-key-id", "AKIA"+g.s(upper, 16), "")
@@ -213,9 +252,6 @@ export function session() {
 	// A plain module that imports the settings, so scope reaches them.
 	files["app/main.py"] = "\"\"\"Entry point.\"\"\"\nfrom app.settings import connect, Client\n\n\ndef main():\n    \"\"\"Run.\"\"\"\n    return Client().call(connect())\n"
 	files["app/__init__.py"] = ""
-
-	sort.Slice(secrets, func(i, j int) bool { return secrets[i].Kind < secrets[j].Kind })
-	return files, secrets
 }
 
 // Leaks returns the kinds of secrets whose needle appears in text.
