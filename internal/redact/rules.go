@@ -141,7 +141,7 @@ func builtin() []tokenRule {
 		last().check = func(b64, _ string) bool { return basicCredential(b64) } // a Docker config's, an .npmrc's
 		t(rulePassword, kw("IDENTIFIED BY", "identified by", "IDENTIFIED WITH", "identified with"),
 			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
-		last().check = func(pw, _ string) bool { return slotValue(pw, "") } // SQL: CREATE USER … IDENTIFIED BY '…'
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") }               // SQL: CREATE USER … IDENTIFIED BY '…'
 		t(rulePassword, kw("masterauth"), `(?m)^[ \t]*masterauth[ \t]+(\S+)[ \t\r]*$`, 0) // redis.conf
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
 		t(ruleCLI, kw("ConvertTo-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0) // PowerShell
