@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -27,6 +28,7 @@ func TestSecretCorpus(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"plant":   plantSecrets,
 			"noleaks": noLeaks,
+			"decoys":  decoysKept,
 			// tryexec runs a command whose success depends on which
 			// extractors exist; its output is checked all the same.
 			"tryexec": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -128,5 +130,33 @@ func noLeaks(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("no planted secret found in %v", args)
 	case !neg && len(found) > 0:
 		ts.Fatalf("secrets leaked:\n%s", strings.Join(found, "\n"))
+	}
+}
+
+// decoysKept FILE... fails unless every decoy of the corpus (a placeholder,
+// a public key, a variable where a secret could be) shows in the files,
+// as it is or as a JSON string holds it: what looks like a secret and is
+// not is never redacted.
+func decoysKept(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: decoys FILE...")
+	}
+	var text strings.Builder
+	for _, a := range args {
+		text.WriteString(ts.ReadFile(a))
+	}
+	var lost []string
+	for _, d := range redacttest.Generate().Decoys {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(d.Needle)
+		escaped := strings.TrimSuffix(strings.TrimSpace(b.String()), `"`)[1:]
+		if !strings.Contains(text.String(), d.Needle) && !strings.Contains(text.String(), escaped) {
+			lost = append(lost, fmt.Sprintf("%s (%s): %q", d.Kind, d.Path, d.Needle))
+		}
+	}
+	if len(lost) > 0 {
+		ts.Fatalf("decoys redacted or missing:\n%s", strings.Join(lost, "\n"))
 	}
 }
