@@ -2,6 +2,7 @@ package redact
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -183,38 +184,45 @@ type cmdOption struct {
 	userPass byte
 }
 
-// commands are the tools whose short options carry a password, by the
-// name they are called by. A name ending in '*' also stands for the names
-// it starts (mysql*: mysqldump, mysqladmin).
-var commands = map[string][]cmdOption{
-	"curl":        {{opt: "-u", userPass: ':'}, {opt: "--user", userPass: ':'}, {opt: "-U", userPass: ':'}, {opt: "--proxy-user", userPass: ':'}, {opt: "--oauth2-bearer"}},
-	"mysql*":      {{opt: "-p", attached: true}},
-	"mariadb*":    {{opt: "-p", attached: true}},
-	"sshpass":     {{opt: "-p"}},
-	"redis-cli":   {{opt: "-a"}, {opt: "--pass"}},
-	"login":       {{opt: "-p"}},
-	"ldap*":       {{opt: "-w"}},
-	"mongo*":      {{opt: "-p"}},
-	"sqlcmd":      {{opt: "-P"}},
-	"mosquitto_*": {{opt: "-P"}},
-	"zip":         {{opt: "-P"}},
-	"unzip":       {{opt: "-P"}},
-	"7z":          {{opt: "-p", attached: true}},
-	"smbclient":   {{opt: "-U", userPass: '%'}, {opt: "--user", userPass: '%'}},
-	"lftp":        {{opt: "-u", userPass: ','}},
-	"sqlplus":     nil, // user/password@db, the first argument
-	"htpasswd":    nil, // -b file user password
+// command is a tool whose short options carry a password: its name (a
+// name ending in '*' also stands for the names it starts: mysql* is
+// mysqldump and mysqladmin too), the part of the name the keyword pass
+// looks for (one whose first two bytes are rare in text, or the first two
+// of another keyword: most pairs of bytes cost nothing until a keyword
+// starts with them), and its options.
+type command struct {
+	name, trigger string
+	opts          []cmdOption
 }
 
-// commandKeywords are the trigger keywords of the command rule: each name
-// of commands without its '*'.
+var commands = []command{
+	{"curl", "curl", []cmdOption{{opt: "-u", userPass: ':'}, {opt: "--user", userPass: ':'}, {opt: "-U", userPass: ':'}, {opt: "--proxy-user", userPass: ':'}, {opt: "--oauth2-bearer"}}},
+	{"mysql*", "mysql", []cmdOption{{opt: "-p", attached: true}}},
+	{"mariadb*", "iadb", []cmdOption{{opt: "-p", attached: true}}},
+	{"sshpass", "shpass", []cmdOption{{opt: "-p"}}},
+	{"redis-cli", "s-cli", []cmdOption{{opt: "-a"}, {opt: "--pass"}}},
+	{"login", "gin ", []cmdOption{{opt: "-p"}}}, // docker login, az login
+	{"ldap*", "dap", []cmdOption{{opt: "-w"}}},
+	{"mongo*", "mongo", []cmdOption{{opt: "-p"}}},
+	{"sqlcmd", "sqlcmd", []cmdOption{{opt: "-P"}}},
+	{"mosquitto_*", "mosquitto_", []cmdOption{{opt: "-P"}}},
+	{"zip", "zip", []cmdOption{{opt: "-P"}}},
+	{"unzip", "nzip", []cmdOption{{opt: "-P"}}},
+	{"7z", "7z", []cmdOption{{opt: "-p", attached: true}}},
+	{"smbclient", "smbclient", []cmdOption{{opt: "-U", userPass: '%'}, {opt: "--user", userPass: '%'}}},
+	{"lftp", "lftp", []cmdOption{{opt: "-u", userPass: ','}}},
+	{"sqlplus", "sqlplus", nil},  // user/password@db, the first argument
+	{"htpasswd", "passwd", nil}, // -b file user password
+}
+
+// commandKeywords are the trigger keywords of the command rule.
 func commandKeywords() []string {
 	var kw []string
-	for c := range commands {
-		kw = append(kw, strings.TrimSuffix(c, "*"))
+	for _, c := range commands {
+		kw = append(kw, c.trigger)
 	}
 	sort.Strings(kw)
-	return kw
+	return slices.Compact(kw)
 }
 
 // commandAt redacts the credentials of the command whose name starts at
@@ -222,11 +230,8 @@ func commandKeywords() []string {
 // '\'), up to a shell operator or the line's end.
 func commandAt(s *scan, pos int) {
 	t := s.text
-	if pos > 0 && strings.IndexByte(" \t\n\"'`([,/|;&=!$:", t[pos-1]) < 0 {
-		return
-	}
-	name, opts, ok := commandNamed(t, pos)
-	if !ok {
+	pos, name, opts, ok := commandNamed(t, pos)
+	if !ok || pos > 0 && strings.IndexByte(" \t\n\"'`([,/|;&=!$:", t[pos-1]) < 0 {
 		return
 	}
 	i := pos + len(name)
@@ -320,29 +325,31 @@ func commandAt(s *scan, pos int) {
 	}
 }
 
-// commandNamed returns the command whose name starts at t[pos:], its
-// options, and whether the name ends there (a blank or a quote follows).
-func commandNamed(t string, pos int) (string, []cmdOption, bool) {
-	for c, opts := range commands {
-		base := strings.TrimSuffix(c, "*")
-		if !strings.HasPrefix(t[pos:], base) {
+// commandNamed returns the command whose trigger is at t[pos:]: where
+// its name starts, the name as called, its options, and whether a name
+// ends there (a blank or a quote follows).
+func commandNamed(t string, pos int) (int, string, []cmdOption, bool) {
+	for _, c := range commands {
+		if !strings.HasPrefix(t[pos:], c.trigger) {
 			continue
 		}
-		end := pos + len(base)
-		if base != c {
+		base := strings.TrimSuffix(c.name, "*")
+		start := pos - strings.Index(base, strings.TrimRight(c.trigger, " "))
+		if start < 0 || !strings.HasPrefix(t[start:], base) {
+			continue
+		}
+		end := start + len(base)
+		if base != c.name {
 			for end < len(t) && (t[end] >= 'a' && t[end] <= 'z' || t[end] == '-' || t[end] == '_') {
 				end++
 			}
 		}
-		if end < len(t) && strings.IndexByte(" \t\"'", t[end]) < 0 {
+		if end >= len(t) || strings.IndexByte(" \t\"'", t[end]) < 0 {
 			continue
 		}
-		if end >= len(t) {
-			continue
-		}
-		return t[pos:end], opts, true
+		return start, t[start:end], c.opts, true
 	}
-	return "", nil, false
+	return 0, "", nil, false
 }
 
 // commandWords are the words of the command line from t[i:] (bounds of

@@ -157,7 +157,7 @@ func dsnAt(s *scan, pos int) {
 		u--
 	}
 	user, pw := cred[u:c], cred[c+1:]
-	if user == "" || !slotValue(pw, user) {
+	if user == "" || !slotValue(pw, user) || !printable(pw) {
 		return
 	}
 	s.add(lo+c+1, pos, ruleDSN, 0)
@@ -204,4 +204,15 @@ func (s *scan) pgpassValues() {
 		}
 		lo = hi + 1
 	}
+}
+
+// printable reports whether v is printable ASCII (not the bytes of an
+// image that happen to hold "@tcp(").
+func printable(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < ' ' || v[i] > '~' {
+			return false
+		}
+	}
+	return true
 }

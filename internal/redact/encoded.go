@@ -261,6 +261,9 @@ func secretKindAt(s *scan, pos int) {
 		return // SecretList, SecretProviderClass
 	}
 	if jsonKey {
+		if k == 0 || t[k-1] != '"' {
+			return
+		}
 		s.secretJSON(k - 1)
 		return
 	}

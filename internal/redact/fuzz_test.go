@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"path"
 	"strings"
 	"testing"
 
@@ -46,7 +45,7 @@ func FuzzRedact(f *testing.F) {
 			}
 		}
 		if ctx != "" && (sp == " " || sp == "\t") && s.Kind != "bearer-token" &&
-			!configExt[path.Ext(p)] && !IsEnvFile(p) && !tokenLike(s.Value) {
+			KindOf(p) == KindCode && !tokenLike(s.Value) {
 			return // in code an unquoted value is an expression, by design
 		}
 		planted := text + "\n" + ctx + sp + s.Value + sp + "\n" + text

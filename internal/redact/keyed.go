@@ -557,6 +557,24 @@ func (s *scan) nameValue(ks, ke int, keyQuote byte, after int) bool {
 	return true
 }
 
+// masterauth redacts redis.conf's masterauth directive, the one password
+// directive whose name holds no keyword of an assignment (requirepass
+// holds pass); only .conf files are read for it.
+func (s *scan) masterauth() {
+	t := s.text
+	for from := 0; ; {
+		i := strings.Index(t[from:], "masterauth")
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + len("masterauth")
+		if lo, _ := s.lineAt(i); strings.TrimLeft(t[lo:i], " \t") == "" && from < len(t) && (t[from] == ' ' || t[from] == '\t') {
+			s.restOfLine(i, from, from)
+		}
+	}
+}
+
 // directiveFile reports whether p is a config file written as "key value"
 // lines (redis.conf, my.cnf, sshd_config).
 func directiveFile(p string) bool {
@@ -751,7 +769,7 @@ func plausible(rule, v string, quoted bool) bool {
 	e := entropy(v)
 	switch rule {
 	case rulePassword:
-		if len(v) < 6 {
+		if len(v) < 6 || etcPasswd(v) {
 			return false
 		}
 		// A password is a mixed string; a lone word is a name or a label.
@@ -767,6 +785,17 @@ func plausible(rule, v string, quoted bool) bool {
 		}
 		return e >= 3.3 && (lower || upper)
 	}
+}
+
+// etcPasswd reports whether v is the path of a file (/etc/passwd) or a
+// line of /etc/passwd (root:x:0:0:…): what a key named passwd holds as
+// often as a password.
+func etcPasswd(v string) bool {
+	if v[0] == '/' && strings.Count(v, "/") > 1 && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-") == "" {
+		return true
+	}
+	_, rest, ok := strings.Cut(v, ":x:")
+	return ok && rest != "" && rest[0] >= '0' && rest[0] <= '9'
 }
 
 // placeholderWords are whole values that stand for a password in
@@ -792,8 +821,11 @@ func placeholderValue(v string) bool {
 	case '%', '[', '-', '(', '@', '#':
 		return true
 	}
-	// A word of the docs, or one numbered: password1, pwd2, secret123.
-	if placeholderWords[strings.ToLower(strings.TrimRight(v, "0123456789"))] {
+	// A word of the docs, or one numbered: password1, pwd2, value-2; a
+	// test's value (test-password, testUser1).
+	low := strings.ToLower(v)
+	if placeholderWords[strings.TrimRight(low, "0123456789-_.")] || strings.HasPrefix(low, "test") ||
+		strings.Contains(low, "password") || strings.Contains(low, "passwd") {
 		return true
 	}
 	caps, same := true, true

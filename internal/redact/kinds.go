@@ -71,7 +71,7 @@ func KindOf(p string) Kind {
 	if shellNames[b] || strings.HasPrefix(b, "Dockerfile.") {
 		return KindShell
 	}
-	e := path.Ext(b)
+	e := path.Ext(p)
 	switch {
 	case shellExt[e]:
 		return KindShell

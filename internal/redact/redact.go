@@ -256,8 +256,11 @@ func (s *scan) detect() {
 	if s.kind == KindEnv {
 		s.envValues()
 	}
-	if path.Base(s.path) == ".pgpass" {
+	switch {
+	case path.Base(s.path) == ".pgpass":
 		s.pgpassValues()
+	case path.Ext(s.path) == ".conf":
+		s.masterauth()
 	}
 	s.privateKeys(begins)
 	s.rules(rs, byRule)

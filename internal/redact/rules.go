@@ -139,12 +139,10 @@ func builtin() []tokenRule {
 		last().near = credentialsAfter
 		t("basic-auth", kw(`"auth"`, "_auth=", "_auth ="), `(?:"auth"\s*:\s*"|_auth\s*=\s*"?)([0-9A-Za-z+/]{8,}={0,2})`, 0)
 		last().check = func(b64, _ string) bool { return basicCredential(b64) } // a Docker config's, an .npmrc's
-		t(rulePassword, kw("IDENTIFIED BY", "identified by", "IDENTIFIED WITH", "identified with"),
+		t(rulePassword, kw("BY '", "by '"),
 			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }               // SQL: CREATE USER … IDENTIFIED BY '…'
-		t(rulePassword, kw("masterauth"), `(?m)^[ \t]*masterauth[ \t]+(\S+)[ \t\r]*$`, 0) // redis.conf
-		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
-		t(ruleCLI, kw("ConvertTo-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0) // PowerShell
+		t(ruleCLI, kw("-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0) // PowerShell
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
 		// Shapes read by code.
 		r := func(name string, keywords []string, read func(*scan, int), near func(string, int) bool) {
