@@ -211,7 +211,7 @@ var commands = []command{
 	{"7z", "7z", []cmdOption{{opt: "-p", attached: true}}},
 	{"smbclient", "smbclient", []cmdOption{{opt: "-U", userPass: '%'}, {opt: "--user", userPass: '%'}}},
 	{"lftp", "lftp", []cmdOption{{opt: "-u", userPass: ','}}},
-	{"sqlplus", "sqlplus", nil},  // user/password@db, the first argument
+	{"sqlplus", "sqlplus", nil}, // user/password@db, the first argument
 	{"htpasswd", "passwd", nil}, // -b file user password
 }
 

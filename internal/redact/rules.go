@@ -141,7 +141,7 @@ func builtin() []tokenRule {
 		last().check = func(b64, _ string) bool { return basicCredential(b64) } // a Docker config's, an .npmrc's
 		t(rulePassword, kw("BY '", "by '"),
 			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
-		last().check = func(pw, _ string) bool { return slotValue(pw, "") }               // SQL: CREATE USER … IDENTIFIED BY '…'
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") }                                                   // SQL: CREATE USER … IDENTIFIED BY '…'
 		t(ruleCLI, kw("-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0) // PowerShell
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
 		// Shapes read by code.
