@@ -137,12 +137,15 @@ func builtin() []tokenRule {
 			return !placeholderPassword(pw) && !exampleHost(m[strings.LastIndexByte(m, '@')+1:])
 		}
 		last().near = credentialsAfter
+		// The auth of a Docker config and of an .npmrc: base64 of user:password.
 		t("basic-auth", kw(`"auth"`, "_auth=", "_auth ="), `(?:"auth"\s*:\s*"|_auth\s*=\s*"?)([0-9A-Za-z+/]{8,}={0,2})`, 0)
-		last().check = func(b64, _ string) bool { return basicCredential(b64) } // a Docker config's, an .npmrc's
+		last().check = func(b64, _ string) bool { return basicCredential(b64) }
+		// SQL: CREATE USER … IDENTIFIED BY '…', IDENTIFIED WITH plugin BY '…'.
 		t(rulePassword, kw("BY '", "by '"),
 			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
-		last().check = func(pw, _ string) bool { return slotValue(pw, "") }                                                   // SQL: CREATE USER … IDENTIFIED BY '…'
-		t(ruleCLI, kw("-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0) // PowerShell
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
+		// PowerShell: ConvertTo-SecureString "…" -AsPlainText.
+		t(ruleCLI, kw("-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
 		// Shapes read by code.
 		r := func(name string, keywords []string, read func(*scan, int), near func(string, int) bool) {
