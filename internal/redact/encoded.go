@@ -395,7 +395,7 @@ func (s *scan) secretValues(i, indent int, encoded bool) int {
 			}
 			i = be
 			if be > bs && s.secretData(key, body.String(), encoded) {
-				s.add(bs+s.yamlLineAt(bs).col, min(len(t), be-1), ruleSecretData, 1)
+				s.add(bs+s.yamlLineAt(bs).col, min(len(t), be-1), ruleSecretData, 0)
 			}
 			continue
 		}
@@ -403,7 +403,9 @@ func (s *scan) secretValues(i, indent int, encoded bool) int {
 			vs, ve = vs+1, ve-1
 		}
 		if s.secretData(key, t[vs:ve], encoded) {
-			s.add(vs, ve, ruleSecretData, 1)
+			s.add(vs, ve, ruleSecretData, 0)
+		} else if encoded {
+			s.judged = append(s.judged, [2]int{vs, ve})
 		}
 	}
 	return i
@@ -503,7 +505,9 @@ func (s *scan) secretPairs(i int, encoded bool) {
 			return
 		}
 		if v := t[j+1 : j+1+ve]; s.secretData(key, v, encoded) {
-			s.add(j+1, j+1+ve, ruleSecretData, 1)
+			s.add(j+1, j+1+ve, ruleSecretData, 0)
+		} else if encoded {
+			s.judged = append(s.judged, [2]int{j + 1, j + 1 + ve})
 		}
 		i = j + ve + 2
 	}

@@ -15,20 +15,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// cpuTime is the process's user and system CPU time so far: on a shared
-// machine wall time says more about the neighbours than about the code.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // TestGOROOTFalsePositives redacts every file of $(go env GOROOT)/src and
 // reports the redactions by rule and by file kind (each one a false

@@ -327,6 +327,10 @@ type scan struct {
 	kind  Kind
 	depth int // 1 in a text decoded from a value of another (findsSecret)
 	spans []span
+	// judged are values a rule that reads their encoding has judged (a
+	// Kubernetes Secret's data): an assignment's rule, which reads them
+	// as text, does not redact them.
+	judged [][2]int
 }
 
 // add records a span; prio breaks ties between rules that find the same
@@ -338,6 +342,13 @@ func (s *scan) add(start, end int, rule string, prio int) {
 	}
 	if strings.Contains(s.text[start:end], markOpen) {
 		return // already redacted
+	}
+	if prio > 0 {
+		for _, j := range s.judged {
+			if start >= j[0] && end <= j[1] {
+				return
+			}
+		}
 	}
 	s.spans = append(s.spans, span{start: start, end: end, rule: rule, prio: prio, quote: s.yamlBare(start, end)})
 }

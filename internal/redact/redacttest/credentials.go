@@ -418,7 +418,7 @@ data:
   password: %s
   tls.key: %s
   ca.crt: %s
-  placeholder: %s
+  admin-password: %s
 stringData:
   api-token: %s
 ---
@@ -434,7 +434,7 @@ data:
 		p.secret("k8s-secret-string-data", "tok-"+g.s(alnum, 8)+g.s("0123456789", 4)+g.s(alnum, 16)), checksum))
 	p.decoy("k8s-secret-username", "deploy/k8s/db-secret.yaml", "username: "+std64s("shop"))
 	p.decoy("k8s-secret-ca", "deploy/k8s/db-secret.yaml", "ca.crt: "+ca)
-	p.decoy("k8s-secret-placeholder", "deploy/k8s/db-secret.yaml", "placeholder: "+std64s("changeme"))
+	p.decoy("k8s-secret-placeholder", "deploy/k8s/db-secret.yaml", "admin-password: "+std64s("changeme"))
 	p.decoy("configmap-base64", "deploy/k8s/db-secret.yaml", "checksum: "+checksum)
 
 	// A registry Secret in JSON: .dockerconfigjson decodes to a Docker
