@@ -29,6 +29,10 @@ func (s *scan) flagSpaced(ks, ke int, keyQuote byte, after int) {
 	t := s.text
 	key := strings.TrimLeft(t[ks:ke], "-")
 	words := keyWords(key)
+	if len(words) > 1 && words[len(words)-1] == "stdin" && flagSecretWords[words[len(words)-2]] {
+		s.piped(ks) // echo p | docker login --password-stdin
+		return
+	}
 	if len(words) == 0 || !flagSecretWords[words[len(words)-1]] {
 		return
 	}
@@ -68,6 +72,36 @@ func (s *scan) flagSpaced(ks, ke int, keyQuote byte, after int) {
 	}
 	if s.flagValue(rule, v) {
 		s.add(start, end, rule, 1)
+	}
+}
+
+// piped redacts the word an echo or printf writes into the pipe of the
+// command whose --password-stdin option starts at ks: echo p | docker
+// login --password-stdin. A variable ($P) is a variable.
+func (s *scan) piped(ks int) {
+	t := s.text
+	lo, _ := s.lineAt(ks)
+	bar := strings.LastIndexByte(t[lo:ks], '|')
+	if bar < 0 {
+		return
+	}
+	head := strings.TrimRight(t[lo:lo+bar], " \t")
+	for _, cmd := range []string{"echo ", "echo -n ", "printf ", "printf '%s' ", "printf \"%s\" "} {
+		i := strings.LastIndex(head, cmd)
+		if i < 0 {
+			continue
+		}
+		w := lo + i + len(cmd)
+		for w < len(t) && t[w] == ' ' {
+			w++
+		}
+		start, end, ok := wordAt(t, w)
+		// The word is all the echo writes.
+		rest := strings.TrimSpace(t[end:min(len(t), lo+bar)])
+		if ok && (rest == "" || rest == `"` || rest == "'") && slotValue(t[start:end], "") {
+			s.add(start, end, ruleCLI, 0)
+		}
+		return
 	}
 }
 
@@ -205,6 +239,7 @@ var commands = []command{
 	{"ldap*", "dap", []cmdOption{{opt: "-w"}}},
 	{"mongo*", "mongo", []cmdOption{{opt: "-p"}}},
 	{"sqlcmd", "sqlcmd", []cmdOption{{opt: "-P"}}},
+	{"bcp", "bcp", []cmdOption{{opt: "-P"}}},
 	{"mosquitto_*", "mosquitto_", []cmdOption{{opt: "-P"}}},
 	{"zip", "zip", []cmdOption{{opt: "-P"}}},
 	{"unzip", "nzip", []cmdOption{{opt: "-P"}}},

@@ -64,6 +64,14 @@ func TestFamilies(t *testing.T) {
 		{rulePassword, "s.go", `Data: map[string][]byte{"password": []byte("§")}`},
 		{rulePassword, "d.yaml", "env:\n- name: DB_PASSWORD\n  value: §\n"},
 		{rulePassword, "a.service", "Environment=\"DB_PASSWORD=§\"\n"},
+		{rulePassword, "wp-config.php", `define('DB_PASSWORD', '§');`},
+		{rulePassword, "x_test.go", `t.Setenv("DB_PASSWORD", "§")`},
+		{rulePassword, "a.py", `os.environ["DB_PASSWORD"] = "§"`},
+		{rulePassword, "a.py", `requests.get(u, auth=("api", "§"))`},
+		{rulePassword, "a.go", `req.SetBasicAuth("ci", "§")`},
+		{rulePassword, "a.py", `server.login("me@x.io", "§")`},
+		{ruleCLI, "r.sh", `echo "§" | docker login -u ci --password-stdin registry`},
+		{ruleCLI, "b.sh", "bcp t out f -S s -U u -P §\n"},
 	} {
 		pw := fakePassword(r)
 		text := strings.ReplaceAll(tc.text, "§", pw)
@@ -101,6 +109,10 @@ func TestFamiliesLeave(t *testing.T) {
 		{"redis.conf", "# requirepass foobared\n"},
 		{".env.example", "DB_PASSWORD=changeme\nSECRET_KEY=your-secret-key\nAPI_URL=${API_URL}\n"},
 		{"users.go", `fileEtcPasswd = "/etc/passwd"`},
+		{"x_test.go", `t.Setenv("DB_PASSWORD", pw)` + "\n" + `flag.String("password", "", "the password")`},
+		{"a.py", `os.environ["DB_PASSWORD"] = getpass.getpass()`},
+		{"r.sh", `echo "$TOKEN" | docker login -u ci --password-stdin registry`},
+		{"a_test.go", `r.SetBasicAuth("Aladdin", "open sesame"); r.SetBasicAuth("My User", "My Pass")`},
 		{"k.yaml", "kind: Secret\ndata:\n  username: c2hvcA==\n  password: Y2hhbmdlbWU=\n"},
 		{"jwks.json", `{"keys": [{"kty": "RSA", "e": "AQAB", "n": "sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw"}]}`},
 	} {

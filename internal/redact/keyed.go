@@ -269,6 +269,9 @@ func (s *scan) assignment(ks, ke int) {
 	if i < len(t) && (t[i] == '"' || t[i] == '\'') {
 		keyQuote = t[i]
 		i++ // "key": …
+		if i < len(t) && t[i] == ']' && ks > 1 && t[ks-1] == keyQuote && t[ks-2] == '[' {
+			i++ // os.environ["KEY"] = …, $cfg['key'] = …
+		}
 	}
 	after := i
 	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
@@ -464,7 +467,9 @@ func (s *scan) bare(ks, ke int, keyQuote byte, after int) {
 		return
 	}
 	if keyQuote != 0 {
-		s.xmlValueAttr(ks, ke, keyQuote, after)
+		if !s.callPair(ks, ke, keyQuote, after) {
+			s.xmlValueAttr(ks, ke, keyQuote, after)
+		}
 		return
 	}
 	if t[after] != ' ' && t[after] != '\t' {
@@ -625,6 +630,43 @@ func (s *scan) xmlElement(ks, ke int) {
 	if plausible(rule, v, true) {
 		s.add(start, start+c, rule, keyedPrio(rule))
 	}
+}
+
+// callPair reads a call whose first two arguments are the key and its
+// value, both quoted: os.Setenv("DB_PASSWORD", "v"), define('DB_PASSWORD',
+// 'v'), System.setProperty("db.password", "v"), m.put("token", "v").
+func (s *scan) callPair(ks, ke int, q byte, after int) bool {
+	t := s.text
+	j := ks - 1 // the key's opening quote
+	if j < 1 || t[j] != q {
+		return false
+	}
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	if j == 0 || t[j-1] != '(' {
+		return false
+	}
+	i := after
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	if i >= len(t) || t[i] != ',' {
+		return false
+	}
+	i++
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	start, end, ok := wordAt(t, i)
+	if !ok || start == i {
+		return true // not a string: a variable, a call
+	}
+	rule := keyRule(strings.Trim(t[ks:ke], ".-"))
+	if v := t[start:end]; rule != "" && plausible(rule, v, true) && !strings.EqualFold(v, t[ks:ke]) {
+		s.add(start, end, rule, keyedPrio(rule))
+	}
+	return true
 }
 
 // xmlValueAttr reads key="DbPassword" value="v" (.NET's appSettings): the
@@ -827,6 +869,14 @@ func placeholderValue(v string) bool {
 	if placeholderWords[strings.TrimRight(low, "0123456789-_.")] || strings.HasPrefix(low, "test") ||
 		strings.Contains(low, "password") || strings.Contains(low, "passwd") {
 		return true
+	}
+	// Words with a word of the docs among them: "My Pass".
+	if strings.Contains(v, " ") {
+		for _, w := range strings.Fields(low) {
+			if placeholderWords[w] {
+				return true
+			}
+		}
 	}
 	caps, same := true, true
 	for i := 0; i < len(v); i++ {

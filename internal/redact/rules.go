@@ -144,6 +144,11 @@ func builtin() []tokenRule {
 		t(rulePassword, kw("BY '", "by '"),
 			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
+		// A user and a password passed to a call: requests' auth=("u", "p"),
+		// SetBasicAuth("u", "p"), HTTPBasicAuth("u", "p"), smtplib's and
+		// ftplib's .login("u", "p").
+		t(rulePassword, kw("h=(", "cAuth(", "gin("), `(?:\bauth=\(|BasicAuth\(|\.login\()\s*["'][^"'\n]{1,128}["']\s*,\s*["']([^"'\n]{1,256})["']`, 0)
+		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
 		// PowerShell: ConvertTo-SecureString "…" -AsPlainText.
 		t(ruleCLI, kw("-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }

@@ -73,6 +73,53 @@ func credentials(g gen, set *Set) {
 	p.commandLines()
 	p.encodedKeys()
 	p.assignments()
+	p.calls()
+}
+
+// calls plants passwords passed to calls and pipes: define, Setenv,
+// os.environ[…], setProperty, basic auth, logins, echo into --password-stdin.
+func (p planter) calls() {
+	p.file("wp-config.php", fmt.Sprintf("<?php\ndefine('DB_NAME', 'shop');\ndefine('DB_PASSWORD', '%s');\ndefine('AUTH_KEY', getenv('WP_AUTH_KEY'));\n", p.pw("php-define")))
+	p.decoy("php-define-getenv", "wp-config.php", "define('AUTH_KEY', getenv('WP_AUTH_KEY'));")
+	p.file("internal/store/db_test.go", fmt.Sprintf(`package store
+
+import (
+	"net/http"
+	"testing"
+)
+
+func TestOpen(t *testing.T) {
+	t.Setenv("DB_PASSWORD", %q)
+	req, _ := http.NewRequest("GET", "https://artifacts.internal", nil)
+	req.SetBasicAuth("ci", %q)
+	t.Setenv("DB_USER", "shop")
+}
+`, p.pw("go-setenv"), p.pw("go-set-basic-auth")))
+	p.file("app/alerts.py", fmt.Sprintf(`"""Alerts by mail and webhook."""
+import getpass
+import os
+import smtplib
+
+import requests
+
+os.environ["SMTP_PASSWORD"] = "%s"
+os.environ["DB_PASSWORD"] = getpass.getpass()
+
+
+def send(msg):
+    server = smtplib.SMTP_SSL("smtp.internal")
+    server.login("alerts@shop.internal", "%s")
+    requests.post("https://hooks.internal/alert", auth=("alerts", "%s"), json=msg)
+`, p.pw("python-environ-index"), p.pw("python-smtp-login"), p.pw("python-requests-auth")))
+	p.decoy("python-environ-getpass", "app/alerts.py", `os.environ["DB_PASSWORD"] = getpass.getpass()`)
+	p.file("src/main/java/shop/Tls.java", fmt.Sprintf("package shop;\n\nfinal class Tls {\n    static void init() {\n        System.setProperty(\"javax.net.ssl.keyStorePassword\", %q);\n        System.setProperty(\"javax.net.ssl.keyStore\", \"/etc/shop/keystore.jks\");\n    }\n}\n", p.pw("java-set-property")))
+	p.decoy("java-keystore-path", "src/main/java/shop/Tls.java", `"javax.net.ssl.keyStore", "/etc/shop/keystore.jks"`)
+	p.file("scripts/release.sh", fmt.Sprintf(`#!/bin/sh
+echo "%s" | docker login -u ci --password-stdin registry.internal
+echo "$REGISTRY_TOKEN" | docker login -u ci --password-stdin ghcr.io
+bcp shop.dbo.orders out orders.dat -S sql.internal -U etl -P %s -c
+`, p.pw("echo-password-stdin"), p.pw("bcp-password")))
+	p.decoy("echo-variable-password-stdin", "scripts/release.sh", `echo "$REGISTRY_TOKEN" | docker login`)
 }
 
 // connectionStrings plants DSNs, key=value connection strings and URLs in
