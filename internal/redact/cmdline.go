@@ -96,9 +96,12 @@ func (s *scan) piped(ks int) {
 			w++
 		}
 		start, end, ok := wordAt(t, w)
+		if !ok || end > lo+bar {
+			return
+		}
 		// The word is all the echo writes.
-		rest := strings.TrimSpace(t[end:min(len(t), lo+bar)])
-		if ok && (rest == "" || rest == `"` || rest == "'") && slotValue(t[start:end], "") {
+		rest := strings.TrimSpace(t[end : lo+bar])
+		if (rest == "" || rest == `"` || rest == "'") && slotValue(t[start:end], "") {
 			s.add(start, end, ruleCLI, 0)
 		}
 		return
