@@ -156,9 +156,15 @@ func dsnAt(s *scan, pos int) {
 	for u > 0 && isUserByte(cred[u-1]) {
 		u--
 	}
+	if u > 0 && cred[u-1] != '=' {
+		return // the user is the credentials' start, or a key's value (dsn=user:…)
+	}
 	user, pw := cred[u:c], cred[c+1:]
 	if user == "" || !slotValue(pw, user) || !printable(pw) {
 		return
+	}
+	if strings.HasPrefix(t[pos:], "@/") && !strings.HasPrefix(t[pos:], "@//") && !dbNameAt(t, pos+2) {
+		return // user:pass@/db names a database and ends there
 	}
 	s.add(lo+c+1, pos, ruleDSN, 0)
 }
@@ -215,4 +221,14 @@ func printable(v string) bool {
 		}
 	}
 	return true
+}
+
+// dbNameAt reports whether t[i:] is a database's name that ends the DSN:
+// name bytes up to the text's end, a blank, a quote, a '?' or a ')'.
+func dbNameAt(t string, i int) bool {
+	j := i
+	for j < len(t) && (isUserByte(t[j]) || t[j] == '$') {
+		j++
+	}
+	return j > i && (j == len(t) || strings.IndexByte(" \t\r\n\"'`?)\\,;", t[j]) >= 0)
 }

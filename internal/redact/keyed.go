@@ -174,10 +174,14 @@ func keyRule(key string) string {
 		pair("auth", "key", "token") || pair("signing", "key", "secret") || pair("encryption", "key") ||
 		pair("client", "secret") || pair("master", "key") || pair("secret", "key")
 	// pass, pwd and pw alone are a test's PASS line, the working
-	// directory and a writer; with a qualifier (db_pass) they are passwords.
-	password := (len(words) > 1 && (has["pass"] || has["pwd"] || has["pw"]))
-	for _, w := range words {
-		password = password || passwordWords[w]
+	// directory and a writer. They name a password with a qualifier before them
+	// (db_pass, MYSQL_PWD), at the key's end or before a word that says
+	// how it is written (pass_word, pwd_b64); elsewhere they are another
+	// word (onePassSignatureDataHex: a one-pass signature).
+	password := false
+	for i, w := range words {
+		password = password || passwordWords[w] ||
+			i > 0 && (w == "pass" || w == "pwd" || w == "pw") && (i == len(words)-1 || passTail[words[i+1]])
 	}
 	switch {
 	case has["aws"] && (has["secret"] || has["secretkey"]):
@@ -195,6 +199,9 @@ func keyRule(key string) string {
 	}
 	return ""
 }
+
+// passTail are the words after pass, pwd or pw that keep them a password.
+var passTail = map[string]bool{"word": true, "phrase": true, "value": true, "plain": true, "plaintext": true, "b64": true, "base64": true, "enc": true}
 
 // passwordWords are words that name a password alone: password, and the
 // one-word names of tools' password variables and options (PGPASSWORD,
@@ -300,7 +307,9 @@ func (s *scan) assignment(ks, ke int) {
 	// to read than the key's words, rules them out first.
 	key := strings.Trim(t[ks:ke], ".-")
 	rule := keyRule(key)
-	flag := isFlag(t, ks)
+	// An option takes its value after '=' (--password=…); "-password": 1
+	// is a map's key.
+	flag := isFlag(t, ks) && t[op] == '=' && keyQuote == 0
 	if t[op] == '=' && (rule == rulePassword || rule == "" && connPasswordKey(key)) {
 		// Password=… of a key=value connection string, or ?password=… of a URL.
 		if sep, ok := s.connString(ks); ok {

@@ -488,7 +488,7 @@ func exampleHost(host string) bool {
 }
 
 // examplePasswords are the passwords of documentation and tests.
-var examplePasswords = []string{"pass", "secret", "sesame", "changeme", "example", "xxx", "***", "${", "{{", "%s", "%v", "<", "..."}
+var examplePasswords = []string{"pass", "secret", "sesame", "changeme", "example", "xxx", "***", "${", "{{", "%s", "%v", "%[", "<", "..."}
 
 // placeholderPassword reports whether pw is an example password or too
 // short to be one.
