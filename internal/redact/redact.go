@@ -4,15 +4,20 @@
 // secrets with a marker naming the rule that found them,
 // ***REDACTED(github-pat)***.
 //
-// It finds three things: the values of .env-style files (.env, .env.*,
-// *.env; the keys are kept), private key blocks (-----BEGIN … PRIVATE
-// KEY----- to its END line, also inside JSON strings with \n escapes), and
-// secrets matched by the built-in rule set (rules.go: cloud keys, tokens,
-// webhooks, connection strings with credentials, passwords and secrets in
-// assignments) plus the patterns speed.toml adds. Each rule names literal
-// keywords that must occur before its pattern runs, and only on the lines
-// that hold them, so ordinary code costs a few substring searches; token
-// shapes that ordinary text can take also need a minimum Shannon entropy.
+// It finds the values of .env-style files (.env, .env.*, *.env; the keys
+// are kept), private key blocks (-----BEGIN … PRIVATE KEY----- to its END
+// line, also inside JSON strings with \n escapes), and secrets matched by
+// the built-in rule set (rules.go: cloud keys, tokens, webhooks; keyed.go:
+// passwords and secrets in assignments; connstr.go: connection strings,
+// DSNs and .pgpass lines; cmdline.go: command lines and .netrc entries;
+// encoded.go: key material in base64, JSON Web Keys, Kubernetes Secrets)
+// plus the patterns speed.toml adds. Each rule names literal keywords
+// that must occur before its pattern (or its reader) runs, and only where
+// they occur, so ordinary code costs one pass of table look-ups; token
+// shapes that ordinary text can take also need a minimum Shannon entropy,
+// and values that stand for a secret (${X}, <password>, changeme, ***)
+// are left alone. How a file writes values (KindOf: code, config, shell,
+// env, prose) decides whether an unquoted value is a literal.
 //
 // A redaction keeps the line structure (a multi-line span becomes the
 // marker followed by as many newlines), so line numbers of facts stay
