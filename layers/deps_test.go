@@ -38,6 +38,9 @@ var rules = []struct {
 	{"internal/config", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"internal/tokens", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"internal/hooks", []string{mod + "layers/", mod + "gitstore", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// The operations layer serves the front ends and is served by nothing
+	// in the module but them.
+	{"internal/app", []string{mod + "cmd/", mod + "internal/mcpserver"}},
 	// The redaction layer is a leaf every layer may use: pure Go, no git, no cgo.
 	{"internal/redact", []string{mod + "layers/", mod + "gitstore", mod + "internal/config", "github.com/tree-sitter/", "github.com/go-git/"}},
 	// The glob language of settings and rule files: a leaf on the standard library.
@@ -87,6 +90,33 @@ func TestTreeSitterOnlyInExtract(t *testing.T) {
 			}
 			if strings.HasPrefix(im, "github.com/go-git/") && f[0] != mod+"gitstore" {
 				t.Errorf("%s imports %s; git stays behind gitstore", f[0], im)
+			}
+		}
+	}
+}
+
+// The two front ends are thin: they reach the layers through the
+// operations layer (internal/app), never the store, the index or the
+// pipeline steps themselves. Their direct imports are checked; types and
+// constants of a layer (pack.DefaultBudget, session.Kinds) they may name.
+func TestFrontEndsThin(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	rules := map[string][]string{
+		"cmd/git-speed":      {mod + "gitstore", mod + "layers/world/build", mod + "layers/scope", mod + "layers/world/graph", mod + "layers/prompt", mod + "layers/feature", "github.com/go-git/"},
+		"internal/mcpserver": {mod + "gitstore", mod + "layers/", mod + "cmd/"},
+	}
+	for pkg, forbidden := range rules {
+		out, err := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", mod+pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		for _, im := range strings.Fields(string(out)) {
+			for _, bad := range forbidden {
+				if strings.HasPrefix(im, bad) {
+					t.Errorf("%s imports %s; it goes through internal/app", pkg, im)
+				}
 			}
 		}
 	}
