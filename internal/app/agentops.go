@@ -571,6 +571,9 @@ func embedder(ctx context.Context, cmd []string) func(string) ([]float64, error)
 			return v, nil
 		}
 		x := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+		// A cancelled call kills the command; a child of it still holding
+		// the output open is not waited for long.
+		x.WaitDelay = 200 * time.Millisecond
 		x.Stdin = strings.NewReader(text)
 		var out, errb bytes.Buffer
 		x.Stdout, x.Stderr = &out, &errb

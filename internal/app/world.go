@@ -191,8 +191,11 @@ func (s *Session) openWorld(ctx context.Context, rev, tree string, whole bool) (
 // warmWorld is one world a long-lived session keeps open for the calls
 // that read its tree, closed once it is retired and no call holds it.
 type warmWorld struct {
-	tree    string
-	w       *build.World
+	tree  string
+	ready chan struct{} // closed once w (or err) is set
+	w     *build.World
+	err   error
+
 	mu      sync.Mutex
 	users   int
 	retired bool
@@ -203,7 +206,7 @@ func (ww *warmWorld) acquire() { ww.mu.Lock(); ww.users++; ww.mu.Unlock() }
 func (ww *warmWorld) release() {
 	ww.mu.Lock()
 	defer ww.mu.Unlock()
-	if ww.users--; ww.users == 0 && ww.retired {
+	if ww.users--; ww.users == 0 && ww.retired && ww.w != nil {
 		ww.w.Close()
 	}
 }
@@ -211,7 +214,7 @@ func (ww *warmWorld) release() {
 func (ww *warmWorld) retire() {
 	ww.mu.Lock()
 	defer ww.mu.Unlock()
-	if ww.retired = true; ww.users == 0 {
+	if ww.retired = true; ww.users == 0 && ww.w != nil {
 		ww.w.Close()
 	}
 }
@@ -222,36 +225,74 @@ const keepWorlds = 2
 
 // warmWorld returns the kept world of tree, opening (and indexing) it
 // first when it is not kept yet; the oldest kept world beyond keepWorlds
-// is retired.
+// is retired. Calls for a tree already open do not wait for one being
+// opened.
 func (s *Session) warmWorld(ctx context.Context, rev, tree string, whole bool) (*build.World, func(), error) {
 	s.warmMu.Lock()
-	defer s.warmMu.Unlock()
-	for i, ww := range s.warm {
-		if ww.tree == tree {
+	var ww *warmWorld
+	for i, k := range s.warm {
+		if k.tree == tree {
 			// Most recently used last.
-			s.warm = append(append(s.warm[:i:i], s.warm[i+1:]...), ww)
-			ww.acquire()
-			if whole {
-				if err := ww.w.MapErr(); err != nil {
-					ww.release()
-					return nil, nil, err
-				}
-			}
-			return ww.w, ww.release, nil
+			s.warm = append(append(s.warm[:i:i], s.warm[i+1:]...), k)
+			ww = k
+			break
 		}
 	}
-	w, err := s.openWorld(ctx, rev, tree, whole)
-	if err != nil {
-		return nil, nil, err
-	}
-	ww := &warmWorld{tree: tree, w: w}
-	s.warm = append(s.warm, ww)
-	if len(s.warm) > keepWorlds {
-		s.warm[0].retire()
-		s.warm = s.warm[1:]
+	opener := ww == nil
+	if opener {
+		ww = &warmWorld{tree: tree, ready: make(chan struct{})}
+		s.warm = append(s.warm, ww)
+		if len(s.warm) > keepWorlds {
+			s.warm[0].retire()
+			s.warm = s.warm[1:]
+		}
 	}
 	ww.acquire()
-	return w, ww.release, nil
+	s.warmMu.Unlock()
+	if opener {
+		w, err := s.openWorld(ctx, rev, tree, false)
+		ww.mu.Lock()
+		ww.w, ww.err = w, err
+		ww.mu.Unlock()
+		close(ww.ready)
+		if err != nil {
+			s.forget(ww)
+		}
+	} else {
+		select {
+		case <-ww.ready:
+		case <-ctx.Done():
+			ww.release()
+			return nil, nil, ctx.Err()
+		}
+	}
+	if ww.err != nil {
+		ww.release()
+		if !opener && ctx.Err() == nil && (errors.Is(ww.err, context.Canceled) || errors.Is(ww.err, context.DeadlineExceeded)) {
+			return s.warmWorld(ctx, rev, tree, whole) // the call that opened it was cancelled, not this one
+		}
+		return nil, nil, ww.err
+	}
+	if whole {
+		if err := ww.w.MapErr(); err != nil {
+			ww.release()
+			return nil, nil, err
+		}
+	}
+	return ww.w, ww.release, nil
+}
+
+// forget drops a kept world that could not be opened, so that the next
+// call tries again.
+func (s *Session) forget(ww *warmWorld) {
+	s.warmMu.Lock()
+	defer s.warmMu.Unlock()
+	for i, k := range s.warm {
+		if k == ww {
+			s.warm = append(s.warm[:i:i], s.warm[i+1:]...)
+			return
+		}
+	}
 }
 
 func short(id string) string {
