@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/git-speed/git-speed/internal/lex"
 	"os"
 	"os/exec"
 	"strconv"
@@ -161,29 +162,20 @@ func pathWords(text string) []string {
 }
 
 // mentionWords are the words of a task text the map's ranking looks for:
-// identifiers as written, and words of four letters or more.
+// identifiers as written, and words of four letters or more that are no
+// stop words or filler (lex.IsFiller: they would match paths and names by
+// accident).
 func mentionWords(text string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
-		if len(w) < 4 || seen[w] || commonWords[strings.ToLower(w)] {
+		if len(w) < 4 || seen[w] || lex.IsFiller(strings.ToLower(w)) {
 			continue
 		}
 		seen[w] = true
 		out = append(out, w)
 	}
 	return out
-}
-
-// commonWords would match paths and names by accident.
-var commonWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("make with that this from into when then than have does should would could every each them they " +
-		"what where which their there about after before also only some more most other such like just over under sure used uses using " +
-		"file files code change changes need needs keep want work works please") {
-		commonWords[w] = true
-	}
 }
 
 // contextMap returns the repo map section's renderer: a stored map when
