@@ -232,14 +232,14 @@ func TestSoak(t *testing.T) {
 		return &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": f, "from": 1, "to": 5}}
 	}
 	n := soakCalls()
-	var heapAt100 uint64
+	var heapAt100, rssAt100 uint64
 	var answered, failed, cancelled atomic.Int64
 	sem := make(chan struct{}, 4) // four calls at once
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		if i == 100 {
 			wg.Wait()
-			heapAt100 = liveHeap()
+			heapAt100, rssAt100 = liveHeap(), rss()
 		}
 		sem <- struct{}{}
 		wg.Add(1)
@@ -273,11 +273,15 @@ func TestSoak(t *testing.T) {
 	if _, err := call(ctx, cs, calls(5)); err == nil || strings.Count(strings.TrimSpace(err.Error()), "\n") > 0 {
 		t.Errorf("bad call: %v", err)
 	}
-	after := liveHeap()
+	after, rssAfter := liveHeap(), rss()
 	if slack := heapAt100/5 + 4<<20; after > heapAt100+slack {
 		t.Errorf("live heap grew from %d to %d bytes over %d calls", heapAt100, after, n-100)
 	}
-	t.Logf("%d calls: %d answered, %d failed, %d cancelled; live heap %d after 100 calls, %d after all", n, answered.Load(), failed.Load(), cancelled.Load(), heapAt100, after)
+	if slack := rssAt100/5 + 16<<20; rssAt100 > 0 && rssAfter > rssAt100+slack {
+		t.Errorf("resident memory grew from %d to %d bytes over %d calls", rssAt100, rssAfter, n-100)
+	}
+	t.Logf("%d calls: %d answered, %d failed, %d cancelled; live heap %d after 100 calls, %d after all; RSS %d, %d",
+		n, answered.Load(), failed.Load(), cancelled.Load(), heapAt100, after, rssAt100, rssAfter)
 	cs.Close()
 	// Every goroutine of the calls ends (the client's and server's own
 	// end with the connection).
@@ -298,4 +302,20 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// rss is the process's resident memory (Linux: /proc/self/status VmRSS),
+// 0 where it cannot be read.
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
