@@ -5,10 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-speed/git-speed/layers/scope"
-	"github.com/git-speed/git-speed/layers/scope/eval"
-	"github.com/git-speed/git-speed/layers/world/build"
-	"github.com/git-speed/git-speed/layers/world/cochange"
+	"github.com/git-speed/git-speed/internal/app"
 )
 
 func cmdEval() *cli.Command {
@@ -43,97 +40,26 @@ func cmdEval() *cli.Command {
 			if c.Int("commits") <= 0 || c.Int("budget") <= 0 {
 				return usagef("--commits and --budget must be positive")
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
-			cnt, err := e.counter()
-			if err != nil {
-				return err
-			}
-			h := &history{e: e, rev: c.String("rev")}
-			defer h.close()
+			type report interface{ Text() string }
+			var rep report
 			if c.Bool("pack") {
-				return h.evalPack(c.Int("commits"), c.String("weights"), c.Bool("cases"), c.Bool("json"))
+				rep, err = s.EvalPack(ctx, app.EvalPackRequest{Rev: c.String("rev"), Commits: c.Int("commits"), Weights: c.String("weights"), Cases: c.Bool("cases")})
+			} else {
+				rep, err = s.Eval(ctx, app.EvalRequest{Rev: c.String("rev"), Commits: c.Int("commits"), Budget: c.Int("budget"), Stage: c.String("stage"),
+					Cases: c.Bool("cases"), Ablate: c.Bool("ablate"), Messages: c.Bool("messages")})
 			}
-			rep, err := eval.Run(h, eval.EvalOptions{
-				Commits: c.Int("commits"), Budget: c.Int("budget"), Stage: c.String("stage"),
-				Config: e.cfg, Counter: cnt, Cases: c.Bool("cases"), Ablate: c.Bool("ablate"), Messages: c.Bool("messages"),
-			})
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				return printJSON(e.stdout, rep)
+				return printJSON(c.App.Writer, rep)
 			}
-			_, err = fmt.Fprint(e.stdout, rep.Text())
+			_, err = fmt.Fprint(c.App.Writer, rep.Text())
 			return err
 		},
-	}
-}
-
-// history is the repository's own history as eval replays it.
-type history struct {
-	e      *env
-	rev    string
-	worlds []*build.World
-}
-
-func (h *history) Commits(n int) ([]eval.Commit, error) {
-	log, err := h.e.repo.FirstParentLog(h.rev, n)
-	if err != nil {
-		return nil, err
-	}
-	var out []eval.Commit
-	for _, l := range log {
-		if len(l.Parents) == 0 {
-			continue
-		}
-		ch, err := h.e.repo.ChangedLines(l.Parents[0], l.Commit)
-		if err != nil {
-			return nil, err
-		}
-		msg, err := h.e.repo.Message(l.Commit)
-		if err != nil {
-			return nil, err
-		}
-		c := eval.Commit{ID: l.Commit, Parent: l.Parents[0], Lines: map[string]int{}, Message: msg}
-		for _, x := range ch {
-			c.Changed = append(c.Changed, x.Path)
-			c.Lines[x.Path] = x.Lines
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-func (h *history) WorldAt(commit string) (scope.World, error) {
-	if _, err := runIndex(nil, h.e, commit, false, true); err != nil {
-		return nil, err
-	}
-	_, tree, err := h.e.repo.Resolve(commit)
-	if err != nil {
-		return nil, err
-	}
-	w, err := build.Load(h.e.repo, tree, h.e.cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.LoadLinks(); err != nil {
-		w.Close()
-		return nil, err
-	}
-	h.worlds = append(h.worlds, w)
-	return w, nil
-}
-
-// CoChangeAt mines the history up to commit (eval.CoChanges).
-func (h *history) CoChangeAt(commit string) (*cochange.Index, error) {
-	return h.e.coChange(commit), nil
-}
-
-func (h *history) close() {
-	for _, w := range h.worlds {
-		w.Close()
 	}
 }

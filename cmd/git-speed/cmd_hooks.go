@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -90,20 +89,13 @@ func cmdHook() *cli.Command {
 			if err := hooks.ParseArgs(name); err != nil {
 				return usagef("%v", err)
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				// A hook never fails git; say why on the log's stderr.
 				fmt.Fprintf(c.App.ErrWriter, "git-speed hook %s: %v\n", name, err)
 				return nil
 			}
-			hooks.Run(c.Context, name, c.Args().Tail(), hooks.RunOptions{
-				GitDir:  e.repo.GitDir(),
-				Timeout: e.cfg.Hooks.Timeout.D(),
-				Index: func(ctx context.Context) error {
-					_, err := runIndex(ctx, e, "HEAD", false, true)
-					return err
-				},
-			})
+			s.Hook(ctx, name, c.Args().Tail())
 			return nil
 		},
 	}

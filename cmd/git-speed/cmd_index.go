@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-speed/git-speed/gitstore"
-	"github.com/git-speed/git-speed/layers/world/build"
+	"github.com/git-speed/git-speed/internal/app"
 )
 
 func cmdIndex() *cli.Command {
@@ -38,113 +34,130 @@ func cmdIndex() *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
+			out := c.App.Writer
 			if c.Bool("parse-only") {
-				res, err := build.ParseOnly(c.Context, e.repo, c.String("rev"), build.Options{Config: e.cfg}, !c.Bool("code-only"))
+				res, err := s.ParseOnly(ctx, c.String("rev"), !c.Bool("code-only"))
 				if err != nil {
 					return err
 				}
-				return printJSON(e.stdout, res)
+				return printJSON(out, res)
 			}
-			rev, err := revArg(c)
-			if err != nil {
-				return err
-			}
-			res, err := runIndex(c.Context, e, rev, c.Bool("force"), c.Bool("quiet"))
+			quiet := c.Bool("quiet")
+			res, err := s.Index(ctx, app.IndexRequest{Rev: rev(c), Force: c.Bool("force"), Quiet: quiet})
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				return printJSON(e.stdout, res)
+				return printJSON(out, res)
 			}
-			if c.Bool("quiet") {
+			if quiet {
 				return nil
 			}
+			errw := c.App.ErrWriter
 			if res.UpToDate {
-				fmt.Fprintf(e.stderr, "git-speed: tree %s is up to date: %d files, parsed 0 (%d ms)\n", short(res.Tree), res.Files, res.ElapsedMS)
+				fmt.Fprintf(errw, "git-speed: tree %s is up to date: %d files, parsed 0 (%d ms)\n", short(res.Tree), res.Files, res.ElapsedMS)
 				return nil
 			}
-			fmt.Fprintf(e.stderr, "git-speed: indexed tree %s: %d files, parsed %d, reused %d, skipped %d; %d symbols, %d edges (%d ms)\n",
+			fmt.Fprintf(errw, "git-speed: indexed tree %s: %d files, parsed %d, reused %d, skipped %d; %d symbols, %d edges (%d ms)\n",
 				short(res.Tree), res.Files, res.Parsed, res.Reused, res.Skipped, res.Symbols, res.Edges, res.ElapsedMS)
 			return nil
 		},
 	}
 }
 
-// runIndex indexes rev (or the work tree, for worktreeRev) with the
-// environment's config, showing progress on a terminal only.
-func runIndex(ctx context.Context, e *env, rev string, force, quiet bool) (*build.Result, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	opt := build.Options{Config: e.cfg, Force: force}
-	if rev == worktreeRev {
-		snap, err := e.snapshot(quiet)
-		if err != nil {
-			return nil, err
-		}
-		rev, opt.Snapshot = snap.Tree, snap.Dirty
-	}
-	if tracing() {
-		opt.Trace = func(phase string, d time.Duration) {
-			fmt.Fprintf(e.stderr, "trace git-speed: index %s: %s\n", phase, d.Round(time.Millisecond))
-		}
-	}
-	if !quiet {
-		opt.Warn = func(msg string) { e.warnf("%s", msg) }
-	}
-	if !quiet && isTerminal(e.stderr) {
-		var last time.Time
-		opt.Progress = func(done, total int) {
-			if now := time.Now(); now.Sub(last) > 200*time.Millisecond || done == total {
-				last = now
-				fmt.Fprintf(e.stderr, "\rgit-speed: parsing %d/%d", done, total)
-				if done == total {
-					fmt.Fprint(e.stderr, "\r\033[K")
+func cmdStatus() *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show whether HEAD's tree is indexed, the store's size and the hooks' state",
+		UsageText: "git speed status [--json]",
+		Flags:     []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			s, ctx, err := open(c)
+			if err != nil {
+				return err
+			}
+			rep, err := s.Status(ctx)
+			if err != nil {
+				return err
+			}
+			w := c.App.Writer
+			if c.Bool("json") {
+				return printJSON(w, rep)
+			}
+			if rep.HeadTree == "" {
+				fmt.Fprintln(w, "HEAD:    no commits yet")
+			} else {
+				fmt.Fprintf(w, "HEAD:    %s (tree %s)\n", short(rep.HeadCommit), short(rep.HeadTree))
+			}
+			fmt.Fprintf(w, "index:   %s", rep.State)
+			if rep.Indexed {
+				fmt.Fprintf(w, " (%d files)", rep.Files)
+			}
+			fmt.Fprintf(w, "\nstore:   %d trees, %d objects, %d bytes under refs/speed\n", rep.Trees, rep.Store.Objects, rep.Store.Bytes)
+			if ws := rep.Worktree; ws != nil {
+				switch {
+				case !ws.Dirty:
+					fmt.Fprintln(w, "work:    same as HEAD")
+				case ws.Indexed:
+					fmt.Fprintf(w, "work:    differs from HEAD; indexed (tree %s)\n", short(ws.Tree))
+				default:
+					fmt.Fprintf(w, "work:    differs from HEAD; not indexed (git speed index --worktree)\n")
 				}
 			}
-		}
-	}
-	return build.Index(ctx, e.repo, rev, opt)
-}
-
-// snapshot writes the work tree as a tree (see gitstore.SnapshotWorktree),
-// warning about the paths it leaves as they were.
-func (e *env) snapshot(quiet bool) (*gitstore.Snapshot, error) {
-	start := time.Now()
-	snap, err := e.repo.SnapshotWorktree(gitstore.SnapshotOptions{
-		MaxFileBytes: e.cfg.Index.MaxFileBytes,
-		Warn: func(msg string) {
-			if !quiet {
-				e.warnf("%s", msg)
+			for _, h := range rep.Hooks {
+				fmt.Fprintf(w, "hook:    %s %s (%s)\n", h.Name, h.State, h.Path)
 			}
+			for _, p := range rep.Problems {
+				fmt.Fprintf(w, "problem: %s\n", p)
+			}
+			return nil
 		},
-	})
-	if err != nil {
-		return nil, err
 	}
-	if tracing() {
-		fmt.Fprintf(e.stderr, "trace git-speed: work tree written as tree %s (dirty %v): %s\n", short(snap.Tree), snap.Dirty, time.Since(start).Round(time.Millisecond))
-	}
-	return snap, nil
 }
 
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
+func cmdGC() *cli.Command {
+	return &cli.Command{
+		Name:      "gc",
+		Usage:     "drop stored indexes of trees no branch or tag reaches",
+		UsageText: "git speed gc [--keep N] [--json]",
+		Description: "Keeps the index of every tree reachable from a branch or tag, plus the N most recently\n" +
+			"indexed others (store.keep in speed.toml), and the facts those trees use. The store is\n" +
+			"rewritten as a new commit without history: push it with a leading '+' afterwards.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "keep", Value: -1, Usage: "unreachable trees to keep (default store.keep)"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			keep := -1
+			if c.IsSet("keep") {
+				if keep = c.Int("keep"); keep < 0 {
+					return usagef("--keep must be 0 or more, got %d", keep)
+				}
+			}
+			s, ctx, err := open(c)
+			if err != nil {
+				return err
+			}
+			stats, err := s.GC(ctx, keep)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return printJSON(c.App.Writer, stats)
+			}
+			fmt.Fprintf(c.App.ErrWriter, "git-speed: kept %d trees and %d facts; dropped %d trees and %d facts\n",
+				stats.TreesKept, stats.FactsKept, stats.TreesDropped, stats.FactsDropped)
+			return nil
+		},
 	}
-	return id
-}
-
-// tracing reports whether GIT_TRACE (or GIT_SPEED_TRACE) asks for traces.
-func tracing() bool {
-	for _, v := range []string{os.Getenv("GIT_SPEED_TRACE"), os.Getenv("GIT_TRACE")} {
-		if v != "" && v != "0" && v != "false" {
-			return true
-		}
-	}
-	return false
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-speed/git-speed/layers/prompt"
+	"github.com/git-speed/git-speed/internal/app"
 	"github.com/git-speed/git-speed/layers/world/align"
-	"github.com/git-speed/git-speed/layers/world/build"
 )
 
 var (
@@ -26,16 +25,6 @@ func featureTaskArgs(c *cli.Context) (string, string, error) {
 	return c.Args().Get(0), c.Args().Get(1), nil
 }
 
-func budgetArg(c *cli.Context) (int, error) {
-	if !c.IsSet("budget") {
-		return 0, nil
-	}
-	if n := c.Int("budget"); n > 0 {
-		return n, nil
-	}
-	return 0, usagef("--budget must be a positive number of tokens, got %d", c.Int("budget"))
-}
-
 func cmdScope() *cli.Command {
 	return &cli.Command{
 		Name:      "scope",
@@ -47,11 +36,6 @@ func cmdScope() *cli.Command {
 			"to .speed/features/FEATURE/context/task-TASK/. Every cut is recorded in budget.json.",
 		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
-			// A scope keeps most of what it allocates to the end: it
-			// collects rarely from the start (runScope did while
-			// scoping; collecting as the artifacts were written marked
-			// the whole index once more).
-			defer build.CollectRarely()()
 			featureName, task, err := featureTaskArgs(c)
 			if err != nil {
 				return err
@@ -60,58 +44,23 @@ func cmdScope() *cli.Command {
 			if err != nil {
 				return err
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
-			e.focusTask = task
-			defer e.waitKept()
-			rev, err := revArg(c)
+			// --json prints the artifacts as held in memory, so it always
+			// runs in full.
+			asJSON := c.Bool("json")
+			res, err := s.Scope(ctx, app.ScopeRequest{Rev: rev(c), Feature: featureName, Task: task, Stage: c.String("stage"),
+				Budget: budget, Strict: c.Bool("strict"), Full: asJSON})
 			if err != nil {
 				return err
 			}
-			o := scopeOptions{stage: c.String("stage"), budget: budget, rev: rev, strict: c.Bool("strict")}
-			// The same scope again, its artifacts still in place: the
-			// kept record answers (scopecache.go). --json prints the
-			// artifacts as held in memory, so it always runs in full.
-			key := ""
-			if !c.Bool("json") {
-				if key = e.scopeKeyOf(featureName, task, &o); o.opened != nil {
-					defer o.opened.Close()
-				}
+			if asJSON {
+				return printJSON(c.App.Writer, app.ScopeJSON(res))
 			}
-			if rec, ok := e.cachedScope(key, featureName, task); key != "" && ok {
-				for _, msg := range rec.Warnings {
-					e.warnf("%s", msg)
-				}
-				if rec.OverBudget != "" {
-					e.warnf("over budget: %s", rec.OverBudget)
-				}
-				fmt.Fprint(e.stdout, rec.Summary)
-				fmt.Fprintf(e.stderr, "git-speed: wrote %s/\n", rel(e.top, filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))))
-				return nil
-			}
-			res, w, _, err := e.runScope(featureName, task, o)
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			dir, digests, err := e.writeScopeDigests(res, featureName, task)
-			if err != nil {
-				return err
-			}
-			if key != "" {
-				e.keepScope(key, res, digests)
-			}
-			e.waitKept()
-			if !res.Budget.WithinBudget {
-				e.warnf("over budget: %s", res.Budget.OverBudget)
-			}
-			if c.Bool("json") {
-				return printJSON(e.stdout, map[string]any{"dir": rel(e.top, dir), "manifest": res.Manifest, "budget": res.Budget})
-			}
-			fmt.Fprint(e.stdout, res.Summary())
-			fmt.Fprintf(e.stderr, "git-speed: wrote %s/\n", rel(e.top, dir))
+			fmt.Fprint(c.App.Writer, res.Summary)
+			fmt.Fprintf(c.App.ErrWriter, "git-speed: wrote %s/\n", res.Dir)
 			return nil
 		},
 	}
@@ -141,92 +90,52 @@ func cmdRender() *cli.Command {
 			if c.NArg() != 3 {
 				return usagef("render needs STAGE, FEATURE and TASK, got %d argument(s)", c.NArg())
 			}
-			stage, featureName, task := c.Args().Get(0), c.Args().Get(1), c.Args().Get(2)
 			budget, err := budgetArg(c)
 			if err != nil {
 				return err
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
-			if _, err := e.cfg.StageBudget(stage); err != nil {
-				return usagef("%v", err)
-			}
-			e.focusTask = task
-			rev, err := revArg(c)
-			if err != nil {
-				return err
-			}
-			o := renderOptions{scopeOptions: scopeOptions{budget: budget, rev: rev, strict: c.Bool("strict")},
-				base: c.String("base"), worktree: c.Bool("worktree"), session: c.String("session")}
-			if stage == "reviewer" && o.base == "" && !o.worktree {
-				if err := e.defaultReviewBase(featureName, task, &o); err != nil {
-					return err
-				}
-			}
+			req := app.RenderRequest{Rev: rev(c), Stage: c.Args().Get(0), Feature: c.Args().Get(1), Task: c.Args().Get(2),
+				Budget: budget, Strict: c.Bool("strict"), Base: c.String("base"), Session: c.String("session")}
 			if f := c.String("log"); f != "" {
 				b, err := os.ReadFile(f)
 				if err != nil {
 					return usagef("--log: %v", err)
 				}
-				// The log goes through the redaction layer like every input.
-				if o.logText, err = e.redact(f, string(b)); err != nil {
-					return err
-				}
+				req.Log, req.LogName = string(b), f
 			}
-			res, out, err := e.renderStage(stage, featureName, task, o)
+			res, err := s.Render(ctx, req)
 			if err != nil {
 				return err
 			}
-			var dir string
-			if out.Report.Fallback != "" {
-				// A fallback's Layer 2 artifacts are not the task's: keep
-				// the stored ones, write only the prompt.
-				dir = filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
-				err = os.MkdirAll(dir, 0o755)
-			} else {
-				dir, err = e.writeScope(res, featureName, task)
-			}
-			if err != nil {
-				return err
-			}
-			file := filepath.Join(dir, stage+".md")
-			if err := writeFileAtomic(file, []byte(out.Text)); err != nil {
-				return err
-			}
-			rec := renderRecord{Tree: res.Manifest.Tree, Budget: budget, Worktree: o.worktree, Log: o.logText != "", Fallback: out.Report.Fallback != "", BaseNote: o.baseNote, Session: o.session}
-			if stage == "reviewer" && !o.worktree {
-				if rec.Base, err = e.reviewBase(featureName, task, o); err != nil {
-					return err
-				}
-			}
-			if err := recordRender(dir, stage, rec); err != nil {
-				return err
-			}
+			out := res.Output
 			if p := c.String("out"); p != "" {
 				if err := os.WriteFile(p, []byte(out.Text), 0o644); err != nil {
 					return err
 				}
 			}
 			if c.Bool("json") {
-				return printJSON(e.stdout, out)
+				return printJSON(c.App.Writer, out)
 			}
+			errw := c.App.ErrWriter
 			r := out.Report
-			for _, s := range r.Sections {
-				fmt.Fprintf(e.stderr, "git-speed: %-13s %6d tokens\n", s.Name, s.Tokens)
+			for _, sec := range r.Sections {
+				fmt.Fprintf(errw, "git-speed: %-13s %6d tokens\n", sec.Name, sec.Tokens)
 				for _, p := range r.Parts {
-					if p.Section == s.Name {
-						fmt.Fprintf(e.stderr, "git-speed:   %-11s %6d tokens\n", p.Name, p.Tokens)
+					if p.Section == sec.Name {
+						fmt.Fprintf(errw, "git-speed:   %-11s %6d tokens\n", p.Name, p.Tokens)
 					}
 				}
 			}
 			if r.Fallback != "" {
-				fmt.Fprintf(e.stderr, "git-speed: fallback: the context is the task and its files in full, because: %s\n", r.Fallback)
+				fmt.Fprintf(errw, "git-speed: fallback: the context is the task and its files in full, because: %s\n", r.Fallback)
 			}
-			fmt.Fprintf(e.stderr, "git-speed: total %d of %d tokens (%s); within budget: %v; remaining %d\n",
+			fmt.Fprintf(errw, "git-speed: total %d of %d tokens (%s); within budget: %v; remaining %d\n",
 				r.TotalTokens, r.BudgetTokens, r.Tokenizer, r.WithinBudget, r.RemainingTokens)
-			_, err = fmt.Fprint(e.stdout, out.Text)
+			_, err = fmt.Fprint(c.App.Writer, out.Text)
 			return err
 		},
 	}
@@ -246,34 +155,29 @@ func cmdClassify() *cli.Command {
 			if err != nil {
 				return err
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
 			var logData []byte
 			if f := c.String("log"); f == "-" {
-				logData, err = readAll(os.Stdin)
+				logData, err = io.ReadAll(os.Stdin)
 			} else {
 				logData, err = os.ReadFile(f)
 			}
 			if err != nil {
 				return usagef("--log: %v", err)
 			}
-			ctx, err := prompt.Load(e.top + "/" + e.contextDir(featureName, task))
+			cl, err := s.Classify(ctx, app.ClassifyRequest{Feature: featureName, Task: task, Log: string(logData), LogName: c.String("log")})
 			if err != nil {
 				return err
 			}
-			logText, err := e.redact(c.String("log"), string(logData))
-			if err != nil {
-				return err
-			}
-			cl := ctx.Classify(logText)
 			if c.Bool("json") {
-				return printJSON(e.stdout, cl)
+				return printJSON(c.App.Writer, cl)
 			}
-			fmt.Fprintf(e.stdout, "%s (confidence %.2f): %s\n", cl.Kind, cl.Confidence, cl.Summary)
+			fmt.Fprintf(c.App.Writer, "%s (confidence %.2f): %s\n", cl.Kind, cl.Confidence, cl.Summary)
 			for _, ev := range cl.Evidence {
-				fmt.Fprintf(e.stdout, "  %v\n", ev)
+				fmt.Fprintf(c.App.Writer, "  %v\n", ev)
 			}
 			return nil
 		},
@@ -292,23 +196,18 @@ func cmdAlign() *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("align needs FEATURE")
 			}
-			e, w, err := openWorld(c, false)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
-			defer w.Close()
-			f, err := e.loadFeature(c.Args().First(), w, false)
-			if err != nil {
-				return err
-			}
-			a, err := w.Alignment(f, func(msg string) { e.warnf("%s", msg) })
+			a, err := s.Align(ctx, app.AlignRequest{Rev: rev(c), Feature: c.Args().First()})
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				return printJSON(e.stdout, a)
+				return printJSON(c.App.Writer, a)
 			}
-			_, err = fmt.Fprint(e.stdout, align.Render(a))
+			_, err = fmt.Fprint(c.App.Writer, align.Render(a))
 			return err
 		},
 	}

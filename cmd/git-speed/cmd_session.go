@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-speed/git-speed/internal/app"
 	"github.com/git-speed/git-speed/layers/agent/session"
 )
 
@@ -41,22 +41,22 @@ func cmdSession() *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					e, s, err := openSessions(c)
+					s, ctx, err := open(c)
 					if err != nil {
 						return err
 					}
-					paths, err := repoPaths(e, c.StringSlice("file"))
+					paths, err := s.RepoPaths(c.StringSlice("file"))
 					if err != nil {
 						return err
 					}
-					id, err := s.Start(session.StartOptions{ID: c.String("id"), Task: c.String("task"), Paths: paths})
+					id, err := s.SessionStart(ctx, app.SessionStartRequest{ID: c.String("id"), Task: c.String("task"), Files: paths})
 					if err != nil {
 						return err
 					}
 					if c.Bool("json") {
-						return printJSON(e.stdout, map[string]string{"id": id})
+						return printJSON(c.App.Writer, map[string]string{"id": id})
 					}
-					_, err = fmt.Fprintln(e.stdout, id)
+					_, err = fmt.Fprintln(c.App.Writer, id)
 					return err
 				},
 			},
@@ -73,46 +73,43 @@ func cmdSession() *cli.Command {
 					if c.NArg() < 1 || c.NArg() > 2 {
 						return usagef("session event needs KIND and an optional TEXT, got %d argument(s)", c.NArg())
 					}
-					kind, text := c.Args().Get(0), c.Args().Get(1)
-					if !session.ValidKind(kind) {
-						return usagef("unknown event kind %q (want one of %s)", kind, strings.Join(session.Kinds, ", "))
+					req := app.SessionEventRequest{Kind: c.Args().Get(0), Text: c.Args().Get(1), Status: c.String("status"), Session: c.String("session")}
+					if !session.ValidKind(req.Kind) {
+						return usagef("unknown event kind %q (want one of %s)", req.Kind, strings.Join(session.Kinds, ", "))
 					}
-					status := c.String("status")
-					if err := checkStatus(kind, status); err != nil {
+					if err := app.CheckStatus(req.Kind, req.Status); err != nil {
 						return err
 					}
-					e, s, id, err := openSession(c)
+					s, ctx, err := open(c)
 					if err != nil {
 						return err
 					}
-					paths, err := repoPaths(e, c.StringSlice("file"))
+					if req.Files, err = s.RepoPaths(c.StringSlice("file")); err != nil {
+						return err
+					}
+					switch from := c.String("content"); from {
+					case "":
+					case "-":
+						b, err := io.ReadAll(os.Stdin)
+						if err != nil {
+							return err
+						}
+						req.Content = string(b)
+					default:
+						b, err := os.ReadFile(from)
+						if err != nil {
+							return usagef("--content: %v", err)
+						}
+						req.Content = string(b)
+					}
+					res, err := s.SessionEvent(ctx, req)
 					if err != nil {
 						return err
-					}
-					content, err := eventContent(e, kind, c.String("content"), c.StringSlice("file"))
-					if err != nil {
-						return err
-					}
-					// The session log stores no secret: an event's text and
-					// content go through the redaction layer first.
-					if text, err = e.redact("", text); err != nil {
-						return err
-					}
-					if content, err = e.redact("", content); err != nil {
-						return err
-					}
-					res, err := s.Append(id, session.Event{Kind: kind, Text: text, Paths: paths, Status: status}, content)
-					if err != nil {
-						return err
-					}
-					if res.Compacted != nil {
-						fmt.Fprintf(e.stderr, "git-speed: session %s reached %d of %d tokens; compacted events up to #%d into a summary of %d tokens\n",
-							id, res.Event.Context, e.cfg.Agent.WindowTokens, res.Compacted.Upto, res.Compacted.Tokens)
 					}
 					if c.Bool("json") {
-						return printJSON(e.stdout, res)
+						return printJSON(c.App.Writer, res)
 					}
-					_, err = fmt.Fprintf(e.stdout, "%s\t%d tokens\tcontext %d tokens\n", res.Event.Line(), res.Event.Tokens, contextAfter(res))
+					_, err = fmt.Fprint(c.App.Writer, res.Line())
 					return err
 				},
 			},
@@ -123,26 +120,23 @@ func cmdSession() *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					e, s, id, err := openSession(c)
+					s, ctx, err := open(c)
 					if err != nil {
 						return err
 					}
-					ev, err := s.Compact(id)
+					res, err := s.SessionCompact(ctx, c.String("session"))
 					if err != nil {
 						return err
 					}
-					if ev == nil {
-						fmt.Fprintf(e.stderr, "git-speed: session %s has no events to compact\n", id)
+					if res.Event == nil {
+						fmt.Fprintf(c.App.ErrWriter, "git-speed: %s\n", res.Note())
 						return nil
 					}
-					if err := e.redactAll(ev); err != nil {
-						return err
-					}
 					if c.Bool("json") {
-						return printJSON(e.stdout, ev)
+						return printJSON(c.App.Writer, res.Event)
 					}
-					fmt.Fprintf(e.stderr, "git-speed: session %s: events %d-%d in a summary of %d tokens\n", id, ev.Summary.FirstSeq, ev.Upto, ev.Tokens)
-					_, err = fmt.Fprint(e.stdout, ev.Summary.Render())
+					fmt.Fprintf(c.App.ErrWriter, "git-speed: %s\n", res.Note())
+					_, err = fmt.Fprint(c.App.Writer, res.Event.Summary.Render())
 					return err
 				},
 			},
@@ -153,29 +147,23 @@ func cmdSession() *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					e, s, id, err := openSession(c)
+					s, ctx, err := open(c)
 					if err != nil {
 						return err
 					}
-					n := e.cfg.Agent.WindowEvents
+					req := app.SessionShowRequest{Session: c.String("session")}
 					if c.IsSet("events") {
-						if n = c.Int("events"); n < 0 {
-							return usagef("--events must be 0 or more, got %d", n)
-						}
+						n := c.Int("events")
+						req.Events = &n
 					}
-					l, err := s.ReadWindow(id)
+					w, err := s.SessionShow(ctx, req)
 					if err != nil {
-						return err
-					}
-					warnAll(e, l.Warnings)
-					w := l.Window(n)
-					if err := e.redactAll(&w); err != nil {
 						return err
 					}
 					if c.Bool("json") {
-						return printJSON(e.stdout, w)
+						return printJSON(c.App.Writer, w)
 					}
-					_, err = fmt.Fprint(e.stdout, w.Text())
+					_, err = fmt.Fprint(c.App.Writer, w.Text())
 					return err
 				},
 			},
@@ -186,132 +174,21 @@ func cmdSession() *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					e, s, err := openSessions(c)
+					s, ctx, err := open(c)
 					if err != nil {
 						return err
 					}
-					list, warns, err := s.List()
+					list, err := s.SessionList(ctx)
 					if err != nil {
-						return err
-					}
-					warnAll(e, warns)
-					if list == nil {
-						list = []session.Info{}
-					}
-					if err := e.redactAll(&list); err != nil {
 						return err
 					}
 					if c.Bool("json") {
-						return printJSON(e.stdout, list)
+						return printJSON(c.App.Writer, list)
 					}
-					var b strings.Builder
-					for _, in := range list {
-						mark := " "
-						if in.Current {
-							mark = "*"
-						}
-						fmt.Fprintf(&b, "%s %s\t%d events\t%d compactions\t%d tokens\t%s\n", mark, in.ID, in.Events, in.Compactions, in.Context, in.Goal)
-					}
-					_, err = fmt.Fprint(e.stdout, b.String())
+					_, err = fmt.Fprint(c.App.Writer, app.SessionListText(list))
 					return err
 				},
 			},
 		},
 	}
-}
-
-func openSessions(c *cli.Context) (*env, *session.Store, error) {
-	e, err := openEnv(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := e.sessionStore()
-	return e, s, err
-}
-
-// openSession opens the session store and names the session --session
-// asks for, or the current one.
-func openSession(c *cli.Context) (*env, *session.Store, string, error) {
-	e, s, err := openSessions(c)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	id, err := sessionID(c, s)
-	return e, s, id, err
-}
-
-func warnAll(e *env, warns []string) {
-	for _, w := range warns {
-		e.warnf("%s", w)
-	}
-}
-
-func contextAfter(res *session.Appended) int {
-	if res.Compacted != nil {
-		return res.Compacted.Context
-	}
-	return res.Event.Context
-}
-
-func checkStatus(kind, status string) error {
-	if status == "" {
-		return nil
-	}
-	ok := map[string][]string{session.TestRun: {"pass", "fail"}, session.ToolCall: {"ok", "error"}}[kind]
-	for _, s := range ok {
-		if s == status {
-			return nil
-		}
-	}
-	if ok == nil {
-		return usagef("--status applies to test_run (pass, fail) and tool_call (ok, error), not %s", kind)
-	}
-	return usagef("--status %s: %s takes %s", status, kind, strings.Join(ok, " or "))
-}
-
-// repoPaths turns --file arguments into repository paths; a file outside
-// the repository (an agent reads those too) keeps its absolute path.
-func repoPaths(e *env, args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		p, err := e.repoPath(a)
-		if err != nil {
-			abs, aerr := filepath.Abs(a)
-			if aerr != nil {
-				return nil, usagef("--file %s: %v", a, err)
-			}
-			p = filepath.ToSlash(abs)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// eventContent is what an event put in the agent's context besides its
-// text: --content (a file, or - for stdin), else for file_read the files
-// read, as they are in the work tree.
-func eventContent(e *env, kind, from string, files []string) (string, error) {
-	switch {
-	case from == "-":
-		b, err := io.ReadAll(os.Stdin)
-		return string(b), err
-	case from != "":
-		b, err := os.ReadFile(from)
-		if err != nil {
-			return "", usagef("--content: %v", err)
-		}
-		return string(b), nil
-	case kind == session.FileRead:
-		var b strings.Builder
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				e.warnf("--file %s: %v; its content is not counted", f, err)
-				continue
-			}
-			b.Write(data)
-		}
-		return b.String(), nil
-	}
-	return "", nil
 }

@@ -2,24 +2,11 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-speed/git-speed/layers/agent/usage"
+	"github.com/git-speed/git-speed/internal/app"
 )
-
-// usageJSON is what `git speed usage --json` prints.
-type usageJSON struct {
-	*usage.Usage
-	BudgetForTask *taskBudget `json:"budget_for_task,omitempty"`
-}
-
-type taskBudget struct {
-	Total   int `json:"total"`
-	Files   int `json:"files"`
-	PerTask int `json:"per_task"`
-}
 
 func cmdUsage() *cli.Command {
 	return &cli.Command{
@@ -41,52 +28,28 @@ func cmdUsage() *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			e, s, err := openSessions(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
-			var plan *taskBudget
+			req := app.UsageRequest{Session: c.String("session")}
 			if c.IsSet("plan-files") || c.IsSet("total") {
-				plan = &taskBudget{Total: e.cfg.Agent.ContextBudget, Files: c.Int("plan-files")}
+				n := c.Int("plan-files")
+				req.PlanFiles = &n
 				if c.IsSet("total") {
-					plan.Total = c.Int("total")
+					if req.Total = c.Int("total"); req.Total <= 0 {
+						return usagef("--plan-files must be 0 or more and --total positive, got %d and %d", n, req.Total)
+					}
 				}
-				if plan.Files < 0 || plan.Total <= 0 {
-					return usagef("--plan-files must be 0 or more and --total positive, got %d and %d", plan.Files, plan.Total)
-				}
-				plan.PerTask = usage.BudgetForTask(plan.Total, plan.Files)
 			}
-			out := usageJSON{BudgetForTask: plan}
-			if plan == nil || c.IsSet("session") {
-				id, err := sessionID(c, s)
-				if err != nil {
-					return err
-				}
-				l, err := s.Read(id)
-				if err != nil {
-					return err
-				}
-				warnAll(e, l.Warnings)
-				out.Usage = usage.Compute(l, e.cfg.Agent.WindowTokens, e.cfg.Agent.CompactAt)
+			res, err := s.Usage(ctx, req)
+			if err != nil {
+				return err
 			}
 			if c.Bool("json") {
-				return printJSON(e.stdout, out)
+				return printJSON(c.App.Writer, res)
 			}
-			var b strings.Builder
-			if u := out.Usage; u != nil {
-				fmt.Fprintf(&b, "session %s: %d events, %d compactions\n", u.Session, u.Events, u.Compactions)
-				fmt.Fprintf(&b, "context   %7d tokens (exact)      %5.1f %% of %d\n", u.ContextTokens, u.UsagePercent, u.WindowTokens)
-				fmt.Fprintf(&b, "heuristic %7d tokens (seed guess) %5.1f %% of %d\n", u.Heuristic, u.HeuristicPercent, u.WindowTokens)
-				if u.Checkpoint {
-					fmt.Fprintf(&b, "checkpoint: yes, at or over %.1f %% (git speed session compact)\n", u.ThresholdPercent)
-				} else {
-					fmt.Fprintf(&b, "checkpoint: no, %d tokens to %.1f %%\n", u.TokensToCheckpoint, u.ThresholdPercent)
-				}
-			}
-			if plan != nil {
-				fmt.Fprintf(&b, "budget_for_task: %d tokens (%d ÷ %d files, at least %d)\n", plan.PerTask, plan.Total, max(plan.Files, 1), usage.MinTaskBudget)
-			}
-			_, err = fmt.Fprint(e.stdout, b.String())
+			_, err = fmt.Fprint(c.App.Writer, res.Text())
 			return err
 		},
 	}

@@ -1,28 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-speed/git-speed/internal/config"
-	"github.com/git-speed/git-speed/layers/feature"
-	"github.com/git-speed/git-speed/layers/scope"
+	"github.com/git-speed/git-speed/internal/app"
 )
-
-// verifyResult is one artifact's verdict.
-type verifyResult struct {
-	File   string `json:"file"`
-	Status string `json:"status"` // ok | differs | skipped
-	Detail string `json:"detail,omitempty"`
-}
 
 func cmdVerify() *cli.Command {
 	return &cli.Command{
@@ -39,34 +24,18 @@ func cmdVerify() *cli.Command {
 			if c.NArg() > 2 {
 				return usagef("verify takes at most FEATURE and TASK")
 			}
-			e, err := openEnv(c)
+			s, ctx, err := open(c)
 			if err != nil {
 				return err
 			}
-			if e.top == "" {
-				return errors.New("verify needs a work tree; this is a bare repository")
-			}
-			dirs, err := e.contextDirs(c.Args().Get(0), c.Args().Get(1))
-			if err != nil {
+			results, err := s.Verify(ctx, c.Args().Get(0), c.Args().Get(1))
+			var me *app.MismatchError
+			if err != nil && !errors.As(err, &me) {
 				return err
-			}
-			var results []verifyResult
-			for _, d := range dirs {
-				rs, err := e.verifyDir(d.feature, d.task)
-				if err != nil {
-					return err
-				}
-				results = append(results, rs...)
-			}
-			bad := 0
-			for _, r := range results {
-				if r.Status == "differs" {
-					bad++
-				}
 			}
 			if c.Bool("json") {
-				if err := printJSON(e.stdout, map[string]any{"ok": bad == 0, "artifacts": results}); err != nil {
-					return err
+				if perr := printJSON(c.App.Writer, map[string]any{"ok": me == nil, "artifacts": results}); perr != nil {
+					return perr
 				}
 			} else {
 				for _, r := range results {
@@ -74,179 +43,16 @@ func cmdVerify() *cli.Command {
 					if r.Detail != "" {
 						line += "\t" + r.Detail
 					}
-					fmt.Fprintln(e.stdout, line)
+					fmt.Fprintln(c.App.Writer, line)
 				}
 			}
-			if bad > 0 {
-				return &exitError{code: exitMismatch, msg: fmt.Sprintf("%d artifact(s) differ from what their recorded inputs give", bad)}
+			if err != nil {
+				return err
 			}
 			if len(results) == 0 {
-				fmt.Fprintf(e.stderr, "git-speed: no task context under %s/features to verify\n", e.speedDir)
+				fmt.Fprintf(c.App.ErrWriter, "git-speed: no task context under %s/features to verify\n", s.SpeedDir())
 			}
 			return nil
 		},
 	}
-}
-
-type taskDir struct{ feature, task string }
-
-// contextDirs lists the task context folders that hold a manifest.
-func (e *env) contextDirs(featureName, task string) ([]taskDir, error) {
-	root := filepath.Join(e.top, filepath.FromSlash(path.Join(e.speedDir, "features")))
-	features, err := os.ReadDir(root)
-	if errors.Is(err, os.ErrNotExist) {
-		if featureName != "" {
-			return nil, fmt.Errorf("no feature %s: %s/ does not exist", featureName, e.featureDir(featureName))
-		}
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []taskDir
-	found := false
-	for _, f := range features {
-		if !f.IsDir() || (featureName != "" && f.Name() != featureName) {
-			continue
-		}
-		found = true
-		tasks, _ := os.ReadDir(filepath.Join(root, f.Name(), "context"))
-		for _, t := range tasks {
-			id, ok := strings.CutPrefix(t.Name(), "task-")
-			if !ok || !t.IsDir() || (task != "" && id != task) {
-				continue
-			}
-			if _, err := os.Stat(filepath.Join(root, f.Name(), "context", t.Name(), scope.ManifestFile)); err == nil {
-				out = append(out, taskDir{f.Name(), id})
-			}
-		}
-	}
-	if featureName != "" && !found {
-		return nil, fmt.Errorf("no feature %s: %s/ does not exist", featureName, e.featureDir(featureName))
-	}
-	if task != "" && len(out) == 0 {
-		return nil, fmt.Errorf("no scoped context for task %s of %s: run git speed scope %s %s", task, featureName, featureName, task)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].feature != out[j].feature {
-			return out[i].feature < out[j].feature
-		}
-		return out[i].task < out[j].task
-	})
-	return out, nil
-}
-
-// verifyDir re-derives one task folder's artifacts and prompts.
-func (e *env) verifyDir(featureName, task string) ([]verifyResult, error) {
-	rel := e.contextDir(featureName, task)
-	dir := filepath.Join(e.top, filepath.FromSlash(rel))
-	read := func(name string) []byte {
-		b, _ := os.ReadFile(filepath.Join(dir, name))
-		return b
-	}
-	var man struct {
-		Stage string `json:"stage"`
-		Tree  string `json:"tree"`
-	}
-	var bud struct {
-		Total  int               `json:"total"`
-		Inputs map[string]string `json:"inputs"`
-	}
-	if err := json.Unmarshal(read(scope.ManifestFile), &man); err != nil || man.Tree == "" {
-		return []verifyResult{{File: path.Join(rel, scope.ManifestFile), Status: "differs", Detail: "not a manifest git-speed can read"}}, nil
-	}
-	if err := json.Unmarshal(read(scope.BudgetFile), &bud); err != nil {
-		return []verifyResult{{File: path.Join(rel, scope.BudgetFile), Status: "differs", Detail: "not a budget.json git-speed can read"}}, nil
-	}
-	var out []verifyResult
-	e.focusTask = task
-	res, w, _, err := e.runScope(featureName, task, scopeOptions{stage: man.Stage, budget: bud.Total, rev: man.Tree})
-	e.focusTask = ""
-	var te *feature.TaskError
-	if errors.As(err, &te) {
-		// One broken task file fails its own artifacts, not the others'.
-		return []verifyResult{{File: path.Join(rel, scope.ManifestFile), Status: "differs",
-			Detail: "cannot be derived again: " + strings.ReplaceAll(te.Error(), "\n", "; ")}}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	w.Close()
-	changed := changedInputs(bud.Inputs, res.Budget.Inputs)
-	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
-		want, err := res.Encode(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, compareArtifact(path.Join(rel, name), read(name), want, changed))
-	}
-	records, err := readRenders(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path.Join(rel, rendersFile), err)
-	}
-	for _, stage := range config.Stages {
-		have := read(stage + ".md")
-		if have == nil {
-			continue
-		}
-		file := path.Join(rel, stage+".md")
-		rec, ok := records[stage]
-		switch {
-		case !ok:
-			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "no record of how it was rendered in " + rendersFile})
-			continue
-		case rec.Log:
-			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on the --log given to render"})
-			continue
-		case rec.Session != "":
-			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "depends on session " + rec.Session + ", which moves on"})
-			continue
-		case rec.Fallback:
-			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from a fallback context, after scoping failed"})
-			continue
-		case rec.Worktree:
-			out = append(out, verifyResult{File: file, Status: "skipped", Detail: "rendered from the work tree, which is not recorded"})
-			continue
-		}
-		o := renderOptions{scopeOptions: scopeOptions{rev: rec.Tree, budget: rec.Budget}, base: rec.Base, baseNote: rec.BaseNote, noFallback: true}
-		_, rendered, err := e.renderStage(stage, featureName, task, o)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		out = append(out, compareArtifact(file, have, []byte(rendered.Text), changed))
-	}
-	return out, nil
-}
-
-// changedInputs names the recorded inputs whose digest differs now.
-func changedInputs(recorded, now map[string]string) []string {
-	var names []string
-	for k, v := range now {
-		if recorded[k] != v {
-			names = append(names, k)
-		}
-	}
-	for k := range recorded {
-		if _, ok := now[k]; !ok {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	return names
-}
-
-func compareArtifact(file string, have, want []byte, changed []string) verifyResult {
-	if string(have) == string(want) {
-		return verifyResult{File: file, Status: "ok"}
-	}
-	hl, wl := strings.Split(string(have), "\n"), strings.Split(string(want), "\n")
-	line := 1
-	for line <= len(hl) && line <= len(wl) && hl[line-1] == wl[line-1] {
-		line++
-	}
-	detail := fmt.Sprintf("first difference at line %d", line)
-	if len(changed) > 0 {
-		detail += "; inputs changed since: " + strings.Join(changed, ", ")
-	}
-	return verifyResult{File: file, Status: "differs", Detail: detail}
 }

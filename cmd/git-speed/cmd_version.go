@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
@@ -26,4 +27,12 @@ func cmdVersion() *cli.Command {
 			return err
 		},
 	}
+}
+
+func versionString() string {
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return v
 }

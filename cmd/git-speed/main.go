@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-speed/git-speed/internal/app"
 )
 
 func main() { os.Exit(Main()) }
@@ -88,47 +90,28 @@ const (
 	exitMismatch = 3
 )
 
-// usageError is a mistake in how git-speed was called.
-type usageError struct{ msg string }
+// usagef is a mistake in how git-speed was called (exit 2).
+func usagef(format string, args ...any) error { return app.Usagef(format, args...) }
 
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-// exitError carries a chosen exit code and a message already printed or to print.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-
+// run runs one command line and maps its error to a message on stderr and
+// an exit code: the one place that does.
 func run(args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
-	err := app.Run(interspersed(app, args))
+	cli := newApp(stdout, stderr)
+	err := cli.Run(interspersed(cli, args))
 	if err == nil {
 		return exitOK
 	}
-	var ue *usageError
-	var ee *exitError
+	fmt.Fprintf(stderr, "git-speed: %s\n", err)
+	var ue *app.UsageError
+	var me *app.MismatchError
 	switch {
-	case errors.As(err, &ee):
-		if ee.msg != "" {
-			fmt.Fprintf(stderr, "git-speed: %s\n", ee.msg)
-		}
-		return ee.code
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "git-speed: %s\n", ue.msg)
+	case errors.As(err, &me):
+		return exitMismatch
+	case errors.As(err, &ue), app.IsConfigError(err):
 		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "git-speed: %s\n", err)
-		if isConfigError(err) {
-			return exitUsage
-		}
-		return exitFailure
 	}
+	return exitFailure
 }
-
 func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:      "git-speed",

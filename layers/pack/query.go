@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"github.com/git-speed/git-speed/internal/lex"
 	"strings"
 	"unicode/utf8"
 
@@ -48,7 +49,7 @@ func parseQuery(text string) (*query, error) {
 	q := &query{text: text, surface: map[string]string{}}
 	seen := map[string]bool{}
 	add := func(t, word string) {
-		if len(t) < terms.MinLen || len(t) > terms.MaxLen || terms.IsStop(t) || seen[t] || len(q.terms) >= MaxQueryTerms || digits(t) {
+		if len(t) < terms.MinLen || len(t) > terms.MaxLen || lex.IsStop(t) || seen[t] || len(q.terms) >= MaxQueryTerms || digits(t) {
 			return
 		}
 		seen[t] = true
@@ -56,9 +57,9 @@ func parseQuery(text string) (*query, error) {
 		q.surface[t] = word
 	}
 	terms.Words([]byte(text), func(tok string) {
-		parts := terms.Split(tok)
+		parts := lex.Split(tok)
 		if len(parts) > 1 {
-			w := terms.Whole(tok)
+			w := lex.Whole(tok)
 			if len(w) <= terms.MaxLen && !seen["="+w] {
 				seen["="+w] = true
 				q.wholes = append(q.wholes, w)
@@ -66,7 +67,7 @@ func parseQuery(text string) (*query, error) {
 			add(w, tok)
 		}
 		for _, p := range parts {
-			add(terms.Stem(p), p)
+			add(lex.Stem(p), p)
 		}
 	})
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool {

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"github.com/git-speed/git-speed/internal/lex"
 	"sort"
 	"strings"
 
@@ -125,11 +126,11 @@ func symbols(defs []world.Def, want map[string]bool) []string {
 }
 
 func nameMatches(name string, want map[string]bool) bool {
-	if want[terms.Whole(name)] {
+	if want[lex.Whole(name)] {
 		return true
 	}
-	for _, p := range terms.Split(name) {
-		if want[terms.Stem(p)] {
+	for _, p := range lex.Split(name) {
+		if want[lex.Stem(p)] {
 			return true
 		}
 	}

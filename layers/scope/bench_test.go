@@ -83,12 +83,13 @@ func BenchmarkScopeGOROOT(b *testing.B) {
 	for _, mode := range []string{"cold", "warm"} {
 		b.Run(mode, func(b *testing.B) {
 			var r *Result
+			counts := NewCounts()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if mode == "cold" {
-					blobCounts.Clear()
+					counts = NewCounts()
 				}
-				r, err = Scope(w, f, "t", Options{Counter: c})
+				r, err = Scope(w, f, "t", Options{Counter: c, Counts: counts})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -106,7 +107,7 @@ func BenchmarkAdjacencyGOROOT(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		adjMu.Lock()
-		adjGraph = nil
+		adjCache = nil
 		adjMu.Unlock()
 		adjacencyOf(w.g)
 	}

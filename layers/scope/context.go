@@ -2,6 +2,7 @@ package scope
 
 import (
 	"fmt"
+	"github.com/git-speed/git-speed/internal/lex"
 	"path"
 	"sort"
 	"strings"
@@ -354,16 +355,6 @@ func evidenceString(e align.Evidence) string {
 	return fmt.Sprintf("%s %s: %s", e.Kind, where, e.Detail)
 }
 
-var kwStop = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`this that with from into have will when what which where there their them then than
-	they been were should would could must shall also only each make made more most other some such very does done
-	task file files code test tests using used uses`) {
-		kwStop[w] = true
-	}
-}
-
 // keywords are the task's words: title and description words longer than
 // three characters, and the parts of files_touched stems longer than two.
 func (s *state) keywords() []string {
@@ -371,7 +362,7 @@ func (s *state) keywords() []string {
 	for _, w := range strings.FieldsFunc(strings.ToLower(s.task.Title+" "+s.task.Description), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	}) {
-		if len(w) > 3 && !kwStop[w] {
+		if len(w) > 3 && !lex.IsFiller(w) {
 			set[w] = true
 		}
 	}
@@ -379,7 +370,7 @@ func (s *state) keywords() []string {
 		b := path.Base(p)
 		stem := strings.ToLower(strings.TrimSuffix(b, path.Ext(b)))
 		for _, part := range strings.FieldsFunc(stem, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
-			if len(part) > 2 && !kwStop[part] {
+			if len(part) > 2 && !lex.IsFiller(part) {
 				set[part] = true
 			}
 		}

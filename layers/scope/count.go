@@ -20,7 +20,8 @@ import (
 // counter counts tokens exactly, caching counts of whole files and
 // skeletons by blob id across calls (a blob's text never changes).
 type counter struct {
-	c tokens.Counter
+	c    tokens.Counter
+	kept *Counts
 }
 
 type countKey struct {
@@ -29,11 +30,26 @@ type countKey struct {
 	kind      byte // 'f' full text, 's' skeleton
 }
 
-// blobCounts is the process-wide cache; it holds two ints per blob and
-// form, so it stays small even over a large repository.
-var blobCounts sync.Map // countKey → int
+// Counts are exact token counts of texts, kept by blob id and form across
+// the scopes of one session (and, through Save and Load, across
+// processes): two ints per blob and form, so they stay small even over a
+// large repository. Safe for concurrent use.
+type Counts struct {
+	m sync.Map // countKey → int
+	// added is how many counts were made (not loaded) since the last Save.
+	added atomic.Int64
+}
 
-func newCounter(c tokens.Counter) *counter { return &counter{c: c} }
+// NewCounts returns an empty set of counts.
+func NewCounts() *Counts { return &Counts{} }
+
+// newCounter counts through kept; nil keeps counts for this scope only.
+func newCounter(c tokens.Counter, kept *Counts) *counter {
+	if kept == nil {
+		kept = NewCounts()
+	}
+	return &counter{c: c, kept: kept}
+}
 
 func (c *counter) name() string { return c.c.Name() }
 
@@ -55,12 +71,12 @@ func (c *counter) blob(blob string, kind byte, text string) int {
 		return c.c.Count(text)
 	}
 	k := countKey{c.c.Name(), blob, kind}
-	if v, ok := blobCounts.Load(k); ok {
+	if v, ok := c.kept.m.Load(k); ok {
 		return v.(int)
 	}
 	n := c.c.Count(text)
-	if _, had := blobCounts.LoadOrStore(k, n); !had {
-		countsAdded.Add(1)
+	if _, had := c.kept.m.LoadOrStore(k, n); !had {
+		c.kept.added.Add(1)
 	}
 	return n
 }
@@ -89,7 +105,7 @@ func (c *counter) skeleton(e *world.FileEntry) (int, bool) {
 	if e.Blob == "" || strings.ContainsAny(e.Lang, " \n/") {
 		return 0, false
 	}
-	if v, ok := blobCounts.Load(countKey{c.c.Name(), skeletonKey(e), 'k'}); ok {
+	if v, ok := c.kept.m.Load(countKey{c.c.Name(), skeletonKey(e), 'k'}); ok {
 		return v.(int), true
 	}
 	return 0, false
@@ -99,8 +115,8 @@ func (c *counter) skeleton(e *world.FileEntry) (int, bool) {
 func (c *counter) run(j job) {
 	*j.out = c.blob(j.blob, j.kind, j.text)
 	if e := j.skeletonOf; e != nil && e.Blob != "" && !strings.ContainsAny(e.Lang, " \n/") {
-		if _, had := blobCounts.LoadOrStore(countKey{c.c.Name(), skeletonKey(e), 'k'}, *j.out); !had {
-			countsAdded.Add(1)
+		if _, had := c.kept.m.LoadOrStore(countKey{c.c.Name(), skeletonKey(e), 'k'}, *j.out); !had {
+			c.kept.added.Add(1)
 		}
 	}
 }
@@ -148,15 +164,12 @@ func (c *counter) parallel(jobs []job) {
 //	<tokenizer> <blob> <form> <tokens>
 const countsHeader = "git-speed counts 1\n"
 
-// countsAdded is how many counts this process made (not loaded).
-var countsAdded atomic.Int64
-
 // maxSavedCounts bounds the counts a file keeps.
 const maxSavedCounts = 1 << 18
 
-// LoadCounts adds the counts of a file SaveCounts wrote to this process's
-// cache. A malformed file adds nothing and is an error naming the line.
-func LoadCounts(data []byte) error {
+// Load adds the counts of a file Save wrote. A malformed file adds
+// nothing and is an error naming the line.
+func (c *Counts) Load(data []byte) error {
 	rest, ok := strings.CutPrefix(string(data), countsHeader)
 	if !ok {
 		return errors.New("line 1: not a git-speed counts file")
@@ -183,21 +196,21 @@ func LoadCounts(data []byte) error {
 		got = append(got, entry{countKey{f[0], f[1], f[2][0]}, n})
 	}
 	for _, e := range got {
-		blobCounts.LoadOrStore(e.k, e.n)
+		c.m.LoadOrStore(e.k, e.n)
 	}
 	return nil
 }
 
-// CountsAdded reports whether this process made counts since it started
-// (and so has something for SaveCounts to keep).
-func CountsAdded() bool { return countsAdded.Load() > 0 }
+// Added reports whether counts were made since they were loaded or last
+// saved (and so there is something new for Save to keep).
+func (c *Counts) Added() bool { return c.added.Load() > 0 }
 
-// SaveCounts encodes this process's counts (at most maxSavedCounts),
-// sorted, for LoadCounts; CountsAdded is false until more are made.
-func SaveCounts() []byte {
-	countsAdded.Store(0)
+// Save encodes the counts (at most maxSavedCounts), sorted, for Load;
+// Added is false until more are made.
+func (c *Counts) Save() []byte {
+	c.added.Store(0)
 	var lines []string
-	blobCounts.Range(func(k, v any) bool {
+	c.m.Range(func(k, v any) bool {
 		ck := k.(countKey)
 		if !strings.ContainsAny(ck.tokenizer+ck.blob, " \n") && ck.tokenizer != "" && ck.blob != "" && ck.kind > ' ' && ck.kind < 0x7f {
 			lines = append(lines, fmt.Sprintf("%s %s %c %d\n", ck.tokenizer, ck.blob, ck.kind, v.(int)))

@@ -9,26 +9,31 @@ import (
 )
 
 // Counts saved by one process load into another as they were, and the
-// file is refused, naming the line, when it is not what SaveCounts wrote.
+// file is refused, naming the line, when it is not what Save wrote.
 func TestCountsKept(t *testing.T) {
-	blobCounts.Store(countKey{"o200k", "1111111111111111111111111111111111111111", 'f'}, 42)
-	blobCounts.Store(countKey{"o200k", "1111111111111111111111111111111111111111", 's'}, 7)
-	blobCounts.Store(countKey{"odd tokenizer", "22", 'f'}, 1) // not savable: a space
-	saved := SaveCounts()
-	if CountsAdded() {
-		t.Error("CountsAdded after SaveCounts")
+	c := NewCounts()
+	c.m.Store(countKey{"o200k", "1111111111111111111111111111111111111111", 'f'}, 42)
+	c.m.Store(countKey{"o200k", "1111111111111111111111111111111111111111", 's'}, 7)
+	c.m.Store(countKey{"odd tokenizer", "22", 'f'}, 1) // not savable: a space
+	c.added.Add(3)
+	saved := c.Save()
+	if c.Added() {
+		t.Error("Added after Save")
 	}
 	if !strings.HasPrefix(string(saved), countsHeader) || strings.Contains(string(saved), "odd") {
 		t.Fatalf("saved:\n%s", saved)
 	}
-	blobCounts.Delete(countKey{"o200k", "1111111111111111111111111111111111111111", 'f'})
-	if err := LoadCounts(saved); err != nil {
+	c = NewCounts()
+	if err := c.Load(saved); err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := blobCounts.Load(countKey{"o200k", "1111111111111111111111111111111111111111", 'f'}); !ok || v.(int) != 42 {
+	if v, ok := c.m.Load(countKey{"o200k", "1111111111111111111111111111111111111111", 'f'}); !ok || v.(int) != 42 {
 		t.Errorf("loaded count %v %v, want 42", v, ok)
 	}
-	if string(SaveCounts()) != string(saved) {
+	if c.Added() {
+		t.Error("Added after Load")
+	}
+	if string(c.Save()) != string(saved) {
 		t.Error("saving the loaded counts gives other bytes")
 	}
 	for _, tc := range []struct{ in, err string }{
@@ -41,17 +46,17 @@ func TestCountsKept(t *testing.T) {
 		{countsHeader + "o200k abc f 03\n", "line 2: count"},
 		{countsHeader + "o200k  f 3\n", "line 2: want"},
 	} {
-		if err := LoadCounts([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("LoadCounts(%q) = %v, want an error with %q", tc.in, err, tc.err)
+		if err := NewCounts().Load([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("Load(%q) = %v, want an error with %q", tc.in, err, tc.err)
 		}
 	}
 }
 
-func FuzzLoadCounts(f *testing.F) {
+func FuzzCountsLoad(f *testing.F) {
 	f.Add([]byte(countsHeader + "o200k abc f 3\ncl100k def s 10\n"))
 	f.Add([]byte(countsHeader))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := LoadCounts(b); err != nil && !strings.HasPrefix(err.Error(), "line ") {
+		if err := NewCounts().Load(b); err != nil && !strings.HasPrefix(err.Error(), "line ") {
 			t.Fatalf("error without a line: %v", err)
 		}
 	})
@@ -73,15 +78,15 @@ func (w *factsCounter) Facts(p string) (*world.Facts, error) {
 func TestSkeletonCountsKept(t *testing.T) {
 	w := goroot()
 	f := gorootFeature(t)
+	counts := NewCounts()
 	scope := func() (*Result, int) {
 		fw := &factsCounter{fakeWorld: w}
-		r, err := Scope(fw, f, "t", Options{Stage: "developer", Counter: o200k(t)})
+		r, err := Scope(fw, f, "t", Options{Stage: "developer", Counter: o200k(t), Counts: counts})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r, fw.asked
 	}
-	blobCounts.Clear()
 	cold, coldAsked := scope()
 	warm, warmAsked := scope()
 	for _, name := range []string{ManifestFile, BudgetFile, MaterialFile} {
@@ -103,7 +108,7 @@ func TestSkeletonCountsKept(t *testing.T) {
 	}
 	// A file of the same blob in another language has its own count.
 	e := world.FileEntry{Blob: "abc", Lang: "go"}
-	c := newCounter(o200k(t))
+	c := newCounter(o200k(t), nil)
 	c.run(job{blob: "abc", kind: 's', text: "package a", out: new(int), skeletonOf: &e})
 	if _, ok := c.skeleton(&world.FileEntry{Blob: "abc", Lang: "python"}); ok {
 		t.Error("a skeleton count kept for another language")

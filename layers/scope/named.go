@@ -183,15 +183,16 @@ type LinkLoader interface {
 // world has none.
 func (s *state) definers() map[string][]int32 {
 	g := s.g
+	// A world shared by calls running at once loads its links under its
+	// own lock: asking it (cheap once they are loaded) is what makes them
+	// safe to read here.
+	if ll, ok := s.w.(LinkLoader); ok {
+		if err := ll.LoadLinks(); err != nil {
+			s.warn("names signal: no definitions: %v", err)
+		}
+	}
 	if g.Links == nil {
-		if ll, ok := s.w.(LinkLoader); ok {
-			if err := ll.LoadLinks(); err != nil {
-				s.warn("names signal: no definitions: %v", err)
-			}
-		}
-		if g.Links == nil {
-			return map[string][]int32{}
-		}
+		return map[string][]int32{}
 	}
 	a := adjacencyOf(g)
 	defsMu.Lock()

@@ -87,6 +87,9 @@ type Options struct {
 	CoChange *cochange.Index
 	// Off turns signals off by name (SignalGraph …), for measurement.
 	Off []string
+	// Counts keeps exact token counts across scopes (a session's); nil
+	// keeps them for this scope only.
+	Counts *Counts
 }
 
 // Signals: what can make a file a candidate. The manifest lists, per
@@ -222,7 +225,7 @@ func scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	}
 	s := &state{
 		w: w, g: g, f: f, task: task, cfg: cfg, opt: opt, stage: stage, total: total, red: red,
-		counter: newCounter(counter),
+		counter: newCounter(counter, opt.Counts),
 		facts:   map[string]*world.Facts{},
 	}
 	if err := s.resolve(); err != nil {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -75,9 +77,13 @@ type adjacency struct {
 	folderTests map[string][]int32
 }
 
+// The adjacency of the graph scoped last, kept for the next scope of the
+// same graph (a render scopes a task several times; a server scopes many
+// tasks of one tree). It holds the graph weakly and is dropped when the
+// graph is collected, so a long-lived process keeps no graph alive.
 var (
 	adjMu    sync.Mutex
-	adjGraph *world.Graph
+	adjGraph weak.Pointer[world.Graph]
 	adjCache *adjacency
 )
 
@@ -85,7 +91,7 @@ var (
 func adjacencyOf(g *world.Graph) *adjacency {
 	adjMu.Lock()
 	defer adjMu.Unlock()
-	if adjGraph == g && adjCache != nil && len(adjCache.out) == len(g.Files) {
+	if adjGraph.Value() == g && adjCache != nil && len(adjCache.out) == len(g.Files) {
 		return adjCache
 	}
 	n := len(g.Files)
@@ -139,8 +145,20 @@ func adjacencyOf(g *world.Graph) *adjacency {
 			}
 		}
 	}
-	adjGraph, adjCache = g, a
+	if adjGraph.Value() != g {
+		runtime.AddCleanup(g, dropAdjacency, a)
+	}
+	adjGraph, adjCache = weak.Make(g), a
 	return a
+}
+
+// dropAdjacency forgets a, the adjacency of a graph that was collected.
+func dropAdjacency(a *adjacency) {
+	adjMu.Lock()
+	defer adjMu.Unlock()
+	if adjCache == a {
+		adjGraph, adjCache = weak.Pointer[world.Graph]{}, nil
+	}
 }
 
 // Relevance weights.

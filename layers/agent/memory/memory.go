@@ -9,6 +9,7 @@ package memory
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/git-speed/git-speed/internal/lex"
 	"math"
 	"path/filepath"
 	"sort"
@@ -273,17 +274,14 @@ func bm25(ms []Memory, query string) []float64 {
 	return scores
 }
 
-var stop = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "this": true, "from": true, "into": true,
-	"are": true, "was": true, "not": true, "but": true, "its": true, "has": true, "have": true, "when": true, "then": true, "than": true}
-
 // Terms splits text into the terms search compares: each word lowercased,
 // and for an identifier also its parts (parseHTTPRequest → parsehttprequest,
 // parse, http, request; max_file_bytes → max_file_bytes, max, file, bytes).
-// Terms shorter than two letters and common English words are left out.
+// Terms shorter than two letters and stop words (lex.IsStop) are left out.
 func Terms(text string) []string {
 	var out []string
 	add := func(t string) {
-		if len(t) >= 2 && !stop[t] {
+		if len(t) >= 2 && !lex.IsStop(t) {
 			out = append(out, t)
 		}
 	}
@@ -291,47 +289,11 @@ func Terms(text string) []string {
 		w = strings.Trim(w, "_")
 		lw := strings.ToLower(w)
 		add(lw)
-		parts := splitIdent(w)
-		if len(parts) > 1 {
+		if parts := lex.Split(w); len(parts) > 1 {
 			for _, p := range parts {
-				add(strings.ToLower(p))
+				add(p)
 			}
 		}
 	}
 	return out
-}
-
-// splitIdent splits an identifier at underscores, lower-to-upper and
-// letter-digit changes, and the end of an acronym (HTTPServer → HTTP Server).
-func splitIdent(w string) []string {
-	var parts []string
-	rs := []rune(w)
-	start := 0
-	flush := func(end int) {
-		if end > start {
-			parts = append(parts, string(rs[start:end]))
-		}
-		start = end
-	}
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		if r == '_' {
-			flush(i)
-			start = i + 1
-			continue
-		}
-		if i == start {
-			continue
-		}
-		p := rs[i-1]
-		switch {
-		case unicode.IsLower(p) && unicode.IsUpper(r),
-			unicode.IsDigit(p) != unicode.IsDigit(r):
-			flush(i)
-		case unicode.IsUpper(p) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			flush(i)
-		}
-	}
-	flush(len(rs))
-	return parts
 }

@@ -93,6 +93,7 @@ type EvalOptions struct {
 	Stage    string         // "" means developer
 	Config   config.Config  // zero means config.Default()
 	Counter  tokens.Counter // nil means Config's tokenizer
+	Counts   *scope.Counts  // token counts kept across the replay's scopes; nil keeps them per Run
 	Policies []string       // scope policies to compare; nil means value (the default) and seed
 	MinFiles int            // fewest changed source files a commit needs; 0 means 2
 	MaxFiles int            // most; larger commits (renames, sweeps) are skipped; 0 means 25
@@ -216,6 +217,9 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 	if len(opt.Policies) == 0 {
 		opt.Policies = []string{scope.PolicyValue, scope.PolicySeed}
 	}
+	if opt.Counts == nil {
+		opt.Counts = scope.NewCounts()
+	}
 	if opt.Counter == nil {
 		c, err := tokens.New(opt.Config.Tokens.Tokenizer)
 		if err != nil {
@@ -336,7 +340,7 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 	var distances map[string]int
 	for k, m := range methodsOf(opt) {
 		r, err := scope.Scope(w, f, id, scope.Options{Stage: opt.Stage, Budget: opt.Budget, Config: opt.Config, Counter: opt.Counter,
-			Policy: m.policy, Off: m.off, CoChange: co})
+			Policy: m.policy, Off: m.off, CoChange: co, Counts: opt.Counts})
 		if err != nil {
 			return nil, "scope: " + err.Error()
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-speed/git-speed/internal/lex"
 	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -557,7 +558,7 @@ func alignOne(ix *index, f *feature.Feature, r feature.Requirement, facts func(s
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			qual, name = name[:i], name[i+1:]
 		}
-		if len(name) < 3 || stopWords[strings.ToLower(name)] {
+		if len(name) < 3 || lex.IsFiller(strings.ToLower(name)) {
 			continue
 		}
 		if !quoted && !call && qual == "" && !codeLike(name) {

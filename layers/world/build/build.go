@@ -42,6 +42,11 @@ type Options struct {
 	// Snapshot marks the tree as a work-tree snapshot that no commit
 	// reaches: the store keeps the tree itself beside its index.
 	Snapshot bool
+	// TuneProcess says the process runs this build alone (a one-shot
+	// command): the collector and the memory limit are set for the build
+	// while it runs (memory.go). A long-lived process that builds beside
+	// other work leaves them as they are.
+	TuneProcess bool
 }
 
 // Result is what an index run did.
@@ -176,9 +181,13 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 	var heap *heapCap
 	if prev != nil {
 		res.Base = prev.tree
+	}
+	switch {
+	case !opt.TuneProcess:
+	case prev != nil:
 		// A re-index allocates little but walks a lot of it: collect less often.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	} else {
+	default:
 		heap = capHeap(heapFloor, heapRatio)
 		defer heap.stop()
 	}

@@ -79,7 +79,9 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	// An in-place update allocates a few tens of MB at most (maxInPlace
 	// files and the shards they read; up to 150 MB when thousands of
 	// readers are resolved again).
-	defer CollectRarely()()
+	if opt.TuneProcess {
+		defer CollectRarely()()
+	}
 	defer holdTerms()() // the edited files' vectors are packed until patchTerms
 	phase := time.Now()
 	lap := func(name string) {

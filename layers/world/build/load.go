@@ -32,6 +32,7 @@ type World struct {
 	meta   *meta
 
 	mu        sync.Mutex
+	loadLinks sync.Mutex // held by the one LoadLinks reading the links
 	links     map[string]*world.Link
 	factCache map[string]*world.Facts
 	blobs     gitstore.BlobReader
@@ -68,9 +69,12 @@ func (w *World) Graph() *world.Graph { w.loadMap(); return w.g }
 // LoadLinks reads every file's resolution summary into Graph().Links.
 func (w *World) LoadLinks() error {
 	w.loadMap()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.links != nil {
+	// One caller reads and decodes the links (hundreds of milliseconds on
+	// a large tree) while the others wait on loadLinks, not on w.mu: a
+	// call reading a file's content meanwhile is not held up.
+	w.loadLinks.Lock()
+	defer w.loadLinks.Unlock()
+	if w.linksLoaded() {
 		return nil
 	}
 	shards, err := w.st.Tree(w.tree, w.digest, artifactLinks)
@@ -81,11 +85,13 @@ func (w *World) LoadLinks() error {
 	if err != nil {
 		return err
 	}
-	w.links = links
-	w.g.Links = make([]*world.Link, len(w.g.Files))
+	all := make([]*world.Link, len(w.g.Files))
 	for i, f := range w.g.Files {
-		w.g.Links[i] = links[f.Path]
+		all[i] = links[f.Path]
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.links, w.g.Links = links, all
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"github.com/git-speed/git-speed/internal/lex"
 	"testing"
 
 	"github.com/git-speed/git-speed/internal/gittest"
@@ -21,7 +22,7 @@ func TestWorldTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	ix, err := w.Terms([]string{terms.Stem("evict"), "recent", "nosuchword"})
+	ix, err := w.Terms([]string{lex.Stem("evict"), "recent", "nosuchword"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestWorldTerms(t *testing.T) {
 		t.Fatalf("docs %+v, want go.mod and the two Go files", ix.Docs)
 	}
 	got := map[string]uint8{}
-	for _, p := range ix.Postings[terms.Stem("evict")] {
+	for _, p := range ix.Postings[lex.Stem("evict")] {
 		got[ix.Docs[p.Doc].Path] = p.Fields
 	}
 	if got["cache/lru.go"]&terms.Def == 0 || got["server/http.go"]&terms.Content == 0 || got["server/http.go"]&terms.Def != 0 {

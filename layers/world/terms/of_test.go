@@ -3,6 +3,7 @@ package terms
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/git-speed/git-speed/internal/lex"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -194,18 +195,6 @@ func checkHashes(t *testing.T, f *world.Facts, content []byte) {
 	})
 }
 
-// stemBytes is Stem.
-func FuzzStemBytes(f *testing.F) {
-	for _, w := range []string{"entries", "classes", "running", "cached", "buses", "is", "ies", "hopping", "fizzes"} {
-		f.Add(w)
-	}
-	f.Fuzz(func(t *testing.T, w string) {
-		if got, want := string(stemBytes([]byte(w))), Stem(w); got != want {
-			t.Fatalf("stemBytes(%q) = %q, Stem = %q", w, got, want)
-		}
-	})
-}
-
 // BenchmarkOf makes the vectors of net/http's sources.
 func BenchmarkOf(b *testing.B) {
 	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
@@ -247,11 +236,11 @@ func FuzzSplitIsSplit(f *testing.F) {
 		for _, p := range v.parts {
 			got = append(got, string(v.buf[p.lo:p.hi]))
 		}
-		if want := Split(tok); !reflect.DeepEqual(got, want) {
+		if want := lex.Split(tok); !reflect.DeepEqual(got, want) {
 			t.Fatalf("split(%q) = %q, Split = %q", tok, got, want)
 		}
-		if len(got) > 1 && string(v.buf) != Whole(tok) {
-			t.Fatalf("split(%q) holds %q, Whole = %q", tok, v.buf, Whole(tok))
+		if len(got) > 1 && string(v.buf) != lex.Whole(tok) {
+			t.Fatalf("split(%q) holds %q, Whole = %q", tok, v.buf, lex.Whole(tok))
 		}
 	})
 }

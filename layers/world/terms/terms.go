@@ -15,11 +15,11 @@ package terms
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/git-speed/git-speed/internal/lex"
 	"math"
 	"math/bits"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
@@ -61,7 +61,7 @@ func Names(fields uint8) []string {
 type acc map[string]*world.Term
 
 func (a acc) add(t string, field uint8, n uint32) {
-	if len(t) < MinLen || len(t) > MaxLen || stop[t] || allDigits(t) {
+	if len(t) < MinLen || len(t) > MaxLen || stop[t] || lex.Digits(t) {
 		return
 	}
 	e := a[t]
@@ -94,12 +94,12 @@ func (a acc) addWord(tok string, field uint8) {
 // Queries, commit messages and lines are matched against the index
 // through it.
 func Forms(tok string, fn func(term string, whole bool)) {
-	parts := Split(tok)
+	parts := lex.Split(tok)
 	if len(parts) > 1 {
-		fn(Whole(tok), true)
+		fn(lex.Whole(tok), true)
 	}
 	for _, p := range parts {
-		fn(Stem(p), false)
+		fn(lex.Stem(p), false)
 	}
 }
 
@@ -306,122 +306,10 @@ var wordByte = func() (t [256]bool) {
 	return t
 }()
 
-// Whole is the lower-case form of a whole identifier, separators dropped:
-// "parse_HTTP_request" and "ParseHTTPRequest" are both "parsehttprequest".
-func Whole(tok string) string {
-	var b strings.Builder
-	b.Grow(len(tok))
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			b.WriteByte(c + 'a' - 'A')
-		case c == '_':
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// Split splits an identifier into lower-case parts at underscores, at
-// camelCase humps, at the end of an acronym and between letters and
-// digits: "parseHTTPRequest_v2" → parse, http, request, v, 2.
-func Split(tok string) []string {
-	var out []string
-	splitAt(tok, func(start, end int) { out = append(out, strings.ToLower(tok[start:end])) })
-	return out
-}
-
-// splitAt calls part with the bounds of each part of tok, as Split
-// splits it.
-func splitAt[T string | []byte](tok T, part func(start, end int)) {
-	start := 0
-	emit := func(end int) {
-		if end > start {
-			part(start, end)
-		}
-		start = end
-	}
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if c == '_' {
-			emit(i)
-			start = i + 1
-			continue
-		}
-		if i == start {
-			continue
-		}
-		p := tok[i-1]
-		switch {
-		case isUpper(c) && isLower(p):
-			emit(i)
-		case isUpper(c) && isUpper(p) && i+1 < len(tok) && isLower(tok[i+1]):
-			emit(i)
-		case isDigit(c) != isDigit(p) && c < 0x80 && p < 0x80:
-			emit(i)
-		}
-	}
-	emit(len(tok))
-}
-
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// Stem strips one common English inflection, then a final e and a doubled
-// final consonant, so "caching", "cached", "caches" and "cache" meet at
-// "cach" and "running" at "run". It only needs to be consistent: both
-// sides of a match go through it.
-func Stem(w string) string {
-	if len(w) <= 3 {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:len(w)-1]
-	}
-	for _, suf := range []string{"ing", "ed", "er", "ly"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			break
-		}
-	}
-	if len(w) > 3 && w[len(w)-1] == 'e' {
-		w = w[:len(w)-1]
-	}
-	if n := len(w); n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		w = w[:n-1]
-	}
-	return w
-}
-
-// stop lists words too common in prose and code to tell files apart.
+// stop is lex's stop words, with their stems.
 var stop = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by for from has have if in into is it its
-		no not of on or so such that the their then there these they this to was were will with
-		we you i me my our can could should would may might must do does did done been being
-		when where which who what why how all any some each other more most also only than too very
-		just via per see let var const func fn def return
-		if else elif for while break continue case switch default try catch except finally
-		true false nil null none self this import package from public private protected static
-		void int string bool str err ok`) {
-		m[Stem(w)] = true
+	for _, w := range lex.StopWords() {
 		m[w] = true
 	}
 	return m
@@ -472,9 +360,6 @@ func isStopHead(t []byte, head uint64) bool {
 	}
 	return false
 }
-
-// IsStop reports whether a normalised term is a stop word.
-func IsStop(t string) bool { return stop[t] }
 
 // SecretValues reports whether files of lang hold values that must never
 // be stored or shown (.env files): only their keys are indexed, and packs

@@ -3,43 +3,13 @@ package terms
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/git-speed/git-speed/internal/lex"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/git-speed/git-speed/layers/world"
 )
-
-func TestSplit(t *testing.T) {
-	for in, want := range map[string][]string{
-		"parseHTTPRequest_v2": {"parse", "http", "request", "v", "2"},
-		"snake_case_name":     {"snake", "case", "name"},
-		"URL":                 {"url"},
-		"__init__":            {"init"},
-		"x":                   {"x"},
-	} {
-		if got := Split(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("Split(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestStemMeets(t *testing.T) {
-	for _, group := range [][]string{
-		{"cache", "caches", "cached", "caching"},
-		{"handler", "handle", "handling", "handles"},
-		{"run", "running", "runs"},
-		{"entry", "entries"},
-		{"recent", "recently"},
-	} {
-		want := Stem(group[0])
-		for _, w := range group[1:] {
-			if Stem(w) != want {
-				t.Errorf("Stem(%q) = %q, Stem(%q) = %q", w, Stem(w), group[0], want)
-			}
-		}
-	}
-}
 
 func TestOf(t *testing.T) {
 	facts := &world.Facts{Lang: "go",
@@ -57,11 +27,11 @@ func TestOf(t *testing.T) {
 	if got["evictoldest"] != Content|Ident|Def|DocLine {
 		t.Errorf("evictoldest fields %v", Names(got["evictoldest"]))
 	}
-	if got[Stem("oldest")]&(Def|DocLine|Content) != Def|DocLine|Content {
-		t.Errorf("oldest fields %v", Names(got[Stem("oldest")]))
+	if got[lex.Stem("oldest")]&(Def|DocLine|Content) != Def|DocLine|Content {
+		t.Errorf("oldest fields %v", Names(got[lex.Stem("oldest")]))
 	}
-	if got[Stem("container")]&Import == 0 || got["list"]&Import == 0 {
-		t.Errorf("import fields: %v %v", Names(got[Stem("container")]), Names(got["list"]))
+	if got[lex.Stem("container")]&Import == 0 || got["list"]&Import == 0 {
+		t.Errorf("import fields: %v %v", Names(got[lex.Stem("container")]), Names(got["list"]))
 	}
 	if _, ok := got["the"]; ok {
 		t.Error("stop word kept")

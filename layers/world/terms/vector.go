@@ -1,6 +1,8 @@
 package terms
 
 import (
+	"bytes"
+	"github.com/git-speed/git-speed/internal/lex"
 	"math/bits"
 	"slices"
 	"strings"
@@ -93,7 +95,7 @@ func (v *vector) entry(t []byte, field uint8) int32 {
 func (v *vector) entryHashed(t []byte, h uint32, head uint64, field uint8) int32 {
 	p, ok := v.index.upsertHashed(t, h, head)
 	if !ok {
-		if stopShape[t[0]]&(1<<len(t)) != 0 && isStopHead(t, head) || allDigitBytes(t) {
+		if stopShape[t[0]]&(1<<len(t)) != 0 && isStopHead(t, head) || lex.Digits(t) {
 			*p = -1
 			return -1
 		}
@@ -139,7 +141,7 @@ var classOf = func() (t [256]uint8) {
 
 // split splits an ASCII tok as Split does into lower-case parts in v.buf,
 // which then holds tok's Whole: its bytes lower-cased, underscores
-// dropped. It is splitAt's rules written out for ASCII: a part ends at an
+// dropped. It is lex.SplitFunc's rules written out for ASCII: a part ends at an
 // underscore, before an upper-case letter after a lower-case one, before
 // the last upper-case letter of a run followed by a lower-case one, and
 // between a digit and a non-digit.
@@ -220,7 +222,7 @@ func b2u(b bool) uint8 {
 var lowerOf = func() (t [256]byte) {
 	for c := range t {
 		t[c] = byte(c)
-		if isUpper(byte(c)) {
+		if lex.IsUpper(byte(c)) {
 			t[c] += 'a' - 'A'
 		}
 	}
@@ -269,13 +271,13 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 		v.entry(v.buf, field)
 	}
 	for _, p := range v.parts {
-		if p.hi-p.lo < MinLen || isDigit(v.buf[p.lo]) {
+		if p.hi-p.lo < MinLen || lex.IsDigit(v.buf[p.lo]) {
 			// Not a term (entry says so): too short, or digits (a part
 			// that starts with a digit is all digits, and its stem is
 			// itself). Hashes and hex split into many such parts.
 			continue
 		}
-		e := v.entry(stemBytes(v.buf[p.lo:p.hi]), field)
+		e := v.entry(lex.StemBytes(v.buf[p.lo:p.hi]), field)
 		if field == Content && e >= 0 {
 			hit = e
 		}
@@ -290,7 +292,7 @@ func (v *vector) word(tok []byte, field uint8) int32 {
 // place.
 func (v *vector) wordSlow(tok []byte, field uint8) int32 {
 	buf, parts := v.buf[:0], v.parts[:0]
-	splitAt(tok, func(start, end int) {
+	lex.SplitFunc(tok, func(start, end int) {
 		lo := int32(len(buf))
 		buf = appendLower(buf, tok[start:end])
 		parts = append(parts, span32{lo, int32(len(buf))})
@@ -315,7 +317,7 @@ func (v *vector) wordSlow(tok []byte, field uint8) int32 {
 	}
 	v.buf, v.parts = buf, parts
 	for _, p := range parts {
-		e := v.entry(stemBytes(buf[p.lo:p.hi]), field)
+		e := v.entry(lex.StemBytes(buf[p.lo:p.hi]), field)
 		if field == Content && e >= 0 {
 			hit = e
 		}
@@ -401,11 +403,11 @@ func (v *vector) content(tok []byte, h uint32, head uint64) {
 func (v *vector) lowerWord(tok []byte, h uint32, head uint64) int32 {
 	v.compound = false
 	var t []byte
-	if len(tok) > 4 && hasSuffix(tok, "ies") {
+	if len(tok) > 4 && bytes.HasSuffix(tok, []byte("ies")) {
 		v.buf = append(v.buf[:0], tok...)
-		t = stemBytes(v.buf)
+		t = lex.StemBytes(v.buf)
 	} else {
-		t = tok[:stemLen(tok)]
+		t = lex.StemBytes(tok) // a prefix of tok: it writes only an "ies"
 	}
 	if len(t) < MinLen || len(t) > MaxLen {
 		return -1
@@ -460,81 +462,6 @@ const compoundToken = -1
 
 // bytesOf returns the bytes of s without copying them, for reading only.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
-// stemBytes is Stem on a scratch buffer: it returns a prefix of w,
-// changed in place only when w ends in "ies" ("ies" becomes "y"; stemLen
-// gives every other stem's length without writing).
-func stemBytes(w []byte) []byte {
-	if len(w) > 4 && hasSuffix(w, "ies") {
-		w = w[:len(w)-2]
-		w[len(w)-1] = 'y'
-		return w[:stemRest(w)]
-	}
-	return w[:stemLen(w)]
-}
-
-// stemLen is the length of Stem of w, which does not end in "ies" or is
-// at most four bytes long: such a stem is a prefix of w.
-func stemLen(w []byte) int {
-	n := len(w)
-	if n <= 3 {
-		return n
-	}
-	switch {
-	case hasSuffix(w, "sses"):
-		n -= 2
-	case w[n-1] == 's' && w[n-2] != 's' && w[n-2] != 'u' && w[n-2] != 'i':
-		n--
-	}
-	return stemRest(w[:n])
-}
-
-// stemRest is the length of w once Stem's last steps cut it: one of
-// "ing", "ed", "er", "ly" (keeping three bytes; no two end alike), then a
-// final e, then a doubled final consonant.
-func stemRest(w []byte) int {
-	n := len(w)
-	if n >= 5 {
-		switch w[n-1] {
-		case 'g':
-			if n >= 6 && w[n-2] == 'n' && w[n-3] == 'i' {
-				n -= 3
-			}
-		case 'd', 'r':
-			if w[n-2] == 'e' {
-				n -= 2
-			}
-		case 'y':
-			if w[n-2] == 'l' {
-				n -= 2
-			}
-		}
-	}
-	if n > 3 && w[n-1] == 'e' {
-		n--
-	}
-	if n > 3 && w[n-1] == w[n-2] && isLower(w[n-1]) {
-		switch w[n-1] {
-		case 'a', 'e', 'i', 'o', 'u', 'l', 's':
-		default:
-			n--
-		}
-	}
-	return n
-}
-
-func hasSuffix(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
-}
-
-func allDigitBytes(b []byte) bool {
-	for _, c := range b {
-		if !isDigit(c) {
-			return false
-		}
-	}
-	return true
-}
 
 // finish returns the vector, trimmed to MaxTerms and sorted by term, and
 // the hashes of its terms. Its texts are the builder's own bytes, valid

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"encoding/hex"
@@ -17,7 +17,7 @@ import (
 // A task's Layer 2 artifacts are a pure function of the tree, the commit
 // whose history gives the co-change signal, speed.toml, the feature's
 // files, the task, the stage, the budget, --strict and the git-speed
-// build. `scope` keeps, under <git-common-dir>/speed/cache/scopes/, one
+// build. Scope keeps, under <git-common-dir>/speed/cache/scopes/, one
 // small record per recipe (a digest of all of these): the digests of the
 // three artifacts it wrote, its summary and its warnings. Asked for the
 // same scope again while the task's context folder still holds those
@@ -36,15 +36,15 @@ type scopeRecord struct {
 
 const scopeRecordVersion = 1
 
-func (e *env) scopeCacheDir() string { return e.agentDir(filepath.Join("cache", "scopes")) }
+func (s *Session) scopeCacheDir() string { return s.agentDir(filepath.Join("cache", "scopes")) }
 
 // scopeKey digests the recipe of one scope; f is the feature as loaded.
-func (e *env) scopeKey(tree, commit string, f *feature.Feature, task string, o scopeOptions) string {
+func (s *Session) scopeKey(tree, commit string, f *feature.Feature, task string, so scopeOptions) string {
 	h := blake3.New()
 	fmt.Fprintf(h, "scope-v%d\x00%d\x00%s\x00%s\x00%s\x00", scopeRecordVersion, scope.Version, buildIdentity(), tree, commit)
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%v\x00", e.speedDir, task, o.stage, o.budget, o.strict)
-	fmt.Fprintf(h, "%v\x00%d:", e.cfgRaw != nil, len(e.cfgRaw))
-	h.Write(e.cfgRaw)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%v\x00", s.speedDir, task, so.stage, so.budget, so.strict)
+	fmt.Fprintf(h, "%v\x00%d:", s.cfgRaw != nil, len(s.cfgRaw))
+	h.Write(s.cfgRaw)
 	fmt.Fprintf(h, "%s\x00%d:", f.Name, len(f.SpecRaw))
 	h.Write(f.SpecRaw)
 	fmt.Fprintf(h, "\x00%s\x00", f.SpecPath)
@@ -61,43 +61,41 @@ func (e *env) scopeKey(tree, commit string, f *feature.Feature, task string, o s
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-func digestHex(b []byte) string {
-	sum := blake3.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// scopeKeyOf returns the recipe's key of a scope at o.rev, or "" when it
+// scopeKeyOf returns the recipe's key of a scope at so.rev, or "" when it
 // cannot be had cheaply: the work tree, a tree not indexed yet (the full
 // run indexes it and says so), a feature or task that does not load (the
-// full run reports why). Loading the feature prints its warnings, as the
-// full run would. With a key, o holds the tree opened and its commit for
-// the full run (the caller closes o.opened).
-func (e *env) scopeKeyOf(featureName, task string, o *scopeOptions) string {
-	if o.rev == worktreeRev {
+// full run reports why). Loading the feature reports its warnings, as the
+// full run would. With a key, so holds the tree opened and its commit for
+// the full run (the caller closes so.opened).
+func (o *op) scopeKeyOf(featureName, task string, so *scopeOptions) string {
+	if so.rev == worktreeRev {
 		return ""
 	}
 	// The commit's history gives the co-change signal (coChange).
-	commit, tree, err := e.repo.Resolve(o.rev)
+	commit, tree, err := o.repo.Resolve(so.rev)
 	if err != nil {
 		return ""
 	}
-	w, err := build.Open(e.repo, tree, e.cfg)
+	w, err := build.Open(o.repo, tree, o.cfg)
 	if err != nil {
 		return ""
 	}
-	f, err := e.loadFeature(featureName, w, o.strict)
+	f, err := o.loadFeature(featureName, w, so.strict)
 	if err != nil || f.Task(task) == nil {
 		w.Close()
 		return ""
 	}
-	o.opened, o.commit = w, commit
-	return e.scopeKey(tree, commit, f, task, *o)
+	so.opened, so.commit = w, commit
+	return o.scopeKey(tree, commit, f, task, *so)
 }
 
 // cachedScope returns the record of key when the task's context folder
 // holds the very artifacts it names.
-func (e *env) cachedScope(key, featureName, task string) (*scopeRecord, bool) {
-	b, err := os.ReadFile(filepath.Join(e.scopeCacheDir(), key+".json"))
+func (s *Session) cachedScope(key, featureName, task string) (*scopeRecord, bool) {
+	if key == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(s.scopeCacheDir(), key+".json"))
 	if err != nil {
 		return nil, false
 	}
@@ -105,7 +103,7 @@ func (e *env) cachedScope(key, featureName, task string) (*scopeRecord, bool) {
 	if json.Unmarshal(b, &rec) != nil || rec.Version != scopeRecordVersion {
 		return nil, false
 	}
-	dir := filepath.Join(e.top, filepath.FromSlash(e.contextDir(featureName, task)))
+	dir := filepath.Join(s.top, filepath.FromSlash(s.ContextDir(featureName, task)))
 	for _, name := range []string{scope.ManifestFile, scope.BudgetFile, scope.MaterialFile} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || rec.Artifacts[name] == "" || digestHex(data) != rec.Artifacts[name] {
@@ -118,7 +116,7 @@ func (e *env) cachedScope(key, featureName, task string) (*scopeRecord, bool) {
 // keepScope records under key a scope whose artifacts were written with
 // these digests. A cache that cannot be written only costs the next run
 // its speed.
-func (e *env) keepScope(key string, res *scope.Result, digests map[string]string) {
+func (s *Session) keepScope(key string, res *scope.Result, digests map[string]string) {
 	rec := scopeRecord{Version: scopeRecordVersion, Artifacts: digests, Summary: res.Summary(), Warnings: res.Warnings}
 	if !res.Budget.WithinBudget {
 		rec.OverBudget = res.Budget.OverBudget
@@ -127,7 +125,7 @@ func (e *env) keepScope(key string, res *scope.Result, digests map[string]string
 	if err != nil {
 		return
 	}
-	cdir := e.scopeCacheDir()
+	cdir := s.scopeCacheDir()
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
 		return
 	}

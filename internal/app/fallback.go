@@ -1,8 +1,7 @@
-package main
+package app
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -13,24 +12,6 @@ import (
 	"github.com/git-speed/git-speed/layers/scope"
 	"github.com/git-speed/git-speed/layers/world/align"
 )
-
-// contextError marks a failure to build a task's context (the world
-// model, the feature's alignment, scoping itself) as opposed to a mistake
-// in what the user asked for. Only these may fall back (scope.fallback_to_full).
-type contextError struct{ err error }
-
-func (c *contextError) Error() string { return c.err.Error() }
-func (c *contextError) Unwrap() error { return c.err }
-
-// unwrapContext drops the contextError mark, keeping exit codes and
-// messages as they were.
-func unwrapContext(err error) error {
-	var ce *contextError
-	if errors.As(err, &ce) {
-		return ce.err
-	}
-	return err
-}
 
 // safeScope is scope.Scope with a panic turned into an error, so that a
 // bug in scoping one task is a failure of that task, not of the program.
@@ -51,15 +32,15 @@ func safeScope(w scope.World, f *feature.Feature, task string, opt scope.Options
 // task's own file), the files the task touches read from the revision's
 // tree (from the work tree when git cannot give them), and an empty
 // alignment. why is the failure, stated in the prompt and its report.
-func (e *env) fallbackInputs(featureName, task string, o renderOptions, why error) (*scopeInputs, error) {
-	f, err := e.loadFeature(featureName, nil, false)
+func (o *op) fallbackInputs(featureName, task string, ro renderOptions, why error) (*scopeInputs, error) {
+	f, err := o.loadFeature(featureName, nil, false)
 	if err == nil && f.TaskError(task) != nil {
 		return nil, f.TaskError(task)
 	}
 	if err != nil || f.Task(task) == nil {
 		// Only the task's own file is needed.
-		p := path.Join(e.featureDir(featureName), "tasks", task+".toml")
-		data, rerr := os.ReadFile(filepath.Join(e.top, filepath.FromSlash(p)))
+		p := path.Join(o.featureDir(featureName), "tasks", task+".toml")
+		data, rerr := os.ReadFile(filepath.Join(o.top, filepath.FromSlash(p)))
 		if rerr != nil {
 			return nil, fmt.Errorf("no task file to fall back on: %v", rerr)
 		}
@@ -69,26 +50,26 @@ func (e *env) fallbackInputs(featureName, task string, o renderOptions, why erro
 		}
 		f = &feature.Feature{Name: featureName, Spec: &feature.Spec{}, Tasks: []*feature.Task{t}}
 	}
-	cnt, err := e.counter()
+	cnt, err := o.counter()
 	if err != nil {
 		return nil, err
 	}
-	files, tree := e.fallbackFiles(f.Task(task).FilesTouched, o.rev)
+	files, tree := o.fallbackFiles(f.Task(task).FilesTouched, ro.rev)
 	return &scopeInputs{sw: scope.NewFileWorld(tree, files), f: f, al: &align.Alignment{}, cnt: cnt, fallback: why.Error()}, nil
 }
 
 // fallbackFiles reads paths at rev's tree, or from the work tree when git
 // cannot give them; paths in neither are left out (the task creates
 // them), and so are files that look binary or are over index.max_file_bytes.
-func (e *env) fallbackFiles(paths []string, rev string) (map[string][]byte, string) {
+func (s *Session) fallbackFiles(paths []string, rev string) (map[string][]byte, string) {
 	files := map[string][]byte{}
-	_, tree, err := e.repo.Resolve(rev)
+	_, tree, err := s.repo.Resolve(rev)
 	var read func(p string) ([]byte, bool)
 	if err == nil {
-		if blobs, berr := e.repo.Blobs(); berr == nil {
+		if blobs, berr := s.repo.Blobs(); berr == nil {
 			defer blobs.Close()
 			read = func(p string) ([]byte, bool) {
-				id, ok, err := e.repo.BlobAt(tree, p)
+				id, ok, err := s.repo.BlobAt(tree, p)
 				if err != nil || !ok {
 					return nil, false
 				}
@@ -106,12 +87,12 @@ func (e *env) fallbackFiles(paths []string, rev string) (map[string][]byte, stri
 		if read != nil {
 			b, ok = read(p)
 		}
-		if !ok && e.top != "" {
+		if !ok && s.top != "" {
 			var rerr error
-			b, rerr = os.ReadFile(filepath.Join(e.top, filepath.FromSlash(p)))
+			b, rerr = os.ReadFile(filepath.Join(s.top, filepath.FromSlash(p)))
 			ok = rerr == nil
 		}
-		if !ok || int64(len(b)) > e.cfg.Index.MaxFileBytes || bytes.IndexByte(b, 0) >= 0 {
+		if !ok || int64(len(b)) > s.cfg.Index.MaxFileBytes || bytes.IndexByte(b, 0) >= 0 {
 			continue
 		}
 		files[p] = b

@@ -1,9 +1,8 @@
-package main
+package app
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -37,11 +36,14 @@ func BenchmarkContextGOROOT(b *testing.B) {
 	if _, err := build.Index(context.Background(), repo, "HEAD", build.Options{Config: cfg}); err != nil {
 		b.Fatal(err)
 	}
+	e, err := Open(Options{Dir: dir, OneShot: true})
+	if err != nil {
+		b.Fatal(err)
+	}
 	xdg := b.TempDir()
 	os.MkdirAll(filepath.Join(xdg, "git-speed"), 0o755)
 	os.WriteFile(filepath.Join(xdg, "git-speed", "AGENTS.md"), []byte("# Global\n\nBe brief. Run the tests.\n"), 0o644)
 	b.Setenv("XDG_CONFIG_HOME", xdg)
-	e := &env{repo: repo, top: dir, cfg: cfg, speedDir: ".speed", stdout: io.Discard, stderr: io.Discard}
 	// Sessions and memories go to a folder of the benchmark's own, not the corpus's git dir.
 	agentDir := b.TempDir()
 	cnt, _ := e.counter()
@@ -63,8 +65,9 @@ func BenchmarkContextGOROOT(b *testing.B) {
 	for i := 0; i < 50; i++ {
 		ms.Add(fmt.Sprintf("memory %d: the server's conn.serve reads headers with a deadline %d", i, i), nil, "")
 	}
-	o := contextOptions{task: "make net/http Server honour ReadHeaderTimeout in conn.serve", budget: cfg.Agent.ContextBudget,
-		session: id, files: []string{"net/http/server.go"}, rev: "HEAD"}
+	req := ContextRequest{Task: "make net/http Server honour ReadHeaderTimeout in conn.serve", Budget: cfg.Agent.ContextBudget,
+		Session: id, Files: []string{"net/http/server.go"}, Rev: "HEAD"}
+	op := e.op(context.Background())
 	// cold: the repo map is rendered every time (the stored maps are
 	// removed first); warm: the map of the same recipe is read back.
 	for _, mode := range []string{"cold", "warm"} {
@@ -77,7 +80,7 @@ func BenchmarkContextGOROOT(b *testing.B) {
 				if mode == "cold" {
 					os.RemoveAll(e.mapCacheDir())
 				}
-				res, err := e.buildContextIn(o, s, ms)
+				res, err := op.buildContext(req, s, ms)
 				if err != nil {
 					b.Fatal(err)
 				}
