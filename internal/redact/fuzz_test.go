@@ -92,6 +92,9 @@ func FuzzNear(f *testing.F) {
 	f.Add("x postgres://user:Zq9wLm2Kx7Pd@db.internal/app y")
 	f.Add("mysql://a:b@c https://h/x?u=a:b@c redis://:p4ssw0rd1@r:6379 amqp://u:p\tw@h")
 	f.Add("dsn: app:Zq9wLm2Kx7Pd@tcp(db:3306)/shop x '@/components' a:@unix(/s)/d u:p@/db")
+	f.Add("dor_v1_" + strings.Repeat("0a1b", 16) + " " + strings.Repeat("c3", 16) + "-us12 Convert_v1_Pod")
+	f.Add("CREATE USER 'a'@'%' Identified\tWITH plug BY 'secret99' by 'x'")
+	f.Add(`get(u, auth=("api", "pw99")) r.SetBasicAuth("u", "pw99") s.login("u", "pw99") plugin("a", "b")`)
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, r := range builtin() {
 			if r.near == nil {

@@ -92,6 +92,7 @@ func builtin() []tokenRule {
 		t("azure-ad-client-secret", kw("Q~"), `(?:^|[^0-9A-Za-z_~.\-])([0-9A-Za-z_~.\-]{3}[0-9]Q~[0-9A-Za-z_~.\-]{31,34})(?:[^0-9A-Za-z_~.\-]|$)`, 3.5)
 		t("alibaba-access-key-id", kw("LTAI"), `\b(LTAI[0-9A-Za-z]{20})\b`, 3.0)
 		t("digitalocean-token", kw("_v1_"), `\b(do[opr]_v1_[0-9a-f]{64})\b`, 3.0)
+		last().near = after("dop", "doo", "dor") // not generated code's Convert_v1_Pod
 		t("hashicorp-vault-token", kw("hvs.", "hvb."), `\b(hv[sb]\.[0-9A-Za-z_\-]{24,})`, 3.5)
 		t("terraform-cloud-token", kw(".atlasv1."), `\b([0-9A-Za-z]{14}\.atlasv1\.[0-9A-Za-z_=\-]{60,})`, 3.5)
 		t("databricks-token", kw("dapi"), `\b(dapi[0-9a-f]{32}(?:-[0-9])?)\b`, 3.0)
@@ -121,6 +122,7 @@ func builtin() []tokenRule {
 		t("sendgrid-api-key", kw("SG."), `\b(SG\.[0-9A-Za-z_\-]{22}\.[0-9A-Za-z_\-]{43})`, 3.0)
 		t("mailgun-api-key", kw("key-"), `\b(key-[0-9a-f]{32})\b`, 3.2)
 		t("mailchimp-api-key", kw("-us"), `\b([0-9a-f]{32}-us[0-9]{1,2})\b`, 3.2)
+		last().near = hexBefore
 		t("postman-api-key", kw("PMAK-"), `\b(PMAK-[0-9a-f]{24}-[0-9a-f]{34})\b`, 3.0)
 		t("linear-api-key", kw("lin_api_"), `\b(lin_api_[0-9A-Za-z]{40})\b`, 3.0)
 		// AI providers.
@@ -144,11 +146,13 @@ func builtin() []tokenRule {
 		t(rulePassword, kw("BY '", "by '"),
 			`(?i)identified\s+(?:with\s+[0-9a-z_]+\s+)?by\s+(?:password\s+)?'([^'\n]{1,256})'`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
+		last().near = identifiedBefore
 		// A user and a password passed to a call: requests' auth=("u", "p"),
 		// SetBasicAuth("u", "p"), HTTPBasicAuth("u", "p"), smtplib's and
 		// ftplib's .login("u", "p").
 		t(rulePassword, kw("h=(", "cAuth(", "gin("), `(?:\bauth=\(|BasicAuth\(|\.login\()\s*["'][^"'\n]{1,128}["']\s*,\s*["']([^"'\n]{1,256})["']`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
+		last().near = after("aut", "Basi", ".lo") // not plugin(, OAuth(
 		// PowerShell: ConvertTo-SecureString "…" -AsPlainText.
 		t(ruleCLI, kw("-SecureString"), `ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{1,256})["']\s+-AsPlainText`, 0)
 		last().check = func(pw, _ string) bool { return slotValue(pw, "") }
@@ -445,6 +449,54 @@ func credentialsAfter(text string, pos int) bool {
 		case ' ', '\t', '\n', '\f', '\r', '/', '\'', '"', '<', '>':
 			return false
 		}
+	}
+	return false
+}
+
+// after returns a near check: one of before ends where the keyword
+// starts (do of dop_v1_, aut of auth=().
+func after(before ...string) func(string, int) bool {
+	return func(text string, pos int) bool {
+		for _, b := range before {
+			if strings.HasSuffix(text[:pos], b) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hexBefore tells whether 32 hex digits end where the keyword starts (a
+// Mailchimp key's -us).
+func hexBefore(text string, pos int) bool {
+	if pos < 32 {
+		return false
+	}
+	for i := pos - 32; i < pos; i++ {
+		if c := text[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// identifiedBefore tells whether IDENTIFIED (in any case) is on the line
+// before the keyword: SQL's IDENTIFIED … BY '…'.
+func identifiedBefore(text string, pos int) bool {
+	lo := max(0, pos-maxLine)
+	if i := strings.LastIndexByte(text[lo:pos], '\n'); i >= 0 {
+		lo += i + 1
+	}
+	line := text[lo:pos]
+	for i := strings.IndexAny(line, "iI"); i >= 0 && i+10 <= len(line); {
+		if strings.EqualFold(line[i:i+10], "identified") {
+			return true
+		}
+		j := strings.IndexAny(line[i+1:], "iI")
+		if j < 0 {
+			break
+		}
+		i += j + 1
 	}
 	return false
 }
