@@ -184,12 +184,7 @@ func dsnNear(text string, pos int) bool {
 func (s *scan) pgpassValues() {
 	t := s.text
 	for lo := 0; lo < len(t); {
-		hi := strings.IndexByte(t[lo:], '\n')
-		if hi < 0 {
-			hi = len(t)
-		} else {
-			hi += lo
-		}
+		hi := lineEnd(t, lo)
 		if line := t[lo:hi]; !strings.HasPrefix(strings.TrimSpace(line), "#") {
 			fields := 0
 			for i := 0; i < len(line); i++ {

@@ -22,13 +22,13 @@ func BenchmarkRedactCorpus(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := corpus.CPUTime()
 	for i := 0; i < b.N; i++ {
 		for _, f := range files {
 			r.Bytes(f.path, f.data)
 		}
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := corpus.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
 	}
 }

@@ -279,12 +279,7 @@ type yamlLine struct {
 
 func (s *scan) yamlLineAt(lo int) yamlLine {
 	t := s.text
-	hi := strings.IndexByte(t[lo:], '\n')
-	if hi < 0 {
-		hi = len(t)
-	} else {
-		hi += lo
-	}
+	hi := lineEnd(t, lo)
 	l := yamlLine{lo: lo, hi: hi}
 	c := lo
 	for c < hi && (t[c] == ' ' || t[c] == '\t') {

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-speed/git-speed/internal/corpus"
 )
 
 // TestGOROOTFalsePositives redacts every file of $(go env GOROOT)/src and
@@ -57,10 +59,10 @@ func TestGOROOTFalsePositives(t *testing.T) {
 		if prose {
 			name = ""
 		}
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), corpus.CPUTime()
 		out, c := r.Text(name, text)
 		el += time.Since(start)
-		cpu += cpuTime() - cpu0
+		cpu += corpus.CPUTime() - cpu0
 		nfiles++
 		size += int64(len(b))
 		if c.Total() == 0 {

@@ -13,12 +13,7 @@ func log2(x float64) float64 { return math.Log2(x) }
 func (s *scan) envValues() {
 	t := s.text
 	for lo := 0; lo < len(t); {
-		hi := strings.IndexByte(t[lo:], '\n')
-		if hi < 0 {
-			hi = len(t)
-		} else {
-			hi += lo
-		}
+		hi := lineEnd(t, lo)
 		next := hi + 1
 		line := t[lo:hi]
 		trim := strings.TrimLeft(line, " \t")

@@ -433,6 +433,15 @@ func (s *scan) lineAt(i int) (int, int) {
 	return lo, hi
 }
 
+// lineEnd is where the line that starts at lo ends: at its '\n', or at
+// the text's end.
+func lineEnd(t string, lo int) int {
+	if i := strings.IndexByte(t[lo:], '\n'); i >= 0 {
+		return lo + i
+	}
+	return len(t)
+}
+
 // extra runs a speed.toml pattern over the whole text.
 func (s *scan) extra(e extraRule) {
 	for _, m := range e.re.FindAllStringSubmatchIndex(s.text, -1) {
