@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The MCP server under load on a large corpus: 8 read and symbols calls
 # arriving while a render (then a scope) of one task runs in the same
-# server, each answer's time (BenchmarkMCPReadsDuringRender).
+# server, each answer's time (BenchmarkMCPReadsDuringRender), and the two
+# calls alone on a warm session (BenchmarkWarmLookups).
 #
 #   bench/mcp.sh CORPUS [COUNT]
 #
@@ -36,7 +37,10 @@ printf '# Bench\n\n## Requirements\n\n- REQ-1: %s keeps working.\n' "$name" > .s
 printf 'id = "1"\ntitle = "Change %s"\ndescription = "Make %s cheaper."\nfiles_touched = ["%s"]\nrequirements = ["REQ-1"]\n' \
   "$name" "$name" "$file" > .speed-bench/features/bench/tasks/1.toml
 export GIT_SPEED_BENCH_MCP_REPO=$work/repo GIT_SPEED_BENCH_MCP_PATH=$file GIT_SPEED_BENCH_MCP_NAME=$name
+export GIT_SPEED_BENCH_LOOKUP_REPO=$work/repo GIT_SPEED_BENCH_LOOKUP_PATH=$file GIT_SPEED_BENCH_LOOKUP_NAME=$name
 cd "$root"
+# The same two calls alone, in process, on a warm session: their own cost.
+go test -run '^$' -bench BenchmarkWarmLookups -benchtime 50x -count 3 ./internal/app | grep Benchmark
 for tool in render scope; do
   GIT_SPEED_BENCH_MCP_TOOL=$tool go test -run '^$' -bench BenchmarkMCPReadsDuringRender -benchtime "${count}x" -count 3 ./cmd/git-speed |
     grep Benchmark

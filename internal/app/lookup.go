@@ -204,7 +204,7 @@ func (s *Session) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 	if err := w.LoadLinks(); err != nil {
 		return nil, err
 	}
-	res, err := findSymbol(w.Graph(), w.Facts, req.Name)
+	res, err := findSymbol(w.Graph(), w.Facts, s.definers(w), req.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -213,27 +213,34 @@ func (s *Session) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 }
 
 // findSymbol lists the definitions of name and the references to it from
-// files the graph links to a defining file.
-func findSymbol(g *world.Graph, facts func(string) (*world.Facts, error), name string) (*SymbolsResult, error) {
+// files the graph links to a defining file; definers, when set, gives the
+// files whose links may define a name (a superset), else every file is
+// asked.
+func findSymbol(g *world.Graph, facts func(string) (*world.Facts, error), definers func(string) []int32, name string) (*SymbolsResult, error) {
 	leaf := name
 	if i := strings.LastIndexAny(name, ".:"); i >= 0 {
 		leaf = name[i+1:]
 	}
 	res := &SymbolsResult{Name: name, Definitions: []SymbolDef{}, References: []SymbolRef{}}
-	defining := map[int]bool{}
-	for i, l := range g.Links {
-		if l == nil {
-			continue
+	// A link's definitions and references are sorted by name: each file
+	// is asked by a binary search (on kubernetes, 28k files: a scan of
+	// every definition was most of a warm call).
+	var defining []int
+	if definers != nil {
+		for _, i := range definers(leaf) {
+			if len(g.Links[i].DefsNamed(leaf)) > 0 {
+				defining = append(defining, int(i))
+			}
 		}
-		for _, d := range l.Defs {
-			if d.Name == leaf {
-				defining[i] = true
-				break
+	} else {
+		for i, l := range g.Links {
+			if len(l.DefsNamed(leaf)) > 0 {
+				defining = append(defining, i)
 			}
 		}
 	}
 	var defFiles []int
-	for i := range defining {
+	for _, i := range defining {
 		f, err := facts(g.Files[i].Path)
 		if err != nil {
 			return nil, err
@@ -263,18 +270,7 @@ func findSymbol(g *world.Graph, facts func(string) (*world.Facts, error), name s
 		}
 	}
 	for i := range users {
-		l := g.Links[i]
-		if l == nil {
-			continue
-		}
-		uses := false
-		for _, r := range l.Refs {
-			if r.Name == leaf {
-				uses = true
-				break
-			}
-		}
-		if !uses {
+		if len(g.Links[i].RefsNamed(leaf)) == 0 {
 			continue
 		}
 		f, err := facts(g.Files[i].Path)

@@ -199,6 +199,10 @@ type warmWorld struct {
 	mu      sync.Mutex
 	users   int
 	retired bool
+
+	// names finds definitions by name (names.go), built on first use.
+	namesOnce sync.Once
+	names     *nameIndex
 }
 
 func (ww *warmWorld) acquire() { ww.mu.Lock(); ww.users++; ww.mu.Unlock() }
