@@ -84,7 +84,11 @@ import (
 //	   and for loops, comprehensions, x[k], d.items() read them ("h#@i",
 //	   "h#@v"); hints of names, attributes and subscripts; self.x = p
 //	   with p an annotated parameter; C[T](…) is a call of C.
-const Version = 13
+//	14: skeletons: a line pointer written as a line comment never
+//	   comments out code after an elided body (Java's ADD("+") { … },
+//	   // lines 4-6): it moves to the end of the line; bodies elided
+//	   with code after them get a pointer too.
+const Version = 14
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

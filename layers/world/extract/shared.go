@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"iter"
 	"slices"
 	"strconv"
@@ -332,16 +331,6 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // trailing line comment, which would swallow that code.
 func (f *file) elideBlock(body *sitter.Node) {
 	if body == nil {
-		return
-	}
-	rest := f.src[f.endByte(body):]
-	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-		rest = rest[:i]
-	}
-	if strings.Trim(string(rest), " \t\r;,") != "" {
-		if f.endByte(body)-startByte(body) > uint(len("{ … }")) {
-			f.elide(startByte(body), f.endByte(body), "{ … }")
-		}
 		return
 	}
 	f.elideBody(body)
