@@ -127,9 +127,9 @@ func TestResolvers(t *testing.T) {
 			{path: "src/store.rs", lang: "rust", imps: []world.Import{imp("crate::codec::frame::Frame"), imp("crate::Config"), imp("std::collections::HashMap")}, refs: []string{"Frame:parse", "Config", "HashMap:new"}},
 		}, []string{"src/codec/frame.rs -> src/codec/mod.rs", "src/store.rs -> src/codec/frame.rs", "src/store.rs -> src/lib.rs"}},
 		{"java", []fx{
-			{path: "src/com/a/model/User.java", lang: "java", pkg: "com.a.model", defs: []string{"User", "getName/User"}},
-			{path: "src/com/a/model/Role.java", lang: "java", pkg: "com.a.model", defs: []string{"Role"}},
-			{path: "src/com/a/svc/Helper.java", lang: "java", pkg: "com.a.svc", defs: []string{"Helper"}},
+			{path: "src/com/a/model/User.java", lang: "java", pkg: "com.a.model", defs: []string{"User#class", "getName/User#method"}},
+			{path: "src/com/a/model/Role.java", lang: "java", pkg: "com.a.model", defs: []string{"Role#class"}},
+			{path: "src/com/a/svc/Helper.java", lang: "java", pkg: "com.a.svc", defs: []string{"Helper#class"}},
 			{path: "src/com/a/svc/UserService.java", lang: "java", pkg: "com.a.svc", imps: []world.Import{imp("com.a.model.User"), imp("java.util.List")}, refs: []string{"User", "Helper", "List"}},
 			{path: "src/com/b/Other.java", lang: "java", pkg: "com.b", imps: []world.Import{{Path: "com.a.model", Alias: "*"}}, refs: []string{"Role"}},
 		}, []string{"src/com/a/svc/UserService.java -> src/com/a/model/User.java", "src/com/a/svc/UserService.java -> src/com/a/svc/Helper.java", "src/com/b/Other.java -> src/com/a/model/Role.java"}},
@@ -152,7 +152,7 @@ func TestResolvers(t *testing.T) {
 			{path: "test/user_test.rb", lang: "ruby", imps: []world.Import{{Path: "app/user"}}, refs: []string{"User"}},
 		}, []string{"lib/app.rb -> lib/app/user.rb", "test/user_test.rb -> lib/app/user.rb"}},
 		{"jvm", []fx{
-			{path: "src/main/java/a/Store.java", lang: "java", pkg: "a", defs: []string{"Store"}},
+			{path: "src/main/java/a/Store.java", lang: "java", pkg: "a", defs: []string{"Store#class"}},
 			{path: "src/main/kotlin/b/Repo.kt", lang: "kotlin", pkg: "b", imps: []world.Import{imp("a.Store")}, defs: []string{"Repo", "load"}, refs: []string{"Store"}},
 			{path: "src/main/kotlin/b/Use.kt", lang: "kotlin", pkg: "b", refs: []string{"Repo", "load"}},
 			{path: "src/main/scala/c/Cache.scala", lang: "scala", pkg: "c", imps: []world.Import{imp("b", "Repo"), {Path: "a.Store", Alias: "S"}}, refs: []string{"Repo", "S"}},
