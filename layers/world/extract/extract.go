@@ -87,7 +87,16 @@ import (
 //	14: skeletons: a line pointer written as a line comment never
 //	   comments out code after an elided body (Java's ADD("+") { … },
 //	   // lines 4-6): it moves to the end of the line; bodies elided
-//	   with code after them get a pointer too.
+//	   with code after them get a pointer too. Java: a type's Returns
+//	   lists its bases, a method's and a field's their types; enum
+//	   constants are definitions; member qualifiers are receiver chains
+//	   (this, :T, .f, m(), C>x); runs of imports from outside the
+//	   project are one pointer line in the skeleton. Rust: struct fields
+//	   are definitions; functions, methods and fields carry their types;
+//	   an impl's Returns is "impl" or "impl:Trait"; member qualifiers are
+//	   receiver chains (:T for self, parameters, locals; f(), >x, >m());
+//	   mod x; records a #[path]; super:: inside an inline module names
+//	   the file's own module.
 const Version = 14
 
 // ErrNoParser is returned for a language without an extractor.

@@ -517,5 +517,10 @@ func cleanJoin(dir, rel string) string {
 //	6: Java resolves like javac (java.go): types through the file's own,
 //	   single-type imports, its package and on-demand imports (main code
 //	   never sees tests); members through their receiver's type up the
-//	   bases across files; no name fallback, no member guessing.
+//	   bases across files; no name fallback, no member guessing. Rust:
+//	   use and mod statements are uses; re-exports (pub use, globs) are
+//	   followed; members through the receiver's type into impl blocks
+//	   across files, trait methods to the trait and its impls; mod x;
+//	   beside the declaring file and through #[path]; crates of the tree
+//	   by [package] and [lib] name in any path.
 const Version = 6

@@ -125,7 +125,8 @@ func TestResolvers(t *testing.T) {
 			{path: "src/codec/mod.rs", lang: "rust", defs: []string{"Codec"}, imps: []world.Import{{Path: "frame", Kind: "mod"}}},
 			{path: "src/codec/frame.rs", lang: "rust", defs: []string{"Frame", "parse/Frame"}, imps: []world.Import{imp("super::Codec")}, refs: []string{"Codec"}},
 			{path: "src/store.rs", lang: "rust", imps: []world.Import{imp("crate::codec::frame::Frame"), imp("crate::Config"), imp("std::collections::HashMap")}, refs: []string{"Frame:parse", "Config", "HashMap:new"}},
-		}, []string{"src/codec/frame.rs -> src/codec/mod.rs", "src/store.rs -> src/codec/frame.rs", "src/store.rs -> src/lib.rs"}},
+		}, []string{"src/codec/frame.rs -> src/codec/mod.rs", "src/codec/mod.rs -> src/codec/frame.rs", "src/lib.rs -> src/codec/mod.rs",
+			"src/lib.rs -> src/store.rs", "src/store.rs -> src/codec/frame.rs", "src/store.rs -> src/lib.rs"}},
 		{"java", []fx{
 			{path: "src/com/a/model/User.java", lang: "java", pkg: "com.a.model", defs: []string{"User#class", "getName/User#method"}},
 			{path: "src/com/a/model/Role.java", lang: "java", pkg: "com.a.model", defs: []string{"Role#class"}},
