@@ -96,7 +96,9 @@ import (
 //	   an impl's Returns is "impl" or "impl:Trait"; member qualifiers are
 //	   receiver chains (:T for self, parameters, locals; f(), >x, >m());
 //	   mod x; records a #[path]; super:: inside an inline module names
-//	   the file's own module.
+//	   the file's own module. JavaScript: properties a class's methods
+//	   assign on this are its fields; a function's returns of null, and
+//	   of a parameter narrowed by instanceof C, agree with new C.
 const Version = 14
 
 // ErrNoParser is returned for a language without an extractor.

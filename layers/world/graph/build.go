@@ -522,5 +522,7 @@ func cleanJoin(dir, rel string) string {
 //	   followed; members through the receiver's type into impl blocks
 //	   across files, trait methods to the trait and its impls; mod x;
 //	   beside the declaring file and through #[path]; crates of the tree
-//	   by [package] and [lib] name in any path.
+//	   by [package] and [lib] name in any path. JavaScript: calling a
+//	   module bound whole gives what its export returns (parse() for
+//	   module.exports = parse).
 const Version = 6
