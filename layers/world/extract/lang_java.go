@@ -20,46 +20,15 @@ func init() {
 
 type javaWalker struct {
 	f    *file
-	loc  locals
-	vars []map[string]string // per frame of loc: a local's declared type ("" when the code does not say)
+	loc  heldLocals // with each local's declared type
 	docs map[uintptr]string
-}
-
-// push and pop open and close a frame of locals with their types.
-func (w *javaWalker) push() {
-	w.loc.push()
-	w.vars = append(w.vars, nil)
-}
-
-func (w *javaWalker) pop() {
-	w.loc.pop()
-	if len(w.vars) > 0 {
-		w.vars = w.vars[:len(w.vars)-1]
-	}
 }
 
 // local binds name in the innermost frame with the type typ declares (nil:
 // not said, as for a lambda's parameter or var x = f()).
 func (w *javaWalker) local(name string, typ *sitter.Node) {
 	w.loc.add(name)
-	if len(w.vars) == 0 || name == "" {
-		return
-	}
-	t := w.typeName(typ)
-	if k := len(w.vars) - 1; w.vars[k] == nil {
-		w.vars[k] = map[string]string{}
-	}
-	w.vars[len(w.vars)-1][name] = t
-}
-
-// localType returns the declared type of local name, if the code says it.
-func (w *javaWalker) localType(name string) string {
-	for i := len(w.vars) - 1; i >= 0; i-- {
-		if t, ok := w.vars[i][name]; ok {
-			return t
-		}
-	}
-	return ""
+	w.loc.hold(name, w.typeName(typ))
 }
 
 // typeName returns the name of the class a type denotes, as written and
@@ -214,7 +183,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 		d.Kind = map[string]string{"class_declaration": world.KindClass, "interface_declaration": world.KindInterface,
 			"enum_declaration": world.KindEnum, "record_declaration": "record", "annotation_type_declaration": world.KindInterface}[w.f.kind(c)]
 		d.Signature = f.signature(c, body)
-		w.push()
+		w.loc.push()
 		w.typeParams(w.f.field(c, "type_parameters"))
 		d.Returns = w.bases(c)
 		idx := f.def(d)
@@ -253,7 +222,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			}
 			w.member(m, d.Qualified, idx, iface)
 		}
-		w.pop()
+		w.loc.pop()
 	case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
 		body := w.f.field(c, "body")
 		d.Kind = world.KindMethod
@@ -261,7 +230,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			d.Name, d.Qualified = lastSegment(parent, "."), qualify(parent, lastSegment(parent, "."))
 		}
 		d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
-		w.push()
+		w.loc.push()
 		w.typeParams(w.f.field(c, "type_parameters"))
 		d.Returns = w.typeName(w.f.field(c, "type"))
 		idx := f.def(d)
@@ -273,7 +242,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			}
 		}
 		w.refs(w.f.childOfKind(c, "modifiers"), idx)
-		w.pop()
+		w.loc.pop()
 	case "field_declaration", "constant_declaration":
 		for _, decl := range w.f.all(c) {
 			if w.f.kind(decl) != "variable_declarator" {
@@ -294,20 +263,20 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			f.elideInit(v)
 			w.refs(w.f.field(c, "type"), idx)
 			w.refs(w.f.childOfKind(c, "modifiers"), idx)
-			w.push()
+			w.loc.push()
 			w.bindAll(v)
 			w.refs(v, idx)
-			w.pop()
+			w.loc.pop()
 		}
 	case "static_initializer", "block":
 		f.elideBlock(w.f.childOfKind(c, "block"))
 		if w.f.kind(c) == "block" {
 			f.elideBlock(c)
 		}
-		w.push()
+		w.loc.push()
 		w.bindAll(c)
 		w.refs(c, in)
-		w.pop()
+		w.loc.pop()
 	case "line_comment", "block_comment", ";":
 	default:
 		w.refs(c, in)
@@ -467,7 +436,7 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 			return false
 		case "class_body": // anonymous class: its members are walked for refs only
 			for _, m := range w.f.named(x) {
-				w.push()
+				w.loc.push()
 				w.bindAll(m)
 				if w.f.kind(m) == "method_declaration" {
 					for _, ch := range w.f.all(m) {
@@ -478,7 +447,7 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 				} else {
 					w.refs(m, in)
 				}
-				w.pop()
+				w.loc.pop()
 			}
 			return false
 		case "string_literal", "line_comment", "block_comment", "character_literal":
@@ -523,7 +492,7 @@ func (w *javaWalker) chain(obj *sitter.Node, depth int) (static bool, q string) 
 	case "identifier":
 		s := f.text(obj)
 		if w.loc.has(s) {
-			if t := w.localType(s); t != "" {
+			if t := w.loc.held(s); t != "" {
 				return false, ":" + t
 			}
 			return false, ""

@@ -19,51 +19,13 @@ func init() {
 
 type rustWalker struct {
 	f    *file
-	loc  locals
+	loc  heldLocals // with the receiver chain (rustWalker.chain) a local holds
 	docs map[uintptr]string
 	// self is the type of self in the impl or trait being walked ("" outside).
 	self string
-	// vars holds, per frame of loc, what a local holds as a receiver chain
-	// (rustWalker.chain), when the code says it.
-	vars []map[string]string
 	// inline counts the inline modules (mod tests { … }) around the walk:
 	// a use's super:: inside one names the file's own module.
 	inline int
-}
-
-// push and pop open and close a frame of locals with their chains.
-func (w *rustWalker) push() {
-	w.loc.push()
-	w.vars = append(w.vars, nil)
-}
-
-func (w *rustWalker) pop() {
-	w.loc.pop()
-	if len(w.vars) > 0 {
-		w.vars = w.vars[:len(w.vars)-1]
-	}
-}
-
-// hold records that local name holds chain (a receiver chain).
-func (w *rustWalker) hold(name, chain string) {
-	if len(w.vars) == 0 || name == "" || chain == "" {
-		return
-	}
-	k := len(w.vars) - 1
-	if w.vars[k] == nil {
-		w.vars[k] = map[string]string{}
-	}
-	w.vars[k][name] = chain
-}
-
-// held returns the chain a local holds, "" when not known.
-func (w *rustWalker) held(name string) string {
-	for i := len(w.vars) - 1; i >= 0; i-- {
-		if c, ok := w.vars[i][name]; ok {
-			return c
-		}
-	}
-	return ""
 }
 
 // rustWrappers are the types whose value a receiver reaches through
@@ -125,7 +87,7 @@ func (w *rustWalker) chain(n *sitter.Node, depth int) string {
 		}
 	case "identifier":
 		if s := f.text(n); w.loc.has(s) {
-			return w.held(s)
+			return w.loc.held(s)
 		}
 	case "field_expression":
 		if c := w.chain(f.field(n, "value"), depth+1); c != "" {
@@ -241,25 +203,25 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			body := w.f.field(c, "body")
 			d.Signature, d.Doc = f.signature(c, body), doc()
 			idx := f.def(d)
-			w.push()
+			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
 			w.fields(body, d.Qualified)
 			w.refs(w.f.field(c, "type_parameters"), idx)
 			w.refs(body, idx)
 			w.refs(w.f.childOfKind(c, "where_clause"), idx)
-			w.pop()
+			w.loc.pop()
 		case "trait_item":
 			body := w.f.field(c, "body")
 			d.Kind, d.Signature, d.Doc = world.KindTrait, f.signature(c, body), doc()
 			idx := f.def(d)
-			w.push()
+			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
 			w.refs(w.f.field(c, "bounds"), idx)
 			outer := w.self
 			w.self = name
 			w.items(body, d.Qualified, idx, true)
 			w.self = outer
-			w.pop()
+			w.loc.pop()
 		case "impl_item":
 			typ := w.f.field(c, "type")
 			name = rustTypeName(f, typ)
@@ -272,7 +234,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 				d.Returns = "impl:" + tr
 			}
 			idx := f.def(d)
-			w.push()
+			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
 			w.refs(w.f.field(c, "trait"), idx)
 			w.refs(typ, idx)
@@ -281,7 +243,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			w.self = name
 			w.items(body, d.Qualified, idx, true)
 			w.self = outer
-			w.pop()
+			w.loc.pop()
 		case "const_item", "static_item":
 			d.Kind = world.KindConst
 			if w.f.kind(c) == "static_item" {
@@ -297,10 +259,10 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 		case "type_item", "associated_type":
 			d.Kind, d.Signature, d.Doc = world.KindType, strings.TrimSuffix(f.signature(c, nil), ";"), doc()
 			idx := f.def(d)
-			w.push()
+			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
 			w.refs(w.f.field(c, "type"), idx)
-			w.pop()
+			w.loc.pop()
 		case "macro_definition":
 			d.Kind, d.Doc = world.KindMacro, doc()
 			nm := w.f.field(c, "name")
@@ -390,8 +352,8 @@ func (w *rustWalker) typeParams(tp *sitter.Node) {
 // fn records the references of a function: its signature types and body,
 // with parameters, generic parameters and local bindings left out.
 func (w *rustWalker) fn(c *sitter.Node, idx int) {
-	w.push()
-	defer w.pop()
+	w.loc.push()
+	defer w.loc.pop()
 	w.typeParams(w.f.field(c, "type_parameters"))
 	w.f.walk(c, func(n *sitter.Node) bool {
 		switch w.f.kind(n) {
@@ -399,16 +361,16 @@ func (w *rustWalker) fn(c *sitter.Node, idx int) {
 			p := w.f.field(n, "pattern")
 			w.bind(p)
 			if t := w.typeName(w.f.field(n, "type")); t != "" && w.f.kind(p) == "identifier" {
-				w.hold(w.f.text(p), ":"+t)
+				w.loc.hold(w.f.text(p), ":"+t)
 			}
 		case "let_declaration":
 			p := w.f.field(n, "pattern")
 			w.bind(p)
 			if w.f.kind(p) == "identifier" {
 				if t := w.typeName(w.f.field(n, "type")); t != "" {
-					w.hold(w.f.text(p), ":"+t)
+					w.loc.hold(w.f.text(p), ":"+t)
 				} else {
-					w.hold(w.f.text(p), w.chain(w.f.field(n, "value"), 0))
+					w.loc.hold(w.f.text(p), w.chain(w.f.field(n, "value"), 0))
 				}
 			}
 		case "for_expression", "let_condition", "match_arm", "let_chain":
@@ -578,7 +540,7 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 			"char_literal", "line_comment", "block_comment", "primitive_type", "attribute_item":
 			return false
 		case "closure_expression":
-			w.push()
+			w.loc.push()
 			w.bind(w.f.field(x, "parameters"))
 			for _, p := range w.f.named(w.f.field(x, "parameters")) {
 				if w.f.kind(p) == "parameter" {
@@ -588,13 +550,13 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 			}
 			w.refs(w.f.field(x, "return_type"), in)
 			w.refs(w.f.field(x, "body"), in)
-			w.pop()
+			w.loc.pop()
 			return false
 		case "function_item":
 			if x.Id() != n.Id() {
-				w.push()
+				w.loc.push()
 				w.fn(x, in)
-				w.pop()
+				w.loc.pop()
 				return false
 			}
 		}

@@ -44,6 +44,47 @@ func (l *locals) has(name string) bool {
 	return false
 }
 
+// heldLocals is locals with what each holds where the code says it: its
+// declared type (Java) or a receiver chain (Rust), "" when not said.
+type heldLocals struct {
+	locals
+	vars []map[string]string // per frame
+}
+
+func (l *heldLocals) push() {
+	l.locals.push()
+	l.vars = append(l.vars, nil)
+}
+
+func (l *heldLocals) pop() {
+	l.locals.pop()
+	if len(l.vars) > 0 {
+		l.vars = l.vars[:len(l.vars)-1]
+	}
+}
+
+// hold records in the innermost frame that local name holds v.
+func (l *heldLocals) hold(name, v string) {
+	if len(l.vars) == 0 || name == "" || v == "" {
+		return
+	}
+	k := len(l.vars) - 1
+	if l.vars[k] == nil {
+		l.vars[k] = map[string]string{}
+	}
+	l.vars[k][name] = v
+}
+
+// held returns what local name holds, "" when not known.
+func (l *heldLocals) held(name string) string {
+	for i := len(l.vars) - 1; i >= 0; i-- {
+		if v, ok := l.vars[i][name]; ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // qualify joins a parent's qualified name and a name with a dot.
 func qualify(parent, name string) string {
 	if parent == "" {
