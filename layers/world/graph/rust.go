@@ -108,27 +108,22 @@ func (b *builder) resolveRust() {
 			return nil
 		}
 		var out []int
-		for _, t := range sc.named[name] {
-			if t == f {
-				continue
-			}
-			if b.defines(t, name) {
+		from := func(t int) {
+			switch {
+			case t == f:
+			case b.defines(t, name):
 				out = append(out, t)
-			} else {
+			default:
 				out = append(out, follow(t, name, depth+1)...)
 			}
+		}
+		for _, t := range sc.named[name] {
+			from(t)
 		}
 		if len(out) == 0 {
 			for _, g := range x.globs[f] {
 				for _, t := range g {
-					if t == f {
-						continue
-					}
-					if b.defines(t, name) {
-						out = append(out, t)
-					} else {
-						out = append(out, follow(t, name, depth+1)...)
-					}
+					from(t)
 				}
 			}
 		}
