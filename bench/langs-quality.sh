@@ -16,7 +16,10 @@
 # pointer), then the same pooled per language and set. The clones are
 # the caller's: nothing is fetched or committed; each build indexes
 # into a store of its own (refs/speed is deleted before each build's
-# runs, so no facts are shared between builds).
+# runs, so no facts are shared between builds). ONLY=name,name… limits
+# the run to those repositories and OUT=DIR keeps the results there
+# (several runs over disjoint ONLY sets, each with its own clones, can
+# share one OUT; the last prints the table of all).
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: bench/langs-quality.sh DIR [BASELINE_BINARY] [COMMITS]}
@@ -24,9 +27,14 @@ baseline=${2:-}
 commits=${3:-200}
 oracles=${ORACLES:-$root/../shared/oracles}
 [ -f "$oracles/score.py" ] || oracles=$root/../../shared/oracles
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-build_git_speed "$work"
+if [ -n "${OUT:-}" ]; then
+  work=$OUT
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+[ -x "$work/git-speed" ] || build_git_speed "$work"
 mkdir -p "$work/base"
 [ -n "$baseline" ] && cp "$baseline" "$work/base/git-speed"
 builds="new"
@@ -37,6 +45,9 @@ bin_of() { if [ "$1" = new ]; then echo "$work"; else echo "$work/base"; fi; }
 while IFS=$'\t' read -r lang set repo commit; do
   case $lang in ''|'#'*) continue ;; esac
   name=${repo#*/}
+  if [ -n "${ONLY:-}" ] && [[ ",$ONLY," != *",$name,"* ]]; then
+    continue
+  fi
   clone=$dir/$name
   if [ ! -d "$clone/.git" ]; then
     echo "langs-quality: $clone: no clone, skipped" >&2
@@ -64,14 +75,15 @@ while IFS=$'\t' read -r lang set repo commit; do
     fi
     (cd "$clone" && PATH=$bin:$PATH git speed eval --commits "$commits" --budget 32000 --json --cases) > "$work/$name.$b.eval.json"
     PATH=$bin:$PATH python3 "$root/bench/langs_hunks.py" "$clone" "$work/$name.$b.eval.json" > "$work/$name.$b.hunks.json"
-    echo "$lang $set $name $b" >> "$work/rows"
+    echo "$lang $set $name $b" >> "$work/rows.$name"
   done
 done < "$root/bench/langs.tsv"
 
 python3 - "$work" <<'PY'
 import json, sys, collections
 w = sys.argv[1]
-rows = [l.split() for l in open(f"{w}/rows")]
+import glob
+rows = [l.split() for p in sorted(glob.glob(f"{w}/rows.*")) for l in open(p)]
 pool = collections.defaultdict(lambda: collections.Counter())
 print("| language | set | repository | build | precision | recall | eval truth | file recall | whole | hunks | shown | shown or pointed |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
