@@ -90,8 +90,7 @@ import (
 //	   with code after them get a pointer too. Java: a type's Returns
 //	   lists its bases, a method's and a field's their types; enum
 //	   constants are definitions; member qualifiers are receiver chains
-//	   (this, :T, .f, m(), C>x); runs of imports from outside the
-//	   project are one pointer line in the skeleton. Rust: struct fields
+//	   (this, :T, .f, m(), C>x). Rust: struct fields
 //	   are definitions; functions, methods and fields carry their types;
 //	   an impl's Returns is "impl" or "impl:Trait"; member qualifiers are
 //	   receiver chains (:T for self, parameters, locals; f(), >x, >m());

@@ -98,7 +98,6 @@ func (w *javaWalker) bases(c *sitter.Node) string {
 func walkJava(f *file) {
 	w := &javaWalker{f: f}
 	w.docs = f.scanComments(func(k string) bool { return k == "line_comment" || k == "block_comment" }, nil, nil, nil)
-	var outside []*sitter.Node // a run of imports from outside the project, left out of the skeleton
 	for _, c := range f.named(f.root) {
 		switch f.kind(c) {
 		case "package_declaration":
@@ -120,36 +119,11 @@ func walkJava(f *file) {
 				}
 			}
 			f.imp(imp)
-			if !javaOwnImport(f.facts.Package, imp.Path) {
-				outside = append(outside, c)
-				continue
-			}
 		default:
 			w.member(c, "", 0, false)
 		}
-		f.elideRun(outside, 2)
-		outside = outside[:0]
 	}
-	f.elideRun(outside, 2)
 	finishMore(f.facts)
-}
-
-// javaOwnImport reports whether an import names the file's own project:
-// it shares the package's root (feign for feign.codec; org.jsoup for
-// org.jsoup.nodes, the first name being a domain's).
-func javaOwnImport(pkg, imp string) bool {
-	if pkg == "" {
-		return true
-	}
-	segs := strings.SplitN(pkg, ".", 3)
-	root := segs[0]
-	switch root {
-	case "com", "org", "net", "io", "de", "edu", "gov", "uk", "fr", "me", "dev", "co", "ch", "nl", "info", "app":
-		if len(segs) > 1 {
-			root += "." + segs[1]
-		}
-	}
-	return imp == root || strings.HasPrefix(imp, root+".")
 }
 
 // javaModifiers reports the visibility words of a declaration.

@@ -377,25 +377,6 @@ func (f *file) elideBlock(body *sitter.Node) {
 	f.elideBody(body)
 }
 
-// elideRun leaves the statements of run (consecutive siblings, each on
-// lines of its own) out of the skeleton as one pointer line naming their
-// lines, when there are at least min of them.
-func (f *file) elideRun(run []*sitter.Node, min int) {
-	if len(run) < min {
-		return
-	}
-	start, end := startByte(run[0]), f.endByte(run[len(run)-1])
-	s := start
-	for s > 0 && (f.src[s-1] == ' ' || f.src[s-1] == '\t') {
-		s--
-	}
-	if s > 0 && f.src[s-1] != '\n' || f.codeAfter(end) {
-		return // code beside them on their lines
-	}
-	indent := string(f.src[s:start])
-	f.elide(s, end, indent+f.lang.comment+" … lines "+itoa(line(run[0]))+"-"+itoa(f.endLine(run[len(run)-1])))
-}
-
 // cutLine leaves the comment n out of the skeleton together with its
 // indentation and line break when it is alone on its line.
 func (f *file) cutLine(n *sitter.Node) {
