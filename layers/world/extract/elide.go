@@ -14,10 +14,11 @@ import (
 // indented blocks) and by the walkers of lang_kotlin.go, lang_swift.go,
 // lang_scala.go, lang_zig.go and lang_dart.go.
 
-// elideLines leaves body out of the skeleton. A body spanning lines gets
-// "<comment> … lines a-b" when nothing but white space follows it on its
-// last line (the closing keyword or brace on a line of its own), else
-// "…", so no marker comments out code; a short one-line body stays.
+// elideLines leaves body out of the skeleton; a short one-line body
+// stays. The body's place gets "<comment> … lines a-b" when nothing but
+// white space follows it on its last line (the closing keyword or brace
+// on a line of its own), else "…" with the pointer at the end of the
+// line (file.skeleton), so no marker comments out code.
 func (f *file) elideLines(body *sitter.Node) {
 	if body == nil {
 		return
@@ -27,15 +28,22 @@ func (f *file) elideLines(body *sitter.Node) {
 	if start == end && e-s <= maxInit {
 		return
 	}
-	rest := f.src[e:]
-	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-		rest = rest[:i]
+	f.elide(s, e, f.pointerMarker(e, start, end))
+}
+
+// pointerMarker is what an elided run of lines start..end ending at byte
+// e is replaced by: "<comment> … lines a-b", or "… <comment> lines a-b"
+// when code follows on its last line (file.skeleton then moves the
+// pointer to the line's end).
+func (f *file) pointerMarker(e uint, start, end int) string {
+	what := "lines " + itoa(start) + "-" + itoa(end)
+	if start == end {
+		what = "line " + itoa(start)
 	}
-	if start == end || strings.TrimSpace(string(rest)) != "" {
-		f.elide(s, e, "…")
-		return
+	if f.codeAfter(e) {
+		return "… " + f.lang.comment + " " + what
 	}
-	f.elide(s, e, f.lang.comment+" … lines "+itoa(start)+"-"+itoa(end))
+	return f.lang.comment + " … " + what
 }
 
 // upperName reports whether s is written in capitals (a constant by

@@ -84,7 +84,21 @@ import (
 //	   and for loops, comprehensions, x[k], d.items() read them ("h#@i",
 //	   "h#@v"); hints of names, attributes and subscripts; self.x = p
 //	   with p an annotated parameter; C[T](…) is a call of C.
-const Version = 13
+//	14: skeletons: a line pointer written as a line comment never
+//	   comments out code after an elided body (Java's ADD("+") { … },
+//	   // lines 4-6): it moves to the end of the line; bodies elided
+//	   with code after them get a pointer too. Java: a type's Returns
+//	   lists its bases, a method's and a field's their types; enum
+//	   constants are definitions; member qualifiers are receiver chains
+//	   (this, :T, .f, m(), C>x). Rust: struct fields
+//	   are definitions; functions, methods and fields carry their types;
+//	   an impl's Returns is "impl" or "impl:Trait"; member qualifiers are
+//	   receiver chains (:T for self, parameters, locals; f(), >x, >m());
+//	   mod x; records a #[path]; super:: inside an inline module names
+//	   the file's own module. JavaScript: properties a class's methods
+//	   assign on this are its fields; a function's returns of null, and
+//	   of a parameter narrowed by instanceof C, agree with new C.
+const Version = 14
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")

@@ -356,6 +356,11 @@ func (f *file) skeleton() string {
 	sp := skelBufs.Get().(*[2][]byte)
 	b := sp[0][:0]
 	pos := uint(0)
+	// pending is a line pointer ("// lines 4-6") held back from a marker
+	// with code after it on its line (ADD("+") { … }, or f(func() { … },
+	// x)): it goes at the end of that line, so the code stays out of the
+	// comment.
+	var pending []byte
 	for _, c := range cuts {
 		if c.start < pos { // nested in a cut already made
 			continue
@@ -363,11 +368,27 @@ func (f *file) skeleton() string {
 		if c.marker == "" {
 			c = f.wholeLine(c, pos)
 		}
-		b = append(b, f.src[pos:c.start]...)
-		b = append(b, c.marker...)
+		b, pending = appendHeld(b, f.src[pos:c.start], pending)
+		head, ptr := f.splitPointer(c.marker)
+		switch {
+		case ptr == "":
+			b = append(b, c.marker...)
+		case pending != nil: // a second pointer on the line
+			b = append(b, head...)
+			pending = append(append(pending, ';'), ptr[len(f.lang.comment):]...)
+		case f.codeAfter(c.end):
+			b = append(b, head...)
+			pending = append(pending, ptr...)
+		default:
+			b = append(b, c.marker...)
+		}
 		pos = c.end
 	}
-	b = append(b, f.src[pos:]...)
+	b, pending = appendHeld(b, f.src[pos:], pending)
+	if pending != nil {
+		b = append(bytes.TrimRight(b, " \t"), ' ')
+		b = append(b, pending...)
+	}
 	out := append(formats.AppendFoldBlankLines(sp[1][:0], b), '\n')
 	skel := string(out)
 	if cap(b) <= maxPooledSkel && cap(out) <= maxPooledSkel {
@@ -375,6 +396,56 @@ func (f *file) skeleton() string {
 		skelBufs.Put(sp)
 	}
 	return skel
+}
+
+// appendHeld appends seg to b, with the held line pointer, if any, at
+// the end of seg's first line; it returns the pointer still held.
+func appendHeld(b, seg, pending []byte) ([]byte, []byte) {
+	if pending == nil {
+		return append(b, seg...), nil
+	}
+	i := bytes.IndexByte(seg, '\n')
+	if i < 0 {
+		return append(b, seg...), pending
+	}
+	b = bytes.TrimRight(append(b, seg[:i]...), " \t\r")
+	b = append(append(b, ' '), pending...)
+	return append(b, seg[i:]...), nil
+}
+
+// splitPointer splits a marker ending in a line pointer written as a
+// line comment ("{ … } // lines 4-6", "...  # lines 2-3", "# … lines
+// 2-5") into what goes in the body's place and the pointer. A marker
+// without one (or with a block comment, which closes) gives ptr "".
+func (f *file) splitPointer(marker string) (head, ptr string) {
+	lead := f.lang.comment
+	if lead == "" || lead == "/*" {
+		return marker, ""
+	}
+	k := strings.LastIndex(marker, lead)
+	if k < 0 {
+		return marker, ""
+	}
+	rest := strings.TrimPrefix(marker[k+len(lead):], " …")
+	if !strings.HasPrefix(rest, " line") {
+		return marker, ""
+	}
+	return strings.TrimRight(marker[:k], " "), marker[k:]
+}
+
+// codeAfter reports whether anything but white space follows src[end] on
+// its line.
+func (f *file) codeAfter(end uint) bool {
+	for i := end; i < uint(len(f.src)); i++ {
+		switch f.src[i] {
+		case '\n':
+			return false
+		case ' ', '\t', '\r':
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // skelBufs keep the two buffers a skeleton is built in between files:

@@ -55,4 +55,5 @@ func checkFacts(t testing.TB, lang string, src []byte, facts *world.Facts) {
 			t.Fatalf("%s: bad import %+v (lines %d)", lang, i, n)
 		}
 	}
+	checkPointers(t, lang, facts.Skeleton)
 }

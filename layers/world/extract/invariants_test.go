@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ func checkInvariants(t testing.TB, lang string, src []byte, facts *world.Facts) 
 	if facts.Skeleton == "" {
 		return
 	}
+	checkPointers(t, lang, facts.Skeleton)
 	lines := strings.Split(string(src), "\n")
 	pos := 0
 	for _, l := range strings.Split(strings.TrimRight(facts.Skeleton, "\n"), "\n") {
@@ -57,6 +59,39 @@ func checkInvariants(t testing.TB, lang string, src []byte, facts *world.Facts) 
 		if !found {
 			t.Errorf("%s skeleton line %q is not a source line after line %d", lang, l, pos)
 			return
+		}
+	}
+}
+
+// pointerTail is what may follow a line pointer written as a line
+// comment: its lines, and those of the other bodies elided on the line.
+var pointerTail = regexp.MustCompile(`^( …)? lines? [0-9]+(-[0-9]+)?(; lines? [0-9]+(-[0-9]+)?)*$`)
+
+// checkPointers checks that no line pointer of the skeleton comments out
+// code: a line comment that names elided lines ends its line.
+func checkPointers(t testing.TB, lang, skel string) {
+	t.Helper()
+	lead := registry[lang].comment
+	if lead == "/*" {
+		return
+	}
+	for _, l := range strings.Split(skel, "\n") {
+		if !strings.Contains(l, "…") {
+			continue
+		}
+		for k := strings.Index(l, lead); k >= 0; {
+			rest := l[k+len(lead):]
+			if strings.HasPrefix(strings.TrimPrefix(rest, " …"), " line") {
+				if !pointerTail.MatchString(rest) {
+					t.Errorf("%s skeleton line %q: code after its line pointer", lang, l)
+				}
+				break
+			}
+			j := strings.Index(rest, lead)
+			if j < 0 {
+				break
+			}
+			k += len(lead) + j
 		}
 	}
 }

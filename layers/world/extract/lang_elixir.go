@@ -326,11 +326,7 @@ func (w *elixirWalker) elideDo(block *sitter.Node) {
 	if a == b && e-s <= maxInit {
 		return
 	}
-	if a == b || f.lineOfByte(startByte(ks[len(ks)-1])) == b {
-		f.elide(s, e, "…")
-		return
-	}
-	f.elide(s, e, "# … lines "+itoa(a)+"-"+itoa(b))
+	f.elide(s, e, f.pointerMarker(e, a, b))
 }
 
 // importCall records alias, import, require or use.

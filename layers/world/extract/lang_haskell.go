@@ -301,10 +301,10 @@ func (w *haskellWalker) elideEquation(c *sitter.Node) {
 		return
 	}
 	if startLine == endLine {
-		f.elide(s, e, "= …")
+		f.elide(s, e, "= … -- line "+itoa(startLine))
 		return
 	}
-	f.elide(s, e, "-- … lines "+itoa(startLine)+"-"+itoa(endLine))
+	f.elide(s, e, f.pointerMarker(e, startLine, endLine))
 }
 
 // dataType records a data type, newtype, synonym or family with its

@@ -20,8 +20,79 @@ func init() {
 
 type javaWalker struct {
 	f    *file
-	loc  locals
+	loc  heldLocals // with each local's declared type
 	docs map[uintptr]string
+}
+
+// local binds name in the innermost frame with the type typ declares (nil:
+// not said, as for a lambda's parameter or var x = f()).
+func (w *javaWalker) local(name string, typ *sitter.Node) {
+	w.loc.add(name)
+	w.loc.hold(name, w.typeName(typ))
+}
+
+// typeName returns the name of the class a type denotes, as written and
+// without type arguments (Map for Map<K, V>, a.b.C for a.b.C<T>), or ""
+// for a primitive, an array, var or a type variable.
+func (w *javaWalker) typeName(t *sitter.Node) string {
+	f := w.f
+	for t != nil {
+		switch f.kind(t) {
+		case "type_identifier":
+			s := f.text(t)
+			if s == "var" || w.loc.has(s) {
+				return ""
+			}
+			return s
+		case "scoped_type_identifier":
+			var b strings.Builder
+			for _, p := range f.named(t) {
+				switch f.kind(p) {
+				case "type_identifier", "scoped_type_identifier", "generic_type":
+					if b.Len() > 0 {
+						b.WriteByte('.')
+					}
+					b.WriteString(w.typeName(p))
+				}
+			}
+			return b.String()
+		case "generic_type":
+			t = f.namedChild(t, 0)
+			continue
+		case "annotated_type":
+			var last *sitter.Node
+			for _, p := range f.named(t) {
+				last = p
+			}
+			t = last
+			continue
+		}
+		return ""
+	}
+	return ""
+}
+
+// bases lists the types a class, interface, enum or record extends and
+// implements, comma-separated (Def.Returns of a type).
+func (w *javaWalker) bases(c *sitter.Node) string {
+	f := w.f
+	var out []string
+	for _, ch := range f.named(c) {
+		switch f.kind(ch) {
+		case "superclass", "super_interfaces", "extends_interfaces":
+			f.walk(ch, func(x *sitter.Node) bool {
+				switch f.kind(x) {
+				case "type_identifier", "scoped_type_identifier", "generic_type":
+					if n := w.typeName(x); n != "" {
+						out = append(out, n)
+					}
+					return false
+				}
+				return true
+			})
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 func walkJava(f *file) {
@@ -86,9 +157,10 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 		d.Kind = map[string]string{"class_declaration": world.KindClass, "interface_declaration": world.KindInterface,
 			"enum_declaration": world.KindEnum, "record_declaration": "record", "annotation_type_declaration": world.KindInterface}[w.f.kind(c)]
 		d.Signature = f.signature(c, body)
-		idx := f.def(d)
 		w.loc.push()
 		w.typeParams(w.f.field(c, "type_parameters"))
+		d.Returns = w.bases(c)
+		idx := f.def(d)
 		for i, ch := range w.f.all(c) {
 			if c.FieldNameForChild(uint32(i)) == "name" {
 				continue
@@ -112,6 +184,9 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 				continue
 			}
 			if w.f.kind(m) == "enum_constant" {
+				cn := f.text(w.f.field(m, "name"))
+				f.def(world.Def{Name: cn, Qualified: qualify(d.Qualified, cn), Parent: d.Qualified, Kind: world.KindConst,
+					Start: line(m), End: w.f.endLine(m), Exported: true, Signature: cn, Returns: d.Name, Doc: w.docs[m.Id()]})
 				w.refs(w.f.field(m, "arguments"), idx)
 				if b := w.f.field(m, "body"); b != nil {
 					f.elideBlock(b)
@@ -129,10 +204,11 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			d.Name, d.Qualified = lastSegment(parent, "."), qualify(parent, lastSegment(parent, "."))
 		}
 		d.Signature = strings.TrimSuffix(f.signature(c, body), ";")
-		idx := f.def(d)
-		f.elideBlock(body)
 		w.loc.push()
 		w.typeParams(w.f.field(c, "type_parameters"))
+		d.Returns = w.typeName(w.f.field(c, "type"))
+		idx := f.def(d)
+		f.elideBlock(body)
 		w.bindAll(c)
 		for _, ch := range w.f.all(c) {
 			if w.f.kind(ch) != "modifiers" && w.f.kind(ch) != "identifier" {
@@ -153,6 +229,7 @@ func (w *javaWalker) member(c *sitter.Node, parent string, in int, inInterface b
 			if w.f.kind(c) == "constant_declaration" {
 				dd.Kind = world.KindConst
 			}
+			dd.Returns = w.typeName(w.f.field(c, "type"))
 			v := w.f.field(decl, "value")
 			dd.Signature = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(f.signature(c, v), ";")), "=")
 			dd.Signature = strings.TrimSpace(dd.Signature)
@@ -200,32 +277,57 @@ func (w *javaWalker) bindAll(n *sitter.Node) {
 	f := w.f
 	f.walk(n, func(x *sitter.Node) bool {
 		switch w.f.kind(x) {
-		case "formal_parameter", "catch_formal_parameter", "enhanced_for_statement", "resource", "type_pattern",
-			"record_pattern_component", "instanceof_expression":
+		case "formal_parameter", "enhanced_for_statement", "resource":
 			if nm := w.f.field(x, "name"); nm != nil && w.f.kind(nm) == "identifier" {
-				w.loc.add(f.text(nm))
+				w.local(f.text(nm), w.f.field(x, "type"))
+			}
+		case "catch_formal_parameter":
+			if nm := w.f.field(x, "name"); nm != nil && w.f.kind(nm) == "identifier" {
+				var typ *sitter.Node
+				if ct := w.f.childOfKind(x, "catch_type"); ct != nil && w.f.namedCount(ct) == 1 {
+					typ = w.f.namedChild(ct, 0)
+				}
+				w.local(f.text(nm), typ)
+			}
+		case "type_pattern", "record_pattern_component", "instanceof_expression":
+			if nm := w.f.field(x, "name"); nm != nil && w.f.kind(nm) == "identifier" {
+				typ := w.f.field(x, "right")
+				if typ == nil {
+					typ = w.f.field(x, "type")
+				}
+				w.local(f.text(nm), typ)
 			}
 		case "spread_parameter", "type_pattern_component":
 			if vd := w.f.childOfKind(x, "variable_declarator"); vd != nil {
-				w.loc.add(f.text(w.f.field(vd, "name")))
+				w.local(f.text(w.f.field(vd, "name")), nil)
 			}
 			if id := w.f.childOfKind(x, "identifier"); id != nil {
-				w.loc.add(f.text(id))
+				w.local(f.text(id), nil)
 			}
 		case "local_variable_declaration":
+			typ := w.f.field(x, "type")
 			for _, vd := range w.f.named(x) {
 				if w.f.kind(vd) == "variable_declarator" {
-					w.loc.add(f.text(w.f.field(vd, "name")))
+					t := typ
+					if w.typeName(t) == "" { // var x = new T(…)
+						if v := w.f.field(vd, "value"); v != nil && w.f.kind(v) == "object_creation_expression" {
+							t = w.f.field(v, "type")
+						}
+					}
+					w.local(f.text(w.f.field(vd, "name")), t)
 				}
 			}
 		case "lambda_expression":
 			p := w.f.field(x, "parameters")
 			if p != nil && w.f.kind(p) == "identifier" {
-				w.loc.add(f.text(p))
+				w.local(f.text(p), nil)
 			} else {
 				for _, id := range w.f.named(p) {
-					if w.f.kind(id) == "identifier" {
-						w.loc.add(f.text(id))
+					switch w.f.kind(id) {
+					case "identifier":
+						w.local(f.text(id), nil)
+					case "formal_parameter":
+						w.local(f.text(w.f.field(id, "name")), w.f.field(id, "type"))
 					}
 				}
 			}
@@ -329,22 +431,90 @@ func (w *javaWalker) refs(n *sitter.Node, in int) {
 	})
 }
 
-// qual classifies the object of a selection: a type-like name (Type.m) is
-// a qualifier, this/super and values make a member access.
+// qual classifies the object of a selection. A type-like name or a
+// dotted name ending in one (Type.m, a.b.C.m) is a static qualifier (kind
+// value). Any other receiver makes a member use whose qualifier is the
+// receiver as a chain the resolver evaluates to a type, or "" when the
+// code does not say it:
+//
+//	this, super        the enclosing class, its bases
+//	:T                 an instance of T (a local or parameter declared T,
+//	                   new T(…), a cast to T)
+//	.x                 field x of the enclosing class or a base
+//	m()                what method m of the enclosing class returns
+//	C>x, C>m()         field x, or what method m returns, of what C is
 func (w *javaWalker) qual(obj *sitter.Node) (kind, qual string) {
-	s := w.f.text(obj)
-	switch w.f.kind(obj) {
-	case "this", "super":
-		return world.RefMember, s
-	case "identifier":
-		if javaTypeLike(s) && !w.loc.has(s) {
-			return world.RefValue, s
-		}
-		return world.RefMember, s
-	case "field_access", "scoped_identifier":
-		if javaTypeLike(lastSegment(s, ".")) && !strings.ContainsAny(s, "()") {
-			return world.RefValue, foldSpace(s)
-		}
+	if static, q := w.chain(obj, 0); static {
+		return world.RefValue, q
+	} else {
+		return world.RefMember, q
 	}
-	return world.RefMember, ""
+}
+
+// maxChain is the most selections a receiver chain names.
+const maxChain = 4
+
+// chain is qual's receiver chain of obj, static when obj names a type.
+func (w *javaWalker) chain(obj *sitter.Node, depth int) (static bool, q string) {
+	f := w.f
+	if obj == nil || depth > maxChain {
+		return false, ""
+	}
+	switch f.kind(obj) {
+	case "this", "super":
+		return false, f.text(obj)
+	case "identifier":
+		s := f.text(obj)
+		if w.loc.has(s) {
+			if t := w.loc.held(s); t != "" {
+				return false, ":" + t
+			}
+			return false, ""
+		}
+		if javaTypeLike(s) {
+			return true, s
+		}
+		return false, "." + s
+	case "field_access", "scoped_identifier":
+		s := f.text(obj)
+		if javaTypeLike(lastSegment(s, ".")) && !strings.ContainsAny(s, "()") && !w.loc.has(rootName(s)) {
+			return true, foldSpace(s)
+		}
+		inner, name := f.field(obj, "object"), f.field(obj, "field")
+		if f.kind(obj) == "scoped_identifier" {
+			inner, name = f.field(obj, "scope"), f.field(obj, "name")
+		}
+		return false, w.step(inner, f.text(name), depth)
+	case "method_invocation":
+		name := f.text(f.field(obj, "name"))
+		inner := f.field(obj, "object")
+		if inner == nil {
+			return false, name + "()"
+		}
+		return false, w.step(inner, name+"()", depth)
+	case "object_creation_expression":
+		if t := w.typeName(f.field(obj, "type")); t != "" {
+			return false, ":" + t
+		}
+	case "cast_expression":
+		if t := w.typeName(f.field(obj, "type")); t != "" {
+			return false, ":" + t
+		}
+	case "parenthesized_expression":
+		return w.chain(f.namedChild(obj, 0), depth)
+	}
+	return false, ""
+}
+
+// step is the chain of inner followed by the selection sel ("x" or
+// "m()"), or "" when inner's is not known.
+func (w *javaWalker) step(inner *sitter.Node, sel string, depth int) string {
+	static, q := w.chain(inner, depth+1)
+	switch {
+	case q == "":
+		return ""
+	case static:
+		return ":" + q + ">" + sel
+	}
+	return q + ">" + sel
 }

@@ -1054,6 +1054,7 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 	defer f.release(mark)
 	cks := f.kids(body)
 	w.noteDocs(cks)
+	var methods []*sitter.Node // of a JavaScript class: what they assign on this are members
 	for i := range cks {
 		c := &cks[i]
 		n := c.n
@@ -1115,6 +1116,9 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 			w.in = idx
 			w.member1(n, c.kind)
 			w.docParams = nil
+			if c.kind == "method_definition" && f.facts.Lang == world.LangJavaScript {
+				methods = append(methods, n)
+			}
 		default:
 			if c.named {
 				w.member1(n, c.kind)
@@ -1122,6 +1126,53 @@ func (w *jsWalker) classMembers(body *sitter.Node, parent string, parentIdx int)
 		}
 	}
 	w.in = parentIdx
+	if len(methods) > 0 {
+		w.thisFields(methods, parent)
+	}
+}
+
+// thisFields defines the properties a JavaScript class's methods assign
+// on this (this.version = v), which the compiler binds as the class's
+// members, unless the class declares a member of that name.
+func (w *jsWalker) thisFields(methods []*sitter.Node, parent string) {
+	f := w.f
+	seen := map[string]bool{}
+	for _, d := range f.facts.Defs {
+		if d.Parent == parent {
+			seen[d.Name] = true
+		}
+	}
+	for _, m := range methods {
+		w.thisFieldsOf(m, parent, seen)
+	}
+}
+
+func (w *jsWalker) thisFieldsOf(m *sitter.Node, parent string, seen map[string]bool) {
+	f := w.f
+	f.walk(f.field(m, "body"), func(c *sitter.Node) bool {
+		switch k := f.kind(c); {
+		case isFunctionValue(k) && k != "arrow_function", k == "class", k == "class_declaration":
+			return false
+		case k == "assignment_expression":
+			l := f.field(c, "left")
+			if l == nil || f.kind(l) != "member_expression" {
+				return true
+			}
+			o, p := f.field(l, "object"), f.field(l, "property")
+			if o == nil || p == nil || f.kind(o) != "this" || f.kind(p) != "property_identifier" {
+				return true
+			}
+			name := f.text(p)
+			if seen[name] {
+				return true
+			}
+			seen[name] = true
+			f.def(world.Def{Name: name, Kind: world.KindField, Qualified: parent + "." + name, Parent: parent,
+				Start: line(c), End: f.endLine(c), Signature: "this." + name, Exported: !strings.HasPrefix(name, "_"),
+				Returns: w.valueType(nil, f.field(c, "right"))})
+		}
+		return true
+	})
 }
 
 // stripDecorators drops leading "@dec(…)" words from a signature.

@@ -185,7 +185,11 @@ func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 			case "new_expression":
 				name = w.exprOf(v, 0)
 			case "identifier":
-				name = built[f.text(v)]
+				if name = built[f.text(v)]; name == "" {
+					name = w.narrowed(c, f.text(v))
+				}
+			case "null", "undefined":
+				return false // a missing value, as the compiler's strictNullChecks-free union drops it
 			}
 			if name == "" || cls != "" && cls != name {
 				other = true
@@ -199,6 +203,30 @@ func (w *jsWalker) constructedReturn(body *sitter.Node) string {
 		return ""
 	}
 	return cls
+}
+
+// narrowed is the class an if statement around n narrows the name x to
+// (if (x instanceof C) { … return x }), or "".
+func (w *jsWalker) narrowed(n *sitter.Node, x string) string {
+	f := w.f
+	for p := f.parent(n); p != nil; p = f.parent(p) {
+		switch k := f.kind(p); {
+		case isFunctionValue(k), k == "function_declaration", k == "method_definition":
+			return ""
+		case k == "if_statement":
+			cond := f.field(p, "condition")
+			if cond != nil && f.kind(cond) == "parenthesized_expression" {
+				cond = f.namedChild(cond, 0)
+			}
+			if cond == nil || f.kind(cond) != "binary_expression" || f.text(f.field(cond, "operator")) != "instanceof" {
+				continue
+			}
+			if l := f.field(cond, "left"); l != nil && f.kind(l) == "identifier" && f.text(l) == x {
+				return w.exprOf(f.field(cond, "right"), 0)
+			}
+		}
+	}
+	return ""
 }
 
 // valueType is the type expression of what a declaration holds: its

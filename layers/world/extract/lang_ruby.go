@@ -45,11 +45,7 @@ func (w *rubyWalker) elideRuby(body *sitter.Node) {
 	if start == end && w.f.endByte(body)-startByte(body) <= maxInit {
 		return
 	}
-	if start == end {
-		w.f.elide(startByte(body), w.f.endByte(body), "…")
-		return
-	}
-	w.f.elide(startByte(body), w.f.endByte(body), "# … lines "+itoa(start)+"-"+itoa(end))
+	w.f.elide(startByte(body), w.f.endByte(body), w.f.pointerMarker(w.f.endByte(body), start, end))
 }
 
 // body walks the statements of a program, module, class or block body.

@@ -19,8 +19,117 @@ func init() {
 
 type rustWalker struct {
 	f    *file
-	loc  locals
+	loc  heldLocals // with the receiver chain (rustWalker.chain) a local holds
 	docs map[uintptr]string
+	// self is the type of self in the impl or trait being walked ("" outside).
+	self string
+	// inline counts the inline modules (mod tests { … }) around the walk:
+	// a use's super:: inside one names the file's own module.
+	inline int
+}
+
+// rustWrappers are the types whose value a receiver reaches through
+// (Result<T, E> and Option<T> through ?, Box, Rc and Arc by deref).
+var rustWrappers = map[string]bool{"Result": true, "Option": true, "Box": true, "Rc": true, "Arc": true}
+
+// typeName names the type t denotes as written, without references,
+// wrappers and type arguments (Config for &mut Config, Result<Config>
+// or Box<Config>; a::Config for a::Config<T>); Self is the impl's type.
+// A type parameter, a primitive, a tuple or a trait object give "".
+func (w *rustWalker) typeName(t *sitter.Node) string {
+	f := w.f
+	for depth := 0; t != nil && depth < 8; depth++ {
+		switch f.kind(t) {
+		case "reference_type", "pointer_type":
+			t = f.field(t, "type")
+			continue
+		case "dynamic_type", "abstract_type": // dyn Trait, impl Trait
+			t = f.field(t, "trait")
+			continue
+		case "generic_type":
+			base := f.field(t, "type")
+			if n := f.text(base); rustWrappers[lastSegment(n, "::")] {
+				t = f.namedChild(f.field(t, "type_arguments"), 0)
+				continue
+			}
+			t = base
+			continue
+		case "type_identifier":
+			n := f.text(t)
+			if n == "Self" {
+				return w.self
+			}
+			if w.loc.has(n) {
+				return ""
+			}
+			return n
+		case "scoped_type_identifier":
+			return w.path(t)
+		}
+		return ""
+	}
+	return ""
+}
+
+// chain is the receiver n as a chain the resolver evaluates to a type:
+// ":T" (self in an impl of T, a parameter or local declared T, T { … }),
+// "f()" (what function f returns), and after them ">x" (field x) and
+// ">m()" (what method m returns); "" when the code does not say.
+func (w *rustWalker) chain(n *sitter.Node, depth int) string {
+	f := w.f
+	if n == nil || depth > 4 {
+		return ""
+	}
+	switch f.kind(n) {
+	case "self":
+		if w.self != "" {
+			return ":" + w.self
+		}
+	case "identifier":
+		if s := f.text(n); w.loc.has(s) {
+			return w.loc.held(s)
+		}
+	case "field_expression":
+		if c := w.chain(f.field(n, "value"), depth+1); c != "" {
+			return c + ">" + f.text(f.field(n, "field"))
+		}
+	case "call_expression":
+		fn := f.field(n, "function")
+		switch f.kind(fn) {
+		case "field_expression":
+			if c := w.chain(f.field(fn, "value"), depth+1); c != "" {
+				return c + ">" + f.text(f.field(fn, "field")) + "()"
+			}
+		case "scoped_identifier":
+			q := w.path(f.field(fn, "path"))
+			if q == "Self" {
+				q = w.self
+			}
+			switch {
+			case q != "" && capitalised(lastSegment(q, "::")):
+				return ":" + q + ">" + f.text(f.field(fn, "name")) + "()"
+			case q != "" && !w.loc.has(rootName(strings.ReplaceAll(q, "::", "."))):
+				return q + "::" + f.text(f.field(fn, "name")) + "()" // a module's function
+			}
+		case "identifier":
+			if s := f.text(fn); !w.loc.has(s) {
+				return s + "()"
+			}
+		}
+	case "struct_expression":
+		if t := f.field(n, "name"); t != nil {
+			q := w.path(t)
+			if q == "Self" {
+				q = w.self
+			}
+			if q != "" {
+				return ":" + q
+			}
+		}
+	case "try_expression", "await_expression", "parenthesized_expression", "reference_expression", "unary_expression":
+		return w.chain(f.namedChild(n, 0), depth)
+	}
+	return ""
 }
 
 func walkRust(f *file) {
@@ -50,7 +159,13 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 		doc := func() string { return w.docs[c.Id()] }
 		switch w.f.kind(c) {
 		case "use_declaration":
+			from := len(f.facts.Imports)
 			w.use(w.f.field(c, "argument"), "", line(c))
+			if w.inline > 0 {
+				for k := from; k < len(f.facts.Imports); k++ {
+					f.facts.Imports[k].Path = rustInlineSuper(f.facts.Imports[k].Path, w.inline)
+				}
+			}
 		case "extern_crate_declaration":
 			imp := world.Import{Path: name, Line: line(c), Kind: "extern crate"}
 			if a := w.f.field(c, "alias"); a != nil {
@@ -60,12 +175,14 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 		case "mod_item":
 			body := w.f.field(c, "body")
 			if body == nil {
-				f.imp(world.Import{Path: name, Line: line(c), Kind: "mod"})
+				f.imp(world.Import{Path: name, Line: line(c), Kind: "mod", Alias: w.pathAttr(n, c)})
 				continue
 			}
 			d.Kind, d.Signature, d.Doc = world.KindModule, f.signature(c, body), doc()
 			idx := f.def(d)
+			w.inline++
 			w.items(body, d.Qualified, idx, false)
+			w.inline--
 		case "function_item", "function_signature_item":
 			body := w.f.field(c, "body")
 			d.Kind = world.KindFunction
@@ -74,6 +191,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 				d.Exported = d.Exported || rustTraitContext(f, n)
 			}
 			d.Signature, d.Doc = f.signature(c, body), doc()
+			d.Returns = w.typeName(w.f.field(c, "return_type"))
 			idx := f.def(d)
 			f.elideBlock(body)
 			w.fn(c, idx)
@@ -87,6 +205,7 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			idx := f.def(d)
 			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
+			w.fields(body, d.Qualified)
 			w.refs(w.f.field(c, "type_parameters"), idx)
 			w.refs(body, idx)
 			w.refs(w.f.childOfKind(c, "where_clause"), idx)
@@ -98,7 +217,10 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
 			w.refs(w.f.field(c, "bounds"), idx)
+			outer := w.self
+			w.self = name
 			w.items(body, d.Qualified, idx, true)
+			w.self = outer
 			w.loc.pop()
 		case "impl_item":
 			typ := w.f.field(c, "type")
@@ -107,13 +229,20 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			d.Name, d.Qualified, d.Kind = name, qualify(parent, name), world.KindModule
 			d.Signature, d.Doc = f.signature(c, body), doc()
 			d.Exported = false
+			d.Returns = "impl"
+			if tr := rustTypeName(f, w.f.field(c, "trait")); tr != "" {
+				d.Returns = "impl:" + tr
+			}
 			idx := f.def(d)
 			w.loc.push()
 			w.typeParams(w.f.field(c, "type_parameters"))
 			w.refs(w.f.field(c, "trait"), idx)
 			w.refs(typ, idx)
 			w.refs(w.f.childOfKind(c, "where_clause"), idx)
+			outer := w.self
+			w.self = name
 			w.items(body, d.Qualified, idx, true)
+			w.self = outer
 			w.loc.pop()
 		case "const_item", "static_item":
 			d.Kind = world.KindConst
@@ -149,6 +278,28 @@ func (w *rustWalker) items(n *sitter.Node, parent string, in int, inImpl bool) {
 			w.refs(c, in)
 		}
 	}
+}
+
+// rustInlineSuper rewrites a use path written inside depth inline
+// modules to the file's module: each super:: that leaves an inline
+// module stays in the file (self::).
+func rustInlineSuper(p string, depth int) string {
+	n := 0
+	for strings.HasPrefix(p, "super") && n < depth {
+		rest := strings.TrimPrefix(p, "super")
+		if rest != "" && !strings.HasPrefix(rest, "::") {
+			break
+		}
+		p = strings.TrimPrefix(rest, "::")
+		n++
+	}
+	if n == 0 || strings.HasPrefix(p, "super") {
+		return p
+	}
+	if p == "" {
+		return "self"
+	}
+	return "self::" + p
 }
 
 // rustTraitContext reports whether a body belongs to a trait or a trait impl,
@@ -207,8 +358,22 @@ func (w *rustWalker) fn(c *sitter.Node, idx int) {
 	w.f.walk(c, func(n *sitter.Node) bool {
 		switch w.f.kind(n) {
 		case "parameter":
-			w.bind(w.f.field(n, "pattern"))
-		case "let_declaration", "for_expression", "let_condition", "match_arm", "let_chain":
+			p := w.f.field(n, "pattern")
+			w.bind(p)
+			if t := w.typeName(w.f.field(n, "type")); t != "" && w.f.kind(p) == "identifier" {
+				w.loc.hold(w.f.text(p), ":"+t)
+			}
+		case "let_declaration":
+			p := w.f.field(n, "pattern")
+			w.bind(p)
+			if w.f.kind(p) == "identifier" {
+				if t := w.typeName(w.f.field(n, "type")); t != "" {
+					w.loc.hold(w.f.text(p), ":"+t)
+				} else {
+					w.loc.hold(w.f.text(p), w.chain(w.f.field(n, "value"), 0))
+				}
+			}
+		case "for_expression", "let_condition", "match_arm", "let_chain":
 			w.bind(w.f.field(n, "pattern"))
 		case "closure_parameters":
 			for _, p := range w.f.named(n) {
@@ -229,6 +394,50 @@ func (w *rustWalker) fn(c *sitter.Node, idx int) {
 	w.refs(w.f.field(c, "return_type"), idx)
 	w.refs(w.f.childOfKind(c, "where_clause"), idx)
 	w.refs(w.f.field(c, "body"), idx)
+}
+
+// fields records the named fields of a struct or union body as
+// definitions, each with its type in Returns.
+func (w *rustWalker) fields(body *sitter.Node, parent string) {
+	f := w.f
+	if body == nil || f.kind(body) != "field_declaration_list" {
+		return
+	}
+	for _, fd := range f.named(body) {
+		if f.kind(fd) != "field_declaration" {
+			continue
+		}
+		name := f.text(f.field(fd, "name"))
+		if name == "" {
+			continue
+		}
+		f.def(world.Def{Name: name, Qualified: qualify(parent, name), Parent: parent, Kind: world.KindField,
+			Start: line(fd), End: f.endLine(fd), Exported: rustPub(f, fd), Signature: foldSpace(f.text(fd)),
+			Returns: w.typeName(f.field(fd, "type"))})
+	}
+}
+
+// pathAttr returns the file a #[path = "…"] attribute right before the
+// module declaration m (a child of parent) names, or "".
+func (w *rustWalker) pathAttr(parent, m *sitter.Node) string {
+	f := w.f
+	var prev *sitter.Node
+	for _, c := range f.named(parent) {
+		if c.Id() == m.Id() {
+			break
+		}
+		prev = c
+	}
+	if prev == nil || f.kind(prev) != "attribute_item" {
+		return ""
+	}
+	a := strings.TrimSpace(f.text(prev))
+	a = strings.TrimSuffix(strings.TrimPrefix(a, "#["), "]")
+	k, v, ok := strings.Cut(a, "=")
+	if !ok || strings.TrimSpace(k) != "path" {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(v), `"`)
 }
 
 // bind adds the names a pattern binds to the current frame.
@@ -304,7 +513,10 @@ func (w *rustWalker) refs(n *sitter.Node, in int) {
 			fld := w.f.field(x, "field")
 			if fld != nil && w.f.kind(fld) == "field_identifier" {
 				r := world.Ref{Name: f.text(fld), Line: line(fld), In: in, Kind: world.RefMember}
-				if v := w.f.field(x, "value"); v != nil && (w.f.kind(v) == "identifier" || w.f.kind(v) == "self") {
+				v := w.f.field(x, "value")
+				if c := w.chain(v, 0); c != "" {
+					r.Qual = c
+				} else if v != nil && (w.f.kind(v) == "identifier" || w.f.kind(v) == "self") {
 					r.Qual = f.text(v)
 				}
 				f.ref(r)

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"iter"
 	"slices"
 	"strconv"
@@ -43,6 +42,47 @@ func (l *locals) has(name string) bool {
 		}
 	}
 	return false
+}
+
+// heldLocals is locals with what each holds where the code says it: its
+// declared type (Java) or a receiver chain (Rust), "" when not said.
+type heldLocals struct {
+	locals
+	vars []map[string]string // per frame
+}
+
+func (l *heldLocals) push() {
+	l.locals.push()
+	l.vars = append(l.vars, nil)
+}
+
+func (l *heldLocals) pop() {
+	l.locals.pop()
+	if len(l.vars) > 0 {
+		l.vars = l.vars[:len(l.vars)-1]
+	}
+}
+
+// hold records in the innermost frame that local name holds v.
+func (l *heldLocals) hold(name, v string) {
+	if len(l.vars) == 0 || name == "" || v == "" {
+		return
+	}
+	k := len(l.vars) - 1
+	if l.vars[k] == nil {
+		l.vars[k] = map[string]string{}
+	}
+	l.vars[k][name] = v
+}
+
+// held returns what local name holds, "" when not known.
+func (l *heldLocals) held(name string) string {
+	for i := len(l.vars) - 1; i >= 0; i-- {
+		if v, ok := l.vars[i][name]; ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // qualify joins a parent's qualified name and a name with a dot.
@@ -332,16 +372,6 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // trailing line comment, which would swallow that code.
 func (f *file) elideBlock(body *sitter.Node) {
 	if body == nil {
-		return
-	}
-	rest := f.src[f.endByte(body):]
-	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-		rest = rest[:i]
-	}
-	if strings.Trim(string(rest), " \t\r;,") != "" {
-		if f.endByte(body)-startByte(body) > uint(len("{ … }")) {
-			f.elide(startByte(body), f.endByte(body), "{ … }")
-		}
 		return
 	}
 	f.elideBody(body)

@@ -102,6 +102,7 @@ func Build(in Input) *world.Graph {
 	b.resolvePython()
 	b.resolveJS()
 	b.resolveRust()
+	b.resolveJava()
 	b.resolveJVM()
 	b.resolveC()
 	b.resolvePHP()
@@ -513,4 +514,15 @@ func cleanJoin(dir, rel string) string {
 //	   package root whose built entry point is missing (to its source).
 //	5: a Python file importing names from a module listed without facts
 //	   (generated, too large) keeps its edges (it lost them all).
-const Version = 5
+//	6: Java resolves like javac (java.go): types through the file's own,
+//	   single-type imports, its package and on-demand imports (main code
+//	   never sees tests); members through their receiver's type up the
+//	   bases across files; no name fallback, no member guessing. Rust:
+//	   use and mod statements are uses; re-exports (pub use, globs) are
+//	   followed; members through the receiver's type into impl blocks
+//	   across files, trait methods to the trait and its impls; mod x;
+//	   beside the declaring file and through #[path]; crates of the tree
+//	   by [package] and [lib] name in any path. JavaScript: calling a
+//	   module bound whole gives what its export returns (parse() for
+//	   module.exports = parse).
+const Version = 6

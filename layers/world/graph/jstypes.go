@@ -72,12 +72,13 @@ func (ev *jsEval) eval(f int, expr string, budget int) (jsType, bool) {
 	parts := strings.Split(expr, ".")
 	name, calls, sels := jsStep(parts[0])
 	g, n := ev.b.jsNameIn(ev.x, f, name)
-	if g < 0 && calls == 0 {
+	if g < 0 && len(sels) == 0 {
 		// A module bound whole (import * as m, const m = require(…)):
 		// m.x is its top-level name x; m alone what it exports whole
-		// (module.exports = C).
+		// (module.exports = C), and m() what calling that gives
+		// (module.exports = parse).
 		if m := ev.module(f, name); m >= 0 {
-			if len(parts) > 1 {
+			if len(parts) > 1 && calls == 0 {
 				name, calls, sels = jsStep(parts[1])
 				if g, n = ev.b.jsNameIn(ev.x, m, name); g >= 0 {
 					parts = parts[1:]

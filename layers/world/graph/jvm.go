@@ -110,7 +110,9 @@ func (b *builder) resolveJVM() {
 			a.resolveScoped(i, l, s)
 		}
 		for _, i := range files {
-			b.register(i, fn)
+			if b.links[i].Lang != world.LangJava { // Java has its own (java.go)
+				b.register(i, fn)
+			}
 		}
 	}
 }
