@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-speed/git-speed/internal/app"
 )
 
 // interspersed moves a command's flags before its positional arguments, so
@@ -54,6 +56,9 @@ func interspersed(app *cli.App, args []string) []string {
 			pos = append(pos, a)
 			continue
 		}
+		if v, ok := optionalValue[strings.TrimLeft(a, "-")]; ok && (i+1 == len(args) || isFlag(args[i+1]) || args[i+1] == "--") {
+			a += "=" + v // a bare --session: the session started last
+		}
 		flags = append(flags, a)
 		if takesValue(cmd.Flags, a) && i+1 < len(args) {
 			flags = append(flags, args[i+1])
@@ -62,6 +67,10 @@ func interspersed(app *cli.App, args []string) []string {
 	}
 	return append(append(out, flags...), pos...)
 }
+
+// optionalValue are the flags that may be given bare (last, or before
+// another flag), with the value they then take.
+var optionalValue = map[string]string{"session": app.CurrentSession}
 
 func isFlag(a string) bool { return len(a) > 1 && a[0] == '-' && a != "--" }
 

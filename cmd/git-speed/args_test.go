@@ -18,6 +18,10 @@ func TestInterspersed(t *testing.T) {
 		{"git-speed symbols -- -weird --json", "git-speed symbols -- -weird --json"},
 		{"git-speed hook post-checkout a b 1", "git-speed hook post-checkout a b 1"},
 		{"git-speed nosuch --x y", "git-speed nosuch --x y"},
+		{"git-speed render developer F T --session", "git-speed render --session=current developer F T"},
+		{"git-speed render developer F T --session --json", "git-speed render --session=current --json developer F T"},
+		{"git-speed render developer F T --session s1", "git-speed render --session s1 developer F T"},
+		{"git-speed context --session -- x", "git-speed context --session=current -- x"},
 	} {
 		got := interspersed(app, strings.Fields(tc.in))
 		if !reflect.DeepEqual(got, strings.Fields(tc.want)) {

@@ -64,6 +64,9 @@ func cmdIndex() *cli.Command {
 			}
 			fmt.Fprintf(errw, "git-speed: indexed tree %s: %d files, parsed %d, reused %d, skipped %d; %d symbols, %d edges (%d ms)\n",
 				short(res.Tree), res.Files, res.Parsed, res.Reused, res.Skipped, res.Symbols, res.Edges, res.ElapsedMS)
+			if res.OutputFiles > 0 {
+				fmt.Fprintf(errw, "git-speed: %s\n", s.OutputNote(res))
+			}
 			return nil
 		},
 	}

@@ -70,13 +70,14 @@ func cmdRender() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "render a stage prompt for a task (Layer 3)",
-		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree] [--session ID]",
+		UsageText: "git speed render STAGE FEATURE TASK [--out FILE] [--json] [--budget N] [--log FILE] [--base REV] [--rev R | --worktree] [--session [ID]]",
 		Description: "STAGE is architect, verifier, developer, reviewer, coherence or debugger. Scopes the task\n" +
 			"first (rewriting stale artifacts), renders the stage template (Identity, Constraints,\n" +
 			"Material, Traceability), writes .speed/features/FEATURE/context/task-TASK/STAGE.md and\n" +
 			"prints the prompt on stdout. The per-section token report goes to stderr.\n" +
 			"The repository's instruction files (AGENTS.md …) for the task's files are a section of\n" +
-			"their own; --session ID adds the session window and similar memories (docs/agent.md).\n" +
+			"their own; --session ID adds that session's window and similar memories, --session alone\n" +
+			"(last, or before another flag) the session started last's (docs/agent.md).\n" +
 			"Templates can be overridden in .speed/templates/STAGE.md.tmpl.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "also write the prompt to FILE"},

@@ -50,7 +50,7 @@ var (
 	jsonFlag     = &cli.BoolFlag{Name: "json", Usage: "print the result as JSON on stdout"}
 	revFlag      = &cli.StringFlag{Name: "rev", Value: "HEAD", Usage: "commit or tree whose index to read"}
 	worktreeFlag = &cli.BoolFlag{Name: "worktree", Usage: "read the work tree as it is now (edits, untracked files, deletions), indexed on the fly, instead of --rev"}
-	sessionFlag  = &cli.StringFlag{Name: "session", Usage: "session id (default: the session started last)"}
+	sessionFlag  = &cli.StringFlag{Name: "session", Usage: "session id; bare or \"current\": the session started last (the default where a session is read)"}
 )
 
 // noArgs refuses positional arguments for commands that take none.

@@ -108,8 +108,10 @@ func TestMCPAgentTools(t *testing.T) {
 	c.fails("session_event", map[string]any{"kind": 7}, "kind")
 
 	c.ok("session_show", map[string]any{}, "keep the map API")
-	if out := c.ok("session_show", map[string]any{"events": 1}, "keep the map API"); strings.Contains(out, "TestEvictByAge") {
-		t.Errorf("session_show events 1 shows more than the last event:\n%s", out)
+	// One recent event; the ones before it are in the summary.
+	if out := c.ok("session_show", map[string]any{"events": 1}, "keep the map API"); !strings.Contains(out, "### Recent events (the last 1; 7 events before them in the summary)") ||
+		strings.Contains(out, "- #7 test_run (fail)") || !strings.Contains(out, "- #7 test_run: TestEvictByAge fails") {
+		t.Errorf("session_show events 1: not the last event and a summary of the others:\n%s", out)
 	}
 	c.fails("session_show", map[string]any{"events": -1}, "--events must be 0 or more")
 	c.ok("session_compact", map[string]any{}, "TestEvictByAge fails")
@@ -132,6 +134,11 @@ func TestMCPAgentTools(t *testing.T) {
 		if !strings.Contains(ctxOut, want) {
 			t.Errorf("context lacks %q:\n%s", want, ctxOut)
 		}
+	}
+	// Without a session named, the current one is in the context.
+	c.ok("context", map[string]any{"task": "evict the oldest entry by age", "no_map": true}, "TestEvictByAge fails")
+	if out := c.ok("context", map[string]any{"task": "evict the oldest entry by age", "no_map": true, "no_session": true}, "# Task"); strings.Contains(out, "TestEvictByAge") {
+		t.Errorf("context with no_session has the session:\n%s", out)
 	}
 	c.ok("context", map[string]any{"task": "evict", "no_map": true, "json": true}, `"report": {`)
 	c.fails("context", map[string]any{"task": " "}, "context needs a non-empty TASK-TEXT")

@@ -51,9 +51,14 @@ func (s *Session) sessionStore() (*session.Store, error) {
 // memoryStore opens the memories of this repository.
 func (s *Session) memoryStore() *memory.Store { return &memory.Store{Dir: s.agentDir(""), Now: now} }
 
-// sessionID is id, or the session started last.
+// CurrentSession names the session started last wherever a request takes
+// a session id ("current" is never a session's id: session.ValidID).
+const CurrentSession = "current"
+
+// sessionID is id, or the session started last when id is "" or
+// CurrentSession.
 func sessionID(st *session.Store, id string) (string, error) {
-	if id != "" {
+	if id != "" && id != CurrentSession {
 		return id, nil
 	}
 	return st.Current()
@@ -67,8 +72,12 @@ type ContextRequest struct {
 	Task string
 	// Budget is the total tokens; 0 takes agent.context_budget.
 	Budget int
-	// Session is a session whose window goes into the context.
+	// Session is the session whose window goes into the context: "" or
+	// CurrentSession is the session started last (none when no session
+	// was ever started, unless it is named CurrentSession).
 	Session string
+	// NoSession leaves the session window out.
+	NoSession bool
 	// Files are the task's files: repository paths, or absolute paths
 	// outside it. Their folders' instruction files and the map's focus.
 	Files []string
@@ -130,13 +139,10 @@ func (o *op) buildContext(req ContextRequest, st *session.Store, ms *memory.Stor
 	if ao.Memories, ao.MemoryMethod, err = o.searchMemories(o.ctx, ms, req.Task, a.MemoryTop); err != nil {
 		return nil, err
 	}
-	if req.Session != "" {
-		l, err := st.ReadWindow(req.Session)
-		if err != nil {
+	if !req.NoSession {
+		if ao.Window, err = o.sessionWindow(st, req.Session, &warns); err != nil {
 			return nil, err
 		}
-		warns = append(warns, l.Warnings...)
-		ao.Window = l.Window(a.WindowEvents)
 	}
 	if !req.NoMap {
 		ao.RepoMap, ao.MapBudget = o.contextMap(req, cnt, &warns), o.cfg.Map.Budget
@@ -147,6 +153,24 @@ func (o *op) buildContext(req ContextRequest, st *session.Store, ms *memory.Stor
 	}
 	res.Warnings = append(warns, res.Warnings...)
 	return res, nil
+}
+
+// sessionWindow reads the window of session id (see sessionID). When id
+// is "" and no session was started, there is no window and no error.
+func (o *op) sessionWindow(st *session.Store, id string, warns *[]string) (*session.Window, error) {
+	sid, err := sessionID(st, id)
+	if errors.Is(err, session.ErrNoSession) && id == "" {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l, err := st.ReadWindow(sid)
+	if err != nil {
+		return nil, err
+	}
+	*warns = append(*warns, l.Warnings...)
+	return l.Window(o.cfg.Agent.WindowEvents), nil
 }
 
 // pathWords are the words of a task text that look like paths.

@@ -120,18 +120,19 @@ func (o *op) renderSessionSections(id, taskText string, total int, count func(st
 	if err != nil {
 		return nil, err
 	}
-	l, err := st.ReadWindow(id)
+	var warns []string
+	w, err := o.sessionWindow(st, id, &warns)
 	if err != nil {
 		return nil, err
 	}
-	o.warnAll(l.Warnings)
+	o.warnAll(warns)
 	a := o.cfg.Agent
 	hits, method, err := o.searchMemories(o.ctx, o.memoryStore(), taskText, a.MemoryTop)
 	if err != nil {
 		return nil, err
 	}
 	res, err := agent.Assemble(agent.Options{Task: taskText, Budget: total, Count: count,
-		Shares: agent.Shares{Memories: a.Shares.Memories, Session: a.Shares.Session}, Window: l.Window(a.WindowEvents), Memories: hits, MemoryMethod: method})
+		Shares: agent.Shares{Memories: a.Shares.Memories, Session: a.Shares.Session}, Window: w, Memories: hits, MemoryMethod: method})
 	if err != nil {
 		return nil, err
 	}

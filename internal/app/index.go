@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/git-speed/git-speed/gitstore"
 	"github.com/git-speed/git-speed/internal/hooks"
@@ -160,4 +162,26 @@ func (s *Session) Hook(ctx context.Context, name string, args []string) {
 			return err
 		},
 	})
+}
+
+// OutputNote says which files of an index are build output, caches or
+// virtualenvs, and what becomes of them.
+func (s *Session) OutputNote(res *build.Result) string {
+	var dirs []string
+	for i, r := range res.Output {
+		if i == 3 {
+			dirs = append(dirs, fmt.Sprintf("%d more", len(res.Output)-3))
+			break
+		}
+		dirs = append(dirs, r.Dir+"/ ("+r.Why+")")
+	}
+	where := "by their content"
+	if len(dirs) > 0 {
+		where = "under " + strings.Join(dirs, ", ")
+	}
+	what := "listed without facts and left out of maps and scope (index.output = \"parse\" reads them)"
+	if s.cfg.Index.Output == "parse" {
+		what = "read as source (index.output = \"parse\")"
+	}
+	return fmt.Sprintf("%d files are build output, caches or virtualenvs, %s: %s", res.OutputFiles, where, what)
 }

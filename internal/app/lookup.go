@@ -61,7 +61,7 @@ func (s *Session) Skeleton(ctx context.Context, req SkeletonRequest) (string, er
 func whyNoFacts(e *world.FileEntry) string {
 	for _, f := range e.Flags {
 		switch f.Name {
-		case world.FlagBinary, world.FlagTooLarge, world.FlagSymlink, world.FlagSubmodule, world.FlagIgnored, world.FlagGenerated, world.FlagVendored:
+		case world.FlagBinary, world.FlagTooLarge, world.FlagSymlink, world.FlagSubmodule, world.FlagIgnored, world.FlagGenerated, world.FlagVendored, world.FlagOutput:
 			return "flagged " + f.Name + " (" + f.Reason + ")"
 		}
 	}
@@ -79,6 +79,8 @@ func commentLeader(lang string) string {
 		return ";"
 	case world.LangCSS:
 		return "/*"
+	case world.LangHaskell, world.LangLua:
+		return "--"
 	}
 	return "//"
 }

@@ -32,7 +32,9 @@ type RenderRequest struct {
 	Log, LogName string
 	// Base is the reviewer's diff base, overriding the task's.
 	Base string
-	// Session adds the session window and similar memories.
+	// Session adds the window of this session and similar memories;
+	// CurrentSession is the session started last ("" adds neither: a
+	// rendered prompt is reproducible from the repository alone).
 	Session string
 }
 
@@ -59,6 +61,15 @@ func (s *Session) Render(ctx context.Context, req RenderRequest) (*RenderResult,
 	rev, err := s.rev(req.Rev)
 	if err != nil {
 		return nil, err
+	}
+	if req.Session == CurrentSession {
+		st, err := s.sessionStore()
+		if err != nil {
+			return nil, err
+		}
+		if req.Session, err = st.Current(); err != nil {
+			return nil, err
+		}
 	}
 	o := s.op(ctx)
 	o.focusTask = req.Task

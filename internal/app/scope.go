@@ -180,6 +180,15 @@ func (s *Session) redactFeature(f *feature.Feature) error {
 			clean(&t.Decisions[i].Summary)
 			clean(&t.Decisions[i].Detail)
 		}
+		for i := range t.Assumptions {
+			clean(&t.Assumptions[i])
+		}
+		for i := range t.Concerns {
+			clean(&t.Concerns[i])
+		}
+	}
+	for i := range f.Concerns {
+		clean(&f.Concerns[i])
 	}
 	return nil
 }

@@ -48,6 +48,8 @@ func (s *Session) scopeKey(tree, commit string, f *feature.Feature, task string,
 	fmt.Fprintf(h, "%s\x00%d:", f.Name, len(f.SpecRaw))
 	h.Write(f.SpecRaw)
 	fmt.Fprintf(h, "\x00%s\x00", f.SpecPath)
+	fmt.Fprintf(h, "%s\x00%d:", f.FilePath, len(f.FileRaw))
+	h.Write(f.FileRaw)
 	for _, t := range f.Tasks {
 		fmt.Fprintf(h, "task\x00%s\x00%d:", t.Path, len(t.Raw))
 		h.Write(t.Raw)

@@ -62,6 +62,7 @@ type Index struct {
 	Ignore       []string `toml:"ignore"`         // globs (internal/pathglob: "*.pb.go", "gen/**", "a/**/b.go")
 	Generated    string   `toml:"generated"`      // "skip" (listed, no facts) or "parse"
 	Vendored     string   `toml:"vendored"`       // "skip" or "parse"
+	Output       string   `toml:"output"`         // build output, caches, virtualenvs: "skip" (listed, no facts, out of maps and scope) or "parse"
 	Languages    []string `toml:"languages"`      // extract only these; empty means every supported language
 	ParseTimeout Duration `toml:"parse_timeout"`  // per file
 	Workers      int      `toml:"workers"`        // 0 means one per core
@@ -132,6 +133,7 @@ func Default() Config {
 			Ignore:       []string{},
 			Generated:    "skip",
 			Vendored:     "skip",
+			Output:       "skip",
 			Languages:    []string{},
 			ParseTimeout: Duration(10 * time.Second),
 		},
@@ -255,7 +257,7 @@ func (c *Config) validate() *Error {
 			return bad("index.ignore", "%v", err)
 		}
 	}
-	for key, v := range map[string]string{"index.generated": c.Index.Generated, "index.vendored": c.Index.Vendored} {
+	for key, v := range map[string]string{"index.generated": c.Index.Generated, "index.vendored": c.Index.Vendored, "index.output": c.Index.Output} {
 		if v != "skip" && v != "parse" {
 			return bad(key, "must be \"skip\" or \"parse\", got %q", v)
 		}
@@ -445,7 +447,7 @@ func (c *Config) TreeDigest() string {
 	sort.Strings(ig)
 	langs := append([]string(nil), c.Index.Languages...)
 	sort.Strings(langs)
-	fmt.Fprintf(h, "tree-v1\x00%d\x00%q\x00%s\x00%s\x00%q\x00", c.Index.MaxFileBytes, ig, c.Index.Generated, c.Index.Vendored, langs)
+	fmt.Fprintf(h, "tree-v2\x00%d\x00%q\x00%s\x00%s\x00%s\x00%q\x00", c.Index.MaxFileBytes, ig, c.Index.Generated, c.Index.Vendored, c.Index.Output, langs)
 	// A tree's map names the facts keys of its files, so settings that
 	// change facts (redaction rules) make it another index: a tree indexed
 	// under older rules never serves their facts.

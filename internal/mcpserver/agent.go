@@ -16,12 +16,13 @@ import (
 // the command line says on stderr (its report, warnings, notes).
 type (
 	contextIn struct {
-		Task    string   `json:"task" jsonschema:"the task, in words"`
-		Budget  int      `json:"budget,omitempty" jsonschema:"total tokens (default agent.context_budget)"`
-		Session string   `json:"session,omitempty" jsonschema:"a session id whose window goes into the context"`
-		Files   []string `json:"files,omitempty" jsonschema:"repository-relative files the task is about: their folders' instruction files, the map's focus"`
-		NoMap   bool     `json:"no_map,omitempty" jsonschema:"leave the repo map out"`
-		JSON    bool     `json:"json,omitempty" jsonschema:"return the context, its sections and report as JSON"`
+		Task      string   `json:"task" jsonschema:"the task, in words"`
+		Budget    int      `json:"budget,omitempty" jsonschema:"total tokens (default agent.context_budget)"`
+		Session   string   `json:"session,omitempty" jsonschema:"the session whose window goes into the context (default: the current one, when a session was started)"`
+		NoSession bool     `json:"no_session,omitempty" jsonschema:"leave the session window out"`
+		Files     []string `json:"files,omitempty" jsonschema:"repository-relative files the task is about: their folders' instruction files, the map's focus"`
+		NoMap     bool     `json:"no_map,omitempty" jsonschema:"leave the repo map out"`
+		JSON      bool     `json:"json,omitempty" jsonschema:"return the context, its sections and report as JSON"`
 	}
 	sessionEventIn struct {
 		Kind    string   `json:"kind" jsonschema:"task_started, file_read, tool_call, edit, test_run, failure, decision or note"`
@@ -68,7 +69,7 @@ type (
 )
 
 func (srv *Server) addAgentTools(m *mcp.Server) {
-	add(srv, m, "context", "Assembles a task's context (task, instruction files, session window, similar memories, repo map), each section within its share of the budget, followed by the per-section token report.", srv.context)
+	add(srv, m, "context", "Assembles a task's context (task, instruction files, the window of the current session or the one named, similar memories, repo map), each section within its share of the budget, followed by the per-section token report.", srv.context)
 	add(srv, m, "session_event", "Appends an event (task_started, file_read, tool_call, edit, test_run, failure, decision, note) to the current session, starting one when there is none; compacts by itself at agent.compact_at of the window.", srv.sessionEvent)
 	add(srv, m, "session_start", "Starts a session and makes it the current one; returns its id.", srv.sessionStart)
 	add(srv, m, "session_list", "The sessions of this repository, the current one starred, with events, compactions, context tokens and goal.", srv.sessionList)
@@ -102,7 +103,7 @@ func (srv *Server) context(ctx context.Context, in contextIn) (*reply, error) {
 	if in.Budget < 0 {
 		return nil, app.Usagef("--budget must be a positive number of tokens, got %d", in.Budget)
 	}
-	res, err := srv.s.Context(ctx, app.ContextRequest{Task: in.Task, Budget: in.Budget, Session: in.Session, Files: files, NoMap: in.NoMap})
+	res, err := srv.s.Context(ctx, app.ContextRequest{Task: in.Task, Budget: in.Budget, Session: in.Session, NoSession: in.NoSession, Files: files, NoMap: in.NoMap})
 	if err != nil {
 		return nil, err
 	}

@@ -133,27 +133,28 @@ func Assemble(o Options) (*Result, error) {
 	}
 
 	if w := o.Window; w != nil {
-		res.Session = w
 		limit := share(o.Shares.Session)
+		// The recent events come first, in at most half the share when
+		// there is a summary; those that do not fit are folded into the
+		// summary (the oldest first), which takes the rest and is cut, with
+		// a pointer, only when it does not fit either.
+		folded := 0
+		for {
+			room := limit
+			if w.Summary != nil {
+				room = limit / 2
+			}
+			if len(w.Recent) == 0 || o.Count(w.RecentText()) <= room {
+				break
+			}
+			w = w.Folding(w.Folded + 1)
+			folded++
+		}
+		res.Session = w
+		text := w.RecentText()
 		sum := w.SummaryText()
 		if sum != "" {
 			sum = fmt.Sprintf("## Session %s\n\n", w.ID) + sum
-		}
-		// The recent events come first, in at most half the share (the
-		// oldest dropped first); the summary takes the rest.
-		recent := *w
-		recent.Summary = nil
-		room := limit
-		if sum != "" {
-			room = limit / 2
-		}
-		text := recent.RecentText()
-		dropped := 0
-		for len(recent.Recent) > 0 && o.Count(text) > room {
-			recent.Recent = recent.Recent[1:]
-			recent.Omitted++
-			dropped++
-			text = recent.RecentText()
 		}
 		sumSec := Section{Name: SecSessionSummary, Limit: limit - o.Count(text)}
 		if w.Summary != nil {
@@ -166,9 +167,12 @@ func Assemble(o Options) (*Result, error) {
 		if sum == "" && text != "" {
 			text = fmt.Sprintf("## Session %s\n\n", w.ID) + text
 		}
-		sec := Section{Name: SecRecentEvents, Limit: room, Items: len(recent.Recent)}
-		if dropped > 0 {
-			sec.Cut = fmt.Sprintf("%d older events left out to fit", dropped)
+		sec := Section{Name: SecRecentEvents, Limit: limit, Items: len(w.Recent)}
+		if w.Summary != nil {
+			sec.Limit = limit / 2
+		}
+		if folded > 0 {
+			sec.Cut = fmt.Sprintf("%d older events folded into the summary to fit", folded)
 		}
 		add(sec, text)
 	}

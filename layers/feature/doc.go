@@ -1,7 +1,9 @@
 // Package feature is part of git-speed's Layer 2 input: it owns the files a
 // user writes under .speed/features/<feature>/ — the task definitions
-// (tasks/<id>.toml, decoded strictly) and the feature's spec.md (split into
-// requirements with ids such as REQ-1 and design paragraphs). It checks what
+// (tasks/<id>.toml, decoded strictly), the feature's spec.md (split into
+// requirements with ids such as REQ-1 and design paragraphs) and its
+// feature.toml (the cross-cutting concerns every task is given, decoded
+// strictly). It checks what
 // a person can get wrong (unknown keys, paths outside the repository, ids
 // that do not match file names, unknown or cyclic dependencies) and reports
 // each problem once, naming the file, line and key at fault.

@@ -48,6 +48,11 @@ type Task struct {
 	Commands       []string   `toml:"commands" json:"commands,omitempty"`
 	CommandDetails bool       `toml:"command_details" json:"command_details,omitempty"`
 	Decisions      []Decision `toml:"decisions" json:"decisions,omitempty"`
+	// Assumptions are what the task takes as given; Concerns are
+	// cross-cutting concerns it records, handed, once it is done, to the
+	// tasks that depend on it (constraints.go).
+	Assumptions []string `toml:"assumptions" json:"assumptions,omitempty"`
+	Concerns    []string `toml:"concerns" json:"concerns,omitempty"`
 
 	// Path is the task file, relative to the work tree.
 	Path string `toml:"-" json:"-"`
@@ -69,6 +74,12 @@ type Feature struct {
 	// (nil when there is none).
 	SpecPath string
 	SpecRaw  []byte
+
+	// Concerns are the feature's cross-cutting concerns, from its
+	// feature.toml (FilePath, FileRaw: nil when there is none).
+	Concerns []string
+	FilePath string
+	FileRaw  []byte
 }
 
 // Options controls LoadFeature.
@@ -160,6 +171,10 @@ func LoadFeature(root fs.FS, name string, opts Options) (*Feature, []Warning, er
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &Error{File: specPath, Msg: err.Error()}
+	}
+
+	if err := f.loadFile(root, dir); err != nil {
+		return nil, nil, err
 	}
 
 	tasksDir := path.Join(dir, "tasks")
@@ -413,21 +428,8 @@ var idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // one that does not decode gives an *Error at the place it stopped.
 func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []Warning, error) {
 	t := &Task{}
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(t); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) && len(sm.Errors) > 0 {
-			e := sm.Errors[0]
-			row, _ := e.Position()
-			return nil, nil, &Error{File: name, Line: row, Key: strings.Join(e.Key(), "."), Msg: "unknown key"}
-		}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, _ := de.Position()
-			msg := strings.TrimPrefix(de.Error(), "toml: ")
-			return nil, nil, &Error{File: name, Line: row, Key: strings.Join(de.Key(), "."), Msg: msg}
-		}
-		return nil, nil, &Error{File: name, Msg: err.Error()}
+	if err := decodeStrict(name, data, t); err != nil {
+		return nil, nil, err
 	}
 	t.Path, t.Raw = name, data
 	var errs []*Error
@@ -473,6 +475,8 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 	}
 	t.FilesTouched = clean("files_touched", t.FilesTouched)
 	t.Commands = cleanOnly(name, data, "commands", t.Commands, &errs)
+	errs = append(errs, checkTexts(name, data, "assumptions", t.Assumptions)...)
+	errs = append(errs, checkTexts(name, data, "concerns", t.Concerns)...)
 	for i := range t.Decisions {
 		if t.Decisions[i].Summary == "" {
 			bad("decisions", "decision %d has no summary", i+1)
@@ -513,6 +517,29 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 		t.Requirements = []string{}
 	}
 	return t, warns, nil
+}
+
+// decodeStrict decodes the TOML file name into v, refusing unknown keys;
+// the error names the file, line and key at fault.
+func decodeStrict(name string, data []byte, v any) error {
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var sm *toml.StrictMissingError
+	if errors.As(err, &sm) && len(sm.Errors) > 0 {
+		e := sm.Errors[0]
+		row, _ := e.Position()
+		return &Error{File: name, Line: row, Key: strings.Join(e.Key(), "."), Msg: "unknown key"}
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, _ := de.Position()
+		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		return &Error{File: name, Line: row, Key: strings.Join(de.Key(), "."), Msg: msg}
+	}
+	return &Error{File: name, Msg: err.Error()}
 }
 
 // cleanOnly cleans paths that need not be in the tree, adding a problem

@@ -251,6 +251,7 @@ func FuzzParseTask(f *testing.F) {
 	f.Add([]byte("id = \"t1\"\ndepends_on = [\"t1\"]\n"))
 	f.Add([]byte("id = \"t2\"\nstatus = \"x\"\nfiles_touched = [\"../a\", \"/b\"]\ncommands = [\"../c.md\"]\n"))
 	f.Add([]byte("id = \"t1\"\ncommands = [\".claude/commands/x.md\"]\ncommand_details = true\n"))
+	f.Add([]byte("id = \"t1\"\nassumptions = [\"a\", \" \"]\nconcerns = [\"c\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, _, err := ParseTask("tasks/t1.toml", data, func(string) bool { return false })
 		if err != nil {
@@ -270,9 +271,36 @@ func FuzzParseTask(f *testing.F) {
 		if task.ID != "t1" {
 			t.Fatalf("id %q accepted", task.ID)
 		}
+		for _, x := range append(append([]string(nil), task.Assumptions...), task.Concerns...) {
+			if strings.TrimSpace(x) == "" {
+				t.Fatalf("an empty assumption or concern accepted: %q", data)
+			}
+		}
 		for _, p := range task.FilesTouched {
 			if c, err := CleanPath(p); err != nil || c != p {
 				t.Fatalf("unclean path %q accepted", p)
+			}
+		}
+	})
+}
+
+// FuzzFeatureFile: feature.toml either loads with no empty concern or
+// fails with an error that names it.
+func FuzzFeatureFile(f *testing.F) {
+	f.Add([]byte("concerns = [\"a\", \"b\"]\n"))
+	f.Add([]byte("concerns = [\"\"]\nx = 1\n"))
+	f.Add([]byte("concerns = 3\n[t]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ft, _, err := LoadFeature(fstest.MapFS{".speed/features/f/feature.toml": &fstest.MapFile{Data: data}}, "f", Options{})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), ".speed/features/f/feature.toml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, c := range ft.ConcernsFor("none") {
+			if strings.TrimSpace(c.Text) == "" {
+				t.Fatalf("an empty concern accepted: %q", data)
 			}
 		}
 	})
@@ -297,4 +325,49 @@ func FuzzParseSpec(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestConcernsAndAssumptions(t *testing.T) {
+	fsys := taskFS(map[string]string{
+		"feature.toml": "# cross-cutting\nconcerns = [\"Money is integer cents.\", \"Every handler logs its request id.\"]\n",
+		"tasks/a.toml": "id = \"a\"\ntitle = \"Prices\"\nstatus = \"done\"\nconcerns = [\"Prices are never negative.\"]\n",
+		"tasks/b.toml": "id = \"b\"\ntitle = \"Carts\"\ndepends_on = [\"a\", \"c\"]\nassumptions = [\"A cart holds at most 100 items.\"]\nconcerns = [\"Carts are per user.\"]\n",
+		"tasks/c.toml": "id = \"c\"\ntitle = \"Not done\"\nconcerns = [\"never handed on\"]\n",
+	})
+	f, _, err := LoadFeature(fsys, "auth", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Task("b").Assumptions; !reflect.DeepEqual(got, []string{"A cart holds at most 100 items."}) {
+		t.Errorf("assumptions %q", got)
+	}
+	var got []string
+	for _, c := range f.ConcernsFor("b") {
+		got = append(got, c.Source+": "+c.Text+" @"+c.Path)
+	}
+	want := []string{
+		"feature: Money is integer cents. @.speed/features/auth/feature.toml#concerns[0]",
+		"feature: Every handler logs its request id. @.speed/features/auth/feature.toml#concerns[1]",
+		"b: Carts are per user. @.speed/features/auth/tasks/b.toml#concerns[0]",
+		"a: Prices are never negative. @.speed/features/auth/tasks/a.toml#concerns[0]",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("concerns of b:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// feature.toml is read strictly; a bad one names its file, line and key.
+	for file, wantErr := range map[string]string{
+		"concerns = [\"ok\"]\nconcern = \"typo\"\n": ".speed/features/auth/feature.toml:2: key concern: unknown key",
+		"concerns = \"one\"\n":                      ".speed/features/auth/feature.toml:1: key concerns:",
+		"concerns = [\"ok\", \"  \"]\n":             ".speed/features/auth/feature.toml:1: key concerns: entry 2 is empty",
+	} {
+		_, _, err := LoadFeature(taskFS(map[string]string{"feature.toml": file}), "auth", Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), wantErr) {
+			t.Errorf("feature.toml %q: error %v, want %s…", file, err, wantErr)
+		}
+	}
+	f, _, _ = LoadFeature(taskFS(map[string]string{"tasks/x.toml": "id = \"x\"\ntitle = \"X\"\nassumptions = [\"\"]\n"}), "auth", Options{})
+	if te := f.TaskError("x"); te == nil || !strings.Contains(te.Error(), "tasks/x.toml:3: key assumptions: entry 1 is empty") {
+		t.Errorf("an empty assumption: %v", te)
+	}
 }

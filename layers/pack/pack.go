@@ -114,6 +114,8 @@ type Budget struct {
 	MaxItems int    `json:"max_items"`
 	Tokens   int    `json:"tokens"`
 	Counter  string `json:"counter"`
+	// MaxSnippetTokens bounds each snippet (snippetcap.go).
+	MaxSnippetTokens int `json:"max_snippet_tokens"`
 }
 
 // Item is one file of the pack.
@@ -181,7 +183,7 @@ func Build(src Source, req Request) (*Pack, error) {
 	lap("score")
 	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
 		Git:        GitInfo{Success: req.Status != nil, Status: req.Status, Untracked: req.Untracked && req.Status != nil},
-		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name()},
+		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name(), MaxSnippetTokens: MaxSnippetTokens},
 		Candidates: candidates, OpenQuestions: open}
 	if p.Git.Status == nil {
 		p.Git.Status = []Status{}

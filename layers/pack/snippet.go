@@ -74,6 +74,7 @@ func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 		it.Signature = emit(req, s.Path, def.Signature)
 	}
 	it.Snippet = emit(req, s.Path, quote(lines, from, to))
+	capSnippet(&it, req.Counter.Count)
 	return it, nil
 }
 

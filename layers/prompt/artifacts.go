@@ -91,6 +91,7 @@ type Cut struct {
 // Material is material.json: the scoped content a prompt is built from.
 type Material struct {
 	Task           Task            `json:"task"`
+	Concerns       []Concern       `json:"concerns"`
 	Decisions      []Decision      `json:"decisions"`
 	Spec           []SpecItem      `json:"spec"`
 	SpecParagraphs []SpecParagraph `json:"spec_paragraphs"`
@@ -108,6 +109,14 @@ type Task struct {
 	Acceptance   []string `json:"acceptance"`
 	Requirements []string `json:"requirements"`
 	Base         string   `json:"base"`
+	Assumptions  []string `json:"assumptions"`
+}
+
+// Concern is a cross-cutting concern the task is given: its feature's
+// (Source "feature") or one a task recorded (Source the task's id).
+type Concern struct {
+	Source string `json:"source"`
+	Text   string `json:"text"`
 }
 
 // Decision is an upstream decision recorded by a task.

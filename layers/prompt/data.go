@@ -21,6 +21,8 @@ type Data struct {
 	Tokenizer string
 
 	Task           Task
+	Assumptions    []string  // the task's (material.json task.assumptions)
+	Concerns       []Concern // cross-cutting: the feature's, the task's, its done upstream tasks'
 	Decisions      []Decision
 	Spec           []SpecItem
 	SpecParagraphs []SpecParagraph
@@ -144,6 +146,8 @@ func newData(stage string, in Input) *Data {
 		}
 		m := c.Material
 		d.Task = m.Task
+		d.Assumptions = m.Task.Assumptions
+		d.Concerns = m.Concerns
 		d.Decisions = m.Decisions
 		d.Spec = m.Spec
 		d.SpecParagraphs = m.SpecParagraphs

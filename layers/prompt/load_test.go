@@ -117,7 +117,12 @@ func TestRenderOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# T3 for fetch-retry\n\nKeep it short.\n\n- internal/fetch/fetch.go\n- internal/fetch/fetch_test.go\n\nREQ-2 REQ-4\n"
+	// The override's constraints get the task's assumptions and concerns.
+	block := assumptionsBlock(&Data{Assumptions: c.Material.Task.Assumptions, Concerns: c.Material.Concerns})
+	if !strings.Contains(block, "The origin answers 5xx only for transient failures.") {
+		t.Fatalf("no assumptions in the fixture's block:\n%s", block)
+	}
+	want := "# T3 for fetch-retry\n\nKeep it short.\n\n" + block + "\n- internal/fetch/fetch.go\n- internal/fetch/fetch_test.go\n\nREQ-2 REQ-4\n"
 	if out.Text != want {
 		t.Errorf("override rendered\n%q\nwant\n%q", out.Text, want)
 	}

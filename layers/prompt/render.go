@@ -164,8 +164,11 @@ func Render(stage string, in Input) (*Output, error) {
 		if err := t.t.ExecuteTemplate(&buf, sec, data); err != nil {
 			return nil, t.wrap(err)
 		}
-		if sec == "constraints" && in.Fallback != "" {
-			buf.WriteString("\n\n" + fallbackNotice(in.Fallback))
+		if sec == "constraints" {
+			withAssumptions(&buf, data)
+			if in.Fallback != "" {
+				buf.WriteString("\n\n" + fallbackNotice(in.Fallback))
+			}
 		}
 		text, _ := red.Text("", tidy(buf.String()))
 		bySection[sec] = text

@@ -121,6 +121,7 @@ type Cut struct {
 // Material is material.json: what Layer 3 renders.
 type Material struct {
 	Task           TaskInfo        `json:"task"`
+	Concerns       []Concern       `json:"concerns"`
 	Decisions      []Decision      `json:"decisions"`
 	Spec           []SpecItem      `json:"spec"`
 	SpecParagraphs []SpecParagraph `json:"spec_paragraphs"`
@@ -138,6 +139,14 @@ type TaskInfo struct {
 	Acceptance   []string `json:"acceptance"`
 	Requirements []string `json:"requirements"`
 	Base         string   `json:"base"`
+	Assumptions  []string `json:"assumptions"`
+}
+
+// Concern is a cross-cutting concern the task is given: the feature's
+// (Source "feature") or one a task recorded (Source its id).
+type Concern struct {
+	Source string `json:"source"`
+	Text   string `json:"text"`
 }
 
 // Decision is a decision of the task or of a done task upstream.
@@ -204,7 +213,7 @@ func (s *state) taskInfo() TaskInfo {
 	}
 	return TaskInfo{ID: t.ID, Title: t.Title, Description: t.Description, Status: t.Status,
 		FilesTouched: nn(t.FilesTouched), DependsOn: nn(t.DependsOn), Acceptance: nn(t.Acceptance),
-		Requirements: nn(t.Requirements), Base: t.Base}
+		Requirements: nn(t.Requirements), Base: t.Base, Assumptions: nn(t.Assumptions)}
 }
 
 // balance is step 5: limits per dimension, task and spec first, their
@@ -372,6 +381,10 @@ func (s *state) result() *Result {
 	if mat.Decisions == nil {
 		mat.Decisions = []Decision{}
 	}
+	mat.Concerns = []Concern{}
+	for _, c := range s.concerns {
+		mat.Concerns = append(mat.Concerns, Concern{Source: c.Source, Text: c.Text})
+	}
 	mat.Spec = s.spec
 	if mat.Spec == nil {
 		mat.Spec = []SpecItem{}
@@ -429,6 +442,13 @@ func (s *state) redactMaterial(mat *Material) Redactions {
 	for i := range t.Acceptance {
 		clean("", &t.Acceptance[i])
 	}
+	t.Assumptions = append([]string{}, t.Assumptions...)
+	for i := range t.Assumptions {
+		clean("", &t.Assumptions[i])
+	}
+	for i := range mat.Concerns {
+		clean("", &mat.Concerns[i].Text)
+	}
 	for i := range mat.Decisions {
 		clean("", &mat.Decisions[i].Summary)
 		clean("", &mat.Decisions[i].Detail)
@@ -467,6 +487,9 @@ func (s *state) inputs() map[string]string {
 		"stage":         h([]byte(s.stage)),
 		"budget":        h([]byte(strconv.Itoa(s.total))),
 		"spec.md":       h(s.f.SpecRaw),
+	}
+	if s.f.FileRaw != nil {
+		in[feature.FileName] = h(s.f.FileRaw)
 	}
 	if s.opt.ConfigRaw != nil {
 		in["speed.toml"] = h(s.opt.ConfigRaw)

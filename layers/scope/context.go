@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/align"
 )
@@ -53,7 +54,14 @@ func taskRendering(t TaskInfo) string {
 	if t.Base != "" {
 		fmt.Fprintf(&b, "Base: %s\n", t.Base)
 	}
+	for _, a := range t.Assumptions {
+		fmt.Fprintf(&b, "Assumption: %s\n", a)
+	}
 	return b.String()
+}
+
+func concernRendering(c feature.Concern) string {
+	return fmt.Sprintf("- [%s] %s\n", c.Source, c.Text)
 }
 
 func decisionRendering(d Decision) string {
@@ -84,24 +92,45 @@ func paragraphRendering(p SpecParagraph) string {
 	return p.Heading + "\n" + p.Text + "\n"
 }
 
-// fitTask fills task_context: the task itself (never cut), then decisions
-// in order while they fit; the rest are cuts.
+// fitTask fills task_context: the task itself with its assumptions (never
+// cut), then the cross-cutting concerns and the decisions in order while
+// they fit; the rest are cuts.
 func (s *state) fitTask(limit int) int {
 	s.taskText = taskRendering(s.taskInfo())
 	used := s.counter.count(s.taskText)
-	var kept []Decision
-	for _, d := range s.decisions {
-		n := s.counter.count(decisionRendering(d))
-		if used+n <= limit {
-			used += n
-			kept = append(kept, d)
+	s.concerns = fitTaskItems(s, s.concerns, &used, limit, concernRendering, func(c feature.Concern) (string, string) {
+		return c.Path, fmt.Sprintf("concern of %s (%q) does not fit task_context (%d tokens)", concernSource(c), c.Text, limit)
+	})
+	s.decisions = fitTaskItems(s, s.decisions, &used, limit, decisionRendering, func(d Decision) (string, string) {
+		return d.path, fmt.Sprintf("decision of task %s (%q) does not fit task_context (%d tokens)", d.Task, d.Summary, limit)
+	})
+	return used
+}
+
+// fitTaskItems keeps the items, in order, whose renderings fit limit with
+// *used tokens taken; each that does not is a cut of task_context at the
+// path and for the reason cut gives.
+func fitTaskItems[T any](s *state, items []T, used *int, limit int, render func(T) string, cut func(T) (path, reason string)) []T {
+	var kept []T
+	for _, it := range items {
+		n := s.counter.count(render(it))
+		if *used+n <= limit {
+			*used += n
+			kept = append(kept, it)
 			continue
 		}
-		s.cuts = append(s.cuts, Cut{Path: d.path, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimTask,
-			Reason: fmt.Sprintf("decision of task %s (%q) does not fit task_context (%d tokens)", d.Task, d.Summary, limit)})
+		p, why := cut(it)
+		s.cuts = append(s.cuts, Cut{Path: p, From: TierFull, To: TierDropped, TokensSaved: n, Dimension: DimTask, Reason: why})
 	}
-	s.decisions = kept
-	return used
+	return kept
+}
+
+// concernSource names where a concern comes from in a cut's reason.
+func concernSource(c feature.Concern) string {
+	if c.Source == "feature" {
+		return "the feature"
+	}
+	return "task " + c.Source
 }
 
 // fitSpec fills spec_context with the narrowed requirements, then the

@@ -313,7 +313,15 @@ func encodeMaterial(o *jsonOut, m *Material) {
 	o.strs("acceptance", t.Acceptance)
 	o.strs("requirements", t.Requirements)
 	o.str("base", t.Base)
+	o.strs("assumptions", t.Assumptions)
 	o.close('}')
+	o.list("concerns", m.Concerns == nil, len(m.Concerns), func(i int) {
+		c := &m.Concerns[i]
+		o.open('{')
+		o.str("source", c.Source)
+		o.str("text", c.Text)
+		o.close('}')
+	})
 	o.list("decisions", m.Decisions == nil, len(m.Decisions), func(i int) {
 		d := &m.Decisions[i]
 		o.open('{')

@@ -32,7 +32,11 @@ import (
 //	   the task's text and its decisions, co-change history (Options.CoChange),
 //	   shared test files (conftest.py up the tree, Rust tests/ helpers, Java
 //	   src/test mirrors); the manifest lists each file's signals.
-const Version = 6
+//	7: task_context carries the task's assumptions (with the task, never
+//	   cut) and the cross-cutting concerns of its feature (feature.toml),
+//	   its own and its done upstream tasks', fitted before the decisions;
+//	   material.json has task.assumptions and concerns.
+const Version = 7
 
 // Tiers of a file.
 const (
@@ -232,6 +236,7 @@ func scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 		return nil, err
 	}
 	s.collectDecisions()
+	s.concerns = s.f.ConcernsFor(s.task.ID)
 	s.walk()
 	if s.opt.Align == nil && s.opt.AlignLater != nil {
 		a, err := s.opt.AlignLater()
@@ -273,6 +278,7 @@ type state struct {
 	unlisted int      // files beyond max_hops not listed in the manifest
 
 	decisions []Decision
+	concerns  []feature.Concern
 	taskText  string // the task's own rendering, for counting
 	spec      []SpecItem
 	paras     []SpecParagraph

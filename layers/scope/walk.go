@@ -397,6 +397,8 @@ func (s *state) walk() {
 			c.plan, c.planWhy = TierDropped, fmt.Sprintf("%d hops: beyond scope.max_hops (%d)", d, maxHops)
 		case !fe.Parsed():
 			c.plan, c.planWhy = TierDropped, "not readable as text ("+flagNames(fe)+")"
+		case fe.Has(world.FlagOutput) && s.cfg.Index.Output != "parse":
+			c.plan, c.planWhy = TierDropped, "build output, a cache or a virtualenv ("+flagReason(fe, world.FlagOutput)+"): left out (index.output = \"parse\" keeps it)"
 		case d == 1 && sig[i]&^sigCoChange == 0:
 			c.plan, c.planWhy = TierSkeleton, "1 hop by co-change alone: skeleton"
 		case d == 1 && s.cfg.Scope.FullLineLimit > 0 && fe.Lines > s.cfg.Scope.FullLineLimit:
@@ -451,6 +453,16 @@ func dirName(dir string, e *world.Edge) string {
 		return "weak " + dir
 	}
 	return dir
+}
+
+// flagReason is the reason of fe's flag name.
+func flagReason(fe *world.FileEntry, name string) string {
+	for _, f := range fe.Flags {
+		if f.Name == name {
+			return f.Reason
+		}
+	}
+	return ""
 }
 
 func flagNames(fe *world.FileEntry) string {

@@ -103,7 +103,7 @@ var extLang = map[string]string{
 	".vue": "vue", ".svelte": "svelte", ".scss": "scss", ".less": "less",
 	".bat":  "batch",
 	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": LangErlang, ".hrl": LangErlang,
-	".hs": "haskell", ".clj": LangClojure, ".cljs": LangClojure, ".cljc": LangClojure, ".sol": LangSolidity,
+	".hs": "haskell", ".lhs": "haskell", ".clj": LangClojure, ".cljs": LangClojure, ".cljc": LangClojure, ".sol": LangSolidity,
 	// Structured formats read by layers/world/formats.
 	".jsonc": "json", ".markdown": "markdown", ".xsd": "xml", ".xsl": "xml", ".xslt": "xml",
 	".csproj": "xml", ".fsproj": "xml", ".vbproj": "xml", ".props": "xml", ".targets": "xml",

@@ -19,6 +19,12 @@ const (
 	FlagSymlink   = "symlink"   // a symbolic link; its target is not followed
 	FlagSubmodule = "submodule" // a gitlink; its content lives in another repository
 	FlagIgnored   = "ignored"   // matched an ignore glob of speed.toml
+	// FlagOutput marks what a build, an installer or a tool wrote: build
+	// output (dist/, target/, a build/ a build made), caches
+	// (__pycache__), virtualenvs (.venv), minified bundles and source
+	// maps, decided by what the file or its folder holds. Listed without
+	// facts and left out of maps and scope unless index.output = "parse".
+	FlagOutput = "output"
 )
 
 // Flag marks a file as special, with the reason a person can read.

@@ -168,8 +168,20 @@ func TestWindowAndTruncatedLog(t *testing.T) {
 		t.Fatalf("%d events, warnings %q", len(l.Events), l.Warnings)
 	}
 	w := l.Window(6)
-	if len(w.Recent) != 6 || w.Omitted != 5 || w.Recent[5].Seq != 11 {
-		t.Errorf("window: %d recent, %d omitted", len(w.Recent), w.Omitted)
+	if len(w.Recent) != 6 || w.Folded != 5 || w.Recent[5].Seq != 11 {
+		t.Errorf("window: %d recent, %d folded", len(w.Recent), w.Folded)
+	}
+	// Before any compaction the older events are a summary: the goal and
+	// the first notes are in the window.
+	if w.Summary == nil || len(w.Summary.Goals) != 1 || w.Summary.Goals[0].Text != "fix the parser" || w.Summary.Events != 5 || w.Summary.Updates != 0 {
+		t.Errorf("window summary: %+v", w.Summary)
+	}
+	if txt := w.Text(); !strings.Contains(txt, "### Session so far (events 1-5, not compacted yet)") ||
+		!strings.Contains(txt, "#1 fix the parser") || !strings.Contains(txt, "(the last 6; 5 events before them in the summary)") {
+		t.Errorf("window text:\n%s", txt)
+	}
+	if n := len(l.Window(100).Recent); n != 11 || l.Window(100).Summary != nil {
+		t.Errorf("a window of 100 events: %d recent", n)
 	}
 	sum := 0
 	for _, e := range l.Events {

@@ -159,9 +159,17 @@ func Compact(prev *Summary, events []Event, tail int) *Summary {
 }
 
 // Render writes the summary as the markdown an agent reads.
-func (s *Summary) Render() string {
+func (s *Summary) Render() string { return s.render(s.title()) }
+
+// title is the summary's first line as a compaction stores it.
+func (s *Summary) title() string {
+	return fmt.Sprintf("# Session Update %d (events %d-%d, %d in all)", s.Updates, s.FirstSeq, s.LastSeq, s.Events)
+}
+
+// render writes the summary under title.
+func (s *Summary) render(title string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Session Update %d (events %d-%d, %d in all)\n", s.Updates, s.FirstSeq, s.LastSeq, s.Events)
+	b.WriteString(title + "\n")
 	list := func(title string, items []Item) {
 		if len(items) == 0 {
 			return
@@ -171,7 +179,11 @@ func (s *Summary) Render() string {
 			fmt.Fprintf(&b, "- #%d %s\n", it.Seq, it.Text)
 		}
 	}
+	// What a cut to fit must lose last comes first: goals, failures and
+	// decisions, then the counts and files.
 	list("Goals", s.Goals)
+	list("Failures", s.Failures)
+	list("Decisions", s.Decision)
 	p := s.Progress
 	fmt.Fprintf(&b, "\n## Progress\n\n%s, %s read, %s, %s, tests %d passed and %d failed, %s, %s, %s.\n",
 		n(p.Tasks, "task"), n(p.FilesRead, "file"), n(p.Edits, "edit"), n(p.ToolCalls, "tool call"), p.TestsPassed, p.TestsFailed,
@@ -192,8 +204,6 @@ func (s *Summary) Render() string {
 			fmt.Fprintf(&b, "- %s (%s)\n", f.Path, strings.Join(parts, ", "))
 		}
 	}
-	list("Failures", s.Failures)
-	list("Decisions", s.Decision)
 	list("Notes", s.Notes)
 	if len(s.Tail) > 0 {
 		b.WriteString("\n## Preserved tail\n\n")

@@ -5,43 +5,76 @@ import (
 	"strings"
 )
 
-// Window is what a fresh agent is given of a session: the latest summary
-// and at most the last n events since it.
+// Window is what a fresh agent is given of a session: a summary of
+// everything but the last few events, and those events verbatim (Umbra's
+// buildSessionWindow). The summary is the latest compaction with the
+// older events since it folded in, as a compaction would fold them, so a
+// session's goals and early failures are in the window before it is ever
+// compacted; nothing of that fold is stored.
 type Window struct {
 	ID      string   `json:"id"`
 	Summary *Summary `json:"summary,omitempty"`
 	Recent  []Event  `json:"recent"`
-	Omitted int      `json:"omitted"` // events since the summary left out of Recent
+	// Folded is how many events since the last compaction the summary
+	// holds as read, not compacted yet.
+	Folded int `json:"folded,omitempty"`
 	// Context is the tokens the session holds now (the last event's
 	// context_tokens); the window itself is smaller.
 	Context int `json:"context_tokens"`
+
+	base  *Summary // the last compaction's summary, nil when none
+	since []Event  // every event after it
 }
 
-// Window returns the session window with at most n recent events.
+// Window returns the session window with at most n recent events; the
+// events before them since the last compaction are folded into its
+// summary.
 func (l *Log) Window(n int) *Window {
 	c, since := l.Split()
-	w := &Window{ID: l.ID, Recent: []Event{}}
+	w := &Window{ID: l.ID, since: since}
 	if c != nil {
-		w.Summary = c.Summary
+		w.base = c.Summary
 	}
-	if len(since) > n {
-		w.Omitted = len(since) - n
-		since = since[len(since)-n:]
-	}
-	w.Recent = append(w.Recent, since...)
 	if k := len(l.Events); k > 0 {
 		w.Context = l.Events[k-1].Context
 	}
-	return w
+	return w.Folding(len(since) - max(n, 0))
 }
 
-// SummaryText is the summary as a prompt section's markdown ("" when the
-// session was never compacted), its headings nested under "## Session".
+// Folding returns the window with the oldest k events since the last
+// compaction folded into its summary and the rest recent (k is clamped to
+// what there is). A caller short of room folds more rather than leaving
+// events out.
+func (w *Window) Folding(k int) *Window {
+	k = min(max(k, 0), len(w.since))
+	x := *w
+	x.Folded, x.Summary = k, w.base
+	if k > 0 {
+		x.Summary = Compact(w.base, w.since[:k], 0)
+		x.Summary.Updates-- // a fold as read is no compaction
+	}
+	x.Recent = append([]Event{}, w.since[k:]...)
+	return &x
+}
+
+// SummaryText is the summary as a prompt section's markdown ("" when
+// there is none), its headings nested under "## Session".
 func (w *Window) SummaryText() string {
 	if w.Summary == nil {
 		return ""
 	}
-	return nest(w.Summary.Render(), "##")
+	title := w.Summary.title()
+	if w.Folded > 0 {
+		first := w.since[0].Seq
+		last := w.since[w.Folded-1].Seq
+		if w.base == nil {
+			title = fmt.Sprintf("# Session so far (events %d-%d, not compacted yet)", w.Summary.FirstSeq, w.Summary.LastSeq)
+		} else {
+			title = fmt.Sprintf("# Session Update %d and events %d-%d since (events %d-%d, %d in all)",
+				w.base.Updates, first, last, w.Summary.FirstSeq, w.Summary.LastSeq, w.Summary.Events)
+		}
+	}
+	return nest(w.Summary.render(title), "##")
 }
 
 // RecentText lists the recent events, one line each.
@@ -51,11 +84,8 @@ func (w *Window) RecentText() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Recent events")
-	switch {
-	case w.Omitted > 0 && w.Summary != nil:
-		fmt.Fprintf(&b, " (the last %d; %d earlier since the summary are left out)", len(w.Recent), w.Omitted)
-	case w.Omitted > 0:
-		fmt.Fprintf(&b, " (the last %d; %d earlier are left out until the session is compacted)", len(w.Recent), w.Omitted)
+	if w.Folded > 0 {
+		fmt.Fprintf(&b, " (the last %d; %s before them in the summary)", len(w.Recent), n(w.Folded, "event"))
 	}
 	b.WriteString("\n\n")
 	for i := range w.Recent {

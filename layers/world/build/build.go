@@ -51,19 +51,24 @@ type Options struct {
 
 // Result is what an index run did.
 type Result struct {
-	Tree      string   `json:"tree"`
-	Commit    string   `json:"commit,omitempty"`
-	Files     int      `json:"files"`
-	Parsed    int      `json:"parsed"`
-	Reused    int      `json:"reused"`
-	Skipped   int      `json:"skipped"` // listed without facts: binary, generated, vendored, too large, other languages
-	Symbols   int      `json:"symbols"`
-	Edges     int      `json:"edges"`
-	UpToDate  bool     `json:"up_to_date"`
-	Base      string   `json:"base,omitempty"`     // the indexed tree this run started from
-	InPlace   bool     `json:"in_place,omitempty"` // only the edited files were resolved again (see updateInPlace)
-	ElapsedMS int64    `json:"elapsed_ms"`
-	Warnings  []string `json:"warnings,omitempty"`
+	Tree    string `json:"tree"`
+	Commit  string `json:"commit,omitempty"`
+	Files   int    `json:"files"`
+	Parsed  int    `json:"parsed"`
+	Reused  int    `json:"reused"`
+	Skipped int    `json:"skipped"` // listed without facts: binary, generated, vendored, output, too large, other languages
+	// Output are the tree's folders of build output, caches and
+	// virtualenvs (output.go); OutputFiles counts the files flagged
+	// output, in them or by their own content.
+	Output      []OutputRoot `json:"output,omitempty"`
+	OutputFiles int          `json:"output_files,omitempty"`
+	Symbols     int          `json:"symbols"`
+	Edges       int          `json:"edges"`
+	UpToDate    bool         `json:"up_to_date"`
+	Base        string       `json:"base,omitempty"`     // the indexed tree this run started from
+	InPlace     bool         `json:"in_place,omitempty"` // only the edited files were resolved again (see updateInPlace)
+	ElapsedMS   int64        `json:"elapsed_ms"`
+	Warnings    []string     `json:"warnings,omitempty"`
 }
 
 // factsKey names a blob's facts in the store: they depend on the blob, the
@@ -76,7 +81,7 @@ func factsKey(blob, lang string, cfg *config.Config) string {
 
 // treeDigest names the per-tree artifacts of a tree under a configuration.
 func treeDigest(cfg *config.Config) string {
-	return fmt.Sprintf("f%ds%dl%dw%dd%de%dr%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, shardFormatRows, shardFormatDefs, extract.Version, graph.Version, cfg.TreeDigest())
+	return fmt.Sprintf("f%ds%dl%dw%dd%de%dr%dk%dc%s", world.FormatVersion, shardFormatMap, shardFormatLink, shardFormatRows, shardFormatDefs, extract.Version, graph.Version, classifyVersion, cfg.TreeDigest())
 }
 
 // file is one row of the tree being indexed.
@@ -145,6 +150,7 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			if err == nil {
 				res.UpToDate = true
 				res.Files, res.Reused, res.Symbols, res.Edges = m.Files, m.WithFacts, m.Symbols, m.Edges
+				res.Output, res.OutputFiles = m.Output, m.OutputFiles
 				res.ElapsedMS = time.Since(start).Milliseconds()
 				return res, nil
 			}
@@ -174,10 +180,11 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			lap("in place (not applicable)")
 		}
 	}
-	files, prev, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
+	files, prev, roots, err := listFiles(repo, st, tree, digest, cfg, opt.Force, warn)
 	if err != nil {
 		return nil, err
 	}
+	res.Output = roots
 	var heap *heapCap
 	if prev != nil {
 		res.Base = prev.tree
@@ -338,8 +345,13 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 			withFacts++
 		}
 	}
+	for _, f := range files {
+		if f.rec.Has(world.FlagOutput) {
+			res.OutputFiles++
+		}
+	}
 	m := meta{Format: world.FormatVersion, Extractor: extract.Version, Tree: tree, Digest: digest,
-		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges}
+		Files: len(files), WithFacts: withFacts, Symbols: res.Symbols, Edges: res.Edges, Output: roots, OutputFiles: res.OutputFiles}
 	mdata, _ := jsonMarshal(m)
 	// The map is encoded on a core of its own while the rows and
 	// definitions are (each alone ran on one core). These are the last
@@ -414,10 +426,11 @@ func short(id string) string {
 	return id
 }
 
-// listFiles makes the project map rows of tree. When a tree indexed under
-// the same settings exists, rows of unchanged paths are taken from it with
-// their links, and only the changed paths are looked at.
-func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg *config.Config, force bool, warn func(string)) ([]*file, *previous, error) {
+// listFiles makes the project map rows of tree and finds its output roots
+// (output.go). When a tree indexed under the same settings exists, rows of
+// unchanged paths are taken from it with their links, and only the changed
+// paths (and rows whose output root changed) are looked at.
+func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg *config.Config, force bool, warn func(string)) ([]*file, *previous, []OutputRoot, error) {
 	cls := newClassifier(cfg)
 	var prev *previous
 	if !force {
@@ -427,7 +440,7 @@ func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg
 	if prev != nil {
 		changes, err := repo.DiffTrees(prev.tree, tree)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		changed := make(map[string]gitstore.Change, len(changes))
 		prev.dirty = map[string]bool{}
@@ -453,11 +466,12 @@ func listFiles(repo *gitstore.Repo, st *gitstore.Store, tree, digest string, cfg
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rec.Path < files[j].rec.Path })
-	return files, prev, nil
+	roots := markOutputRoots(repo, cls, files, prev, warn)
+	return files, prev, roots, nil
 }
 
 // linkShards encodes the links artifact, reusing the previous tree's shard
@@ -1018,7 +1032,7 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 	}
 	if !f.extract {
 		// Terms are stored: they are taken from the redacted text.
-		if wantsPlainTerms(f) {
+		if wantsPlainTerms(f) && !(f.rec.Has(world.FlagOutput) && cfg.Index.Output == "skip") {
 			clean, _ := red.Bytes(f.rec.Path, data)
 			plainTerms(f, clean)
 		}

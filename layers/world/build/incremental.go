@@ -96,7 +96,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	}
 	dirs := map[string]bool{}
 	for _, c := range changes {
-		if c.From == "" || c.To == "" || c.Mode&0o170000 != 0o100000 || configFile(c.Path) {
+		if c.From == "" || c.To == "" || c.Mode&0o170000 != 0o100000 || configFile(c.Path) || outputMarker(c.Path) {
 			return false, nil
 		}
 		dirs[shardOf(c.Path)] = true
@@ -171,6 +171,14 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	lap("diff and read shards")
 	if err := waitFacts(); err != nil {
 		return false, err
+	}
+	// Output files (output.go) are left to the whole-tree path: a root's
+	// flag is given by the tree walk, and a file that becomes output, or
+	// stops being so, by its content changes what the tree stores of it.
+	for _, ed := range eds {
+		if ed.old.Has(world.FlagOutput) || ed.f.rec.Has(world.FlagOutput) {
+			return false, nil
+		}
 	}
 	// Folders whose Go definitions changed: the files reading them are
 	// resolved again too (resolveReaders).
@@ -411,6 +419,7 @@ func updateInPlace(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store,
 	lap("store")
 	res.Base, res.InPlace = prev, true
 	res.Files, res.Symbols, res.Edges = m.Files, m.Symbols, m.Edges
+	res.Output, res.OutputFiles = m.Output, m.OutputFiles
 	res.Parsed = sub.Parsed
 	res.Reused = m.WithFacts - sub.Parsed
 	res.Skipped = m.Files - m.WithFacts

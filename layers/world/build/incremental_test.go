@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/git-speed/git-speed/gitstore"
@@ -39,6 +40,14 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 		"js/helper.js":    "module.exports = (x) => x;\nmodule.exports.response = (x) => x;\n",
 		"js/body.test.js": "const response = require('./helper').response;\nresponse(1);\n",
 		"js/setup.js":     "process.env.X = '1';\n",
+		// Build output (output.go): web/dist by package.json, app/out not
+		// yet (no src/ beside it), tools/build a Go package.
+		"web/package.json":     `{"name": "web", "main": "dist/index.js"}`,
+		"web/src/index.ts":     "export const a = 1;\n",
+		"web/dist/index.js":    "exports.a = 1;\n",
+		"app/out/main.js":      "exports.m = 1;\n",
+		"app/out/util.js":      "exports.u = 1;\n",
+		"tools/build/build.go": "package build\n\nfunc B() int { return 1 }\n",
 	} {
 		r.Write(p, c)
 	}
@@ -103,6 +112,18 @@ func TestIncrementalStoresWhatFullDoes(t *testing.T) {
 			// c2.go imports nothing: s.t's type is named in c1.go.
 			r.Write("c/c2.go", "package c\n\nfunc (s S) K() int { return s.t.M() }\n")
 		}, true},
+		{"a file of an output root is edited", func() { r.Write("web/dist/index.js", "exports.a = 2;\n") }, false},
+		{"a src/ beside out/ makes it output", func() {
+			r.Write("app/src/main.ts", "export const m = 1;\n")
+			r.Write("app/src/util.ts", "export const u = 1;\n")
+		}, false},
+		{"a Go file of a package named build", func() { r.Write("tools/build/build.go", "package build\n\nfunc B() int { return 2 }\n") }, true},
+		{"a script becomes minified", func() {
+			r.Write("js/setup.js", strings.Repeat("process.env.X='1';var a=function(b){return b+1};", 40)+"\n")
+		}, false},
+		{"the src/ beside out/ goes", func() {
+			r.Git("rm", "-q", "app/src/main.ts", "app/src/util.ts")
+		}, false},
 	}
 	// The weak edges after some steps (nil for the others: not checked).
 	weakAfter := map[string][]string{

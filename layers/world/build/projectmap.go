@@ -94,6 +94,11 @@ func (c *classifier) byContent(e *world.FileEntry, data []byte, extractable func
 			e.Flags = append(e.Flags, world.Flag{Name: world.FlagGenerated, Reason: why})
 		}
 	}
+	if !e.Has(world.FlagOutput) {
+		if why := outputByContent(e.Path, e.Lang, data); why != "" {
+			e.Flags = append(e.Flags, world.Flag{Name: world.FlagOutput, Reason: why})
+		}
+	}
 	if e.Has(world.FlagTooLarge) {
 		return false
 	}
@@ -113,6 +118,9 @@ func (c *classifier) byContent(e *world.FileEntry, data []byte, extractable func
 		return false
 	}
 	if e.Has(world.FlagVendored) && c.cfg.Index.Vendored == "skip" {
+		return false
+	}
+	if e.Has(world.FlagOutput) && c.cfg.Index.Output == "skip" {
 		return false
 	}
 	return true

@@ -83,6 +83,10 @@ type meta struct {
 	WithFacts int    `json:"with_facts"`
 	Symbols   int    `json:"symbols"`
 	Edges     int    `json:"edges"`
+	// Output are the output roots, OutputFiles the files flagged output
+	// (Result.Output).
+	Output      []OutputRoot `json:"output,omitempty"`
+	OutputFiles int          `json:"output_files,omitempty"`
 }
 
 func shardOf(p string) string {

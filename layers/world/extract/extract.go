@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -98,7 +99,10 @@ import (
 //	   the file's own module. JavaScript: properties a class's methods
 //	   assign on this are its fields; a function's returns of null, and
 //	   of a parameter narrowed by instanceof C, agree with new C.
-const Version = 14
+//	15: .lhs files are literate Haskell, read as the code they hold; a
+//	   log's FATAL (PANIC, CRITICAL) lines are definitions of kind fatal,
+//	   apart from its ERROR lines.
+const Version = 15
 
 // ErrNoParser is returned for a language without an extractor.
 var ErrNoParser = errors.New("no extractor for this language")
@@ -314,6 +318,9 @@ func extract(lang string, src []byte, opt Options) (facts *world.Facts, err erro
 		return nil, ErrNoParser
 	}
 	facts = &world.Facts{Lang: lang, Lines: countLines(src)}
+	if lang == world.LangHaskell && strings.HasSuffix(opt.Path, ".lhs") {
+		src = unlit(src) // literate Haskell: its code, line for line
+	}
 	timeout := opt.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout

@@ -22,13 +22,16 @@ func TestGolden(t *testing.T) { runGolden(t, goldenLangs) }
 func runGolden(t *testing.T, langs []string) {
 	worldtest.Golden{Langs: langs, Sections: goldenOrder, Render: goldenSections, Update: *update,
 		Accept: "go test -run TestGolden -update to accept",
-		Extract: func(t *testing.T, lang, _ string, src []byte) *world.Facts {
+		Extract: func(t *testing.T, lang, name string, src []byte) *world.Facts {
 			if !Supported(lang) {
 				t.Skipf("no extractor for %s yet", lang)
 			}
-			facts, err := Extract(lang, src, Options{})
+			facts, err := Extract(lang, src, Options{Path: name})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasSuffix(name, ".lhs") {
+				src = unlit(src) // the skeleton is of the code
 			}
 			checkInvariants(t, lang, src, facts)
 			return facts

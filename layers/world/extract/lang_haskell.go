@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -19,6 +20,12 @@ import (
 // pattern variables, lambda, let, where and do bindings, and type
 // variables left out. Equations keep their heads in the skeleton; the
 // rest is elided to "-- … lines a-b".
+
+// Literate Haskell (.lhs) is read as the Haskell it holds, the way GHC's
+// unlit reads it: in the bird style the lines that start with '>' are
+// code (the '>' read as a space, so the layout keeps its columns); in the
+// LaTeX style the lines between \begin{code} and \end{code} are. Every
+// other line is read as an empty one, so line numbers are the file's.
 
 func init() {
 	register(world.LangHaskell, sitter.NewLanguage(haskell.Language()), "--", walkHaskell)
@@ -478,4 +485,31 @@ func (w *haskellWalker) ownDoc(x, c *sitter.Node) string {
 		return ""
 	}
 	return w.docAt[line(x)]
+}
+
+// unlit returns the code of a literate Haskell file with every line in
+// its place and the prose read as empty lines.
+func unlit(src []byte) []byte {
+	out := make([]byte, 0, len(src))
+	inCode := false
+	for rest := src; len(rest) > 0; {
+		line, more, nl := bytes.Cut(rest, []byte("\n"))
+		rest = more
+		t := bytes.TrimRight(line, " \t\r")
+		switch {
+		case inCode && bytes.HasPrefix(bytes.TrimLeft(t, " \t"), []byte(`\end{code}`)):
+			inCode = false
+		case inCode:
+			out = append(out, line...)
+		case bytes.HasPrefix(bytes.TrimLeft(t, " \t"), []byte(`\begin{code}`)):
+			inCode = true
+		case len(line) > 0 && line[0] == '>':
+			out = append(out, ' ')
+			out = append(out, line[1:]...)
+		}
+		if nl {
+			out = append(out, '\n')
+		}
+	}
+	return out
 }

@@ -10,12 +10,14 @@ import (
 	"github.com/git-speed/git-speed/layers/world"
 )
 
-// Log files (.log) are read by a line scanner: lines at level FATAL,
-// ERROR (also CRITICAL, PANIC, SEVERE) or WARN are definitions of kind
-// error or warning, one per distinct message (digits and hex ids folded,
-// so a message repeated with other numbers counts once), at the line of
-// its first occurrence, with how many times it occurs. At most maxLogDefs
-// distinct messages are kept, errors before warnings.
+// Log files (.log) are read by a line scanner: lines at level FATAL (also
+// PANIC, CRITICAL), ERROR (also SEVERE) or WARN are definitions of kind
+// fatal, error or warning, one per distinct message (digits and hex ids
+// folded, so a message repeated with other numbers counts once), at the
+// line of its first occurrence, with how many times it occurs. A fatal
+// line is kept apart from the errors: the same message logged at both
+// levels is two definitions. At most maxLogDefs distinct messages are
+// kept, fatal ones and errors before warnings.
 
 func init() {
 	Register("log", extractLog)
@@ -83,7 +85,7 @@ func extractLog(src []byte, opt Options, facts *world.Facts) {
 	facts.Skeleton = sk.String()
 }
 
-// logLevel is "error" or "warning" for a line logged at such a level, ""
+// logLevel is "fatal", "error" or "warning" for a line logged at such a level, ""
 // otherwise. Upper-case level words count anywhere as a word; lower-case
 // ones only as level=error, "level":"error", [error] or error: at the start.
 func logLevel(l []byte) (level string, end int) {
@@ -91,7 +93,7 @@ func logLevel(l []byte) (level string, end int) {
 		l = l[:4096]
 	}
 	for _, w := range [...]struct{ word, level string }{
-		{"FATAL", "error"}, {"ERROR", "error"}, {"CRITICAL", "error"}, {"PANIC", "error"}, {"SEVERE", "error"},
+		{"FATAL", "fatal"}, {"PANIC", "fatal"}, {"CRITICAL", "fatal"}, {"ERROR", "error"}, {"SEVERE", "error"},
 		{"ERR", "error"}, {"WARNING", "warning"}, {"WARN", "warning"},
 	} {
 		if i := logWord(l, []byte(w.word)); i >= 0 {
@@ -102,13 +104,19 @@ func logLevel(l []byte) (level string, end int) {
 	for _, p := range [...]string{"level=error", "level=fatal", `"level":"error"`, `"level":"fatal"`, "[error]", "[fatal]",
 		"level=warn", `"level":"warn`, "[warn"} {
 		if i := bytes.Index(low, []byte(p)); i >= 0 {
-			if strings.Contains(p, "warn") {
+			switch {
+			case strings.Contains(p, "warn"):
 				return "warning", i + len(p)
+			case strings.Contains(p, "fatal"):
+				return "fatal", i + len(p)
 			}
 			return "error", i + len(p)
 		}
 	}
-	if bytes.HasPrefix(low, []byte("error:")) || bytes.HasPrefix(low, []byte("fatal:")) {
+	if bytes.HasPrefix(low, []byte("fatal:")) {
+		return "fatal", 6
+	}
+	if bytes.HasPrefix(low, []byte("error:")) {
 		return "error", 6
 	}
 	if bytes.HasPrefix(low, []byte("warning:")) {

@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -162,7 +164,7 @@ func mapFacts(g *world.Graph) func(string) (*world.Facts, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("%s: no such file", p)
 		}
-		f := &world.Facts{Lang: "go"}
+		f := &world.Facts{Lang: "go", Imports: []world.Import{{Path: "context", Line: 3}, {Path: "example.com/m/p" + strconv.Itoa(i%5), Line: 4}}}
 		for k := 0; k < 6; k++ {
 			f.Defs = append(f.Defs, world.Def{Name: fmt.Sprintf("F%d_%d", i, k), Kind: "function", Exported: k%2 == 0,
 				Start: k + 1, Signature: fmt.Sprintf("func F%d_%d(ctx context.Context, n int) (string, error)", i, k)})
@@ -191,6 +193,10 @@ func TestRepoMapBudget(t *testing.T) {
 	out, _ := RepoMap(g, r, mapFacts(g), 300, count)
 	if !strings.HasPrefix(out, "# Repository map\n\n## ") {
 		t.Errorf("map starts %q", out[:40])
+	}
+	// Each file lists its imports, then its symbols (Umbra's repo map).
+	if _, rest, _ := strings.Cut(out, "\n## "); !regexp.MustCompile(`^\S+\n    imports: context, example\.com/m/p[0-4]\n    func `).MatchString(rest) {
+		t.Errorf("first file of the map has no imports line:\n%s", out)
 	}
 	if _, err := RepoMap(g, r, mapFacts(g), 0, count); err == nil {
 		t.Error("budget 0: want an error")

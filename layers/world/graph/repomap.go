@@ -11,7 +11,8 @@ import (
 // maxMapSigs bounds the signatures shown for one file.
 const maxMapSigs = 24
 
-// mapFile is one file of the repo map: its heading and signature lines.
+// mapFile is one file of the repo map: its heading, then its imports and
+// signatures, a line each (the imports line first, as Umbra lists them).
 type mapFile struct {
 	head string
 	sigs []string
@@ -122,6 +123,9 @@ func repoMap(g *world.Graph, rank []float64, defs []int, nlinks int, links Uses,
 		if facts != nil {
 			if f, err := facts(g.Files[i].Path); err == nil && f != nil {
 				mf.sigs = signatures(f, used[i])
+				if imp := importsLine(f.Imports); imp != "" {
+					mf.sigs = append([]string{imp}, mf.sigs...)
+				}
 			}
 		}
 		est += count(mf.head)
@@ -130,6 +134,12 @@ func repoMap(g *world.Graph, rank []float64, defs []int, nlinks int, links Uses,
 		}
 		files = append(files, mf)
 		units += 1 + len(mf.sigs)
+	}
+	// The map says what it leaves out as build output (world.FlagOutput),
+	// when that fits.
+	footer := leftOut(g, defs)
+	if count(title+footer) > budget {
+		footer = ""
 	}
 	render := func(n int) string {
 		var b strings.Builder
@@ -148,6 +158,7 @@ func repoMap(g *world.Graph, rank []float64, defs []int, nlinks int, links Uses,
 				n--
 			}
 		}
+		b.WriteString(footer)
 		return b.String()
 	}
 	if count(title) > budget {
@@ -222,6 +233,92 @@ func signatures(f *world.Facts, used map[string]int) []string {
 		out[i] = s.text
 	}
 	return out
+}
+
+// leftOut is the map's closing line on the files flagged build output,
+// caches or virtualenvs that it does not show (they have no definitions
+// unless index.output is "parse"): how many, under which folders; "" when
+// there are none.
+func leftOut(g *world.Graph, defs []int) string {
+	n, byContent := 0, 0
+	var dirs []string
+	seen := map[string]bool{}
+	for i := range g.Files {
+		e := &g.Files[i]
+		if defs[i] > 0 || !e.Has(world.FlagOutput) {
+			continue
+		}
+		n++
+		dir := ""
+		for _, f := range e.Flags {
+			if f.Name == world.FlagOutput {
+				if rest, ok := strings.CutPrefix(f.Reason, "under "); ok {
+					dir, _, _ = strings.Cut(rest, ": ")
+				}
+			}
+		}
+		switch {
+		case dir == "":
+			byContent++
+		case !seen[dir]:
+			seen[dir] = true
+			dirs = append(dirs, dir)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	sort.Strings(dirs)
+	var parts []string
+	for k, d := range dirs {
+		if k == 4 {
+			parts = append(parts, fmt.Sprintf("%d more folders", len(dirs)-4))
+			break
+		}
+		parts = append(parts, "`"+d+"`")
+	}
+	if byContent > 0 {
+		parts = append(parts, fmt.Sprintf("%d more by their content", byContent))
+	}
+	return fmt.Sprintf("\n_Left out as build output, caches or virtualenvs: %d files (%s)._\n", n, strings.Join(parts, ", "))
+}
+
+// maxImportsLine bounds the imports line of a file, in bytes.
+const maxImportsLine = 160
+
+// importsLine lists a file's imports as written, each once, in the order
+// the file has them, on one line of at most maxImportsLine bytes ending
+// with how many more there are; "" when the file imports nothing.
+func importsLine(imps []world.Import) string {
+	var paths []string
+	seen := map[string]bool{}
+	for _, im := range imps {
+		if im.Path != "" && !seen[im.Path] {
+			seen[im.Path] = true
+			paths = append(paths, strings.Join(strings.Fields(im.Path), " "))
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	const lead = "    imports: "
+	line := lead
+	for k, p := range paths {
+		more := ""
+		if left := len(paths) - k - 1; left > 0 {
+			more = fmt.Sprintf(", … (%d more)", left)
+		}
+		sep := ""
+		if k > 0 {
+			sep = ", "
+		}
+		if k > 0 && len(line)+len(sep)+len(p)+len(more) > maxImportsLine {
+			line += fmt.Sprintf(", … (%d more)", len(paths)-k)
+			break
+		}
+		line += sep + p
+	}
+	return line + "\n"
 }
 
 func firstNonEmpty(a, b string) string {
