@@ -39,7 +39,16 @@ func taskRendering(t TaskInfo) string {
 		b.WriteString(t.Description + "\n")
 	}
 	fmt.Fprintf(&b, "Status: %s\n", t.Status)
-	if len(t.FilesTouched) > 0 {
+	if len(t.Create)+len(t.Modify)+len(t.Read) > 0 {
+		for _, r := range []struct {
+			name  string
+			paths []string
+		}{{"Create", t.Create}, {"Modify", t.Modify}, {"Read", t.Read}} {
+			if len(r.paths) > 0 {
+				fmt.Fprintf(&b, "%s: %s\n", r.name, strings.Join(r.paths, ", "))
+			}
+		}
+	} else if len(t.FilesTouched) > 0 {
 		fmt.Fprintf(&b, "Files: %s\n", strings.Join(t.FilesTouched, ", "))
 	}
 	if len(t.DependsOn) > 0 {
