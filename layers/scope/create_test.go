@@ -190,3 +190,24 @@ func TestCreateInNewFolder(t *testing.T) {
 }
 
 func containsStr(xs []string, x string) bool { return contains(xs, x) }
+
+// BenchmarkScopeCreateGOROOT scopes a task that only creates a file in
+// one of goroot()'s 400 folders: its place is found among 10,000 files.
+func BenchmarkScopeCreateGOROOT(b *testing.B) {
+	w := goroot()
+	f, err := testFeature("big", "", map[string]string{"t": "id = \"t\"\n[files]\ncreate = [\"pkg200/file_new.go\"]\n"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := o200k(b)
+	counts := NewCounts()
+	var r *Result
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r, err = Scope(w, f, "t", Options{Counter: c, Counts: counts}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(r.Budget.Places[0].Tokens), "place_tokens")
+	b.ReportMetric(r.Budget.Places[0].Share, "place_share")
+}
