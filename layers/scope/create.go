@@ -134,7 +134,7 @@ func (s *state) placeOf(c string) []placeFile {
 	var like []scored
 	for i := range g.Files {
 		p := g.Files[i].Path
-		if path.Ext(p) != ext || (testSubject(p) != "") != isTest {
+		if path.Ext(p) != ext || (testSubject(p) != "") != isTest || g.Files[i].Has(world.FlagVendored) || g.Files[i].Has(world.FlagGenerated) {
 			continue
 		}
 		sim := similarity(words, nameWords(p))
@@ -166,11 +166,12 @@ func (s *state) placeOf(c string) []placeFile {
 		}
 		add(sb.i, kind, why, bonus, true)
 	}
-	// Tests of the files like it, when they are not in its folder.
+	// Tests of the files like it and of its folder's, when they are not
+	// in its folder (tests/, src/test mirrors).
 	if !isTest {
 		n := 0
 		for _, pf := range append([]placeFile(nil), out...) {
-			if pf.kind != placeLike {
+			if pf.kind != placeLike && pf.kind != placeFolder {
 				continue
 			}
 			p := g.Files[pf.file].Path
@@ -183,7 +184,11 @@ func (s *state) placeOf(c string) []placeFile {
 				if !seen[int(t)] {
 					n++
 				}
-				add(int(t), placeTest, "a test of "+p+", which is like "+c, placeBonusTest, true)
+				why := "a test of " + p + ", which is like " + c
+				if pf.kind == placeFolder {
+					why = "a test of " + p + ", in the folder " + c + " will live in"
+				}
+				add(int(t), placeTest, why, placeBonusTest, true)
 			}
 		}
 	}

@@ -211,3 +211,27 @@ func BenchmarkScopeCreateGOROOT(b *testing.B) {
 	b.ReportMetric(float64(r.Budget.Places[0].Tokens), "place_tokens")
 	b.ReportMetric(r.Budget.Places[0].Share, "place_share")
 }
+
+// A Java class to create: the package's classes, the class like it by
+// name, and its test under the src/test mirror.
+func TestCreateJavaPlace(t *testing.T) {
+	w := newFakeP("6b825dc642cb6eb9a060e54bf8d69288fbee4904", []fileSpec{
+		{"src/main/java/a/FooService.java", 5, 5},
+		{"src/main/java/a/Model.java", 3, 3},
+		{"src/main/java/a/package-info.java", 0, 0},
+		{"src/test/java/a/FooServiceTest.java", 3, 3},
+		{"pom.xml", 0, 0},
+	}, nil)
+	r, m := scopeTask(t, w, "id = \"t\"\n[files]\ncreate = [\"src/main/java/a/BarService.java\"]\n", 32000, nil)
+	kinds := map[string]string{}
+	for _, f := range r.Budget.Places[0].Files {
+		kinds[f.Path] = f.Kind
+	}
+	want := map[string]string{"src/main/java/a/FooService.java": placeLike, "src/main/java/a/Model.java": placeFolder,
+		"src/main/java/a/package-info.java": placePackage, "src/test/java/a/FooServiceTest.java": placeTest, "pom.xml": placeModule}
+	for p, k := range want {
+		if kinds[p] != k || m[p].Distance != 1 {
+			t.Errorf("%s: kind %q (want %q), %+v", p, kinds[p], k, m[p])
+		}
+	}
+}
