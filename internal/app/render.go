@@ -247,7 +247,7 @@ func (o *op) renderOnce(in *scopeInputs, stage, featureName, task string, total 
 		}
 	}
 	for _, t := range f.Tasks {
-		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
+		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.Writes()}) // created files overlap too
 	}
 	for _, r := range f.Spec.Requirements {
 		pin.Requirements = append(pin.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})

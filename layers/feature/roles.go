@@ -60,7 +60,7 @@ func (t *Task) Role(p string) string {
 }
 
 func union(lists ...[]string) []string {
-	var out []string
+	out := []string{}
 	seen := map[string]bool{}
 	for _, l := range lists {
 		for _, p := range l {
