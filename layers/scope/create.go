@@ -119,13 +119,15 @@ func (s *state) placeOf(c string) []placeFile {
 	}
 	// Its folder's files of the same language family, most like it first.
 	type scored struct {
-		i   int
-		sim float64
+		i     int
+		sim   float64 // name similarity
+		score float64 // … plus nearness in the tree, for ranking
 	}
 	var sib []scored
 	for _, i := range folderFiles(g, folder) {
 		if langFamily(path.Ext(g.Files[i].Path)) == fam {
-			sib = append(sib, scored{i, similarity(words, nameWords(g.Files[i].Path))})
+			sim := similarity(words, nameWords(g.Files[i].Path))
+			sib = append(sib, scored{i, sim, sim})
 		}
 	}
 	sort.SliceStable(sib, func(a, b int) bool { return sib[a].sim > sib[b].sim })
@@ -142,11 +144,11 @@ func (s *state) placeOf(c string) []placeFile {
 			continue
 		}
 		near := float64(sharedPrefix(c, p)) / float64(strings.Count(c, "/")+1)
-		like = append(like, scored{i, sim + 0.25*near})
+		like = append(like, scored{i, sim, sim + 0.5*near})
 	}
 	sort.SliceStable(like, func(a, b int) bool {
-		if like[a].sim != like[b].sim {
-			return like[a].sim > like[b].sim
+		if like[a].score != like[b].score {
+			return like[a].score > like[b].score
 		}
 		return g.Files[like[a].i].Path < g.Files[like[b].i].Path
 	})
@@ -154,7 +156,7 @@ func (s *state) placeOf(c string) []placeFile {
 		if k >= placeMaxLike {
 			break
 		}
-		add(l.i, placeLike, fmt.Sprintf("like %s by name and kind (similarity %.2f)", c, l.sim), placeBonusLike+2*l.sim, k >= placeFullLike)
+		add(l.i, placeLike, fmt.Sprintf("like %s by name and kind (name similarity %.2f)", c, l.sim), placeBonusLike+2*l.sim, k >= placeFullLike)
 	}
 	for k, sb := range sib {
 		if k >= placeMaxFolder {
