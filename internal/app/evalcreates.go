@@ -20,3 +20,23 @@ func (s *Session) EvalCreates(ctx context.Context, req EvalRequest) (*eval.Creat
 	opt.Creates, opt.Ablate = true, false
 	return eval.RunCreates(h, opt)
 }
+
+// Added is the paths c changed that its parent's tree lacks
+// (eval.Additions): a look-up per path, not a world.
+func (h *history) Added(c eval.Commit) ([]string, error) {
+	_, tree, err := h.s.repo.Resolve(c.Parent)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range c.Changed {
+		_, ok, err := h.s.repo.BlobAt(tree, p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

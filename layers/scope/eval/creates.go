@@ -161,9 +161,29 @@ type CreateResult struct {
 	Truth       map[string]string `json:"truth"` // truth path → "tier@distance", or not_candidate
 }
 
+// Additions is what a History offers when it can tell, without a world,
+// which of a commit's changed paths its parent lacks: RunCreates then
+// opens no world for a commit that adds no source file.
+type Additions interface {
+	Added(c Commit) ([]string, error)
+}
+
 // replayCreate scopes one commit's created files; it returns why the
 // commit was skipped, or "".
 func replayCreate(h History, c Commit, opt EvalOptions, methods []method) (*CreateCase, string) {
+	if a, ok := h.(Additions); ok && c.Parent != "" {
+		added, err := a.Added(c)
+		if err != nil {
+			return nil, "added files: " + err.Error()
+		}
+		src := false
+		for _, p := range added {
+			src = src || IsSource(p)
+		}
+		if !src {
+			return nil, "adds no source file (moves are not creations)"
+		}
+	}
 	srcs, w, skip := parentOf(h, c, opt)
 	if skip != "" {
 		return nil, skip
