@@ -718,6 +718,9 @@ func (r *Result) Summary() string {
 	for _, c := range bd.Cuts {
 		saved += c.TokensSaved
 	}
+	for _, p := range bd.Places {
+		fmt.Fprintf(&b, "place of %s (to create): %d files in or like %s, %d tokens (%.0f%% of code_context)\n", p.Create, len(p.Files), p.Folder+"/", p.Tokens, 100*p.Share)
+	}
 	fmt.Fprintf(&b, "cuts: %d (%d tokens saved)\n", len(bd.Cuts), saved)
 	if bd.WithinBudget {
 		fmt.Fprintf(&b, "within budget, %d tokens left before the reserve\n", bd.RemainingTokens)
