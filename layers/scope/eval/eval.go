@@ -5,8 +5,9 @@
 // truth files — full, skeleton, truncated, dropped or not a candidate —
 // at which hop distance, and at what token cost, for each fill policy and
 // for the naive baseline "whole files by distance until the budget is
-// full". The caller supplies the history (git) through the History
-// interface; eval itself is pure.
+// full". RunCreates (creates.go) replays instead the commits that added
+// source files as tasks that create them. The caller supplies the history
+// (git) through the History interface; eval itself is pure.
 //
 // real_test.go (build tag evalreal) replays a real repository through
 // Layer 1 and Layer 2 (-ablate, -messages and -nocochange as in git speed
