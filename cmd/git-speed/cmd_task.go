@@ -15,7 +15,7 @@ func cmdTask() *cli.Command {
 		Usage: "add a task to a feature, or list a feature's tasks",
 		UsageText: "git speed task add FEATURE --title T [--files a,b] [--id ID] [--depends-on X]... [--requirement R]... [--description D]\n" +
 			"git speed task list FEATURE [--json]",
-		Description: "Tasks are .speed/features/FEATURE/tasks/<id>.toml (README: Features and tasks). add writes a\n" +
+		Description: "Tasks are .speed/features/FEATURE/tasks/<id>.toml (README: What is stored where). add writes a\n" +
 			"valid task file, status planned: --files are its files_touched, relative to the top of the\n" +
 			"repository; --id defaults to the next number. It refuses a path outside the repository, an id\n" +
 			"the feature has, a dependency it lacks and a feature that does not exist, naming the flag.",
