@@ -138,7 +138,7 @@ func budgetPicture(m *scope.Manifest, b *scope.Budget) (*svg, []legend) {
 		p.Rects = append(p.Rects, rect{X: num(x), Y: num(y), W: num(w), H: num(rowH), Class: class, Title: title})
 		x += w
 	}
-	row("by dimension", thousands(used))
+	row("by dimension", thousands(used+max(b.RemainingTokens, 0)))
 	seg(d.Code.Used, "dim-code", fmt.Sprintf("code_context: %s of %s tokens", thousands(d.Code.Used), thousands(d.Code.Limit)))
 	seg(d.Task.Used, "dim-task", fmt.Sprintf("task_context: %s of %s tokens", thousands(d.Task.Used), thousands(d.Task.Limit)))
 	seg(d.Spec.Used, "dim-spec", fmt.Sprintf("spec_context: %s of %s tokens", thousands(d.Spec.Used), thousands(d.Spec.Limit)))
