@@ -28,9 +28,9 @@ func smallScope(t testing.TB, path, reason string) ScopeInput {
 		Dimensions:   scope.Dimensions{Code: scope.Dimension{Limit: 1200, Used: 550}, Task: scope.Dimension{Limit: 300, Used: 120}, Spec: scope.Dimension{Limit: 300, Used: 80}, Reserve: scope.Reserve{Limit: 200}},
 		Flows:        []scope.Flow{{From: "task_context", To: "code_context", Tokens: 180}},
 		WithinBudget: true, RemainingTokens: 1050,
-		Cuts:         []scope.Cut{{Path: path, From: scope.TierSkeleton, To: scope.TierDropped, TokensSaved: 310, Reason: reason, Dimension: "code_context"}},
-		Inputs:       map[string]string{"pay/charge.go": "aa"}, Digest: "0123456789abcdef0123",
-		Redactions:   scope.Redactions{ByRule: map[string]int{}}}
+		Cuts:   []scope.Cut{{Path: path, From: scope.TierSkeleton, To: scope.TierDropped, TokensSaved: 310, Reason: reason, Dimension: "code_context"}},
+		Inputs: map[string]string{"pay/charge.go": "aa"}, Digest: "0123456789abcdef0123",
+		Redactions: scope.Redactions{ByRule: map[string]int{}}}
 	mj, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		t.Fatal(err)
