@@ -5,8 +5,6 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/git-speed/git-speed/internal/app"
 )
 
 var outFlag = &cli.StringFlag{Name: "out", Usage: "write the page to FILE instead of stdout"}
@@ -30,20 +28,11 @@ func cmdReport() *cli.Command {
 					"to stderr and the exit code is the scope's (1, or 2 for a mistake in the request).",
 				Flags: []cli.Flag{outFlag, stageFlag, budgetFlag, strictFlag, revFlag, worktreeFlag},
 				Action: func(c *cli.Context) error {
-					featureName, task, err := featureTaskArgs(c)
+					s, ctx, req, err := scopeRequest(c)
 					if err != nil {
 						return err
 					}
-					budget, err := budgetArg(c)
-					if err != nil {
-						return err
-					}
-					s, ctx, err := open(c)
-					if err != nil {
-						return err
-					}
-					res, err := s.ReportScope(ctx, app.ScopeRequest{Rev: rev(c), Feature: featureName, Task: task,
-						Stage: c.String("stage"), Budget: budget, Strict: c.Bool("strict")})
+					res, err := s.ReportScope(ctx, req)
 					if err != nil {
 						return err
 					}

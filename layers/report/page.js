@@ -151,7 +151,12 @@
         if (ds >= 30) throw new Error("embedded data has a bad distance code");
         var d = DBASE[ds] + bits(DEXT[ds]);
         if (d > op || op + length > size) throw new Error("embedded data has a bad distance");
-        for (var k = 0; k < length; k++, op++) out[op] = out[op - d];
+        if (d >= length) {
+          out.copyWithin(op, op - d, op - d + length);
+          op += length;
+        } else {
+          for (var k = 0; k < length; k++, op++) out[op] = out[op - d];
+        }
       }
     } while (!last);
     if (op !== size) throw new Error("embedded data is shorter than it says");
