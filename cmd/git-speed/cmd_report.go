@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 )
@@ -72,9 +73,32 @@ func writePage(c *cli.Context, page []byte) error {
 		_, err := c.App.Writer.Write(page)
 		return err
 	}
-	if err := os.WriteFile(out, page, 0o644); err != nil {
+	if err := writeAtomic(out, page); err != nil {
 		return fmt.Errorf("--out %s: %v", out, err)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "git-speed: wrote %s (%d KB)\n", out, (len(page)+1023)/1024)
 	return nil
+}
+
+// writeAtomic writes data to path through a temporary file beside it, so
+// that a page that cannot be written whole leaves what was there.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
