@@ -293,3 +293,38 @@ func (s *Store) FactsIDs(keys []string) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// PruneParts deletes the refs of parts no longer needed here: those of
+// trees the store holds (a plain index took them in) and of trees no
+// branch or tag reaches. It returns how many it deleted. (A remote keeps
+// its own until they are deleted there: git push origin
+// ':refs/speed/parts/<tree>/<k>-of-<n>'.)
+func (s *Store) PruneParts() (int, error) {
+	parts, err := s.Parts("")
+	if err != nil || len(parts) == 0 {
+		return 0, err
+	}
+	reach, err := s.r.reachableTrees()
+	if err != nil {
+		return 0, err
+	}
+	infos, err := s.Trees()
+	if err != nil {
+		return 0, err
+	}
+	indexed := map[string]bool{}
+	for _, in := range infos {
+		indexed[in.Tree] = true
+	}
+	n := 0
+	for _, p := range parts {
+		if p.Tree != "" && !indexed[p.Tree] && reach[p.Tree] {
+			continue
+		}
+		if err := s.DropPart(p.Ref); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}

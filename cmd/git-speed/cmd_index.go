@@ -116,6 +116,11 @@ func cmdStatus() *cli.Command {
 				fmt.Fprintf(w, " (%d files)", rep.Files)
 			}
 			fmt.Fprintf(w, "\nstore:   %d trees, %d objects, %d bytes under refs/speed\n", rep.Trees, rep.Store.Objects, rep.Store.Bytes)
+			fmt.Fprintf(w, "objects: %d loose (%d bytes), %d packs (%d bytes)", rep.Store.Loose, rep.Store.LooseBytes, rep.Store.Packs, rep.Store.PackBytes)
+			if rep.Store.Parts > 0 {
+				fmt.Fprintf(w, "; %d parts under refs/speed/parts", rep.Store.Parts)
+			}
+			fmt.Fprintln(w)
 			if ws := rep.Worktree; ws != nil {
 				switch {
 				case !ws.Dirty:
@@ -170,8 +175,8 @@ func cmdGC() *cli.Command {
 			if c.Bool("json") {
 				return printJSON(c.App.Writer, stats)
 			}
-			fmt.Fprintf(c.App.ErrWriter, "git-speed: kept %d trees and %d facts; dropped %d trees and %d facts\n",
-				stats.TreesKept, stats.FactsKept, stats.TreesDropped, stats.FactsDropped)
+			fmt.Fprintf(c.App.ErrWriter, "git-speed: kept %d trees and %d facts; dropped %d trees, %d facts and %d parts; %d loose objects and %d packs left\n",
+				stats.TreesKept, stats.FactsKept, stats.TreesDropped, stats.FactsDropped, stats.PartsDropped, stats.Loose, stats.Packs)
 			return nil
 		},
 	}

@@ -76,6 +76,9 @@ type Result struct {
 	// (`index --shard K/N`, parts.go); Parts names the parts taken.
 	FromParts int      `json:"from_parts,omitempty"`
 	Parts     []string `json:"parts,omitempty"`
+	// Consolidated: the object database's loose objects and small packs
+	// were rolled into one pack after this run (gitstore.Repo.Tidy).
+	Consolidated bool `json:"consolidated,omitempty"`
 }
 
 // factsKey names a blob's facts in the store: they depend on the blob, the
