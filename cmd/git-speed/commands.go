@@ -30,6 +30,7 @@ func commands() []*cli.Command {
 		cmdMCP(),
 		cmdScope(),
 		cmdRender(),
+		cmdTask(),
 		cmdSession(),
 		cmdMemory(),
 		cmdContext(),
