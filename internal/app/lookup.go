@@ -110,6 +110,11 @@ type Edge struct {
 // Graph returns the tree's code symbol graph: file-level edges and domain
 // clusters.
 func (s *Session) Graph(ctx context.Context, r Rev) (*GraphResult, error) {
+	return s.graphOf(ctx, r, nil)
+}
+
+// graphOf is Graph, first asking check (when set) about the graph read.
+func (s *Session) graphOf(ctx context.Context, r Rev, check func(*world.Graph) error) (*GraphResult, error) {
 	rev, err := s.rev(r)
 	if err != nil {
 		return nil, err
@@ -123,6 +128,11 @@ func (s *Session) Graph(ctx context.Context, r Rev) (*GraphResult, error) {
 		return nil, err
 	}
 	g := w.Graph()
+	if check != nil {
+		if err := check(g); err != nil {
+			return nil, err
+		}
+	}
 	out := &GraphResult{Tree: g.Tree, Files: len(g.Files), Symbols: g.Symbols, Edges: []Edge{}, WeakEdges: []Edge{}}
 	for _, ed := range g.Edges {
 		out.Edges = append(out.Edges, Edge{From: g.Files[ed.From].Path, To: g.Files[ed.To].Path, Refs: ed.Refs, Weight: ed.Weight, Kind: ed.Kind.String()})

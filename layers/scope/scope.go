@@ -36,13 +36,18 @@ import (
 //	   cut) and the cross-cutting concerns of its feature (feature.toml),
 //	   its own and its done upstream tasks', fitted before the decisions;
 //	   material.json has task.assumptions and concerns.
-//	8: a task names its files by role (files.create, files.modify,
+//	8: inside a neighbour's skeleton, the bodies of the definitions that
+//	   use the task files' symbols or that the task files use are shown,
+//	   most related first, once every 1-hop skeleton is in and before any
+//	   full text or 2-hop file (half of the room left at most)
+//	   (focus.go); budget.json lists them (focus).
+//	9: a task names its files by role (files.create, files.modify,
 //	   files.read); a file to create that is not in the tree brings its
 //	   place at 1 hop (the place signal: its folder's files as skeletons,
 //	   the package and module it joins, the files like it, the tests
 //	   beside them), recorded in budget.json's places; the manifest and
 //	   material.json give each distance-0 file its role.
-const Version = 8
+const Version = 9
 
 // Tiers of a file.
 const (
@@ -195,6 +200,12 @@ func scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	cfg := opt.Config
 	if cfg.Budget == (config.Budget{}) {
 		cfg = config.Default()
+	}
+	if opt.Policy == "" {
+		opt.Policy = cfg.Scope.Policy // speed.toml's [scope] policy
+	}
+	if opt.Policy == PolicySeed {
+		opt.NoExtras = true // the seed delivers 2-hop files as skeletons, never more
 	}
 	stage := opt.Stage
 	if stage == "" {
