@@ -397,8 +397,10 @@ func (s *state) fitCode(limit int) int {
 		it := heap.Pop(h).(*item)
 		if !truncated && (it.phase == 3 || seedOrder && it.phase == 2) {
 			// Truncated skeletons of what did not fit come before any
-			// extra (and, in the seed's order, before any 2-hop file).
+			// extra (and, in the seed's order, before any 2-hop file),
+			// then the related bodies inside the skeletons.
 			truncateUnfit()
+			s.focusOnce(&room)
 		}
 		if !it.exact && float64(it.cost)*skipMargin > float64(room) {
 			// Clearly too big for what is left: not worth counting.
@@ -460,6 +462,7 @@ func (s *state) fitCode(limit int) int {
 		truncateUnfit()
 	}
 	s.prefetchSkeletons(others)
+	s.focusOnce(&room)
 	for _, c := range others {
 		if c.tier == TierSkeleton && c.content == "" {
 			if fc := s.factsOf(c.path); fc != nil {

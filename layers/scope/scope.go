@@ -36,7 +36,11 @@ import (
 //	   cut) and the cross-cutting concerns of its feature (feature.toml),
 //	   its own and its done upstream tasks', fitted before the decisions;
 //	   material.json has task.assumptions and concerns.
-const Version = 7
+//	8: inside a neighbour's skeleton, the bodies of the definitions that
+//	   use the task files' symbols or that the task files use are shown,
+//	   most related first, before any full text beyond the plan
+//	   (focus.go); budget.json lists them (focus).
+const Version = 8
 
 // Tiers of a file.
 const (
@@ -267,6 +271,8 @@ type state struct {
 	counter  *counter
 
 	coUsed   []string // co-change partners taken: "task-file partner commits score"
+	regions  []Region // bodies shown inside skeletons (focus.go)
+	focused  bool     // focus has run
 	facts    map[string]*world.Facts
 	warnings []string
 	adj      *adjacency
