@@ -344,6 +344,9 @@ func (s *state) result() *Result {
 			if c.idx >= 0 {
 				reason = fmt.Sprintf("files_touched: full, never cut (%d definitions)", s.defCount(c.path))
 			}
+			if c.tier == TierTruncated {
+				reason = c.tierWhy
+			}
 		case c.tier == c.plan:
 			reason += "; " + c.planWhy
 		case c.extra:

@@ -180,6 +180,14 @@ func (s *state) fitCode(limit int) int {
 		}
 		used += c.tokens
 	}
+	for _, c := range d0 {
+		if c.tier == TierFull && tooLarge(c.entry) && used < limit {
+			n := c.tokens
+			if s.headOfOversized(c, int(oversizeShare*float64(limit-used+n))) {
+				used += c.tokens - n
+			}
+		}
+	}
 	for _, c := range others {
 		c.tier = TierDropped
 		if c.plan != TierDropped {
