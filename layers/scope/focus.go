@@ -29,7 +29,11 @@ type Region struct {
 // focusMaxShare bounds the bodies one skeleton may gain, as a share of
 // the room left when focusing starts, so that one large caller does not
 // take what the other neighbours' callers need.
-const focusMaxShare = 0.35
+const focusMaxShare = 0.2
+
+// focusTotalShare bounds the bodies all skeletons gain together, as a
+// share of the room left once every 1-hop skeleton is in.
+const focusTotalShare = 0.5
 
 // elided is one elided body of a skeleton line: the line's index in the
 // skeleton, the source lines it replaces and the definition it is in.
@@ -80,7 +84,7 @@ func (s *state) focusOnce(room *int) {
 }
 
 // focus shows, in the skeletons delivered, the bodies most related to the
-// task files, most relevant file first, within *room.
+// task files, most relevant file first, within focusTotalShare of *room.
 func (s *state) focus(room *int) {
 	if len(s.touched) == 0 || *room < minTruncate {
 		return
@@ -91,7 +95,7 @@ func (s *state) focus(room *int) {
 	}
 	var skels []*cand
 	for _, c := range s.cands {
-		if c.dist > 0 && c.tier == TierSkeleton {
+		if c.dist == 1 && c.tier == TierSkeleton && c.signals&(sigGraph|sigTests) != 0 {
 			skels = append(skels, c)
 		}
 	}
@@ -102,11 +106,14 @@ func (s *state) focus(room *int) {
 		return skels[a].rel > skels[b].rel
 	})
 	start := *room
+	left := int(focusTotalShare * float64(start))
 	for _, c := range skels {
-		if *room < minTruncate {
+		if left < minTruncate {
 			break
 		}
-		s.focusFile(c, fn, room, int(focusMaxShare*float64(start)))
+		before := left
+		s.focusFile(c, fn, &left, int(focusMaxShare*float64(start)))
+		*room -= before - left
 	}
 }
 

@@ -26,7 +26,7 @@ files_touched = ["app/alpha.go"]
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, m := runRule(t, w, f, 1500, func(o *Options) { o.NoExtras = false })
+	r, m := runRule(t, w, f, 2200, func(o *Options) { o.NoExtras = false })
 	if e := m["app/beta.go"]; e.Tier != TierSkeleton {
 		t.Fatalf("app/b.go: %+v, want a skeleton", e)
 	}

@@ -403,12 +403,16 @@ func (s *state) fitCode(limit int) int {
 	}
 	for h.Len() > 0 && room > 0 {
 		it := heap.Pop(h).(*item)
+		if it.phase >= 1 {
+			// Every 1-hop skeleton is in: the bodies in them related to
+			// the task files come before any full text or 2-hop file.
+			s.focusOnce(&room)
+		}
 		if !truncated && (it.phase == 3 || seedOrder && it.phase == 2) {
 			// Truncated skeletons of what did not fit come before any
 			// extra (and, in the seed's order, before any 2-hop file),
 			// then the related bodies inside the skeletons.
 			truncateUnfit()
-			s.focusOnce(&room)
 		}
 		if !it.exact && float64(it.cost)*skipMargin > float64(room) {
 			// Clearly too big for what is left: not worth counting.

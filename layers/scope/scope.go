@@ -38,7 +38,8 @@ import (
 //	   material.json has task.assumptions and concerns.
 //	8: inside a neighbour's skeleton, the bodies of the definitions that
 //	   use the task files' symbols or that the task files use are shown,
-//	   most related first, before any full text beyond the plan
+//	   most related first, once every 1-hop skeleton is in and before any
+//	   full text or 2-hop file (half of the room left at most)
 //	   (focus.go); budget.json lists them (focus).
 const Version = 8
 
