@@ -17,7 +17,10 @@ func cmdEval() *cli.Command {
 			"non-test file is the task's files_touched, the other changed source files are the truth,\n" +
 			"and the parent commit is the state. Reports the share of truth files the scope delivers\n" +
 			"at each tier, their hop distances and tokens used, beside a whole-files-by-distance\n" +
-			"baseline, overall and per language of the seed file. Co-change history is mined from the\n" +
+			"baseline, overall and per language of the seed file, and the share of the hunks\n" +
+			"the commits changed in truth files that the material shows (whole file, or shown lines\n" +
+			"holding every line of the hunk) or points to (inside an elided range with a line pointer).\n" +
+			"Co-change history is mined from the\n" +
 			"500 first-parent commits up to each parent. --ablate adds one method per signal turned\n" +
 			"off (no-graph, no-tests, no-names, no-cochange) and graph-only; --messages gives each\n" +
 			"task its commit message as title and description. Indexes each parent tree it needs\n" +

@@ -69,11 +69,30 @@ func (h *history) Commits(n int) ([]eval.Commit, error) {
 			return nil, err
 		}
 		c := eval.Commit{ID: l.Commit, Parent: l.Parents[0], Lines: map[string]int{}, Message: msg}
+		if c.Hunks, err = h.hunks(l.Parents[0], l.Commit); err != nil {
+			return nil, err
+		}
 		for _, x := range ch {
 			c.Changed = append(c.Changed, x.Path)
 			c.Lines[x.Path] = x.Lines
 		}
 		out = append(out, c)
+	}
+	return out, nil
+}
+
+// hunks is what commit changed against parent, per path, in the
+// parent's lines: eval judges the lines scope shows by them.
+func (h *history) hunks(parent, commit string) (map[string][]eval.Hunk, error) {
+	d, err := h.s.repo.DiffHunks(parent, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]eval.Hunk, len(d))
+	for p, hs := range d {
+		for _, x := range hs {
+			out[p] = append(out[p], eval.Hunk{Start: x.Start, Count: x.Count})
+		}
 	}
 	return out, nil
 }

@@ -68,7 +68,8 @@ type Budget struct {
 	// because they alone exceed code_context (their neighbours still fill it).
 	OutsideBudget int               `json:"outside_budget,omitempty"`
 	Cuts          []Cut             `json:"cuts"`
-	Inputs        map[string]string `json:"inputs"` // encoding/json sorts map keys
+	Focus         []Region          `json:"focus,omitempty"` // bodies shown inside skeletons, and why
+	Inputs        map[string]string `json:"inputs"`          // encoding/json sorts map keys
 	Digest        string            `json:"digest"`
 	Redactions    Redactions        `json:"redactions"`
 }
@@ -347,6 +348,9 @@ func (s *state) result() *Result {
 			if c.idx >= 0 {
 				reason = fmt.Sprintf("files_touched: full, never cut (%d definitions)", s.defCount(c.path))
 			}
+			if c.tier == TierTruncated {
+				reason = c.tierWhy
+			}
 		case c.tier == c.plan:
 			reason += "; " + c.planWhy
 		case c.extra:
@@ -366,6 +370,7 @@ func (s *state) result() *Result {
 	b := s.budget
 	b.Feature, b.Task, b.Stage, b.Tree = s.f.Name, s.task.ID, s.stage, tree
 	b.Cuts = s.cuts
+	b.Focus = s.regionsKept()
 	if b.Cuts == nil {
 		b.Cuts = []Cut{}
 	}

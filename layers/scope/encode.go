@@ -288,6 +288,18 @@ func encodeBudget(o *jsonOut, b *Budget) {
 		}
 		o.close('}')
 	})
+	if len(b.Focus) > 0 {
+		o.list("focus", false, len(b.Focus), func(i int) {
+			r := &b.Focus[i]
+			o.open('{')
+			o.str("path", r.Path)
+			o.str("lines", r.Lines)
+			o.str("def", r.Def)
+			o.str("why", r.Why)
+			o.int("tokens", r.Tokens)
+			o.close('}')
+		})
+	}
 	mapOf(o, "inputs", b.Inputs, func(v string) { o.b = appendJSONString(o.b, v) })
 	o.str("digest", b.Digest)
 	o.key("redactions")

@@ -36,7 +36,12 @@ import (
 //	   cut) and the cross-cutting concerns of its feature (feature.toml),
 //	   its own and its done upstream tasks', fitted before the decisions;
 //	   material.json has task.assumptions and concerns.
-const Version = 7
+//	8: inside a neighbour's skeleton, the bodies of the definitions that
+//	   use the task files' symbols or that the task files use are shown,
+//	   most related first, once every 1-hop skeleton is in and before any
+//	   full text or 2-hop file (half of the room left at most)
+//	   (focus.go); budget.json lists them (focus).
+const Version = 8
 
 // Tiers of a file.
 const (
@@ -273,6 +278,8 @@ type state struct {
 	counter  *counter
 
 	coUsed   []string // co-change partners taken: "task-file partner commits score"
+	regions  []Region // bodies shown inside skeletons (focus.go)
+	focused  bool     // focus has run
 	facts    map[string]*world.Facts
 	warnings []string
 	adj      *adjacency
