@@ -34,14 +34,18 @@ func cmdEval() *cli.Command {
 			&cli.BoolFlag{Name: "messages", Usage: "the commit message is the task's title and description"},
 			&cli.StringFlag{Name: "weights", Usage: "with --pack: signal weights as JSON (fields of pack.Weights), for tuning"},
 			&cli.BoolFlag{Name: "pack", Usage: "evaluate pack instead: request = commit message, target = changed files, recall@5/@10 beside BM25"},
+			&cli.StringFlag{Name: "requests", Usage: "with --pack: also replay the requests of `FILE` (JSON Lines of {id, rev, request, target, kind}), each at its revision; --commits 0 replays only these"},
 			jsonFlag, revFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			if c.Int("commits") <= 0 || c.Int("budget") <= 0 {
-				return usagef("--commits and --budget must be positive")
+			if c.String("requests") != "" && !c.Bool("pack") {
+				return usagef("--requests needs --pack")
+			}
+			if (c.Int("commits") <= 0 && !(c.Int("commits") == 0 && c.String("requests") != "")) || c.Int("budget") <= 0 {
+				return usagef("--commits and --budget must be positive (--commits 0 only with --pack --requests)")
 			}
 			s, ctx, err := open(c)
 			if err != nil {
@@ -50,7 +54,8 @@ func cmdEval() *cli.Command {
 			type report interface{ Text() string }
 			var rep report
 			if c.Bool("pack") {
-				rep, err = s.EvalPack(ctx, app.EvalPackRequest{Rev: c.String("rev"), Commits: c.Int("commits"), Weights: c.String("weights"), Cases: c.Bool("cases")})
+				rep, err = s.EvalPack(ctx, app.EvalPackRequest{Rev: c.String("rev"), Commits: c.Int("commits"), Weights: c.String("weights"), Cases: c.Bool("cases"),
+					Requests: c.String("requests")})
 			} else {
 				rep, err = s.Eval(ctx, app.EvalRequest{Rev: c.String("rev"), Commits: c.Int("commits"), Budget: c.Int("budget"), Stage: c.String("stage"),
 					Cases: c.Bool("cases"), Ablate: c.Bool("ablate"), Messages: c.Bool("messages")})

@@ -285,6 +285,13 @@ type Weights struct {
 	Companion    float64
 	CompanionMin float64 // the least share of a best hit's commits that changed the companion too
 	CompanionTop int     // how many best hits bring companions
+	// Structure of the request (signals.go): the files of its traceback
+	// frames, and the modules its dotted names (a.b.c) resolve to.
+	Frame  float64
+	Dotted float64
+	// Kinds (kinds.go): for a bug report or a feature request, the share
+	// of its score a file of each kind loses; commit messages keep all.
+	DemoteTest, DemoteDocs, DemoteChangelog, DemoteFixture, DemoteStyle, DemoteBuild, DemoteExample float64
 }
 
 // recentCommits is how many of the latest commits the Recent signal reads.
@@ -296,7 +303,11 @@ func DefaultWeights() Weights {
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
 		History: 0.6, HistFiles: 30, Churn: 0.1, Sibling: 0.5, CoChange: 0,
 		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8,
-		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5}
+		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5,
+		// Chosen on the tuning set (docs/pack.md): demoting tests, docs,
+		// build files or examples for a bug report cost recall there, since
+		// fixes change them too; changelogs, fixtures and stylesheets did not.
+		Frame: 1, Dotted: 0.5, DemoteChangelog: 0.5, DemoteFixture: 0.5, DemoteStyle: 0.7}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -666,6 +677,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 
+	// Traceback frames and dotted names of the request.
+	structural(q.text, paths, w, top, give)
+
 	// Paths named in the request, dirty files, tags.
 	for _, m := range q.mentions {
 		lm := strings.ToLower(m)
@@ -686,6 +700,7 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 
+	kindPrior(requestKind(q.text), paths, w, sc)
 	for _, v := range sc {
 		if v > 0 {
 			candidates++
