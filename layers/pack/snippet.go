@@ -20,8 +20,10 @@ const (
 	maxSymbols   = 8
 )
 
-// makeItem fills one pack item: symbols, the snippet around the lines that
-// match the request best, cut at the enclosing definition.
+// makeItem fills one pack item: its reason in words that hold for the
+// file, the definitions the request names (best first), and the snippet
+// of the best of them, or else the lines around the line that matches
+// most, cut at the enclosing definition.
 func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 	ep, ok := src.Entry(s.Path)
 	if !ok {
@@ -45,33 +47,59 @@ func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 			want[t] = true
 		}
 	}
-	if facts != nil {
-		it.Symbols = symbols(facts.Defs, want)
-	}
-	if terms.SecretValues(e.Lang) {
-		it.Evidence = append(it.Evidence, "no snippet: the values of "+e.Lang+" files are never shown")
-		return it, nil
-	}
-	if e.Has(world.FlagBinary) || e.Has(world.FlagTooLarge) || e.Has(world.FlagSubmodule) || e.Has(world.FlagSymlink) {
-		it.Snippet = ""
-		it.Evidence = append(it.Evidence, "no snippet: "+flagReason(&e))
-		return it, nil
-	}
-	data, err := src.Content(s.Path)
-	if err != nil {
-		return it, err
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	best := bestLine(lines, want)
 	var defs []world.Def
 	if facts != nil {
 		defs = facts.Defs
 	}
-	from, to, def := window(lines, best, defs)
+	var lines []string
+	h := hits{}
+	readable := !terms.SecretValues(e.Lang) && !e.Has(world.FlagBinary) && !e.Has(world.FlagTooLarge) && !e.Has(world.FlagSubmodule) && !e.Has(world.FlagSymlink)
+	if readable {
+		data, err := src.Content(s.Path)
+		if err != nil {
+			return it, err
+		}
+		lines = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		h = lineHits(lines, want)
+	}
+	order := ranked(q, defs, want, h)
+	if s.lexical {
+		it.Reason = reasonOf(q, s, e.Lang, defs, order, lines, h)
+	}
+	it.Symbols = symbols(defs, order, want)
+	if terms.SecretValues(e.Lang) {
+		it.Evidence = append(it.Evidence, "no snippet: the values of "+e.Lang+" files are never shown")
+		return it, nil
+	}
+	if !readable {
+		it.Evidence = append(it.Evidence, "no snippet: "+flagReason(&e))
+		return it, nil
+	}
+	n := len(lines)
+	var from, to, best int
+	var def *world.Def
+	if len(order) > 0 {
+		def = container(defs, order[0], n)
+	}
+	if def != nil && def.Start >= 1 && def.End <= n && def.Start <= def.End {
+		best = h.best(def.Start, def.End)
+		from, to = def.Start, def.End
+		if to-from+1 > SnippetLines {
+			from, to = max(def.Start, best-before), min(def.End, best+after)
+		}
+		// Its doc comment belongs to it.
+		for whole := from == def.Start; whole && from > 1 && def.Start-from < 6 && comment(lines[from-2]) && to-from+1 < SnippetLines; {
+			from--
+		}
+	} else {
+		best = bestLine(lines, want)
+		from, to, def = window(lines, best, defs)
+	}
 	it.LineRange = fmt.Sprintf("%d-%d", from, to)
 	it.best = best
 	if def != nil && def.Signature != "" {
 		it.Signature = emit(req, s.Path, def.Signature)
+		it.defStart = def.Start
 	}
 	it.Snippet = emit(req, s.Path, quote(lines, from, to))
 	capSnippet(&it, req.Counter.Count)
@@ -96,9 +124,10 @@ func flagReason(e *world.FileEntry) string {
 	return "not text"
 }
 
-// symbols are the definitions whose names match the request, or else the
-// file's first exported ones.
-func symbols(defs []world.Def, want map[string]bool) []string {
+// symbols are the definitions the request names, best first (order, by
+// ranked), then the others whose names match, or else the file's first
+// exported ones.
+func symbols(defs []world.Def, order []int, want map[string]bool) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	add := func(d world.Def) {
@@ -110,6 +139,9 @@ func symbols(defs []world.Def, want map[string]bool) []string {
 			seen[n] = true
 			out = append(out, n)
 		}
+	}
+	for _, i := range order {
+		add(defs[i])
 	}
 	for _, d := range defs {
 		if nameMatches(d.Name, want) {
