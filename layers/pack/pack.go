@@ -74,6 +74,8 @@ type Request struct {
 	// Redact, when set, is applied to every text taken from a file (snippet,
 	// signature) before it enters the pack: the one place redaction plugs in.
 	Redact func(path, text string) string
+	// Globs limit the files the pack may hold (tags are always held).
+	Globs Globs
 	// Explain, when set, renders every evidence line in Text (JSON has
 	// them always).
 	Explain bool
@@ -180,6 +182,10 @@ func Build(src Source, req Request) (*Pack, error) {
 	if err != nil {
 		return nil, &badRequest{err.Error()}
 	}
+	if err := req.Globs.Check(); err != nil {
+		return nil, err
+	}
+	src = withGlobs(src, req.Globs, req.Tags)
 	for _, t := range req.Tags {
 		if _, ok := src.Entry(t); !ok {
 			return nil, bad("--tag %s: no such file in tree %s", t, short(src.Tree()))

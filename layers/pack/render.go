@@ -24,7 +24,11 @@ func (p *Pack) Text() string {
 // per item, its path and lines and its reason.
 func (p *Pack) Compact() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Context pack, compact: %d files of tree %s for: %s\n", len(p.Items), short(p.Tree), oneLine(clip(p.Query, 120)))
+	files := "files"
+	if len(p.Items) == 1 {
+		files = "file"
+	}
+	fmt.Fprintf(&b, "# Context pack, compact: %d %s of tree %s for: %s\n", len(p.Items), files, short(p.Tree), oneLine(clip(p.Query, 120)))
 	if p.Request.Cut != "" {
 		fmt.Fprintf(&b, "# Request cut: %s.\n", p.Request.Cut)
 	}
