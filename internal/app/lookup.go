@@ -240,11 +240,7 @@ func (s *Session) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		res.Definitions = slices.DeleteFunc(res.Definitions, func(d SymbolDef) bool { return !globs.Keep(d.Path) })
 		res.References = slices.DeleteFunc(res.References, func(r SymbolRef) bool { return !globs.Keep(r.Path) })
 	}
-	leaf := req.Name
-	if i := strings.LastIndexAny(leaf, ".:"); i >= 0 {
-		leaf = leaf[i+1:]
-	}
-	if err := s.textualUses(w, res, leaf, globs); err != nil {
+	if err := s.textualUses(w, res, req.Name, globs); err != nil {
 		return nil, err
 	}
 	return res, nil

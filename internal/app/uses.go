@@ -27,7 +27,13 @@ const maxUseText = 160
 // for name's leaf that say the leaf as a whole word, other than the
 // definitions and references res already lists, in path and line order,
 // among the files globs keep.
-func (s *Session) textualUses(w *build.World, res *SymbolsResult, leaf string, globs pack.Globs) error {
+//
+// A qualified name's uses are the lines that say it whole (p0.Shared).
+func (s *Session) textualUses(w *build.World, res *SymbolsResult, name string, globs pack.Globs) error {
+	leaf := name
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 {
+		leaf = name[i+1:]
+	}
 	term := ""
 	terms.Forms(leaf, func(t string, whole bool) {
 		if term == "" || whole {
@@ -62,6 +68,9 @@ func (s *Session) textualUses(w *build.World, res *SymbolsResult, leaf string, g
 	}
 	// Postings come in document order, which is path order.
 	word := []byte(leaf)
+	if leaf != name {
+		word = []byte(name)
+	}
 	uses := 0
 	for _, p := range files {
 		if !globs.Keep(p) {
