@@ -62,9 +62,7 @@ func (s *Session) textualUses(w *build.World, res *SymbolsResult, name string, g
 	}
 	var files []string
 	for _, p := range ix.Postings[term] {
-		if p.Count > 0 {
-			files = append(files, ix.Docs[p.Doc].Path)
-		}
+		files = append(files, ix.Docs[p.Doc].Path)
 	}
 	// Postings come in document order, which is path order.
 	word := []byte(leaf)
