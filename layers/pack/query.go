@@ -163,8 +163,12 @@ func parseQuery(text string) (*query, error) {
 				tokAt = max(tokAt, atPath)
 			}
 			if fm.whole != "" {
-				note(fm.whole, tok, max(tokAt, atIdent), true)
-				tokAt = max(tokAt, atCode)
+				wholeAt := tokAt
+				if named(fm.parts) {
+					wholeAt = max(tokAt, atIdent)
+					tokAt = max(tokAt, atCode)
+				}
+				note(fm.whole, tok, wholeAt, true)
 			}
 			for i, st := range fm.stems {
 				note(st, fm.parts[i], tokAt, false)
@@ -213,9 +217,27 @@ func parseQuery(text string) (*query, error) {
 }
 
 // priority is how much a term says: where it stands best, and a little
-// for how often the request says it.
+// for how often the request says it; the filler of requests ("under",
+// "like", "able") says less.
 func priority(c *candidate) float64 {
-	return c.at + 0.5*min(math.Log2(float64(c.count)), 3)
+	p := c.at + 0.5*min(math.Log2(float64(c.count)), 3)
+	if lex.IsFiller(c.term) {
+		p -= 1.5
+	}
+	return p
+}
+
+// named reports whether an identifier's parts name something: two of
+// them hold letters (parseConfig, read_file), not a word and a number
+// (word12, v2).
+func named(parts []string) bool {
+	n := 0
+	for _, p := range parts {
+		if !digits(p) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // cutText is text's first n bytes at most, ending at a line's end when
