@@ -9,10 +9,11 @@ import (
 func cmdInit() *cli.Command {
 	return &cli.Command{
 		Name:      "init",
-		Usage:     "write speed.toml and .speed/ from the examples and install the hooks",
+		Usage:     "write speed.toml and a starter feature in .speed/ and install the hooks",
 		UsageText: "git speed init [--no-hooks]",
-		Description: "Writes speed.toml (every key with its default) and .speed/ (a sample feature showing\n" +
-			"the spec and task formats) at the top of the work tree, then installs the hooks.\n" +
+		Description: "Writes speed.toml (every key with its default) and .speed/features/first-feature (a spec\n" +
+			"template and a task naming a file this repository tracks) at the top of the work tree, then\n" +
+			"installs the hooks. `git speed task add` writes more tasks.\n" +
 			"It refuses to overwrite either.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "no-hooks", Usage: "do not install the hooks"}},
 		Action: func(c *cli.Context) error {

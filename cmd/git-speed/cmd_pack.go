@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -40,17 +41,10 @@ func cmdPack() *cli.Command {
 			"traceback frames); a cut request says so on stderr and in the JSON. --compact prints one\n" +
 			"line per file (path:lines and reason) for triage; --explain adds the evidence lines\n" +
 			"(terms matched per field, history). Exit 2 on a bad request.",
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "tag", Usage: "a file the request is about: always in the pack, first (repeatable)"},
-			pathFlag, excludeFlag,
-			&cli.IntFlag{Name: "max-items", Value: pack.DefaultMaxItems, Usage: "files at most"},
-			&cli.IntFlag{Name: "budget", Value: pack.DefaultBudget, Usage: "tokens of the rendered pack at most"},
-			&cli.IntFlag{Name: "history", Value: app.DefaultHistory, Usage: "recent commits whose messages are matched (0: none)"},
-			&cli.StringFlag{Name: "request-file", Usage: "read the request from this file (- for stdin)"},
+		Flags: append(packFlags(),
 			&cli.BoolFlag{Name: "compact", Usage: "one line per file: path:lines and the reason"},
 			&cli.BoolFlag{Name: "explain", Usage: "show every evidence line: terms matched per field, history"},
-			jsonFlag, revFlag, worktreeFlag,
-		},
+			jsonFlag),
 		// A request pasted without -- that starts with a dash reads as
 		// flags: say how to give it, in one sentence, not a help page.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -60,30 +54,9 @@ func cmdPack() *cli.Command {
 			if c.Bool("compact") && c.Bool("explain") {
 				return usagef("--compact and --explain do not go together")
 			}
-			query, err := readRequest(c)
+			s, ctx, req, err := packRequest(c)
 			if err != nil {
 				return err
-			}
-			s, ctx, err := open(c)
-			if err != nil {
-				return err
-			}
-			history := c.Int("history")
-			req := app.PackRequest{Rev: rev(c), Query: query, MaxItems: c.Int("max-items"), Budget: c.Int("budget"), History: &history,
-				Paths: c.StringSlice("path"), Exclude: c.StringSlice("exclude"), Explain: c.Bool("explain")}
-			// Zero is "the default" in a request, not on the command line.
-			if req.MaxItems <= 0 {
-				return usagef("--max-items must be a positive number, got %d", req.MaxItems)
-			}
-			if req.Budget <= 0 {
-				return usagef("--budget must be a positive number of tokens, got %d", req.Budget)
-			}
-			for _, t := range c.StringSlice("tag") {
-				p, err := s.RepoPath(t)
-				if err != nil {
-					return usagef("--tag %s: %v", t, err)
-				}
-				req.Tags = append(req.Tags, p)
 			}
 			p, err := s.Pack(ctx, req)
 			if err != nil {
@@ -100,6 +73,51 @@ func cmdPack() *cli.Command {
 			return err
 		},
 	}
+}
+
+// packFlags are the flags of a pack request, shared by pack and report pack.
+func packFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "tag", Usage: "a file the request is about: always in the pack, first (repeatable)"},
+		pathFlag, excludeFlag,
+		&cli.IntFlag{Name: "max-items", Value: pack.DefaultMaxItems, Usage: "files at most"},
+		&cli.IntFlag{Name: "budget", Value: pack.DefaultBudget, Usage: "tokens of the rendered pack at most"},
+		&cli.IntFlag{Name: "history", Value: app.DefaultHistory, Usage: "recent commits whose messages are matched (0: none)"},
+		&cli.StringFlag{Name: "request-file", Usage: "read the request from this file (- for stdin)"},
+		revFlag, worktreeFlag,
+	}
+}
+
+// packRequest reads a pack request from the command line (readRequest
+// and packFlags) and opens the repository.
+func packRequest(c *cli.Context) (*app.Session, context.Context, app.PackRequest, error) {
+	var req app.PackRequest
+	query, err := readRequest(c)
+	if err != nil {
+		return nil, nil, req, err
+	}
+	s, ctx, err := open(c)
+	if err != nil {
+		return nil, nil, req, err
+	}
+	history := c.Int("history")
+	req = app.PackRequest{Rev: rev(c), Query: query, MaxItems: c.Int("max-items"), Budget: c.Int("budget"), History: &history,
+		Paths: c.StringSlice("path"), Exclude: c.StringSlice("exclude"), Explain: c.Bool("explain")}
+	// Zero is "the default" in a request, not on the command line.
+	if req.MaxItems <= 0 {
+		return nil, nil, req, usagef("--max-items must be a positive number, got %d", req.MaxItems)
+	}
+	if req.Budget <= 0 {
+		return nil, nil, req, usagef("--budget must be a positive number of tokens, got %d", req.Budget)
+	}
+	for _, t := range c.StringSlice("tag") {
+		p, err := s.RepoPath(t)
+		if err != nil {
+			return nil, nil, req, usagef("--tag %s: %v", t, err)
+		}
+		req.Tags = append(req.Tags, p)
+	}
+	return s, ctx, req, nil
 }
 
 // readRequest reads the pack's request: from --request-file, from stdin

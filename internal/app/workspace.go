@@ -5,11 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 
 	gitspeed "github.com/git-speed/git-speed"
 	"github.com/git-speed/git-speed/internal/config"
@@ -81,7 +78,7 @@ type InitResult struct {
 }
 
 // Init writes speed.toml (every key with its default) and .speed/ (a
-// sample feature) at the top of the work tree, refusing to overwrite
+// starter feature whose task names a file of the repository) at the top of the work tree, refusing to overwrite
 // either, and installs the hooks unless noHooks.
 func Init(ctx context.Context, dir string, noHooks bool) (*InitResult, error) {
 	s, err := Open(Options{Dir: dir})
@@ -105,24 +102,9 @@ func Init(ctx context.Context, dir string, noHooks bool) (*InitResult, error) {
 	if err := os.WriteFile(cfgFile, example, 0o644); err != nil {
 		return nil, err
 	}
-	err = fs.WalkDir(gitspeed.Examples, ".speed.example", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(speedDir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(p, ".speed.example"), "/")))
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		if path.Base(p) == ".gitignore" || strings.Contains(p, "/context/") {
-			return nil
-		}
-		data, err := gitspeed.Examples.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
+	// The starter feature names a file of this repository, never one of
+	// git-speed's own (the sample in .speed.example is documentation).
+	if err := writeStarter(speedDir, starterFile(ctx, s.top)); err != nil {
 		return nil, err
 	}
 	notef(ctx, "wrote %s and %s/", config.FileName, ".speed")

@@ -58,8 +58,13 @@ const (
 	LangZig     = "zig"
 	LangDart    = "dart"
 	LangHaskell = "haskell"
-	LangElixir  = "elixir"
 )
+
+// LangElixir is named (extensions, shebang) but has no extractor: its
+// grammar's go.mod declares a module path no repository serves, which
+// would make go.mod need a replace, and go install …@version refuses one
+// (docs/grammars.md).
+const LangElixir = "elixir"
 
 // Languages read by structured scanners in layers/world/formats (langs.go).
 const (
@@ -102,7 +107,7 @@ var extLang = map[string]string{
 	".scala": "scala", ".lua": "lua", ".pl": LangPerl, ".pm": LangPerl, ".r": LangR, ".R": LangR, ".dart": "dart",
 	".vue": "vue", ".svelte": "svelte", ".scss": "scss", ".less": "less",
 	".bat":  "batch",
-	".tmpl": "template", ".zig": "zig", ".ex": "elixir", ".exs": "elixir", ".erl": LangErlang, ".hrl": LangErlang,
+	".tmpl": "template", ".zig": "zig", ".ex": LangElixir, ".exs": LangElixir, ".erl": LangErlang, ".hrl": LangErlang,
 	".hs": "haskell", ".lhs": "haskell", ".clj": LangClojure, ".cljs": LangClojure, ".cljc": LangClojure, ".sol": LangSolidity,
 	// Structured formats read by layers/world/formats.
 	".jsonc": "json", ".markdown": "markdown", ".xsd": "xml", ".xsl": "xml", ".xslt": "xml",

@@ -17,7 +17,7 @@ import (
 
 // grammarLangs are the languages read with the tree-sitter grammars added
 // for issue 12; their goldens are in the format of TestGolden.
-var grammarLangs = []string{world.LangLua, world.LangKotlin, world.LangSwift, world.LangScala, world.LangZig, world.LangDart, world.LangHaskell, world.LangElixir}
+var grammarLangs = []string{world.LangLua, world.LangKotlin, world.LangSwift, world.LangScala, world.LangZig, world.LangDart, world.LangHaskell}
 
 func TestGoldenGrammars(t *testing.T) { runGolden(t, grammarLangs) }
 

@@ -80,7 +80,6 @@ func TestDump(t *testing.T) {
 		world.LangZig:        "const std = @import(\"std\");\npub fn f(a: u8) u8 { return a; }\n",
 		world.LangDart:       "import 'a.dart';\nclass C { int f(int x) => x.abs(); }\n",
 		world.LangHaskell:    "module M where\nf :: Int -> Int\nf x = x + 1\n",
-		world.LangElixir:     "defmodule M do\n  def f(x), do: x + 1\nend\n",
 	}
 	for lang, src := range cases {
 		l := registry[lang]

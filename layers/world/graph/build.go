@@ -110,7 +110,6 @@ func Build(in Input) *world.Graph {
 	b.resolveLua()
 	b.resolveZig()
 	b.resolveDart()
-	b.resolveElixir()
 	b.resolveHaskell()
 	b.resolveOther()
 	g := &world.Graph{Tree: in.Tree, Files: in.Files, Links: b.links}
@@ -450,7 +449,7 @@ func HasResolver(lang string) bool {
 	switch group(lang) {
 	case world.LangGo, world.LangPython, "js", world.LangRust, world.LangJava, world.LangCSharp,
 		"c", world.LangPHP, world.LangRuby, world.LangKotlin, world.LangScala, world.LangLua, world.LangZig,
-		world.LangDart, world.LangElixir, world.LangHaskell:
+		world.LangDart, world.LangHaskell:
 		return true
 	}
 	return false

@@ -10,8 +10,7 @@ import (
 
 // modules.go resolves the languages whose imports name files or modules
 // directly: Lua (require "a.b"), Zig (@import("x.zig")), Dart (relative
-// and package: URIs), Elixir (aliases of modules) and Haskell (modules
-// named by their header). Each file sees the files it imports, bound to
+// and package: URIs) and Haskell (modules named by their header). Each file sees the files it imports, bound to
 // the name it imports them as; the rest goes to the name fallback.
 
 // resolveLua: require("a.b") is a/b.lua or a/b/init.lua under the tree
@@ -127,56 +126,6 @@ func (b *builder) resolveDart() {
 		a.resolveScoped(i, l, s)
 	}
 	b.filesOf(world.LangDart, func(i int, l *world.Link) { b.register(i, fn) })
-}
-
-// resolveElixir: modules are found by their full name (defmodule A.B);
-// alias binds the last segment (or as:), import and use open a module,
-// and A.B.f resolves to the files defining module A.B.
-func (b *builder) resolveElixir() {
-	modules := map[string][]int{} // full module name → files
-	b.filesOf(world.LangElixir, func(i int, l *world.Link) {
-		for _, d := range l.Defs {
-			if d.Kind == world.KindModule || d.Kind == world.KindInterface {
-				name := d.Name
-				if d.Parent != "" {
-					name = d.Parent + "." + d.Name
-				}
-				modules[name] = addSorted(modules[name], i)
-			}
-		}
-	})
-	fn := func(a *acc, i int) {
-		l := b.links[i]
-		s := newScope()
-		aliases := map[string]string{}
-		for _, im := range l.Imports {
-			fs := modules[im.Path]
-			if len(fs) == 0 {
-				continue
-			}
-			if im.Kind == "alias" {
-				local := im.Alias
-				if local == "" {
-					local = im.Path[strings.LastIndexByte(im.Path, '.')+1:]
-				}
-				aliases[local] = im.Path
-				s.bind(local, fs...)
-				continue
-			}
-			s.glob(fs...)
-		}
-		s.pkgQual = func(q, name string) ([]int, bool) {
-			if head, rest, ok := strings.Cut(q, "."); ok && aliases[head] != "" {
-				q = aliases[head] + "." + rest
-			} else if full := aliases[q]; full != "" {
-				q = full
-			}
-			fs, ok := modules[q]
-			return fs, ok
-		}
-		a.resolveScoped(i, l, s)
-	}
-	b.filesOf(world.LangElixir, func(i int, l *world.Link) { b.register(i, fn) })
 }
 
 // resolveHaskell: a module is the file whose header names it; an

@@ -173,13 +173,6 @@ func TestResolvers(t *testing.T) {
 			{path: "pkgs/shop/lib/cart.dart", lang: "dart", imps: []world.Import{{Path: "src/item.dart", Names: []string{"Item"}}}, defs: []string{"Cart"}, refs: []string{"Item"}},
 			{path: "app/main.dart", lang: "dart", imps: []world.Import{{Path: "package:shop/cart.dart", Alias: "shop"}, {Path: "dart:async"}}, refs: []string{"shop:Cart"}},
 		}, []string{"app/main.dart -> pkgs/shop/lib/cart.dart", "pkgs/shop/lib/cart.dart -> pkgs/shop/lib/src/item.dart"}},
-		{"elixir", []fx{
-			{path: "lib/my_app/repo.ex", lang: "elixir", defs: []string{"Repo/MyApp#module", "all/MyApp.Repo"}},
-			{path: "lib/my_app/queue.ex", lang: "elixir", defs: []string{"Queue/MyApp#module", "push/MyApp.Queue"}},
-			{path: "lib/my_app/worker.ex", lang: "elixir", imps: []world.Import{{Path: "MyApp.Repo", Alias: "Repo", Kind: "alias"}, {Path: "MyApp.Queue", Alias: "Q", Kind: "alias"}},
-				refs: []string{"Repo:all", "Q:push"}},
-			{path: "test/queue_test.exs", lang: "elixir", refs: []string{"MyApp.Queue:push"}},
-		}, []string{"lib/my_app/worker.ex -> lib/my_app/queue.ex", "lib/my_app/worker.ex -> lib/my_app/repo.ex", "test/queue_test.exs -> lib/my_app/queue.ex"}},
 		{"haskell", []fx{
 			{path: "src/Data/Queue.hs", lang: "haskell", pkg: "Data.Queue", defs: []string{"push", "pop"}},
 			{path: "src/Main.hs", lang: "haskell", pkg: "Main", imps: []world.Import{{Path: "Data.Queue", Alias: "Q", Kind: "qualified"}}, refs: []string{"Q:push"}},
