@@ -15,8 +15,9 @@ import (
 // definitions is named by X, and the snippet is the definition the
 // request names best, not the first line that matches.
 
-// hits are the wanted terms each line of a file holds, by line (1-based);
-// a line is tokenized only when it holds the start of some wanted term.
+// hits are the wanted terms each line of a file holds, by line (1-based),
+// a compound identifier's whole as "="+term; a line is tokenized only
+// when it holds the start of some wanted term.
 type hits map[int]map[string]bool
 
 func lineHits(lines []string, want map[string]bool) hits {
@@ -31,8 +32,12 @@ func lineHits(lines []string, want map[string]bool) hits {
 			return h
 		}
 		var h []string
-		terms.Forms(tok, func(t string, _ bool) {
-			if want[t] {
+		terms.Forms(tok, func(t string, whole bool) {
+			switch {
+			case !want[t]:
+			case whole:
+				h = append(h, "="+t)
+			default:
 				h = append(h, t)
 			}
 		})
@@ -183,6 +188,7 @@ func reasonOf(q *query, s Scored, lang string, defs []world.Def, order []int, li
 	for l, ts := range h {
 		c := prose || comment(lines[l-1])
 		for t := range ts {
+			t = strings.TrimPrefix(t, "=")
 			if c {
 				inComment[t] = true
 			} else {

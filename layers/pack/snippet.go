@@ -3,7 +3,6 @@ package pack
 import (
 	"fmt"
 	"github.com/git-speed/git-speed/internal/lex"
-	"sort"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -92,7 +91,7 @@ func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 			from--
 		}
 	} else {
-		best = bestLine(lines, want)
+		best = h.best(1, n)
 		from, to, def = window(lines, best, defs)
 	}
 	it.LineRange = fmt.Sprintf("%d-%d", from, to)
@@ -168,62 +167,6 @@ func nameMatches(name string, want map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// bestLine is the 1-based line matching most distinct wanted terms (the
-// first such line); 1 when none matches. A line is tokenized only when it
-// holds the start of some wanted term.
-func bestLine(lines []string, want map[string]bool) int {
-	var probes []string
-	for t := range want {
-		probes = append(probes, t[:min(len(t), 4)])
-	}
-	sort.Strings(probes)
-	memo := map[string][]string{} // token → the wanted terms it carries
-	hits := func(tok string) []string {
-		if h, ok := memo[tok]; ok {
-			return h
-		}
-		var h []string
-		terms.Forms(tok, func(t string, whole bool) {
-			switch {
-			case !want[t]:
-			case whole:
-				h = append(h, "="+t)
-			default:
-				h = append(h, t)
-			}
-		})
-		memo[tok] = h
-		return h
-	}
-	best, bestN := 1, 0
-	for i, l := range lines {
-		if len(l) > 4*maxLineBytes {
-			continue
-		}
-		lower := strings.ToLower(l)
-		probe := false
-		for _, p := range probes {
-			if strings.Contains(lower, p) {
-				probe = true
-				break
-			}
-		}
-		if !probe {
-			continue
-		}
-		seen := map[string]bool{}
-		terms.Words([]byte(l), func(tok string) {
-			for _, h := range hits(tok) {
-				seen[h] = true
-			}
-		})
-		if len(seen) > bestN {
-			best, bestN = i+1, len(seen)
-		}
-	}
-	return best
 }
 
 // window picks the lines to quote around line best: the innermost
