@@ -97,11 +97,22 @@ func (h hits) best(from, to int) int {
 	return best
 }
 
-// nameScore is how well a definition's name answers the request: a
-// compound identifier the request names whole counts most, then each
-// request term among the parts of its name.
-func nameScore(q *query, name string, want map[string]bool) int {
+// nameScore is how well a definition's name answers the request: its
+// qualified name written in the request (Cmd.Wait) counts most, then a
+// compound identifier the request names whole, then each request term
+// among the parts of its name.
+func nameScore(q *query, d *world.Def, want map[string]bool) int {
 	s := 0
+	name := d.Name
+	if d.Qualified != name && d.Qualified != "" {
+		lq := strings.ToLower(d.Qualified)
+		for _, m := range q.mentions {
+			if lm := strings.ToLower(m); lq == lm || strings.HasSuffix(lq, "."+lm) {
+				s += 6
+				break
+			}
+		}
+	}
 	w := lex.Whole(name)
 	for _, x := range q.wholes {
 		if x == w {
@@ -130,7 +141,7 @@ func ranked(q *query, defs []world.Def, want map[string]bool, h hits) []int {
 	var cs []cand
 	for i := range defs {
 		d := &defs[i]
-		if n := nameScore(q, d.Name, want); n > 0 {
+		if n := nameScore(q, d, want); n > 0 {
 			cs = append(cs, cand{i, n, h.in(d.Start, d.End)})
 		}
 	}
