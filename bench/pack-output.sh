@@ -27,12 +27,15 @@ requests=(
   "strings.Builder Grow panics with a negative count"
   "os/exec: Cmd.Wait hangs when the child's stdout is inherited by a grandchild process"
 )
-printf "%-10s %8s %8s %8s %8s %8s %8s\n" request base_tok base_chr text_tok text_chr cmpt_tok cmpt_chr
+count() { "$dir/tokcount"; }
+items() { grep -c '^## ' || true; }
+printf "%-4s %8s %8s %5s %8s %8s %5s %8s %8s\n" req base_tok base_chr items text_tok text_chr items cmpt_tok cmpt_chr
 i=0
 for r in "${requests[@]}"; do
   i=$((i+1))
-  b=$(PATH="$dir/base:$PATH" git speed pack --budget 3000 "$r" 2>/dev/null | "$dir/tokcount")
-  t=$(PATH="$dir/new:$PATH" git speed pack --budget 3000 "$r" 2>/dev/null | "$dir/tokcount")
-  c=$(PATH="$dir/new:$PATH" git speed pack --budget 3000 --compact "$r" 2>/dev/null | "$dir/tokcount")
-  printf "%-10s %8s %8s %8s %8s %8s %8s\n" "r$i" $b $t $c
+  PATH="$dir/base:$PATH" git speed pack --budget 3000 "$r" 2>/dev/null > "$dir/base.txt"
+  PATH="$dir/new:$PATH" git speed pack --budget 3000 "$r" 2>/dev/null > "$dir/new.txt"
+  PATH="$dir/new:$PATH" git speed pack --budget 3000 --compact "$r" 2>/dev/null > "$dir/compact.txt"
+  printf "%-4s %8s %8s %5s %8s %8s %5s %8s %8s\n" "r$i" $(count < "$dir/base.txt") $(items < "$dir/base.txt") \
+    $(count < "$dir/new.txt") $(items < "$dir/new.txt") $(count < "$dir/compact.txt")
 done
