@@ -74,6 +74,11 @@ type Request struct {
 	// Redact, when set, is applied to every text taken from a file (snippet,
 	// signature) before it enters the pack: the one place redaction plugs in.
 	Redact func(path, text string) string
+	// Globs limit the files the pack may hold (tags are always held).
+	Globs Globs
+	// Explain, when set, renders every evidence line in Text (JSON has
+	// them always).
+	Explain bool
 	// Trace, when set, hears how long each phase took (GIT_TRACE).
 	Trace func(phase string, d time.Duration)
 }
@@ -87,17 +92,21 @@ const (
 
 // Pack is a context pack in the Context Loom shape, plus tree and tokens.
 type Pack struct {
-	Name          string   `json:"name"`
-	Workspace     string   `json:"workspace"` // "." : paths are relative to the repository's top
-	Tree          string   `json:"tree"`
-	Query         string   `json:"query"`
-	Terms         []string `json:"terms"`
-	Items         []Item   `json:"items"`
-	Git           GitInfo  `json:"git"`
-	Budget        Budget   `json:"budget"`
-	OpenQuestions []string `json:"open_questions"`
-	Tokens        int      `json:"tokens"` // exact tokens of the text rendering
-	Candidates    int      `json:"candidates"`
+	Name      string `json:"name"`
+	Workspace string `json:"workspace"` // "." : paths are relative to the repository's top
+	Tree      string `json:"tree"`
+	Query     string `json:"query"` // the request, its first 16 KB at most
+	// Request says how much of the request was read and used.
+	Request       RequestRead `json:"request"`
+	Terms         []string    `json:"terms"`
+	Items         []Item      `json:"items"`
+	Git           GitInfo     `json:"git"`
+	Budget        Budget      `json:"budget"`
+	OpenQuestions []string    `json:"open_questions"`
+	Tokens        int         `json:"tokens"` // exact tokens of the text rendering
+	Candidates    int         `json:"candidates"`
+
+	explain bool // Text shows every evidence line
 }
 
 // GitInfo is the work tree's status as the pack saw it.
@@ -131,7 +140,8 @@ type Item struct {
 	Snippet   string   `json:"snippet"`
 	Truncated bool     `json:"truncated,omitempty"` // the snippet was shortened to fit the budget
 
-	best int // the line that matches best, kept when the snippet is shortened
+	best     int // the line that matches best, kept when the snippet is shortened
+	defStart int // the first line of the definition Signature is of
 }
 
 // Scored is one file's score and the signals behind it, before snippets.
@@ -140,7 +150,9 @@ type Scored struct {
 	Score    float64
 	Reason   string
 	Evidence []string
-	matched  []string // query terms the file matched
+	matched  []string         // query terms the file matched
+	fields   map[string]uint8 // where in the file each matched term is
+	lexical  bool             // the reason is the lexical match: makeItem words it from the file
 }
 
 // ErrBadRequest marks errors in what the caller asked (exit 2).
@@ -170,6 +182,10 @@ func Build(src Source, req Request) (*Pack, error) {
 	if err != nil {
 		return nil, &badRequest{err.Error()}
 	}
+	if err := req.Globs.Check(); err != nil {
+		return nil, err
+	}
+	src = withGlobs(src, req.Globs, req.Tags)
 	for _, t := range req.Tags {
 		if _, ok := src.Entry(t); !ok {
 			return nil, bad("--tag %s: no such file in tree %s", t, short(src.Tree()))
@@ -181,10 +197,10 @@ func Build(src Source, req Request) (*Pack, error) {
 		return nil, err
 	}
 	lap("score")
-	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
+	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: clip(req.Query, maxEcho), Request: q.read, Terms: q.terms,
 		Git:        GitInfo{Success: req.Status != nil, Status: req.Status, Untracked: req.Untracked && req.Status != nil},
 		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name(), MaxSnippetTokens: MaxSnippetTokens},
-		Candidates: candidates, OpenQuestions: open}
+		Candidates: candidates, OpenQuestions: open, explain: req.Explain}
 	if p.Git.Status == nil {
 		p.Git.Status = []Status{}
 	}
@@ -714,8 +730,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			s.Reason, s.Evidence = reason[i], evidence[i]
 			if lex[i] > 0 {
 				if s.Reason == "" {
-					s.Reason = lexReason(q, matched[i], fields[i])
+					s.Reason, s.lexical = lexReason(q, matched[i], fields[i]), true
 				}
+				s.fields = fields[i]
 				s.Evidence = append([]string{termEvidence(q, matched[i], fields[i])}, s.Evidence...)
 			}
 			s.Evidence = dedupe(s.Evidence)
