@@ -49,6 +49,7 @@ type Repo struct {
 	writeErr error                         // first failure of mustBlob, guarded by mu
 	pending  *pendingSet                   // new objects not yet written, guarded by mu
 	cache    *storeCache                   // decoded store tip, guarded by mu
+	peeled   map[string][2]string          // full ids resolveID peeled: commit, tree; guarded by mu
 	// known holds ids of objects this process read from or wrote to the
 	// object database, so writing them again skips the existence check.
 	// Guarded by mu.
@@ -236,6 +237,21 @@ func (r *Repo) resolveID(rev string) (commit, tree string, ok bool) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if p, ok := r.peeled[rev]; ok { // objects never change: the answer stays true
+		return p[0], p[1], true
+	}
+	commit, tree, ok = r.peel(rev)
+	if ok {
+		if r.peeled == nil || len(r.peeled) >= 4096 {
+			r.peeled = map[string][2]string{}
+		}
+		r.peeled[rev] = [2]string{commit, tree}
+	}
+	return commit, tree, ok
+}
+
+// peel follows rev, a full id, to its commit and tree; r.mu is held.
+func (r *Repo) peel(rev string) (commit, tree string, ok bool) {
 	h := plumbing.NewHash(rev)
 	for peel := 0; peel < 8; peel++ {
 		t, data, err := r.getObject(h)
@@ -279,6 +295,13 @@ func (r *Repo) Resolve(rev string) (commit, tree string, err error) {
 	}
 	if commit, tree, ok := r.resolveID(rev); ok {
 		return commit, tree, nil
+	}
+	if rev == "HEAD" {
+		if id, ok := r.headID(); ok {
+			if commit, tree, ok := r.resolveID(id); ok {
+				return commit, tree, nil
+			}
+		}
 	}
 	// One cat-file process resolves both peelings with git's own rules.
 	in := rev + "^{commit}\n" + rev + "^{tree}\n"

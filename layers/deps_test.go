@@ -32,6 +32,8 @@ var rules = []struct {
 	{"layers/world/worldtest", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/formats", mod + "layers/world/build", "github.com/tree-sitter/", "github.com/go-git/"}},
 	// pack reads an indexed tree through its Source interface: no git, no cgo, no build.
 	{"layers/pack", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/scope", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
+	// report draws artifacts it is handed: no git, no cgo, no pipeline.
+	{"layers/report", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/world/align", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/feature", []string{mod + "gitstore", mod + "layers/world/extract", "github.com/tree-sitter/", "github.com/go-git/"}},
 	{"layers/scope", []string{mod + "gitstore", mod + "layers/world/extract", mod + "layers/world/build", mod + "layers/prompt", "github.com/tree-sitter/", "github.com/go-git/"}},

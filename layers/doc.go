@@ -16,6 +16,7 @@
 //	layers/scope          Layer 2: the five steps, budget dimensions, manifest/budget/material
 //	layers/scope/eval     replays history through Layer 2 and measures what it reaches
 //	layers/pack           context packs: files scored against a free-text request, snippets, evidence rendering
+//	layers/report         pictures of what was decided: HTML pages of a scope or a pack, DOT of the file graph
 //	layers/prompt         Layer 3: stage prompts from templates/, failure classification
 //	layers/rules          security rules: the embedded library, .speed/rules, filtering by file kind, summaries to a budget
 //	layers/split          long agent command files split into core and details, and loaded back

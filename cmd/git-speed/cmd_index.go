@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -12,16 +13,21 @@ func cmdIndex() *cli.Command {
 	return &cli.Command{
 		Name:      "index",
 		Usage:     "build Layer 1 (project map, facts, code symbol graph) for a tree",
-		UsageText: "git speed index [--rev R | --worktree] [--force] [--json]",
+		UsageText: "git speed index [--rev R | --worktree] [--shard K/N] [--force] [--json]",
 		Description: "Indexes the tree of R (any commit-ish or tree-ish; default HEAD) into refs/speed.\n" +
 			"With --worktree it indexes the work tree as it is now: tracked files with their edits,\n" +
 			"untracked files git does not ignore, and deletions, written as a tree through a private\n" +
 			"copy of the index (your index, HEAD, branches and stash are never touched).\n" +
-			"Only blobs never seen before are parsed; a tree already indexed costs nothing.",
+			"Only blobs never seen before are parsed; a tree already indexed costs nothing.\n\n" +
+			"With --shard K/N it parses only part K of N of the tree (the files whose blob ids fall in\n" +
+			"it) and stores their facts under refs/speed/parts/<tree>/<K>-of-<N>, moving no other ref:\n" +
+			"N machines each run one part and push 'refs/speed/*:refs/speed/*'; a plain index anywhere\n" +
+			"they are fetched takes the parts' facts instead of parsing (docs/shards.md).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rev", Value: "HEAD", Usage: "commit or tree to index"},
 			worktreeFlag,
 			&cli.BoolFlag{Name: "force", Usage: "parse every file again, ignoring what is stored"},
+			&cli.StringFlag{Name: "shard", Usage: "parse only part `K/N` of the tree and store it under refs/speed/parts/"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			// The benchmarks' baseline: read and parse the same files on the
 			// same workers, and do nothing else; --code-only parses source
@@ -47,6 +53,9 @@ func cmdIndex() *cli.Command {
 				return printJSON(out, res)
 			}
 			quiet := c.Bool("quiet")
+			if c.IsSet("shard") {
+				return indexPart(c, s, ctx, quiet)
+			}
 			res, err := s.Index(ctx, app.IndexRequest{Rev: rev(c), Force: c.Bool("force"), Quiet: quiet})
 			if err != nil {
 				return err
@@ -66,6 +75,9 @@ func cmdIndex() *cli.Command {
 				short(res.Tree), res.Files, res.Parsed, res.Reused, res.Skipped, res.Symbols, res.Edges, res.ElapsedMS)
 			if res.OutputFiles > 0 {
 				fmt.Fprintf(errw, "git-speed: %s\n", s.OutputNote(res))
+			}
+			if res.FromParts > 0 {
+				fmt.Fprintf(errw, "git-speed: took the facts of %d files from %d parts\n", res.FromParts, len(res.Parts))
 			}
 			return nil
 		},
@@ -104,6 +116,11 @@ func cmdStatus() *cli.Command {
 				fmt.Fprintf(w, " (%d files)", rep.Files)
 			}
 			fmt.Fprintf(w, "\nstore:   %d trees, %d objects, %d bytes under refs/speed\n", rep.Trees, rep.Store.Objects, rep.Store.Bytes)
+			fmt.Fprintf(w, "objects: %d loose (%d bytes), %d packs (%d bytes)", rep.Store.Loose, rep.Store.LooseBytes, rep.Store.Packs, rep.Store.PackBytes)
+			if rep.Store.Parts > 0 {
+				fmt.Fprintf(w, "; %d parts under refs/speed/parts", rep.Store.Parts)
+			}
+			fmt.Fprintln(w)
 			if ws := rep.Worktree; ws != nil {
 				switch {
 				case !ws.Dirty:
@@ -158,9 +175,29 @@ func cmdGC() *cli.Command {
 			if c.Bool("json") {
 				return printJSON(c.App.Writer, stats)
 			}
-			fmt.Fprintf(c.App.ErrWriter, "git-speed: kept %d trees and %d facts; dropped %d trees and %d facts\n",
-				stats.TreesKept, stats.FactsKept, stats.TreesDropped, stats.FactsDropped)
+			fmt.Fprintf(c.App.ErrWriter, "git-speed: kept %d trees and %d facts; dropped %d trees, %d facts and %d parts; %d loose objects and %d packs left\n",
+				stats.TreesKept, stats.FactsKept, stats.TreesDropped, stats.FactsDropped, stats.PartsDropped, stats.Loose, stats.Packs)
 			return nil
 		},
 	}
+}
+
+// indexPart runs `index --shard K/N`.
+func indexPart(c *cli.Context, s *app.Session, ctx context.Context, quiet bool) error {
+	k, n, err := app.ParsePart(c.String("shard"))
+	if err != nil {
+		return err
+	}
+	res, err := s.IndexPart(ctx, app.IndexPartRequest{Rev: rev(c), Part: k, Of: n, Force: c.Bool("force"), Quiet: quiet})
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return printJSON(c.App.Writer, res)
+	}
+	if !quiet {
+		fmt.Fprintf(c.App.ErrWriter, "git-speed: part %d-of-%d of tree %s: %d files, parsed %d, reused %d; %d facts under %s (%d ms)\n",
+			k, n, short(res.Tree), res.Files, res.Parsed, res.Reused, res.Facts, res.Ref, res.ElapsedMS)
+	}
+	return nil
 }

@@ -91,17 +91,45 @@ func cmdGraph() *cli.Command {
 	return &cli.Command{
 		Name:      "graph",
 		Usage:     "print the code symbol graph: file-level edges and domain clusters",
-		UsageText: "git speed graph [--json] [--rev R | --worktree]",
+		UsageText: "git speed graph [--json | --dot [--focus PATH]... [--depth N]] [--rev R | --worktree]",
 		Description: "An edge from A to B means A uses what B defines, with the number of references resolved.\n" +
 			"Without --json, one edge per line: from<TAB>to<TAB>refs. With --json, weak_edges lists apart the\n" +
-			"links a reader follows that no declaration binds (docs/graph-resolution.md, edge kinds).",
-		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
+			"links a reader follows that no declaration binds (docs/graph-resolution.md, edge kinds).\n" +
+			"With --dot, a Graphviz digraph (weak edges dashed, clusters boxed); --focus keeps the files\n" +
+			"within --depth edges (default 1) of the given ones: git speed graph --dot | dot -Tsvg > g.svg.",
+		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag,
+			&cli.BoolFlag{Name: "dot", Usage: "print Graphviz DOT"},
+			&cli.StringSliceFlag{Name: "focus", Usage: "with --dot: a file to draw the neighbourhood of (repeatable)"},
+			&cli.IntFlag{Name: "depth", Usage: "with --dot --focus: edges from the focus files (default 1)"},
+		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
+			if !c.Bool("dot") && (c.IsSet("focus") || c.IsSet("depth")) {
+				return usagef("--focus and --depth go with --dot")
+			}
+			if c.Bool("dot") && c.Bool("json") {
+				return usagef("--dot and --json are two outputs: give one")
+			}
 			s, ctx, err := open(c)
 			if err != nil {
+				return err
+			}
+			if c.Bool("dot") {
+				req := app.GraphDOTRequest{Rev: rev(c), Depth: c.Int("depth")}
+				for _, f := range c.StringSlice("focus") {
+					p, err := s.RepoPath(f)
+					if err != nil {
+						return usagef("--focus %s: %v", f, err)
+					}
+					req.Focus = append(req.Focus, p)
+				}
+				out, err := s.GraphDOT(ctx, req)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(c.App.Writer, out)
 				return err
 			}
 			out, err := s.Graph(ctx, rev(c))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -23,41 +24,11 @@ func cmdPack() *cli.Command {
 			"status, the code symbol graph and recent commits whose messages match. Prints the best\n" +
 			"files with the reason and signals, symbols and a snippet cut at definition boundaries,\n" +
 			"never over T tokens (exact). Exit 2 on a bad request.",
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "tag", Usage: "a file the request is about: always in the pack, first (repeatable)"},
-			&cli.IntFlag{Name: "max-items", Value: pack.DefaultMaxItems, Usage: "files at most"},
-			&cli.IntFlag{Name: "budget", Value: pack.DefaultBudget, Usage: "tokens of the rendered pack at most"},
-			&cli.IntFlag{Name: "history", Value: app.DefaultHistory, Usage: "recent commits whose messages are matched (0: none)"},
-			jsonFlag, revFlag, worktreeFlag,
-		},
+		Flags: append(packFlags(), jsonFlag),
 		Action: func(c *cli.Context) error {
-			query := strings.Join(c.Args().Slice(), " ")
-			if c.Args().Len() == 1 && c.Args().First() == "-" {
-				b, err := io.ReadAll(io.LimitReader(os.Stdin, pack.MaxQueryBytes+1))
-				if err != nil {
-					return err
-				}
-				query = string(b)
-			}
-			s, ctx, err := open(c)
+			s, ctx, req, err := packRequest(c)
 			if err != nil {
 				return err
-			}
-			history := c.Int("history")
-			req := app.PackRequest{Rev: rev(c), Query: query, MaxItems: c.Int("max-items"), Budget: c.Int("budget"), History: &history}
-			// Zero is "the default" in a request, not on the command line.
-			if req.MaxItems <= 0 {
-				return usagef("--max-items must be a positive number, got %d", req.MaxItems)
-			}
-			if req.Budget <= 0 {
-				return usagef("--budget must be a positive number of tokens, got %d", req.Budget)
-			}
-			for _, t := range c.StringSlice("tag") {
-				p, err := s.RepoPath(t)
-				if err != nil {
-					return usagef("--tag %s: %v", t, err)
-				}
-				req.Tags = append(req.Tags, p)
 			}
 			p, err := s.Pack(ctx, req)
 			if err != nil {
@@ -70,4 +41,50 @@ func cmdPack() *cli.Command {
 			return err
 		},
 	}
+}
+
+// packFlags are the flags of a pack request, shared by pack and report pack.
+func packFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "tag", Usage: "a file the request is about: always in the pack, first (repeatable)"},
+		&cli.IntFlag{Name: "max-items", Value: pack.DefaultMaxItems, Usage: "files at most"},
+		&cli.IntFlag{Name: "budget", Value: pack.DefaultBudget, Usage: "tokens of the rendered pack at most"},
+		&cli.IntFlag{Name: "history", Value: app.DefaultHistory, Usage: "recent commits whose messages are matched (0: none)"},
+		revFlag, worktreeFlag,
+	}
+}
+
+// packRequest reads a pack request from the command line (QUERY... or -
+// for stdin, and packFlags) and opens the repository.
+func packRequest(c *cli.Context) (*app.Session, context.Context, app.PackRequest, error) {
+	var req app.PackRequest
+	query := strings.Join(c.Args().Slice(), " ")
+	if c.Args().Len() == 1 && c.Args().First() == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, pack.MaxQueryBytes+1))
+		if err != nil {
+			return nil, nil, req, err
+		}
+		query = string(b)
+	}
+	s, ctx, err := open(c)
+	if err != nil {
+		return nil, nil, req, err
+	}
+	history := c.Int("history")
+	req = app.PackRequest{Rev: rev(c), Query: query, MaxItems: c.Int("max-items"), Budget: c.Int("budget"), History: &history}
+	// Zero is "the default" in a request, not on the command line.
+	if req.MaxItems <= 0 {
+		return nil, nil, req, usagef("--max-items must be a positive number, got %d", req.MaxItems)
+	}
+	if req.Budget <= 0 {
+		return nil, nil, req, usagef("--budget must be a positive number of tokens, got %d", req.Budget)
+	}
+	for _, t := range c.StringSlice("tag") {
+		p, err := s.RepoPath(t)
+		if err != nil {
+			return nil, nil, req, usagef("--tag %s: %v", t, err)
+		}
+		req.Tags = append(req.Tags, p)
+	}
+	return s, ctx, req, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +26,25 @@ func featureTaskArgs(c *cli.Context) (string, string, error) {
 	return c.Args().Get(0), c.Args().Get(1), nil
 }
 
+// scopeRequest reads FEATURE TASK and the scope flags (stage, budget,
+// strict, rev) and opens the repository: scope's and report scope's.
+func scopeRequest(c *cli.Context) (*app.Session, context.Context, app.ScopeRequest, error) {
+	featureName, task, err := featureTaskArgs(c)
+	if err != nil {
+		return nil, nil, app.ScopeRequest{}, err
+	}
+	budget, err := budgetArg(c)
+	if err != nil {
+		return nil, nil, app.ScopeRequest{}, err
+	}
+	s, ctx, err := open(c)
+	if err != nil {
+		return nil, nil, app.ScopeRequest{}, err
+	}
+	return s, ctx, app.ScopeRequest{Rev: rev(c), Feature: featureName, Task: task, Stage: c.String("stage"),
+		Budget: budget, Strict: c.Bool("strict")}, nil
+}
+
 func cmdScope() *cli.Command {
 	return &cli.Command{
 		Name:      "scope",
@@ -36,23 +56,15 @@ func cmdScope() *cli.Command {
 			"to .speed/features/FEATURE/context/task-TASK/. Every cut is recorded in budget.json.",
 		Flags: []cli.Flag{stageFlag, budgetFlag, strictFlag, jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
-			featureName, task, err := featureTaskArgs(c)
-			if err != nil {
-				return err
-			}
-			budget, err := budgetArg(c)
-			if err != nil {
-				return err
-			}
-			s, ctx, err := open(c)
+			s, ctx, req, err := scopeRequest(c)
 			if err != nil {
 				return err
 			}
 			// --json prints the artifacts as held in memory, so it always
 			// runs in full.
 			asJSON := c.Bool("json")
-			res, err := s.Scope(ctx, app.ScopeRequest{Rev: rev(c), Feature: featureName, Task: task, Stage: c.String("stage"),
-				Budget: budget, Strict: c.Bool("strict"), Full: asJSON})
+			req.Full = asJSON
+			res, err := s.Scope(ctx, req)
 			if err != nil {
 				return err
 			}

@@ -27,6 +27,7 @@ func commands() []*cli.Command {
 		cmdSymbols(),
 		cmdAlign(),
 		cmdPack(),
+		cmdReport(),
 		cmdMCP(),
 		cmdScope(),
 		cmdRender(),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,13 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Setup:               isolatedGit,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"browsercheck": browserCheck},
+		Condition: func(cond string) (bool, error) {
+			if cond == "chromium" {
+				return chromium() != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-speed/git-speed/internal/redact/redacttest"
+	"github.com/git-speed/git-speed/layers/report"
 )
 
 // TestSecretCorpus runs every command over a repository planted with fake
@@ -29,6 +30,7 @@ func TestSecretCorpus(t *testing.T) {
 			"plant":   plantSecrets,
 			"noleaks": noLeaks,
 			"decoys":  decoysKept,
+			"unpage":  unpage,
 			// tryexec runs a command whose success depends on which
 			// extractors exist; its output is checked all the same.
 			"tryexec": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -158,5 +160,27 @@ func decoysKept(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if len(lost) > 0 {
 		ts.Fatalf("decoys redacted or missing:\n%s", strings.Join(lost, "\n"))
+	}
+}
+
+// unpage PAGE DIR writes the JSON documents a report page embeds
+// (gzip+base64, which noleaks cannot read as they are) into DIR, one file
+// each.
+func unpage(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: unpage PAGE DIR")
+	}
+	page := []byte(ts.ReadFile(args[0]))
+	dir := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	n := 0
+	for _, id := range []string{report.BudgetID, report.ManifestID, report.PackID, report.FailureID} {
+		if data, ok := report.Decode(page, id); ok {
+			ts.Check(os.WriteFile(filepath.Join(dir, id), data, 0o644))
+			n++
+		}
+	}
+	if n == 0 {
+		ts.Fatalf("%s embeds no JSON", args[0])
 	}
 }

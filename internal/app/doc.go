@@ -10,7 +10,8 @@
 // a typed request and returns a typed result:
 //
 //	Index, Status, Map, Skeleton, Graph, Symbols, Neighbours, Read, Align,
-//	Scope, Render, Classify, Verify, Pack, Context, SessionStart,
+//	Scope, Render, Classify, Verify, Pack, ReportScope, ReportPack,
+//	GraphDOT, Context, SessionStart,
 //	SessionEvent, SessionCompact, SessionShow, SessionList, MemoryAdd,
 //	MemorySearch, MemoryList, MemoryForget, Usage, Eval, EvalPack, GC,
 //	Init, Split, Hook

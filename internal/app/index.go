@@ -62,10 +62,17 @@ type WorktreeState struct {
 	Indexed bool   `json:"indexed"`
 }
 
-// StoreSize is the size of what refs/speed holds.
+// StoreSize is the size of what refs/speed holds, and how the object
+// database it lives in stands (loose objects and packs, which git-speed
+// consolidates after an index: gitstore.Repo.Tidy).
 type StoreSize struct {
-	Objects int   `json:"objects"`
-	Bytes   int64 `json:"bytes"`
+	Objects    int   `json:"objects"`
+	Bytes      int64 `json:"bytes"`
+	Loose      int   `json:"loose"`
+	LooseBytes int64 `json:"loose_bytes"`
+	Packs      int   `json:"packs"`
+	PackBytes  int64 `json:"pack_bytes"`
+	Parts      int   `json:"parts"` // parts under refs/speed/parts (index --shard)
 }
 
 // Status reports HEAD, whether its tree is indexed, the work tree's state,
@@ -116,6 +123,12 @@ func (s *Session) Status(ctx context.Context) (*StatusReport, error) {
 	if objs, size, err := st.Size(); err == nil {
 		rep.Store = StoreSize{Objects: objs, Bytes: size}
 	}
+	if c, err := s.repo.Counts(); err == nil {
+		rep.Store.Loose, rep.Store.LooseBytes, rep.Store.Packs, rep.Store.PackBytes = c.Loose, c.LooseSize, c.Packs, c.PackSize
+	}
+	if parts, err := st.Parts(""); err == nil {
+		rep.Store.Parts = len(parts)
+	}
 	if s.top != "" {
 		if hs, err := hooks.Status(s.top, hooks.Options{}); err == nil {
 			rep.Hooks = hs
@@ -131,6 +144,9 @@ func (s *Session) Status(ctx context.Context) (*StatusReport, error) {
 type GCResult struct {
 	FactsDropped int `json:"facts_dropped"`
 	FactsKept    int `json:"facts_kept"`
+	Loose        int `json:"loose"` // loose objects left in the object database
+	Packs        int `json:"packs"` // its packs after
+	PartsDropped int `json:"parts_dropped"`
 	TreesDropped int `json:"trees_dropped"`
 	TreesKept    int `json:"trees_kept"`
 }
@@ -148,7 +164,20 @@ func (s *Session) GC(ctx context.Context, keep int) (*GCResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GCResult{TreesKept: stats.TreesKept, TreesDropped: stats.TreesDropped, FactsKept: stats.FactsKept, FactsDropped: stats.FactsDropped}, nil
+	res := &GCResult{TreesKept: stats.TreesKept, TreesDropped: stats.TreesDropped, FactsKept: stats.FactsKept, FactsDropped: stats.FactsDropped}
+	// Parts taken in or of trees nothing reaches go; then the loose
+	// objects and small packs are consolidated (what the store no longer
+	// holds is left to git's own gc to prune).
+	if res.PartsDropped, err = st.PruneParts(); err != nil {
+		return nil, err
+	}
+	if _, err := s.repo.Tidy(true); err != nil && !errors.Is(err, gitstore.ErrTidyBusy) {
+		warnf(ctx, "the object database was left as it is (%v)", err)
+	}
+	if c, err := s.repo.Counts(); err == nil {
+		res.Loose, res.Packs = c.Loose, c.Packs
+	}
+	return res, nil
 }
 
 // Hook is what an installed hook runs: re-index HEAD when its tree

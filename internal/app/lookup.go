@@ -110,6 +110,11 @@ type Edge struct {
 // Graph returns the tree's code symbol graph: file-level edges and domain
 // clusters.
 func (s *Session) Graph(ctx context.Context, r Rev) (*GraphResult, error) {
+	return s.graphOf(ctx, r, nil)
+}
+
+// graphOf is Graph, first asking check (when set) about the graph read.
+func (s *Session) graphOf(ctx context.Context, r Rev, check func(*world.Graph) error) (*GraphResult, error) {
 	rev, err := s.rev(r)
 	if err != nil {
 		return nil, err
@@ -123,6 +128,11 @@ func (s *Session) Graph(ctx context.Context, r Rev) (*GraphResult, error) {
 		return nil, err
 	}
 	g := w.Graph()
+	if check != nil {
+		if err := check(g); err != nil {
+			return nil, err
+		}
+	}
 	out := &GraphResult{Tree: g.Tree, Files: len(g.Files), Symbols: g.Symbols, Edges: []Edge{}, WeakEdges: []Edge{}}
 	for _, ed := range g.Edges {
 		out.Edges = append(out.Edges, Edge{From: g.Files[ed.From].Path, To: g.Files[ed.To].Path, Refs: ed.Refs, Weight: ed.Weight, Kind: ed.Kind.String()})
@@ -258,16 +268,15 @@ func findSymbol(g *world.Graph, facts func(string) (*world.Facts, error), define
 			defFiles = append(defFiles, i)
 		}
 	}
-	targets := map[int]bool{}
-	for _, i := range defFiles {
-		targets[i] = true
-	}
+	// A slice, not a map: the scan asks it once per edge (a million on
+	// kubernetes).
+	targets := make([]bool, len(g.Files))
 	users := map[int]bool{}
-	for i := range targets {
-		users[i] = true
+	for _, i := range defFiles {
+		targets[i], users[i] = true, true
 	}
 	for _, ed := range g.Edges {
-		if targets[ed.To] {
+		if ed.To >= 0 && ed.To < len(targets) && targets[ed.To] {
 			users[ed.From] = true
 		}
 	}
@@ -396,50 +405,58 @@ func (s *Session) Read(ctx context.Context, req ReadRequest) (string, error) {
 	if to-from+1 > MaxReadLines {
 		return "", fmt.Errorf("lines %d-%d: at most %d lines per read", from, to, MaxReadLines)
 	}
-	var data []byte
-	var err error
+	var text *readText
 	where := ""
 	if req.FromWorktree {
 		if s.top == "" {
 			return "", errors.New("the repository has no work tree")
 		}
-		if data, err = readWorktree(s.top, p); err == nil {
-			var text string
-			text, err = s.redact(p, string(data))
-			data = []byte(text)
+		data, err := readWorktree(s.top, p)
+		if err != nil {
+			return "", err
 		}
-		where = "work tree"
+		red, err := s.redact(p, string(data))
+		if err != nil {
+			return "", err
+		}
+		text, where = newReadText([]byte(red)), "work tree"
 	} else {
-		rev, rerr := s.rev(req.Rev)
-		if rerr != nil {
-			return "", rerr
+		rev, err := s.rev(req.Rev)
+		if err != nil {
+			return "", err
 		}
-		w, release, werr := s.world(ctx, rev, false)
-		if werr != nil {
-			return "", werr
+		w, release, err := s.world(ctx, rev, false)
+		if err != nil {
+			return "", err
 		}
 		defer release()
-		if _, ok := w.Entry(p); !ok {
+		entry, ok := w.Entry(p)
+		if !ok {
 			return "", fmt.Errorf("%s: no such file in tree %s", p, short(w.Tree()))
 		}
-		data, err = w.Content(p)
+		key := entry.Blob + "\x00" + p
+		if text = s.reads.get(key); text == nil {
+			data, err := w.Content(p)
+			if err != nil {
+				return "", err
+			}
+			text = newReadText(data)
+			s.reads.put(key, text)
+		}
 		where = "tree " + short(w.Tree())
 	}
-	if err != nil {
-		return "", err
-	}
-	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+	if bytes.IndexByte(text.data[:min(len(text.data), 8000)], 0) >= 0 {
 		return "", fmt.Errorf("%s is binary", p)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if from > len(lines) {
-		return "", fmt.Errorf("%s has %d lines; from %d is past its end", p, len(lines), from)
+	n := len(text.lines)
+	if from > n {
+		return "", fmt.Errorf("%s has %d lines; from %d is past its end", p, n, from)
 	}
-	to = min(to, len(lines))
+	to = min(to, n)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d-%d (%s, %d lines)\n", p, from, to, where, len(lines))
+	fmt.Fprintf(&b, "%s:%d-%d (%s, %d lines)\n", p, from, to, where, n)
 	for i := from; i <= to; i++ {
-		fmt.Fprintf(&b, "%6d\t%s\n", i, lines[i-1])
+		fmt.Fprintf(&b, "%6d\t%s\n", i, text.line(i))
 	}
 	return b.String(), nil
 }

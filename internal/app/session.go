@@ -70,6 +70,9 @@ type Session struct {
 	// (world.go).
 	warmMu sync.Mutex
 	warm   []*warmWorld
+
+	// reads keeps the texts read returned last (readcache.go).
+	reads readCache
 }
 
 // Open opens the repository that holds opt.Dir, its speed.toml and its

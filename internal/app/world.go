@@ -99,6 +99,9 @@ func (s *Session) index(ctx context.Context, rev string, force, quiet bool) (*bu
 	s.indexing[key] = f
 	s.indexMu.Unlock()
 	f.res, f.err = build.Index(ctx, s.repo, rev, opt)
+	if f.err == nil && !f.res.UpToDate {
+		s.tidy(ctx, f.res)
+	}
 	s.indexMu.Lock()
 	delete(s.indexing, key)
 	s.indexMu.Unlock()

@@ -97,6 +97,13 @@ type Scope struct {
 	MaxHops       int  `toml:"max_hops"`        // distances beyond this are dropped
 	FullLineLimit int  `toml:"full_line_limit"` // 1-hop files longer than this come as skeletons
 	FlowUnused    bool `toml:"flow_unused"`     // unused task/spec share flows to code_context
+	// Policy is the order in which the budget is filled and cut: "value"
+	// (the default: 1-hop full text and 2-hop skeletons weighed by
+	// relevance per token, budget left over buys more full text) or
+	// "seed" (SPEED's order: never cut distance 0, drop 2-hop first,
+	// downgrade large 1-hop files to skeletons, truncate the most distant
+	// skeletons last; no full text beyond the plan).
+	Policy string `toml:"policy"`
 	// FallbackToFull: when scoping or alignment fails for a task, render
 	// still gives a prompt of the task and its files in full, saying what
 	// failed; false makes the failure stop the command.
@@ -143,7 +150,7 @@ func Default() Config {
 			Reviewer: 24000, Coherence: 24000, Debugger: 32000,
 			Shares: Shares{CodeContext: 0.60, TaskContext: 0.15, SpecContext: 0.15, Reserve: 0.10},
 		},
-		Scope:  Scope{MaxHops: 2, FullLineLimit: 2000, FlowUnused: true, FallbackToFull: true},
+		Scope:  Scope{MaxHops: 2, FullLineLimit: 2000, FlowUnused: true, FallbackToFull: true, Policy: "value"},
 		Rules:  Rules{Enabled: true, Share: 0.30},
 		Map:    Map{Budget: 4096},
 		Hooks:  Hooks{Timeout: Duration(20 * time.Second)},
@@ -261,6 +268,9 @@ func (c *Config) validate() *Error {
 		if v != "skip" && v != "parse" {
 			return bad(key, "must be \"skip\" or \"parse\", got %q", v)
 		}
+	}
+	if c.Scope.Policy != "value" && c.Scope.Policy != "seed" {
+		return bad("scope.policy", "must be \"value\" or \"seed\", got %q", c.Scope.Policy)
 	}
 	if c.Index.ParseTimeout <= 0 {
 		return bad("index.parse_timeout", "must be positive")

@@ -270,6 +270,7 @@ func (s *state) balance() error {
 // fileCuts records, for every candidate the hop rules planned to deliver,
 // the difference between the planned and the delivered tier.
 func (s *state) fileCuts() {
+	inverted := s.cutUnder2Hop()
 	for _, c := range s.cands {
 		if c.dist == 0 || c.plan == TierDropped || c.tier == c.plan || c.extra {
 			continue
@@ -297,6 +298,9 @@ func (s *state) fileCuts() {
 			case c.tier == TierTruncated:
 				why = "skeleton truncated as a last resort; " + c.pointer
 			}
+		}
+		if d := inverted[c]; d != nil {
+			why += fmt.Sprintf("; cut harder than the 2-hop %s (%s, relevance %.3g ≥ %.3g): the value policy gave its tokens more relevance per token ([scope] policy = \"seed\" drops every 2-hop file first)", d.path, d.tier, d.rel, c.rel)
 		}
 		s.cuts = append(s.cuts, Cut{Path: c.path, From: c.plan, To: c.tier, TokensSaved: saved, Reason: why, Dimension: DimCode, Estimated: !exact})
 	}

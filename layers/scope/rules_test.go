@@ -194,7 +194,13 @@ func TestCutRules(t *testing.T) {
 		}
 	})
 	t.Run("extras", func(t *testing.T) {
+		// The seed policy never gives more than the plan: extras are the
+		// value policy's.
 		r, m := runRule(t, w, f, 1<<20, func(o *Options) { o.NoExtras = false })
+		if e := m["util/strings.go"]; e.Tier != TierSkeleton {
+			t.Errorf("seed policy gave a 2-hop file more than its skeleton: %+v", e)
+		}
+		r, m = runRule(t, w, f, 1<<20, func(o *Options) { o.NoExtras, o.Policy = false, PolicyValue })
 		for _, p := range []string{"util/strings.go", "app/handler_test.go", "cmd/main.go", "store/big.go"} {
 			if e := m[p]; e.Tier != TierFull || !strings.Contains(e.Reason, "budget left over") {
 				t.Errorf("extra %s: %+v", p, e)

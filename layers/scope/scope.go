@@ -189,6 +189,12 @@ func scope(w World, f *feature.Feature, taskID string, opt Options) (*Result, er
 	if cfg.Budget == (config.Budget{}) {
 		cfg = config.Default()
 	}
+	if opt.Policy == "" {
+		opt.Policy = cfg.Scope.Policy // speed.toml's [scope] policy
+	}
+	if opt.Policy == PolicySeed {
+		opt.NoExtras = true // the seed delivers 2-hop files as skeletons, never more
+	}
 	stage := opt.Stage
 	if stage == "" {
 		stage = "developer"

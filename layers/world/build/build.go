@@ -47,6 +47,9 @@ type Options struct {
 	// while it runs (memory.go). A long-lived process that builds beside
 	// other work leaves them as they are.
 	TuneProcess bool
+
+	// parts are the facts the tree's parts hold (parts.go), set by Index.
+	parts *partFacts
 }
 
 // Result is what an index run did.
@@ -69,6 +72,13 @@ type Result struct {
 	InPlace     bool         `json:"in_place,omitempty"` // only the edited files were resolved again (see updateInPlace)
 	ElapsedMS   int64        `json:"elapsed_ms"`
 	Warnings    []string     `json:"warnings,omitempty"`
+	// FromParts counts the files whose facts came from the tree's parts
+	// (`index --shard K/N`, parts.go); Parts names the parts taken.
+	FromParts int      `json:"from_parts,omitempty"`
+	Parts     []string `json:"parts,omitempty"`
+	// Consolidated: the object database's loose objects and small packs
+	// were rolled into one pack after this run (gitstore.Repo.Tidy).
+	Consolidated bool `json:"consolidated,omitempty"`
 }
 
 // factsKey names a blob's facts in the store: they depend on the blob, the
@@ -158,6 +168,14 @@ func Index(ctx context.Context, repo *gitstore.Repo, rev string, opt Options) (*
 		}
 	}
 
+	if !opt.Force {
+		if pf := findParts(st, tree, cfg, warn); pf != nil {
+			opt.parts = pf
+			defer func() {
+				res.FromParts, res.Parts = int(pf.used.Load()), pf.refs
+			}()
+		}
+	}
 	phase := time.Now()
 	lap := func(name string) {
 		if opt.Trace != nil {
@@ -744,7 +762,7 @@ func extractFacts(ctx context.Context, repo *gitstore.Repo, st *gitstore.Store, 
 				}
 				f := x.f
 				cur.x = x
-				parsed, reused, err := oneFile(cur, st, f, cfg, opt.Force, names, warn, &mu)
+				parsed, reused, err := oneFile(cur, st, f, cfg, opt.Force, opt.parts, names, warn, &mu)
 				cur.x = fetched{}
 				if err != nil {
 					fail(err)
@@ -1006,7 +1024,7 @@ func putFacts(txn *gitstore.Txn, f *file) {
 }
 
 // oneFile reads one new row's blob, finishes its entry and finds its facts.
-func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, names *linkTable, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
+func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config.Config, force bool, parts *partFacts, names *linkTable, warn func(string), mu *sync.Mutex) (parsed, reused bool, err error) {
 	limit := readLimit(f, cfg)
 	data, err := blobs.Read(f.rec.Blob, limit)
 	if err != nil {
@@ -1050,6 +1068,9 @@ func oneFile(blobs gitstore.BlobReader, st *gitstore.Store, f *file, cfg *config
 					return false, true, nil
 				}
 			}
+		}
+		if parts.use(blobs, f, names) {
+			return false, true, nil
 		}
 	}
 	// Facts and terms are both taken from the redacted text, redacted once.

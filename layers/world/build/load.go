@@ -157,15 +157,19 @@ func (w *World) rawContent(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: not in tree %s", path, short(w.tree))
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.blobs == nil {
 		b, err := w.repo.BlobsWith(gitstore.InProcess)
 		if err != nil {
+			w.mu.Unlock()
 			return nil, err
 		}
 		w.blobs = b
 	}
-	return w.blobs.Read(r.Blob, 0)
+	blobs := w.blobs
+	w.mu.Unlock()
+	// The reader is a pool safe for concurrent use: reads of several
+	// files at once (a server's calls) do not wait for each other.
+	return blobs.Read(r.Blob, 0)
 }
 
 // StartContent starts the reader of file contents on another goroutine,
