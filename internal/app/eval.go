@@ -28,19 +28,28 @@ type EvalRequest struct {
 // Eval replays recent multi-file commits as tasks and reports what the
 // scope reaches, per language of the seed file.
 func (s *Session) Eval(ctx context.Context, req EvalRequest) (*eval.Report, error) {
-	cnt, err := s.counter()
+	h, opt, err := s.evalSetup(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	defer h.close()
+	return eval.Run(h, opt)
+}
+
+// evalSetup is the history and options of an eval request.
+func (s *Session) evalSetup(ctx context.Context, req EvalRequest) (*history, eval.EvalOptions, error) {
+	cnt, err := s.counter()
+	if err != nil {
+		return nil, eval.EvalOptions{}, err
 	}
 	h := &history{s: s, ctx: ctx, rev: req.Rev}
 	if h.rev == "" {
 		h.rev = "HEAD"
 	}
-	defer h.close()
-	return eval.Run(h, eval.EvalOptions{
+	return h, eval.EvalOptions{
 		Commits: req.Commits, Budget: req.Budget, Stage: req.Stage,
 		Config: s.cfg, Counter: cnt, Counts: s.counts, Cases: req.Cases, Ablate: req.Ablate, Messages: req.Messages,
-	})
+	}, nil
 }
 
 // history is the repository's own history as eval replays it.

@@ -36,7 +36,7 @@ func (o *op) taskRules(t *feature.Task, total int, cnt tokens.Counter) prompt.Ru
 		}
 	}
 	budget := int(float64(total) * o.cfg.Budget.Shares.TaskContext * o.cfg.Rules.Share)
-	s := rules.For(rules.Library(), repo, t.FilesTouched, budget, cnt.Count)
+	s := rules.For(rules.Library(), repo, t.Writes(), budget, cnt.Count) // files it only reads draw no rules
 	return prompt.Rules{Text: s.Text, Sources: s.Sources, Omitted: s.Omitted, Budget: budget}
 }
 

@@ -54,7 +54,7 @@ func (o *op) fallbackInputs(featureName, task string, ro renderOptions, why erro
 	if err != nil {
 		return nil, err
 	}
-	files, tree := o.fallbackFiles(f.Task(task).FilesTouched, ro.rev)
+	files, tree := o.fallbackFiles(f.Task(task).Paths(), ro.rev)
 	return &scopeInputs{sw: scope.NewFileWorld(tree, files), f: f, al: &align.Alignment{}, cnt: cnt, fallback: why.Error()}, nil
 }
 

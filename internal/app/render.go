@@ -237,7 +237,7 @@ func (o *op) renderOnce(in *scopeInputs, stage, featureName, task string, total 
 		pin.Commands = o.taskCommands(f.Task(task))
 	}
 	if t := f.Task(task); t != nil {
-		pin.Agent = o.renderAgentSections(t.FilesTouched, total, cnt.Count)
+		pin.Agent = o.renderAgentSections(t.Paths(), total, cnt.Count)
 		if ro.session != "" {
 			more, err := o.renderSessionSections(ro.session, t.Title+"\n"+t.Description, total, cnt.Count)
 			if err != nil {
@@ -247,7 +247,7 @@ func (o *op) renderOnce(in *scopeInputs, stage, featureName, task string, total 
 		}
 	}
 	for _, t := range f.Tasks {
-		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.FilesTouched})
+		pin.Tasks = append(pin.Tasks, prompt.TaskSummary{ID: t.ID, Title: t.Title, Status: t.Status, Requirements: t.Requirements, FilesTouched: t.Writes()}) // created files overlap too
 	}
 	for _, r := range f.Spec.Requirements {
 		pin.Requirements = append(pin.Requirements, prompt.Requirement{ID: r.ID, Title: r.Title})
@@ -357,7 +357,7 @@ func (o *op) taskDiffs(t *feature.Task, ro renderOptions) ([]prompt.FileDiff, er
 		return text, true, err
 	}
 	var diffs []prompt.FileDiff
-	for _, p := range t.FilesTouched {
+	for _, p := range t.Writes() {
 		old, hadOld, err := read(baseTree, p)
 		if err != nil {
 			return nil, err
@@ -496,7 +496,7 @@ func (o *op) defaultReviewBase(featureName, task string, ro *renderOptions) erro
 				return err
 			}
 			changed := false
-			for _, p := range t.FilesTouched {
+			for _, p := range t.Writes() {
 				a, aok, err := o.repo.BlobAt(mbTree, p)
 				if err != nil {
 					return err

@@ -37,6 +37,9 @@ type Task struct {
 	Title        string   `toml:"title" json:"title"`
 	Description  string   `toml:"description" json:"description,omitempty"`
 	FilesTouched []string `toml:"files_touched" json:"files_touched"`
+	// Files names the task's files by role (roles.go): create, modify
+	// (as files_touched) and read.
+	Files        Files    `toml:"files" json:"files"`
 	DependsOn    []string `toml:"depends_on" json:"depends_on"`
 	Status       string   `toml:"status" json:"status"`
 	Acceptance   []string `toml:"acceptance" json:"acceptance"`
@@ -474,6 +477,7 @@ func ParseTask(name string, data []byte, exists func(string) bool) (*Task, []War
 		return out
 	}
 	t.FilesTouched = clean("files_touched", t.FilesTouched)
+	warns = append(warns, checkRoles(name, data, t, exists, &errs)...)
 	t.Commands = cleanOnly(name, data, "commands", t.Commands, &errs)
 	errs = append(errs, checkTexts(name, data, "assumptions", t.Assumptions)...)
 	errs = append(errs, checkTexts(name, data, "concerns", t.Concerns)...)

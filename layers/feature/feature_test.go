@@ -252,6 +252,8 @@ func FuzzParseTask(f *testing.F) {
 	f.Add([]byte("id = \"t2\"\nstatus = \"x\"\nfiles_touched = [\"../a\", \"/b\"]\ncommands = [\"../c.md\"]\n"))
 	f.Add([]byte("id = \"t1\"\ncommands = [\".claude/commands/x.md\"]\ncommand_details = true\n"))
 	f.Add([]byte("id = \"t1\"\nassumptions = [\"a\", \" \"]\nconcerns = [\"c\"]\n"))
+	f.Add([]byte("id = \"t1\"\nfiles_touched = [\"a.go\"]\n[files]\ncreate = [\"b.go\", \"../c\"]\nmodify = [\"a.go\"]\nread = [\"b.go\"]\n"))
+	f.Add([]byte("id = \"t1\"\nfiles = { create = [\"x/y.go\"], read = [\"z.go\"] }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, _, err := ParseTask("tasks/t1.toml", data, func(string) bool { return false })
 		if err != nil {
@@ -280,6 +282,19 @@ func FuzzParseTask(f *testing.F) {
 			if c, err := CleanPath(p); err != nil || c != p {
 				t.Fatalf("unclean path %q accepted", p)
 			}
+		}
+		// Every named path is clean and has exactly one role.
+		n := 0
+		for _, l := range [][]string{task.Creates(), task.Modifies(), task.Reads()} {
+			n += len(l)
+			for _, p := range l {
+				if c, err := CleanPath(p); err != nil || c != p {
+					t.Fatalf("unclean path %q accepted", p)
+				}
+			}
+		}
+		if n != len(task.Paths()) {
+			t.Fatalf("a path in two roles accepted: %q", data)
 		}
 	})
 }

@@ -61,8 +61,27 @@ type Budget struct {
 	RemainingTokens int                  `json:"remaining_tokens"`
 	OverBudget      string               `json:"over_budget,omitempty"` // why, when distance 0 alone exceeds the total
 	Cuts            []Cut                `json:"cuts"`
+	Places          []Place              `json:"places,omitempty"` // the places of the files the task creates
 	Inputs          map[string]string    `json:"inputs,omitempty"`
 	Digest          string               `json:"digest,omitempty"`
+}
+
+// Place is where a file the task creates will live and what of it Layer 2
+// delivered.
+type Place struct {
+	Create string      `json:"create"`
+	Folder string      `json:"folder"`
+	Files  []PlaceFile `json:"files"`
+	Tokens int         `json:"tokens"`
+}
+
+// PlaceFile is one file of a Place: its kind (folder, package, module,
+// like, test, subject) and tier.
+type PlaceFile struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Tier   string `json:"tier"`
+	Tokens int    `json:"tokens"`
 }
 
 // Dimension is one budget dimension (code_context, task_context,
@@ -110,6 +129,11 @@ type Task struct {
 	Requirements []string `json:"requirements"`
 	Base         string   `json:"base"`
 	Assumptions  []string `json:"assumptions"`
+	// The task's files by role, when it names roles (files.create …);
+	// empty for a task that has only files_touched.
+	Create []string `json:"create,omitempty"`
+	Modify []string `json:"modify,omitempty"`
+	Read   []string `json:"read,omitempty"`
 }
 
 // Concern is a cross-cutting concern the task is given: its feature's
@@ -212,6 +236,7 @@ type File struct {
 	End      int    `json:"end"`
 	Content  string `json:"content"`
 	Pointer  string `json:"pointer"`
+	Role     string `json:"role,omitempty"` // distance 0: create, modify or read
 }
 
 // Context is the three artifacts of one task directory.

@@ -29,6 +29,7 @@ type Data struct {
 
 	Files     []File // every scoped file, in material.json's order
 	Touched   []File // distance 0, full: the files the task changes
+	ReadOnly  []File // distance 0, full: the files the task only reads
 	Neighbors []File // distance ≥ 1 given in full
 	Skeletons []File // skeleton or truncated files
 
@@ -154,6 +155,8 @@ func newData(stage string, in Input) *Data {
 		d.Files = m.Files
 		for _, f := range m.Files {
 			switch {
+			case f.Tier == TierFull && f.Distance == 0 && f.Role == "read":
+				d.ReadOnly = append(d.ReadOnly, f)
 			case f.Tier == TierFull && f.Distance == 0:
 				d.Touched = append(d.Touched, f)
 			case f.Tier == TierFull:

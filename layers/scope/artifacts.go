@@ -50,6 +50,7 @@ type FileEntry struct {
 	Reason    string   `json:"reason"`
 	Relevance float64  `json:"relevance"`
 	Signals   []string `json:"signals,omitempty"` // what made it a candidate (Signals)
+	Role      string   `json:"role,omitempty"`    // distance 0: create, modify or read
 }
 
 // Budget is budget.json.
@@ -66,12 +67,15 @@ type Budget struct {
 	OverBudget      string     `json:"over_budget,omitempty"`
 	// OutsideBudget: tokens of the task's own files given beyond the budget
 	// because they alone exceed code_context (their neighbours still fill it).
-	OutsideBudget int               `json:"outside_budget,omitempty"`
-	Cuts          []Cut             `json:"cuts"`
-	Focus         []Region          `json:"focus,omitempty"` // bodies shown inside skeletons, and why
-	Inputs        map[string]string `json:"inputs"`          // encoding/json sorts map keys
-	Digest        string            `json:"digest"`
-	Redactions    Redactions        `json:"redactions"`
+	OutsideBudget int      `json:"outside_budget,omitempty"`
+	Cuts          []Cut    `json:"cuts"`
+	Focus         []Region `json:"focus,omitempty"` // bodies shown inside skeletons, and why
+	// Places: for each file the task creates, the place it will live in
+	// as delivered (create.go).
+	Places     []Place           `json:"places,omitempty"`
+	Inputs     map[string]string `json:"inputs"` // encoding/json sorts map keys
+	Digest     string            `json:"digest"`
+	Redactions Redactions        `json:"redactions"`
 }
 
 // Redactions counts the secrets material.json shows as ***REDACTED(rule)***.
@@ -141,6 +145,11 @@ type TaskInfo struct {
 	Requirements []string `json:"requirements"`
 	Base         string   `json:"base"`
 	Assumptions  []string `json:"assumptions"`
+	// The task's files by role, when it names any beyond files_touched:
+	// Create includes the files_touched paths absent from the tree.
+	Create []string `json:"create,omitempty"`
+	Modify []string `json:"modify,omitempty"`
+	Read   []string `json:"read,omitempty"`
 }
 
 // Concern is a cross-cutting concern the task is given: the feature's
@@ -189,6 +198,7 @@ type File struct {
 	End      int    `json:"end"`
 	Content  string `json:"content"`
 	Pointer  string `json:"pointer"`
+	Role     string `json:"role,omitempty"` // distance 0: create, modify or read
 }
 
 type decisionIn struct {
@@ -212,9 +222,22 @@ func (s *state) taskInfo() TaskInfo {
 		}
 		return x
 	}
-	return TaskInfo{ID: t.ID, Title: t.Title, Description: t.Description, Status: t.Status,
+	ti := TaskInfo{ID: t.ID, Title: t.Title, Description: t.Description, Status: t.Status,
 		FilesTouched: nn(t.FilesTouched), DependsOn: nn(t.DependsOn), Acceptance: nn(t.Acceptance),
 		Requirements: nn(t.Requirements), Base: t.Base, Assumptions: nn(t.Assumptions)}
+	if len(s.creates) > 0 || len(t.Files.Create)+len(t.Files.Modify)+len(t.Files.Read) > 0 {
+		for _, p := range t.Paths() {
+			switch s.roles[p] {
+			case feature.RoleCreate:
+				ti.Create = append(ti.Create, p)
+			case feature.RoleModify:
+				ti.Modify = append(ti.Modify, p)
+			case feature.RoleRead:
+				ti.Read = append(ti.Read, p)
+			}
+		}
+	}
+	return ti
 }
 
 // balance is step 5: limits per dimension, task and spec first, their
@@ -346,7 +369,7 @@ func (s *state) result() *Result {
 		case c.dist == 0:
 			reason = c.planWhy
 			if c.idx >= 0 {
-				reason = fmt.Sprintf("files_touched: full, never cut (%d definitions)", s.defCount(c.path))
+				reason = fmt.Sprintf("%s: full, never cut (%d definitions)", s.roleKey(c), s.defCount(c.path))
 			}
 			if c.tier == TierTruncated {
 				reason = c.tierWhy
@@ -358,7 +381,7 @@ func (s *state) result() *Result {
 		default:
 			reason += fmt.Sprintf("; %s; delivered %s (a cut in budget.json)", c.planWhy, c.tier)
 		}
-		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel), Signals: c.signalList()})
+		m.Files = append(m.Files, FileEntry{Path: c.path, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Reason: reason, Relevance: round3(c.rel), Signals: c.signalList(), Role: c.role})
 	}
 	sortStable(m.Files, func(x, y *FileEntry) bool {
 		if x.Distance != y.Distance {
@@ -380,6 +403,7 @@ func (s *state) result() *Result {
 		}
 		return x.Path < y.Path
 	})
+	b.Places = s.placeRecord(b.Dimensions.Code.Limit)
 	b.Inputs = s.inputs()
 	b.Digest = digestOf(b.Inputs)
 	r.Budget = b
@@ -422,7 +446,7 @@ func (s *state) result() *Result {
 		return kept[i].path < kept[j].path
 	})
 	for _, c := range kept {
-		f := File{Path: c.path, Lang: c.entry.Lang, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Content: c.content, Pointer: c.pointer, Start: c.start, End: c.end}
+		f := File{Path: c.path, Lang: c.entry.Lang, Distance: c.dist, Tier: c.tier, Tokens: c.tokens, Content: c.content, Pointer: c.pointer, Start: c.start, End: c.end, Role: c.role}
 		if c.tier != TierTruncated {
 			f.Start, f.End = 1, c.entry.Lines
 			if f.End == 0 {
@@ -702,6 +726,9 @@ func (r *Result) Summary() string {
 	saved := 0
 	for _, c := range bd.Cuts {
 		saved += c.TokensSaved
+	}
+	for _, p := range bd.Places {
+		fmt.Fprintf(&b, "place of %s (to create): %d files in or like %s, %d tokens (%.0f%% of code_context)\n", p.Create, len(p.Files), p.Folder+"/", p.Tokens, 100*p.Share)
 	}
 	fmt.Fprintf(&b, "cuts: %d (%d tokens saved)\n", len(bd.Cuts), saved)
 	if bd.WithinBudget {

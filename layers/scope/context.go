@@ -39,7 +39,16 @@ func taskRendering(t TaskInfo) string {
 		b.WriteString(t.Description + "\n")
 	}
 	fmt.Fprintf(&b, "Status: %s\n", t.Status)
-	if len(t.FilesTouched) > 0 {
+	if len(t.Create)+len(t.Modify)+len(t.Read) > 0 {
+		for _, r := range []struct {
+			name  string
+			paths []string
+		}{{"Create", t.Create}, {"Modify", t.Modify}, {"Read", t.Read}} {
+			if len(r.paths) > 0 {
+				fmt.Fprintf(&b, "%s: %s\n", r.name, strings.Join(r.paths, ", "))
+			}
+		}
+	} else if len(t.FilesTouched) > 0 {
 		fmt.Fprintf(&b, "Files: %s\n", strings.Join(t.FilesTouched, ", "))
 	}
 	if len(t.DependsOn) > 0 {
@@ -286,7 +295,7 @@ func (s *state) narrowSpec() {
 		a = align.Align(s.g, func(p string) (*world.Facts, error) { return s.factsOf(p), nil }, s.f)
 	}
 	touched := map[string]bool{}
-	for _, p := range s.task.FilesTouched {
+	for _, p := range s.task.Paths() {
 		touched[p] = true
 	}
 	chosen := map[string]bool{}
@@ -319,7 +328,7 @@ func (s *state) narrowSpec() {
 		add(id, "cited by task "+s.task.ID)
 	}
 	if a != nil {
-		claims := a.Touching(s.task.FilesTouched)
+		claims := a.Touching(s.task.Paths())
 		sort.SliceStable(claims, func(i, j int) bool { return claims[i].Score > claims[j].Score })
 		for _, c := range claims {
 			for _, fh := range c.Files {
@@ -395,7 +404,7 @@ func (s *state) keywords() []string {
 			set[w] = true
 		}
 	}
-	for _, p := range s.task.FilesTouched {
+	for _, p := range s.task.Paths() {
 		b := path.Base(p)
 		stem := strings.ToLower(strings.TrimSuffix(b, path.Ext(b)))
 		for _, part := range strings.FieldsFunc(stem, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {

@@ -2,12 +2,13 @@
 // narrows the Layer 1 world model of a tree into a context package sized for
 // one stage's token budget, in the five steps of the SPEED pipeline:
 //
-//  1. symbol resolution: the task's files_touched and their definitions;
+//  1. symbol resolution: the task's files (files_touched, and by role
+//     files.create, files.modify, files.read) and their definitions;
 //  2. graph walk: breadth-first over the file-level reference graph in both
 //     directions (callees and callers). Distance 0 is delivered in full and
 //     never cut; 1 hop in full (as a skeleton when longer than
 //     scope.full_line_limit lines); 2 hops as skeletons; 3 hops dropped
-//     (listed in the manifest with the reason). Four signals make
+//     (listed in the manifest with the reason). Five signals make
 //     candidates, and the manifest lists per file which did (signals):
 //     graph, the edges above; tests, test files of touched files at 1 hop
 //     (beside them by the usual naming rules, the nearest same-language
@@ -21,7 +22,9 @@
 //     name, at 1 hop; cochange, files that changed in the same commits as a
 //     touched file in the 500 first-parent commits up to the base
 //     (layers/world/cochange: decayed by age, damped for large commits),
-//     at 1 hop, as skeletons when co-change alone brought them;
+//     at 1 hop, as skeletons when co-change alone brought them; place,
+//     for a file the task creates (files.create) that is not in the tree,
+//     the place it will live in (create.go), at 1 hop;
 //  3. decision collection: decisions of the done tasks the task depends on,
 //     transitively, nearest first;
 //  4. spec narrowing: requirements the task cites and alignment claims

@@ -225,6 +225,9 @@ func encodeManifest(o *jsonOut, m *Manifest) {
 		if len(f.Signals) > 0 {
 			o.strs("signals", f.Signals)
 		}
+		if f.Role != "" {
+			o.str("role", f.Role)
+		}
 		o.close('}')
 	})
 	if m.Unlisted != 0 {
@@ -300,6 +303,27 @@ func encodeBudget(o *jsonOut, b *Budget) {
 			o.close('}')
 		})
 	}
+	if len(b.Places) > 0 {
+		o.list("places", false, len(b.Places), func(i int) {
+			p := &b.Places[i]
+			o.open('{')
+			o.str("create", p.Create)
+			o.str("folder", p.Folder)
+			o.list("files", p.Files == nil, len(p.Files), func(k int) {
+				f := &p.Files[k]
+				o.open('{')
+				o.str("path", f.Path)
+				o.str("kind", f.Kind)
+				o.str("reason", f.Reason)
+				o.str("tier", f.Tier)
+				o.int("tokens", f.Tokens)
+				o.close('}')
+			})
+			o.int("tokens", p.Tokens)
+			o.float("share", p.Share)
+			o.close('}')
+		})
+	}
 	mapOf(o, "inputs", b.Inputs, func(v string) { o.b = appendJSONString(o.b, v) })
 	o.str("digest", b.Digest)
 	o.key("redactions")
@@ -326,6 +350,14 @@ func encodeMaterial(o *jsonOut, m *Material) {
 	o.strs("requirements", t.Requirements)
 	o.str("base", t.Base)
 	o.strs("assumptions", t.Assumptions)
+	for _, r := range []struct {
+		k string
+		v []string
+	}{{"create", t.Create}, {"modify", t.Modify}, {"read", t.Read}} {
+		if len(r.v) > 0 {
+			o.strs(r.k, r.v)
+		}
+	}
 	o.close('}')
 	o.list("concerns", m.Concerns == nil, len(m.Concerns), func(i int) {
 		c := &m.Concerns[i]
@@ -373,6 +405,9 @@ func encodeMaterial(o *jsonOut, m *Material) {
 		o.int("end", f.End)
 		o.str("content", f.Content)
 		o.str("pointer", f.Pointer)
+		if f.Role != "" {
+			o.str("role", f.Role)
+		}
 		o.close('}')
 	})
 	o.close('}')

@@ -224,7 +224,7 @@ func TestAbsentAndStrict(t *testing.T) {
 	w := smallWorld()
 	f := ruleFeature(t, `"svc/service.go", "svc/new.go"`)
 	r, m := runRule(t, w, f, 1<<20, nil)
-	if e := m["svc/new.go"]; e.Distance != 0 || e.Tier != TierDropped || !strings.Contains(e.Reason, "absent") {
+	if e := m["svc/new.go"]; e.Distance != 0 || e.Tier != TierDropped || e.Role != feature.RoleCreate || !strings.Contains(e.Reason, "to create") {
 		t.Errorf("absent file %+v", e)
 	}
 	if !strings.Contains(strings.Join(r.Warnings, "\n"), "svc/new.go is not in tree") {

@@ -41,7 +41,13 @@ import (
 //	   most related first, once every 1-hop skeleton is in and before any
 //	   full text or 2-hop file (half of the room left at most)
 //	   (focus.go); budget.json lists them (focus).
-const Version = 8
+//	9: a task names its files by role (files.create, files.modify,
+//	   files.read); a file to create that is not in the tree brings its
+//	   place at 1 hop (the place signal: its folder's files as skeletons,
+//	   the package and module it joins, the files like it, the tests
+//	   beside them), recorded in budget.json's places; the manifest and
+//	   material.json give each distance-0 file its role.
+const Version = 9
 
 // Tiers of a file.
 const (
@@ -108,10 +114,11 @@ const (
 	SignalTests    = "tests"    // a test (or shared test file) of a task file by name, or the file a task test tests
 	SignalNames    = "names"    // its path, basename or a definition is named in the task's text or decisions
 	SignalCoChange = "cochange" // it changed together with a task file in the history before the base
+	SignalPlace    = "place"    // it is of the place a file the task creates will live in (create.go)
 )
 
 // Signals lists every signal, in manifest order.
-var Signals = []string{SignalGraph, SignalTests, SignalNames, SignalCoChange}
+var Signals = []string{SignalGraph, SignalTests, SignalNames, SignalCoChange, SignalPlace}
 
 func (o Options) on(signal string) bool {
 	for _, x := range o.Off {
@@ -284,11 +291,14 @@ type state struct {
 	warnings []string
 	adj      *adjacency
 
-	touched  []int    // graph indexes of files_touched present in the tree
-	absent   []string // files_touched absent from the tree
-	symbols  []string // definitions of the touched files, "path:Name"
-	cands    []*cand  // every candidate, d0 first
-	unlisted int      // files beyond max_hops not listed in the manifest
+	touched  []int             // graph indexes of the task's files present in the tree (distance 0)
+	absent   []string          // the task's files absent from the tree
+	roles    map[string]string // the task's files by role (feature.RoleCreate …)
+	creates  []string          // files the task creates that are not in the tree yet
+	places   []placeFile       // their places (create.go)
+	symbols  []string          // definitions of the touched files, "path:Name"
+	cands    []*cand           // every candidate, d0 first
+	unlisted int               // files beyond max_hops not listed in the manifest
 
 	decisions []Decision
 	concerns  []feature.Concern
@@ -323,24 +333,54 @@ func (s *state) factsOf(p string) *world.Facts {
 	return fc
 }
 
-// resolve is step 1: files_touched to graph files and their definitions.
+// resolve is step 1: the task's files to graph files and their
+// definitions. Files it modifies (files_touched, files.modify), creates
+// when they exist already (a task in progress) and reads come at distance
+// 0; files it creates that are not in the tree yet bring their place
+// (create.go). A files_touched path absent from the tree is scoped as a
+// file to create, with a warning.
 func (s *state) resolve() error {
 	seen := map[int]bool{}
-	for _, p := range s.task.FilesTouched {
+	s.roles = map[string]string{}
+	t := s.task
+	take := func(p, role string) {
 		i := s.g.Index(p)
 		if i < 0 {
-			msg := fmt.Sprintf("%s: files_touched %s is not in tree %s", s.task.Path, p, shortID(s.w.Tree()))
-			if s.opt.Strict {
-				return errors.New(msg)
+			if role == feature.RoleRead {
+				s.warn("%s: files.read %s is not in tree %s: left out", t.Path, p, shortID(s.w.Tree()))
+				s.absent = append(s.absent, p)
+				s.roles[p] = role
+				return
 			}
-			s.warn("%s (the task creates it?)", msg)
+			s.roles[p] = feature.RoleCreate
 			s.absent = append(s.absent, p)
-			continue
+			s.creates = append(s.creates, p)
+			return
 		}
+		s.roles[p] = role
 		if !seen[i] {
 			seen[i] = true
 			s.touched = append(s.touched, i)
 		}
+	}
+	for _, p := range t.FilesTouched {
+		if s.g.Index(p) < 0 {
+			msg := fmt.Sprintf("%s: files_touched %s is not in tree %s", t.Path, p, shortID(s.w.Tree()))
+			if s.opt.Strict {
+				return errors.New(msg)
+			}
+			s.warn("%s (the task creates it?): scoped as a file to create", msg)
+		}
+		take(p, feature.RoleModify)
+	}
+	for _, p := range t.Files.Modify {
+		take(p, feature.RoleModify)
+	}
+	for _, p := range t.Files.Create {
+		take(p, feature.RoleCreate)
+	}
+	for _, p := range t.Files.Read {
+		take(p, feature.RoleRead)
 	}
 	for _, i := range s.touched {
 		p := s.g.Files[i].Path

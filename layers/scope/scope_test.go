@@ -251,7 +251,7 @@ func plannedTier(f FileEntry, opt Options) string {
 	switch {
 	case f.Distance > cfg.Scope.MaxHops:
 		return TierDropped
-	case strings.Contains(f.Reason, "full_line_limit"), strings.Contains(f.Reason, "co-change alone"):
+	case strings.Contains(f.Reason, "full_line_limit"), strings.Contains(f.Reason, "co-change alone"), strings.Contains(f.Reason, "place of a file to create: skeleton"):
 		return TierSkeleton
 	case f.Distance == 1:
 		return TierFull

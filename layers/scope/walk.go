@@ -10,6 +10,7 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/git-speed/git-speed/layers/feature"
 	"github.com/git-speed/git-speed/layers/world"
 )
 
@@ -41,8 +42,9 @@ type cand struct {
 	pointer  string
 	tokens   int // tokens delivered
 	isTestOf string
-	extra    bool  // delivered full beyond its plan, from budget left over
-	signals  uint8 // bit k set: Signals[k] made it a candidate
+	extra    bool   // delivered full beyond its plan, from budget left over
+	signals  uint8  // bit k set: Signals[k] made it a candidate
+	role     string // distance 0: the task's role for it (feature.RoleCreate …)
 }
 
 const (
@@ -50,6 +52,7 @@ const (
 	sigTests
 	sigNames
 	sigCoChange
+	sigPlace
 )
 
 // signalList names the signals of c, in Signals order.
@@ -254,7 +257,11 @@ func (s *state) walk() {
 	useGraph := s.opt.on(SignalGraph)
 	tests := map[int]string{} // test files of the task's files → the file they test
 	frontier := append([]int(nil), s.touched...)
-	for d := 1; d <= maxHops+1 && len(frontier) > 0; d++ {
+	for _, c := range s.creates {
+		d0dirs[s.nearestFolder(path.Dir(c), langFamily(path.Ext(c)))] = true
+	}
+	placeSkel := map[int]string{} // place files planned as skeletons → why
+	for d := 1; d <= maxHops+1 && (len(frontier) > 0 || d == 1 && len(s.creates) > 0); d++ {
 		var next []int
 		contrib := func(u, v int, w float64, dir string) {
 			if dv := dist[v]; dv >= 0 && int(dv) < d {
@@ -332,6 +339,20 @@ func (s *state) walk() {
 					pull(nm.file, namedBonus, "named in the task ("+nm.name+")", sigNames)
 				}
 			}
+			// The places of the files the task creates (create.go).
+			if s.opt.on(SignalPlace) {
+				s.findPlaces()
+				for _, pf := range s.places {
+					pull(pf.file, pf.bonus, pf.why, sigPlace)
+					if pf.skel {
+						if _, ok := placeSkel[pf.file]; !ok {
+							placeSkel[pf.file] = pf.why
+						}
+					} else {
+						placeSkel[pf.file] = ""
+					}
+				}
+			}
 			if s.opt.on(SignalCoChange) && s.opt.CoChange != nil {
 				for _, t := range s.touched {
 					tp := g.Files[t].Path
@@ -377,12 +398,18 @@ func (s *state) walk() {
 	// Candidates: d0 in files_touched order, then by distance and relevance.
 	for _, i := range s.touched {
 		fe := &g.Files[i]
-		s.cands = append(s.cands, &cand{idx: i, path: fe.Path, entry: fe, dist: 0, rel: 1, why: "files_touched",
+		s.cands = append(s.cands, &cand{idx: i, path: fe.Path, entry: fe, dist: 0, rel: 1, why: "files_touched", role: s.roles[fe.Path],
 			plan: TierFull, planWhy: "distance 0: the task's file, full and never cut"})
 	}
 	for _, p := range s.absent {
-		s.cands = append(s.cands, &cand{idx: -1, path: p, dist: 0, why: "files_touched",
-			plan: TierDropped, planWhy: "distance 0 but absent from the tree: nothing to show (the task creates it)"})
+		c := &cand{idx: -1, path: p, dist: 0, why: "files_touched", role: s.roles[p],
+			plan: TierDropped, planWhy: "distance 0 but absent from the tree: nothing to show (the task creates it)"}
+		if c.role == feature.RoleRead {
+			c.planWhy = "distance 0, to read, but absent from the tree: nothing to show"
+		} else if n := s.placeCount(p); n > 0 || s.opt.on(SignalPlace) {
+			c.planWhy = fmt.Sprintf("distance 0, to create: nothing to show yet; its place (%d files, in %s) comes at 1 hop", n, s.nearestFolder(path.Dir(p), langFamily(path.Ext(p))))
+		}
+		s.cands = append(s.cands, c)
 	}
 	var rest []*cand
 	for _, i := range reached {
@@ -401,6 +428,8 @@ func (s *state) walk() {
 			c.plan, c.planWhy = TierDropped, "build output, a cache or a virtualenv ("+flagReason(fe, world.FlagOutput)+"): left out (index.output = \"parse\" keeps it)"
 		case d == 1 && sig[i]&^sigCoChange == 0:
 			c.plan, c.planWhy = TierSkeleton, "1 hop by co-change alone: skeleton"
+		case d == 1 && sig[i]&^(sigCoChange|sigPlace) == 0 && placeSkel[i] != "":
+			c.plan, c.planWhy = TierSkeleton, "1 hop, of the place of a file to create: skeleton"
 		case d == 1 && s.cfg.Scope.FullLineLimit > 0 && fe.Lines > s.cfg.Scope.FullLineLimit:
 			c.plan, c.planWhy = TierSkeleton, fmt.Sprintf("1 hop, %d lines > scope.full_line_limit (%d): skeleton", fe.Lines, s.cfg.Scope.FullLineLimit)
 		case d == 1:

@@ -5,8 +5,9 @@
 // truth files — full, skeleton, truncated, dropped or not a candidate —
 // at which hop distance, and at what token cost, for each fill policy and
 // for the naive baseline "whole files by distance until the budget is
-// full". The caller supplies the history (git) through the History
-// interface; eval itself is pure.
+// full". RunCreates (creates.go) replays instead the commits that added
+// source files as tasks that create them. The caller supplies the history
+// (git) through the History interface; eval itself is pure.
 //
 // real_test.go (build tag evalreal) replays a real repository through
 // Layer 1 and Layer 2 (-ablate, -messages and -nocochange as in git speed
@@ -115,6 +116,9 @@ type EvalOptions struct {
 	// Messages gives the synthetic task the commit's message as title and
 	// description, so the names signal has text to read.
 	Messages bool
+	// Creates replays commits that added source files as tasks that
+	// create them (creates.go) instead of the usual replay.
+	Creates bool
 }
 
 // method is one way of scoping a case.
@@ -132,6 +136,9 @@ func methodsOf(opt EvalOptions) []method {
 	if opt.Ablate {
 		p := opt.Policies[0]
 		for _, sg := range scope.Signals {
+			if sg == scope.SignalPlace && !opt.Creates {
+				continue // only files to create have a place
+			}
 			ms = append(ms, method{name: "no-" + sg, policy: p, off: []string{sg}})
 		}
 		var rest []string
@@ -218,36 +225,9 @@ const Baseline = "baseline"
 
 // Run replays the history's recent commits.
 func Run(h History, opt EvalOptions) (*Report, error) {
-	if opt.Commits <= 0 {
-		opt.Commits = 100
-	}
-	if opt.Budget <= 0 {
-		opt.Budget = 32000
-	}
-	if opt.Stage == "" {
-		opt.Stage = "developer"
-	}
-	if opt.Config.Budget == (config.Budget{}) {
-		opt.Config = config.Default()
-	}
-	if opt.MinFiles <= 0 {
-		opt.MinFiles = 2
-	}
-	if opt.MaxFiles <= 0 {
-		opt.MaxFiles = 25
-	}
-	if len(opt.Policies) == 0 {
-		opt.Policies = []string{scope.PolicyValue, scope.PolicySeed}
-	}
-	if opt.Counts == nil {
-		opt.Counts = scope.NewCounts()
-	}
-	if opt.Counter == nil {
-		c, err := tokens.New(opt.Config.Tokens.Tokenizer)
-		if err != nil {
-			return nil, err
-		}
-		opt.Counter = c
+	opt, err := opt.withDefaults(2, []string{scope.PolicyValue, scope.PolicySeed})
+	if err != nil {
+		return nil, err
 	}
 	commits, err := h.Commits(opt.Commits)
 	if err != nil {
@@ -310,6 +290,43 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 	return rep, nil
 }
 
+// withDefaults fills the options left zero: minFiles and policies are
+// the replay's own.
+func (opt EvalOptions) withDefaults(minFiles int, policies []string) (EvalOptions, error) {
+	if opt.Commits <= 0 {
+		opt.Commits = 100
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = 32000
+	}
+	if opt.Stage == "" {
+		opt.Stage = "developer"
+	}
+	if opt.Config.Budget == (config.Budget{}) {
+		opt.Config = config.Default()
+	}
+	if opt.MinFiles <= 0 {
+		opt.MinFiles = minFiles
+	}
+	if opt.MaxFiles <= 0 {
+		opt.MaxFiles = 25
+	}
+	if len(opt.Policies) == 0 {
+		opt.Policies = policies
+	}
+	if opt.Counts == nil {
+		opt.Counts = scope.NewCounts()
+	}
+	if opt.Counter == nil {
+		c, err := tokens.New(opt.Config.Tokens.Tokenizer)
+		if err != nil {
+			return opt, err
+		}
+		opt.Counter = c
+	}
+	return opt, nil
+}
+
 // tallyOf is the tally of method m over every case (lang "") or over the
 // cases of one seed language.
 func tallyOf(tallies map[string]*Tally, m, lang string) *Tally {
@@ -325,22 +342,9 @@ func tallyOf(tallies map[string]*Tally, m, lang string) *Tally {
 // replay runs one commit through every method; it returns why the commit
 // was skipped, or "".
 func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*Case, string) {
-	if c.Parent == "" {
-		return nil, "no parent"
-	}
-	var srcs []string
-	for _, p := range c.Changed {
-		if IsSource(p) {
-			srcs = append(srcs, p)
-		}
-	}
-	sort.Strings(srcs)
-	if len(srcs) < opt.MinFiles || len(srcs) > opt.MaxFiles {
-		return nil, fmt.Sprintf("%d changed source files (want %d to %d)", len(srcs), opt.MinFiles, opt.MaxFiles)
-	}
-	w, err := h.WorldAt(c.Parent)
-	if err != nil {
-		return nil, "parent world: " + err.Error()
+	srcs, w, skip := parentOf(h, c, opt)
+	if skip != "" {
+		return nil, skip
 	}
 	g := w.Graph()
 	seed := pickSeed(c, srcs, g)
@@ -356,11 +360,9 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 	f, id := syntheticFeature(c, seed, opt.Messages)
 	lang := string(world.DetectLang(seed, nil))
 	cs := &Case{Commit: c.ID, Seed: seed, Lang: lang, Truth: truth, Results: map[string]map[string]string{}}
-	var co *cochange.Index
-	if ch, ok := h.(CoChanges); ok {
-		if co, err = ch.CoChangeAt(c.Parent); err != nil {
-			return nil, "co-change history: " + err.Error()
-		}
+	co, skip := coChangeOf(h, c.Parent)
+	if skip != "" {
+		return nil, skip
 	}
 	codeLimit := 0
 	var distances map[string]int
@@ -506,6 +508,43 @@ func maxHunkLine(hs []Hunk) int {
 	return m
 }
 
+// parentOf is the changed source files of c, sorted, and the world of
+// its parent; or why c is not replayed.
+func parentOf(h History, c Commit, opt EvalOptions) ([]string, scope.World, string) {
+	if c.Parent == "" {
+		return nil, nil, "no parent"
+	}
+	var srcs []string
+	for _, p := range c.Changed {
+		if IsSource(p) {
+			srcs = append(srcs, p)
+		}
+	}
+	sort.Strings(srcs)
+	if len(srcs) < opt.MinFiles || len(srcs) > opt.MaxFiles {
+		return nil, nil, fmt.Sprintf("%d changed source files (want %d to %d)", len(srcs), opt.MinFiles, opt.MaxFiles)
+	}
+	w, err := h.WorldAt(c.Parent)
+	if err != nil {
+		return nil, nil, "parent world: " + err.Error()
+	}
+	return srcs, w, ""
+}
+
+// coChangeOf is the history up to parent, mined, when h can mine it; or
+// why the commit is not replayed.
+func coChangeOf(h History, parent string) (*cochange.Index, string) {
+	ch, ok := h.(CoChanges)
+	if !ok {
+		return nil, ""
+	}
+	co, err := ch.CoChangeAt(parent)
+	if err != nil {
+		return nil, "co-change history: " + err.Error()
+	}
+	return co, ""
+}
+
 func baselineTally(t *Tally, g *world.Graph, truth []string, distances map[string]int, kept map[string]bool, res map[string]string) {
 	for _, p := range truth {
 		out, dist := NotCandidate, "none"
@@ -584,6 +623,16 @@ func pickSeed(c Commit, srcs []string, g *world.Graph) string {
 }
 
 func syntheticFeature(c Commit, seed string, messages bool) (*feature.Feature, string) {
+	return replayFeature(c, messages, func(t *feature.Task) string {
+		t.FilesTouched, t.Status = []string{seed}, feature.StatusInProgress
+		return fmt.Sprintf("files_touched = [%q]\nstatus = \"in_progress\"\n", seed)
+	})
+}
+
+// replayFeature is the one-task feature of a replayed commit: set fills
+// the task's files and status and returns their TOML, after the id,
+// title and description.
+func replayFeature(c Commit, messages bool, set func(t *feature.Task) string) (*feature.Feature, string) {
 	id := "c" + c.ID
 	if len(id) > 13 {
 		id = id[:13]
@@ -594,10 +643,10 @@ func syntheticFeature(c Commit, seed string, messages bool) (*feature.Feature, s
 		title, desc, _ = strings.Cut(msg, "\n")
 		desc = strings.TrimSpace(desc)
 	}
-	raw := fmt.Sprintf("id = %q\ntitle = %q\ndescription = %q\nfiles_touched = [%q]\nstatus = \"in_progress\"\n", id, title, desc, seed)
-	t := &feature.Task{ID: id, Title: title, Description: desc, FilesTouched: []string{seed}, Status: feature.StatusInProgress,
-		DependsOn: []string{}, Acceptance: []string{}, Requirements: []string{},
-		Path: path.Join(feature.Dir, "eval", "tasks", id+".toml"), Raw: []byte(raw)}
+	t := &feature.Task{ID: id, Title: title, Description: desc, DependsOn: []string{}, Acceptance: []string{}, Requirements: []string{},
+		Path: path.Join(feature.Dir, "eval", "tasks", id+".toml")}
+	rest := set(t)
+	t.Raw = []byte(fmt.Sprintf("id = %q\ntitle = %q\ndescription = %q\n", id, title, desc) + rest)
 	return &feature.Feature{Name: "eval", Spec: &feature.Spec{}, Tasks: []*feature.Task{t}}, id
 }
 
@@ -653,6 +702,9 @@ func (r *Report) Text() string {
 		t := r.Methods[0]
 		fmt.Fprintf(&b, "\ndelivered truth files by signal (%s):", t.Method)
 		for _, sg := range scope.Signals {
+			if sg == scope.SignalPlace && t.Signals[sg] == 0 {
+				continue
+			}
 			fmt.Fprintf(&b, " %s %d", sg, t.Signals[sg])
 		}
 		b.WriteString("\n")
