@@ -156,10 +156,13 @@ func cmdSymbols() *cli.Command {
 	return &cli.Command{
 		Name:      "symbols",
 		Usage:     "find the definitions of a name and the references the graph resolves to them",
-		UsageText: "git speed symbols NAME [--json] [--rev R | --worktree]",
-		Description: "NAME is a plain name (Handle) or a qualified one (Server.Handle). References are listed\n" +
-			"from files the code symbol graph links to a defining file, not every use of the word.",
-		Flags: []cli.Flag{jsonFlag, revFlag, worktreeFlag},
+		UsageText: "git speed symbols NAME [--path GLOB]... [--exclude GLOB]... [--json] [--rev R | --worktree]",
+		Description: "NAME is a plain name (Handle) or a qualified one (Server.Handle). References (ref) are\n" +
+			"listed from files the code symbol graph links to a defining file; after them, marked use?\n" +
+			"(\"resolved\": false in JSON), the other lines that say the name as a word: a property of an\n" +
+			"untyped object (opts.name), a destructuring, a string or a comment, at most 50.\n" +
+			"--path and --exclude keep the files matching a glob, or leave them out (\"dist/**\").",
+		Flags: []cli.Flag{pathFlag, excludeFlag, jsonFlag, revFlag, worktreeFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("symbols needs exactly one NAME")
@@ -168,15 +171,18 @@ func cmdSymbols() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := s.Symbols(ctx, app.SymbolsRequest{Rev: rev(c), Name: c.Args().First()})
+			res, err := s.Symbols(ctx, app.SymbolsRequest{Rev: rev(c), Name: c.Args().First(), Paths: c.StringSlice("path"), Exclude: c.StringSlice("exclude")})
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
 				return printJSON(c.App.Writer, res)
 			}
-			if len(res.Definitions) == 0 {
+			if len(res.Definitions) == 0 && len(res.References) == 0 {
 				return fmt.Errorf("no definition of %s in tree %s", res.Name, short(res.Tree))
+			}
+			if len(res.Definitions) == 0 {
+				fmt.Fprintf(c.App.ErrWriter, "git-speed: no definition of %s in tree %s; the lines that say it follow\n", res.Name, short(res.Tree))
 			}
 			_, err = fmt.Fprint(c.App.Writer, res.Text())
 			return err

@@ -33,6 +33,14 @@ func TestMCPServer(t *testing.T) {
 
 	ok("pack", map[string]any{"query": "where is the oldest entry evicted"}, "## 1. cache/lru.go (go), lines 3-6")
 	ok("pack", map[string]any{"query": "oldest entry", "json": true, "max_items": 1}, `"workspace": "."`)
+	// Compact, globs, a request that starts with dashes, one of 40 KB.
+	ok("pack", map[string]any{"query": "where is the oldest entry evicted", "compact": true}, "\ncache/lru.go:3-6  defines EvictOldest\n")
+	ok("pack", map[string]any{"query": "oldest entry evicted", "compact": true, "exclude": []string{"cache/**"}}, "\nserver/http.go:")
+	ok("pack", map[string]any{"query": "--width 1 --range oldest entry", "compact": true}, "cache/lru.go:3-6")
+	ok("pack", map[string]any{"query": "EvictOldest\n" + strings.Repeat("a cache entry grows old, ", 1600)}, "cache/lru.go")
+	fails("pack", map[string]any{"query": "oldest", "paths": []string{"[x"}}, "--path [x: bad glob")
+	fails("pack", map[string]any{"query": "oldest", "compact": true, "explain": true}, "do not go together")
+	ok("symbols", map[string]any{"name": "EvictOldest", "exclude": []string{"server/**"}}, `"references": [`+"\n"+`    {`+"\n"+`      "path": "cache/lru.go",`+"\n"+`      "line": 3,`+"\n"+`      "resolved": false,`)
 	ok("skeleton", map[string]any{"paths": []string{"cache/lru.go"}}, "func EvictOldest(m map[string]int)")
 	ok("symbols", map[string]any{"name": "EvictOldest"}, `"path": "server/http.go"`)
 	ok("neighbours", map[string]any{"path": "cache/lru.go"}, `"used_by": [`+"\n"+`    {`+"\n"+`      "path": "server/http.go"`)

@@ -29,7 +29,7 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Setup:               isolatedGit,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"browsercheck": browserCheck},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"browsercheck": browserCheck, "unpage": unpage},
 		Condition: func(cond string) (bool, error) {
 			if cond == "chromium" {
 				return chromium() != "", nil

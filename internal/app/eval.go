@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/pack"
@@ -78,11 +79,30 @@ func (h *history) Commits(n int) ([]eval.Commit, error) {
 			return nil, err
 		}
 		c := eval.Commit{ID: l.Commit, Parent: l.Parents[0], Lines: map[string]int{}, Message: msg}
+		if c.Hunks, err = h.hunks(l.Parents[0], l.Commit); err != nil {
+			return nil, err
+		}
 		for _, x := range ch {
 			c.Changed = append(c.Changed, x.Path)
 			c.Lines[x.Path] = x.Lines
 		}
 		out = append(out, c)
+	}
+	return out, nil
+}
+
+// hunks is what commit changed against parent, per path, in the
+// parent's lines: eval judges the lines scope shows by them.
+func (h *history) hunks(parent, commit string) (map[string][]eval.Hunk, error) {
+	d, err := h.s.repo.DiffHunks(parent, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]eval.Hunk, len(d))
+	for p, hs := range d {
+		for _, x := range hs {
+			out[p] = append(out[p], eval.Hunk{Start: x.Start, Count: x.Count})
+		}
 	}
 	return out, nil
 }
@@ -143,6 +163,9 @@ type EvalPackRequest struct {
 	// for tuning.
 	Weights string
 	Cases   bool // keep every case in the report
+	// Requests names a request file (JSON Lines, pack.ReadRequests): each
+	// request is replayed at its revision beside the commit messages.
+	Requests string
 }
 
 // EvalPack replays the n most recent first-parent commits as pack
@@ -153,8 +176,20 @@ type EvalPackRequest struct {
 // statementDepth·n most recent commits.
 func (s *Session) EvalPack(ctx context.Context, req EvalPackRequest) (*pack.EvalReport, error) {
 	n := req.Commits
-	if n == 0 {
+	if n == 0 && req.Requests == "" {
 		n = 100
+	}
+	var asked []pack.EvalRequest
+	if req.Requests != "" {
+		f, err := os.Open(req.Requests)
+		if err != nil {
+			return nil, Usagef("--requests: %v", err)
+		}
+		asked, err = pack.ReadRequests(req.Requests, f)
+		f.Close()
+		if err != nil {
+			return nil, Usagef("--requests %v", err)
+		}
 	}
 	var w *pack.Weights
 	if req.Weights != "" {
@@ -204,12 +239,12 @@ func (s *Session) EvalPack(ctx context.Context, req EvalPackRequest) (*pack.Eval
 		for _, o := range log[i+1 : min(len(log), i+1+DefaultHistory)] {
 			past = append(past, pack.Commit{ID: o.Commit, Message: o.Message, Paths: o.Paths})
 		}
-		c := pack.Case{Commit: l.Commit, Message: request(l.Message), Target: target, Src: wd, History: past}
+		c := pack.Case{Commit: l.Commit, Kind: "commit", Message: request(l.Message), Target: target, Src: wd, History: past}
 		if i < n {
 			cases = append(cases, c)
 		}
 		if isStmt {
-			c.Message = stmt
+			c.Message, c.Kind = stmt, "statement"
 			stmts = append(stmts, c)
 		}
 	}
@@ -220,6 +255,53 @@ func (s *Session) EvalPack(ctx context.Context, req EvalPackRequest) (*pack.Eval
 	if rep.Statements, err = pack.Evaluate(stmts, w, req.Cases); err != nil {
 		return nil, err
 	}
+	if len(asked) > 0 {
+		if rep.Requests, err = s.evalRequests(h, asked, w, req.Cases); err != nil {
+			return nil, err
+		}
+	}
+	rep.Merge()
+	return rep, nil
+}
+
+// evalRequests replays the requests of a request file, each at its
+// revision: the tree of rev is the world, the files of its target that
+// exist there are the target and the commits up to rev are the history.
+// A request whose revision the repository does not have is skipped.
+func (s *Session) evalRequests(h *history, asked []pack.EvalRequest, w *pack.Weights, perCase bool) (*pack.EvalReport, error) {
+	var cases []pack.Case
+	skipped := 0
+	for _, a := range asked {
+		commit, _, err := s.repo.Resolve(a.Rev)
+		if err != nil {
+			skipped++
+			continue
+		}
+		wd, err := h.open(commit, false)
+		if err != nil {
+			return nil, err
+		}
+		var target []string
+		for _, p := range a.Target {
+			if _, ok := wd.Entry(p); ok {
+				target = append(target, p)
+			}
+		}
+		log, err := s.repo.RecentChanges(commit, DefaultHistory)
+		if err != nil {
+			return nil, err
+		}
+		past := make([]pack.Commit, 0, len(log))
+		for _, o := range log {
+			past = append(past, pack.Commit{ID: o.Commit, Message: o.Message, Paths: o.Paths})
+		}
+		cases = append(cases, pack.Case{Commit: commit, ID: a.ID, Kind: a.Kind, Message: a.Request, Target: target, Src: wd, History: past})
+	}
+	rep, err := pack.Evaluate(cases, w, perCase)
+	if err != nil {
+		return nil, err
+	}
+	rep.Skipped += skipped
 	return rep, nil
 }
 

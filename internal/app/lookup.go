@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/git-speed/git-speed/layers/pack"
 	"github.com/git-speed/git-speed/layers/world"
 	"github.com/git-speed/git-speed/layers/world/graph"
 	"github.com/git-speed/git-speed/layers/world/terms"
@@ -152,6 +154,10 @@ func (s *Session) graphOf(ctx context.Context, r Rev, check func(*world.Graph) e
 type SymbolsRequest struct {
 	Rev
 	Name string // plain (Handle) or qualified (Server.Handle)
+	// Paths and Exclude are globs (internal/pathglob) limiting the files
+	// listed: those matching one of Paths (any when empty) and none of
+	// Exclude.
+	Paths, Exclude []string
 }
 
 // SymbolsResult is what `git speed symbols NAME --json` gives.
@@ -160,6 +166,8 @@ type SymbolsResult struct {
 	Name        string      `json:"name"`
 	Definitions []SymbolDef `json:"definitions"`
 	References  []SymbolRef `json:"references"`
+	// UsesCut says there are more textual uses than MaxTextualUses.
+	UsesCut bool `json:"uses_cut,omitempty"`
 }
 
 // SymbolDef is one definition of the name.
@@ -178,21 +186,34 @@ type SymbolRef struct {
 	Line int    `json:"line"`
 	Qual string `json:"qual,omitempty"`
 	In   string `json:"in,omitempty"`
+	// Resolved is false for a textual use the graph resolves to no
+	// definition (uses.go); those come after the resolved ones, with
+	// their line's text.
+	Resolved bool   `json:"resolved"`
+	Text     string `json:"text,omitempty"`
 }
 
 // Text is the result one line each: def PATH:LINE-END KIND SIGNATURE, then
-// ref PATH:LINE [in QUALIFIED].
+// ref PATH:LINE [in QUALIFIED], then use? PATH:LINE TEXT for the textual
+// uses the graph does not resolve.
 func (r *SymbolsResult) Text() string {
 	var b strings.Builder
 	for _, d := range r.Definitions {
 		fmt.Fprintf(&b, "def %s:%d-%d %s %s\n", d.Path, d.Line, d.End, d.Kind, d.Signature)
 	}
 	for _, ref := range r.References {
+		if !ref.Resolved {
+			fmt.Fprintf(&b, "use? %s:%d %s\n", ref.Path, ref.Line, ref.Text)
+			continue
+		}
 		in := ""
 		if ref.In != "" {
 			in = " in " + ref.In
 		}
 		fmt.Fprintf(&b, "ref %s:%d%s\n", ref.Path, ref.Line, in)
+	}
+	if r.UsesCut {
+		fmt.Fprintf(&b, "use? … more textual uses than %d; narrow them with --path or --exclude\n", MaxTextualUses)
 	}
 	return b.String()
 }
@@ -216,11 +237,22 @@ func (s *Session) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 	if err := w.LoadLinks(); err != nil {
 		return nil, err
 	}
+	globs := pack.Globs{Paths: req.Paths, Exclude: req.Exclude}
+	if err := globs.Check(); err != nil {
+		return nil, Usagef("%v", err)
+	}
 	res, err := findSymbol(w.Graph(), w.Facts, s.definers(w), req.Name)
 	if err != nil {
 		return nil, err
 	}
 	res.Tree = w.Tree()
+	if !globs.Empty() {
+		res.Definitions = slices.DeleteFunc(res.Definitions, func(d SymbolDef) bool { return !globs.Keep(d.Path) })
+		res.References = slices.DeleteFunc(res.References, func(r SymbolRef) bool { return !globs.Keep(r.Path) })
+	}
+	if err := s.textualUses(w, res, req.Name, globs); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -292,7 +324,7 @@ func findSymbol(g *world.Graph, facts func(string) (*world.Facts, error), define
 			if r.Name != leaf {
 				continue
 			}
-			ref := SymbolRef{Path: g.Files[i].Path, Line: r.Line, Qual: r.Qual}
+			ref := SymbolRef{Path: g.Files[i].Path, Line: r.Line, Qual: r.Qual, Resolved: true}
 			if r.In > 0 && r.In <= len(f.Defs) {
 				ref.In = f.Defs[r.In-1].Qualified
 			}

@@ -24,6 +24,13 @@ type PackRequest struct {
 	// History is how many recent commits' messages are matched; nil is
 	// DefaultHistory, 0 none.
 	History *int
+	// Paths and Exclude are globs (internal/pathglob) limiting the files
+	// the pack may hold: those matching one of Paths (any when empty)
+	// and none of Exclude. Tags are always held.
+	Paths, Exclude []string
+	// Explain renders every evidence line in the pack's text (the terms
+	// matched per field, history); JSON has them always.
+	Explain bool
 }
 
 // DefaultHistory is how many recent commits the history signal reads.
@@ -33,7 +40,8 @@ const DefaultHistory = 300
 // best files with reasons, signals, symbols and snippets as evidence,
 // never over the budget.
 func (s *Session) Pack(ctx context.Context, req PackRequest) (*pack.Pack, error) {
-	o := packOptions{Query: req.Query, Tags: req.Tags, MaxItems: req.MaxItems, Budget: req.Budget, History: DefaultHistory}
+	o := packOptions{Query: req.Query, Tags: req.Tags, MaxItems: req.MaxItems, Budget: req.Budget, History: DefaultHistory,
+		Globs: pack.Globs{Paths: req.Paths, Exclude: req.Exclude}, Explain: req.Explain}
 	if o.MaxItems == 0 {
 		o.MaxItems = pack.DefaultMaxItems
 	}
@@ -100,6 +108,8 @@ type packOptions struct {
 	Budget   int
 	History  int
 	Rev      string // the revision w was loaded from (for history); worktreeRev for the work tree
+	Globs    pack.Globs
+	Explain  bool
 }
 
 func (o *packOptions) check() error {
@@ -111,6 +121,9 @@ func (o *packOptions) check() error {
 	}
 	if o.History < 0 {
 		return Usagef("--history must be 0 or more commits, got %d", o.History)
+	}
+	if err := o.Globs.Check(); err != nil {
+		return Usagef("%v", err)
 	}
 	return nil
 }
@@ -170,7 +183,7 @@ func (s *Session) pack(ctx context.Context, src pack.Source, o packOptions, git 
 	if err != nil {
 		return nil, err
 	}
-	req := pack.Request{Query: o.Query, Tags: o.Tags, MaxItems: o.MaxItems, Budget: o.Budget, Counter: cnt}
+	req := pack.Request{Query: o.Query, Tags: o.Tags, MaxItems: o.MaxItems, Budget: o.Budget, Counter: cnt, Globs: o.Globs, Explain: o.Explain}
 	req.Redact = func(path, text string) string { // the one redaction layer, for snippets
 		if t, err := s.redact(path, text); err == nil {
 			return t
@@ -193,6 +206,9 @@ func (s *Session) pack(ctx context.Context, src pack.Source, o packOptions, git 
 	p, err := pack.Build(src, req)
 	if errors.Is(err, pack.ErrBadRequest) {
 		return nil, Usagef("%v", err)
+	}
+	if err == nil && p.Request.Cut != "" {
+		warnf(ctx, "%s", p.Request.Cut)
 	}
 	return p, err
 }

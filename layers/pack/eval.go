@@ -3,6 +3,7 @@ package pack
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -11,6 +12,8 @@ import (
 // the world and the commits before it are the history.
 type Case struct {
 	Commit  string
+	ID      string // the request's id, for a request file's case
+	Kind    string // what the request is: "commit", "statement", "issue" …; "" is "commit"
 	Message string
 	Target  []string
 	Src     Source
@@ -33,6 +36,24 @@ type EvalReport struct {
 	// Statements is the same evaluation with issue-style problem
 	// statements (Statement) as requests, when the caller made any.
 	Statements *EvalReport `json:"statements,omitempty"`
+	// Requests is the same evaluation with the requests of a request
+	// file (ReadRequests), when the caller gave one.
+	Requests *EvalReport `json:"requests,omitempty"`
+	// Kinds is the recall per kind of request over every case of the
+	// report and of its Statements and Requests, by kind name.
+	Kinds []KindReport `json:"kinds,omitempty"`
+}
+
+// KindReport is pack and BM25 recall over the cases of one kind of
+// request ("commit": a commit's message; "statement": the prose body of a
+// commit's message; a request file's kinds, such as "issue").
+type KindReport struct {
+	Kind       string `json:"kind"`
+	Cases      int    `json:"cases"`
+	Pack       Recall `json:"pack"`
+	BM25       Recall `json:"bm25"`
+	PackCapped Recall `json:"pack_capped"`
+	BM25Capped Recall `json:"bm25_capped"`
 }
 
 // Recall is the mean share of a case's target files found in the top k
@@ -45,6 +66,8 @@ type Recall struct {
 // CaseEval is one case's result.
 type CaseEval struct {
 	Commit string   `json:"commit"`
+	ID     string   `json:"id,omitempty"`
+	Kind   string   `json:"kind"`
 	Target int      `json:"target"`
 	Pack5  float64  `json:"pack_at5"`
 	Pack10 float64  `json:"pack_at10"`
@@ -82,7 +105,7 @@ func Evaluate(cases []Case, w *Weights, perCase bool) (*EvalReport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("commit %s: %w", short(c.Commit), err)
 		}
-		ce := CaseEval{Commit: c.Commit, Target: len(c.Target),
+		ce := CaseEval{Commit: c.Commit, ID: c.ID, Kind: kindOf(c), Target: len(c.Target),
 			Pack5: recall(got, c.Target, 5), Pack10: recall(got, c.Target, 10),
 			BM255: recall(bl, c.Target, 5), BM2510: recall(bl, c.Target, 10)}
 		top := map[string]bool{}
@@ -95,6 +118,7 @@ func Evaluate(cases []Case, w *Weights, perCase bool) (*EvalReport, error) {
 			}
 		}
 		rep.Cases++
+		rep.tally(ce, capped(got, c.Target, 5), capped(got, c.Target, 10), capped(bl, c.Target, 5), capped(bl, c.Target, 10))
 		rep.PackCapped.At5 += capped(got, c.Target, 5)
 		rep.PackCapped.At10 += capped(got, c.Target, 10)
 		rep.BM25Capped.At5 += capped(bl, c.Target, 5)
@@ -114,7 +138,71 @@ func Evaluate(cases []Case, w *Weights, perCase bool) (*EvalReport, error) {
 		rep.PackCapped = Recall{r3(rep.PackCapped.At5 / n), r3(rep.PackCapped.At10 / n)}
 		rep.BM25Capped = Recall{r3(rep.BM25Capped.At5 / n), r3(rep.BM25Capped.At10 / n)}
 	}
+	for i := range rep.Kinds {
+		rep.Kinds[i].mean()
+	}
 	return rep, nil
+}
+
+func kindOf(c Case) string {
+	if c.Kind == "" {
+		return "commit"
+	}
+	return c.Kind
+}
+
+// tally adds a case to its kind's sums (means are taken by mean).
+func (r *EvalReport) tally(ce CaseEval, p5, p10, b5, b10 float64) {
+	i := slices.IndexFunc(r.Kinds, func(k KindReport) bool { return k.Kind == ce.Kind })
+	if i < 0 {
+		r.Kinds = append(r.Kinds, KindReport{Kind: ce.Kind})
+		slices.SortFunc(r.Kinds, func(a, b KindReport) int { return strings.Compare(a.Kind, b.Kind) })
+		i = slices.IndexFunc(r.Kinds, func(k KindReport) bool { return k.Kind == ce.Kind })
+	}
+	k := &r.Kinds[i]
+	k.Cases++
+	k.Pack.At5 += ce.Pack5
+	k.Pack.At10 += ce.Pack10
+	k.BM25.At5 += ce.BM255
+	k.BM25.At10 += ce.BM2510
+	k.PackCapped.At5 += p5
+	k.PackCapped.At10 += p10
+	k.BM25Capped.At5 += b5
+	k.BM25Capped.At10 += b10
+}
+
+func (k *KindReport) mean() {
+	n := float64(max(k.Cases, 1))
+	for _, r := range []*Recall{&k.Pack, &k.BM25, &k.PackCapped, &k.BM25Capped} {
+		*r = Recall{r3(r.At5 / n), r3(r.At10 / n)}
+	}
+}
+
+// Merge gathers the kinds of r's Statements and Requests into r.Kinds,
+// each kind's cases pooled (a kind found in several reports is weighed by
+// its cases).
+func (r *EvalReport) Merge() {
+	for _, o := range []*EvalReport{r.Statements, r.Requests} {
+		if o == nil {
+			continue
+		}
+		for _, k := range o.Kinds {
+			i := slices.IndexFunc(r.Kinds, func(m KindReport) bool { return m.Kind == k.Kind })
+			if i < 0 {
+				r.Kinds = append(r.Kinds, k)
+				continue
+			}
+			m := &r.Kinds[i]
+			a, b := float64(m.Cases), float64(k.Cases)
+			mix := func(x, y Recall) Recall {
+				return Recall{r3((x.At5*a + y.At5*b) / (a + b)), r3((x.At10*a + y.At10*b) / (a + b))}
+			}
+			m.Pack, m.BM25 = mix(m.Pack, k.Pack), mix(m.BM25, k.BM25)
+			m.PackCapped, m.BM25Capped = mix(m.PackCapped, k.PackCapped), mix(m.BM25Capped, k.BM25Capped)
+			m.Cases += k.Cases
+		}
+	}
+	slices.SortFunc(r.Kinds, func(a, b KindReport) int { return strings.Compare(a.Kind, b.Kind) })
 }
 
 func isBad(err error) bool {
@@ -150,6 +238,16 @@ func (r *EvalReport) Text() string {
 	if s := r.Statements; s != nil {
 		fmt.Fprintf(&b, "pack eval, request = problem statement (prose body of the message, without its subject): %d commits (%d skipped)\n", s.Cases, s.Skipped)
 		s.table(&b)
+	}
+	if s := r.Requests; s != nil {
+		fmt.Fprintf(&b, "pack eval, request = a request of the request file, at its revision: %d requests (%d skipped)\n", s.Cases, s.Skipped)
+		s.table(&b)
+	}
+	if len(r.Kinds) > 0 {
+		fmt.Fprintf(&b, "per kind of request: %-10s %6s %8s %8s %8s %8s\n", "kind", "cases", "pack@5", "bm25@5", "pack@10", "bm25@10")
+		for _, k := range r.Kinds {
+			fmt.Fprintf(&b, "per kind of request: %-10s %6d %8.3f %8.3f %8.3f %8.3f\n", k.Kind, k.Cases, k.Pack.At5, k.BM25.At5, k.Pack.At10, k.BM25.At10)
+		}
 	}
 	fmt.Fprintf(&b, "baseline: %s\n", r.Baseline)
 	return b.String()

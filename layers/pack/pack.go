@@ -74,6 +74,11 @@ type Request struct {
 	// Redact, when set, is applied to every text taken from a file (snippet,
 	// signature) before it enters the pack: the one place redaction plugs in.
 	Redact func(path, text string) string
+	// Globs limit the files the pack may hold (tags are always held).
+	Globs Globs
+	// Explain, when set, renders every evidence line in Text (JSON has
+	// them always).
+	Explain bool
 	// Trace, when set, hears how long each phase took (GIT_TRACE).
 	Trace func(phase string, d time.Duration)
 }
@@ -87,17 +92,21 @@ const (
 
 // Pack is a context pack in the Context Loom shape, plus tree and tokens.
 type Pack struct {
-	Name          string   `json:"name"`
-	Workspace     string   `json:"workspace"` // "." : paths are relative to the repository's top
-	Tree          string   `json:"tree"`
-	Query         string   `json:"query"`
-	Terms         []string `json:"terms"`
-	Items         []Item   `json:"items"`
-	Git           GitInfo  `json:"git"`
-	Budget        Budget   `json:"budget"`
-	OpenQuestions []string `json:"open_questions"`
-	Tokens        int      `json:"tokens"` // exact tokens of the text rendering
-	Candidates    int      `json:"candidates"`
+	Name      string `json:"name"`
+	Workspace string `json:"workspace"` // "." : paths are relative to the repository's top
+	Tree      string `json:"tree"`
+	Query     string `json:"query"` // the request, its first 16 KB at most
+	// Request says how much of the request was read and used.
+	Request       RequestRead `json:"request"`
+	Terms         []string    `json:"terms"`
+	Items         []Item      `json:"items"`
+	Git           GitInfo     `json:"git"`
+	Budget        Budget      `json:"budget"`
+	OpenQuestions []string    `json:"open_questions"`
+	Tokens        int         `json:"tokens"` // exact tokens of the text rendering
+	Candidates    int         `json:"candidates"`
+
+	explain bool // Text shows every evidence line
 }
 
 // GitInfo is the work tree's status as the pack saw it.
@@ -131,7 +140,8 @@ type Item struct {
 	Snippet   string   `json:"snippet"`
 	Truncated bool     `json:"truncated,omitempty"` // the snippet was shortened to fit the budget
 
-	best int // the line that matches best, kept when the snippet is shortened
+	best     int // the line that matches best, kept when the snippet is shortened
+	defStart int // the first line of the definition Signature is of
 }
 
 // Scored is one file's score and the signals behind it, before snippets.
@@ -140,7 +150,9 @@ type Scored struct {
 	Score    float64
 	Reason   string
 	Evidence []string
-	matched  []string // query terms the file matched
+	matched  []string         // query terms the file matched
+	fields   map[string]uint8 // where in the file each matched term is
+	lexical  bool             // the reason is the lexical match: makeItem words it from the file
 }
 
 // ErrBadRequest marks errors in what the caller asked (exit 2).
@@ -170,6 +182,10 @@ func Build(src Source, req Request) (*Pack, error) {
 	if err != nil {
 		return nil, &badRequest{err.Error()}
 	}
+	if err := req.Globs.Check(); err != nil {
+		return nil, err
+	}
+	src = withGlobs(src, req.Globs, req.Tags)
 	for _, t := range req.Tags {
 		if _, ok := src.Entry(t); !ok {
 			return nil, bad("--tag %s: no such file in tree %s", t, short(src.Tree()))
@@ -181,10 +197,10 @@ func Build(src Source, req Request) (*Pack, error) {
 		return nil, err
 	}
 	lap("score")
-	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: req.Query, Terms: q.terms,
+	p := &Pack{Name: Name, Workspace: ".", Tree: src.Tree(), Query: clip(req.Query, maxEcho), Request: q.read, Terms: q.terms,
 		Git:        GitInfo{Success: req.Status != nil, Status: req.Status, Untracked: req.Untracked && req.Status != nil},
 		Budget:     Budget{MaxItems: req.MaxItems, Tokens: req.Budget, Counter: req.Counter.Name(), MaxSnippetTokens: MaxSnippetTokens},
-		Candidates: candidates, OpenQuestions: open}
+		Candidates: candidates, OpenQuestions: open, explain: req.Explain}
 	if p.Git.Status == nil {
 		p.Git.Status = []Status{}
 	}
@@ -285,6 +301,13 @@ type Weights struct {
 	Companion    float64
 	CompanionMin float64 // the least share of a best hit's commits that changed the companion too
 	CompanionTop int     // how many best hits bring companions
+	// Structure of the request (signals.go): the files of its traceback
+	// frames, and the modules its dotted names (a.b.c) resolve to.
+	Frame  float64
+	Dotted float64
+	// Kinds (kinds.go): for a bug report or a feature request, the share
+	// of its score a file of each kind loses; commit messages keep all.
+	DemoteTest, DemoteDocs, DemoteChangelog, DemoteFixture, DemoteStyle, DemoteBuild, DemoteExample float64
 }
 
 // recentCommits is how many of the latest commits the Recent signal reads.
@@ -296,7 +319,11 @@ func DefaultWeights() Weights {
 		Coverage: 0.35, Tag: 10, Mention: 3, Dirty: 0.3, Rank: 0, Seeds: 10, Caller: 0,
 		History: 0.6, HistFiles: 30, Churn: 0.1, Sibling: 0.5, CoChange: 0,
 		Stem: 2, WholeDef: 0, Recent: 0.3, CoverMax: 8,
-		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5}
+		Companion: 0.5, CompanionMin: 0.5, CompanionTop: 5, MsgIDF: 2.5,
+		// Chosen on the tuning set (docs/pack.md): demoting tests, docs,
+		// build files or examples for a bug report cost recall there, since
+		// fixes change them too; changelogs, fixtures and stylesheets did not.
+		Frame: 1, Dotted: 0.5, DemoteChangelog: 0.5, DemoteFixture: 0.5, DemoteStyle: 0.7}
 }
 
 // score ranks every file of the tree; open lists the query terms that
@@ -666,6 +693,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 
+	// Traceback frames and dotted names of the request.
+	structural(q.text, paths, w, top, give)
+
 	// Paths named in the request, dirty files, tags.
 	for _, m := range q.mentions {
 		lm := strings.ToLower(m)
@@ -686,6 +716,7 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 		}
 	}
 
+	kindPrior(requestKind(q.text), paths, w, sc)
 	for _, v := range sc {
 		if v > 0 {
 			candidates++
@@ -699,8 +730,9 @@ func score(src Source, q *query, req Request, limit, explain int) (_ []Scored, o
 			s.Reason, s.Evidence = reason[i], evidence[i]
 			if lex[i] > 0 {
 				if s.Reason == "" {
-					s.Reason = lexReason(q, matched[i], fields[i])
+					s.Reason, s.lexical = lexReason(q, matched[i], fields[i]), true
 				}
+				s.fields = fields[i]
 				s.Evidence = append([]string{termEvidence(q, matched[i], fields[i])}, s.Evidence...)
 			}
 			s.Evidence = dedupe(s.Evidence)

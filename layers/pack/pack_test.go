@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,7 +186,6 @@ func TestPackBadRequests(t *testing.T) {
 	for name, req := range map[string]pack.Request{
 		"empty":      {Query: "  \n"},
 		"stop words": {Query: "the of and is it"},
-		"huge":       {Query: strings.Repeat("cache ", 1<<20/6)},
 		"binary":     {Query: "cache\x00\xff\xfe"},
 		"gone tag":   {Query: "cache", Tags: []string{"cache/deleted.go"}},
 	} {
@@ -193,6 +194,38 @@ func TestPackBadRequests(t *testing.T) {
 		if !errors.Is(err, pack.ErrBadRequest) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// A request of any length is read: past MaxQueryBytes it is cut, and the
+// pack says so; past MaxQueryTerms the terms that say most are kept.
+func TestPackLongRequest(t *testing.T) {
+	w, _ := world(t)
+	long := "Eviction is slow\n" + strings.Repeat("the cache is slow when it grows large and old ", (pack.MaxQueryBytes+1<<20)/46)
+	p, err := pack.Build(w, pack.Request{Query: long, Counter: counter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Request.Bytes != len(long) || !strings.Contains(p.Request.Cut, "only its first") || !strings.Contains(p.Text(), "Request cut: ") {
+		t.Errorf("a request of %d bytes: %+v", len(long), p.Request)
+	}
+	if len(p.Query) > 20<<10 {
+		t.Errorf("the pack quotes %d bytes of the request", len(p.Query))
+	}
+	// A report of many words: the identifier in its traceback is kept
+	// though it comes after a hundred other words.
+	var b strings.Builder
+	b.WriteString("The server hangs\n\n")
+	for i := range 150 {
+		fmt.Fprintf(&b, "word%c%c ", 'a'+i%26, 'a'+i/26)
+	}
+	b.WriteString("\nTraceback:\n  File \"cache/lru.go\", line 4, in EvictOldest\n")
+	p, err = pack.Build(w, pack.Request{Query: b.String(), Counter: counter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(p.Terms, "evictoldest") || !slices.Contains(p.Terms, "lru") || len(p.Terms) != pack.MaxQueryTerms || !strings.Contains(p.Request.Cut, "that say most") {
+		t.Errorf("terms %v, read %+v", p.Terms, p.Request)
 	}
 }
 

@@ -3,7 +3,6 @@ package pack
 import (
 	"fmt"
 	"github.com/git-speed/git-speed/internal/lex"
-	"sort"
 	"strings"
 
 	"github.com/git-speed/git-speed/layers/world"
@@ -20,8 +19,10 @@ const (
 	maxSymbols   = 8
 )
 
-// makeItem fills one pack item: symbols, the snippet around the lines that
-// match the request best, cut at the enclosing definition.
+// makeItem fills one pack item: its reason in words that hold for the
+// file, the definitions the request names (best first), and the snippet
+// of the best of them, or else the lines around the line that matches
+// most, cut at the enclosing definition.
 func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 	ep, ok := src.Entry(s.Path)
 	if !ok {
@@ -45,33 +46,59 @@ func makeItem(src Source, q *query, s Scored, req Request) (Item, error) {
 			want[t] = true
 		}
 	}
-	if facts != nil {
-		it.Symbols = symbols(facts.Defs, want)
-	}
-	if terms.SecretValues(e.Lang) {
-		it.Evidence = append(it.Evidence, "no snippet: the values of "+e.Lang+" files are never shown")
-		return it, nil
-	}
-	if e.Has(world.FlagBinary) || e.Has(world.FlagTooLarge) || e.Has(world.FlagSubmodule) || e.Has(world.FlagSymlink) {
-		it.Snippet = ""
-		it.Evidence = append(it.Evidence, "no snippet: "+flagReason(&e))
-		return it, nil
-	}
-	data, err := src.Content(s.Path)
-	if err != nil {
-		return it, err
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	best := bestLine(lines, want)
 	var defs []world.Def
 	if facts != nil {
 		defs = facts.Defs
 	}
-	from, to, def := window(lines, best, defs)
+	var lines []string
+	h := hits{}
+	readable := !terms.SecretValues(e.Lang) && !e.Has(world.FlagBinary) && !e.Has(world.FlagTooLarge) && !e.Has(world.FlagSubmodule) && !e.Has(world.FlagSymlink)
+	if readable {
+		data, err := src.Content(s.Path)
+		if err != nil {
+			return it, err
+		}
+		lines = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		h = lineHits(lines, want)
+	}
+	order := ranked(q, defs, want, h)
+	if s.lexical {
+		it.Reason = reasonOf(q, s, e.Lang, defs, order, lines, h)
+	}
+	it.Symbols = symbols(defs, order, want)
+	if terms.SecretValues(e.Lang) {
+		it.Evidence = append(it.Evidence, "no snippet: the values of "+e.Lang+" files are never shown")
+		return it, nil
+	}
+	if !readable {
+		it.Evidence = append(it.Evidence, "no snippet: "+flagReason(&e))
+		return it, nil
+	}
+	n := len(lines)
+	var from, to, best int
+	var def *world.Def
+	if len(order) > 0 {
+		def = container(defs, order[0], n)
+	}
+	if def != nil && def.Start >= 1 && def.End <= n && def.Start <= def.End {
+		best = h.best(def.Start, def.End)
+		from, to = def.Start, def.End
+		if to-from+1 > SnippetLines {
+			from, to = max(def.Start, best-before), min(def.End, best+after)
+		}
+		// Its doc comment belongs to it.
+		for whole := from == def.Start; whole && from > 1 && def.Start-from < 6 && comment(lines[from-2]) && to-from+1 < SnippetLines; {
+			from--
+		}
+	} else {
+		best = h.best(1, n)
+		from, to, def = window(lines, best, defs)
+	}
 	it.LineRange = fmt.Sprintf("%d-%d", from, to)
 	it.best = best
 	if def != nil && def.Signature != "" {
 		it.Signature = emit(req, s.Path, def.Signature)
+		it.defStart = def.Start
 	}
 	it.Snippet = emit(req, s.Path, quote(lines, from, to))
 	capSnippet(&it, req.Counter.Count)
@@ -96,9 +123,10 @@ func flagReason(e *world.FileEntry) string {
 	return "not text"
 }
 
-// symbols are the definitions whose names match the request, or else the
-// file's first exported ones.
-func symbols(defs []world.Def, want map[string]bool) []string {
+// symbols are the definitions the request names, best first (order, by
+// ranked), then the others whose names match, or else the file's first
+// exported ones.
+func symbols(defs []world.Def, order []int, want map[string]bool) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	add := func(d world.Def) {
@@ -110,6 +138,9 @@ func symbols(defs []world.Def, want map[string]bool) []string {
 			seen[n] = true
 			out = append(out, n)
 		}
+	}
+	for _, i := range order {
+		add(defs[i])
 	}
 	for _, d := range defs {
 		if nameMatches(d.Name, want) {
@@ -136,62 +167,6 @@ func nameMatches(name string, want map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// bestLine is the 1-based line matching most distinct wanted terms (the
-// first such line); 1 when none matches. A line is tokenized only when it
-// holds the start of some wanted term.
-func bestLine(lines []string, want map[string]bool) int {
-	var probes []string
-	for t := range want {
-		probes = append(probes, t[:min(len(t), 4)])
-	}
-	sort.Strings(probes)
-	memo := map[string][]string{} // token → the wanted terms it carries
-	hits := func(tok string) []string {
-		if h, ok := memo[tok]; ok {
-			return h
-		}
-		var h []string
-		terms.Forms(tok, func(t string, whole bool) {
-			switch {
-			case !want[t]:
-			case whole:
-				h = append(h, "="+t)
-			default:
-				h = append(h, t)
-			}
-		})
-		memo[tok] = h
-		return h
-	}
-	best, bestN := 1, 0
-	for i, l := range lines {
-		if len(l) > 4*maxLineBytes {
-			continue
-		}
-		lower := strings.ToLower(l)
-		probe := false
-		for _, p := range probes {
-			if strings.Contains(lower, p) {
-				probe = true
-				break
-			}
-		}
-		if !probe {
-			continue
-		}
-		seen := map[string]bool{}
-		terms.Words([]byte(l), func(tok string) {
-			for _, h := range hits(tok) {
-				seen[h] = true
-			}
-		})
-		if len(seen) > bestN {
-			best, bestN = i+1, len(seen)
-		}
-	}
-	return best
 }
 
 // window picks the lines to quote around line best: the innermost

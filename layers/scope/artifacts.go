@@ -67,8 +67,9 @@ type Budget struct {
 	OverBudget      string     `json:"over_budget,omitempty"`
 	// OutsideBudget: tokens of the task's own files given beyond the budget
 	// because they alone exceed code_context (their neighbours still fill it).
-	OutsideBudget int   `json:"outside_budget,omitempty"`
-	Cuts          []Cut `json:"cuts"`
+	OutsideBudget int      `json:"outside_budget,omitempty"`
+	Cuts          []Cut    `json:"cuts"`
+	Focus         []Region `json:"focus,omitempty"` // bodies shown inside skeletons, and why
 	// Places: for each file the task creates, the place it will live in
 	// as delivered (create.go).
 	Places     []Place           `json:"places,omitempty"`
@@ -370,6 +371,9 @@ func (s *state) result() *Result {
 			if c.idx >= 0 {
 				reason = fmt.Sprintf("%s: full, never cut (%d definitions)", s.roleKey(c), s.defCount(c.path))
 			}
+			if c.tier == TierTruncated {
+				reason = c.tierWhy
+			}
 		case c.tier == c.plan:
 			reason += "; " + c.planWhy
 		case c.extra:
@@ -389,6 +393,7 @@ func (s *state) result() *Result {
 	b := s.budget
 	b.Feature, b.Task, b.Stage, b.Tree = s.f.Name, s.task.ID, s.stage, tree
 	b.Cuts = s.cuts
+	b.Focus = s.regionsKept()
 	if b.Cuts == nil {
 		b.Cuts = []Cut{}
 	}

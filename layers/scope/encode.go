@@ -291,6 +291,18 @@ func encodeBudget(o *jsonOut, b *Budget) {
 		}
 		o.close('}')
 	})
+	if len(b.Focus) > 0 {
+		o.list("focus", false, len(b.Focus), func(i int) {
+			r := &b.Focus[i]
+			o.open('{')
+			o.str("path", r.Path)
+			o.str("lines", r.Lines)
+			o.str("def", r.Def)
+			o.str("why", r.Why)
+			o.int("tokens", r.Tokens)
+			o.close('}')
+		})
+	}
 	if len(b.Places) > 0 {
 		o.list("places", false, len(b.Places), func(i int) {
 			p := &b.Places[i]

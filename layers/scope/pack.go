@@ -180,6 +180,14 @@ func (s *state) fitCode(limit int) int {
 		}
 		used += c.tokens
 	}
+	for _, c := range d0 {
+		if c.tier == TierFull && tooLarge(c.entry) && used < limit {
+			n := c.tokens
+			if s.headOfOversized(c, int(oversizeShare*float64(limit-used+n))) {
+				used += c.tokens - n
+			}
+		}
+	}
 	for _, c := range others {
 		c.tier = TierDropped
 		if c.plan != TierDropped {
@@ -395,9 +403,15 @@ func (s *state) fitCode(limit int) int {
 	}
 	for h.Len() > 0 && room > 0 {
 		it := heap.Pop(h).(*item)
+		if it.phase >= 1 {
+			// Every 1-hop skeleton is in: the bodies in them related to
+			// the task files come before any full text or 2-hop file.
+			s.focusOnce(&room)
+		}
 		if !truncated && (it.phase == 3 || seedOrder && it.phase == 2) {
 			// Truncated skeletons of what did not fit come before any
-			// extra (and, in the seed's order, before any 2-hop file).
+			// extra (and, in the seed's order, before any 2-hop file),
+			// then the related bodies inside the skeletons.
 			truncateUnfit()
 		}
 		if !it.exact && float64(it.cost)*skipMargin > float64(room) {
@@ -460,6 +474,7 @@ func (s *state) fitCode(limit int) int {
 		truncateUnfit()
 	}
 	s.prefetchSkeletons(others)
+	s.focusOnce(&room)
 	for _, c := range others {
 		if c.tier == TierSkeleton && c.content == "" {
 			if fc := s.factsOf(c.path); fc != nil {

@@ -285,6 +285,8 @@ type state struct {
 	counter  *counter
 
 	coUsed   []string // co-change partners taken: "task-file partner commits score"
+	regions  []Region // bodies shown inside skeletons (focus.go)
+	focused  bool     // focus has run
 	facts    map[string]*world.Facts
 	warnings []string
 	adj      *adjacency

@@ -73,6 +73,17 @@ type Commit struct {
 	Changed []string       `json:"changed"`
 	Lines   map[string]int `json:"lines,omitempty"`
 	Message string         `json:"message,omitempty"` // the commit message (the task's title and description with EvalOptions.Messages)
+	// Hunks, when set, gives per path the regions the commit changed, in
+	// the parent's lines (`git diff -U0`), and turns on the judging of
+	// lines: Tally.Hunks and the shares shown and pointed to.
+	Hunks map[string][]Hunk `json:"hunks,omitempty"`
+}
+
+// Hunk is one changed region in the parent's lines: Count lines from
+// Start, or (Count 0) an insertion after line Start.
+type Hunk struct {
+	Start int `json:"start"`
+	Count int `json:"count"`
 }
 
 // CoChanges is what a History offers when it can mine co-change history:
@@ -168,6 +179,16 @@ type Tally struct {
 	Tokens     int                `json:"tokens"`            // code tokens used, summed over cases
 	AvgTokens  int                `json:"avg_tokens"`        // per case
 	Files      int                `json:"files"`             // files delivered, summed
+	// Hunks counts the regions the commits changed in the truth files
+	// (present in the parent; with Commit.Hunks); HunksShown those whose
+	// every line the material shows (the file came whole, or its shown
+	// lines hold the hunk), HunksPointed those shown or inside ranges the
+	// material's line pointers name. Shown and Pointed are their shares.
+	Hunks        int     `json:"hunks"`
+	HunksShown   int     `json:"hunks_shown"`
+	HunksPointed int     `json:"hunks_pointed"`
+	Shown        float64 `json:"shown"`
+	Pointed      float64 `json:"pointed"`
 }
 
 // Case is one replayed commit.
@@ -178,6 +199,7 @@ type Case struct {
 	Truth   []string                     `json:"truth"`
 	Results map[string]map[string]string `json:"results"`               // method → truth path → "outcome@distance"
 	Over    map[string]bool              `json:"over_budget,omitempty"` // method → distance 0 alone exceeded the budget
+	Lines   map[string]map[string]string `json:"lines,omitempty"`       // method → truth path → "shown/pointed/hunks"
 }
 
 // Skip is a commit that was not replayed, and why.
@@ -241,6 +263,10 @@ func Run(h History, opt EvalOptions) (*Report, error) {
 			t.Recall = round3(float64(t.Outcomes[Full]+t.Outcomes[Skeleton]+t.Outcomes[Truncated]) / float64(t.Truth))
 			t.FullRecall = round3(float64(t.Outcomes[Full]) / float64(t.Truth))
 			t.Score = round3((float64(t.Outcomes[Full]) + float64(t.Outcomes[Skeleton])/2 + float64(t.Outcomes[Truncated])/4) / float64(t.Truth))
+		}
+		if t.Hunks > 0 {
+			t.Shown = round3(float64(t.HunksShown) / float64(t.Hunks))
+			t.Pointed = round3(float64(t.HunksPointed) / float64(t.Hunks))
 		}
 		if cases > 0 {
 			t.AvgTokens = t.Tokens / cases
@@ -353,6 +379,7 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 			entries[e.Path] = e
 			dists[e.Path] = e.Distance
 		}
+		judged := judgeLines(w, c, truth, r.Material.Files)
 		if k == 0 {
 			distances = dists
 		}
@@ -367,6 +394,7 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 					out, dist, sigs = e.Tier, fmt.Sprint(e.Distance), e.Signals
 				}
 				record(t, out, dist)
+				t.addLines(judged[p])
 				if out == Full || out == Skeleton || out == Truncated {
 					for _, sg := range sigs {
 						t.Signals[sg]++
@@ -384,17 +412,100 @@ func replay(h History, c Commit, opt EvalOptions, tallies map[string]*Tally) (*C
 			cs.Over[m.name] = true
 		}
 		cs.Results[m.name] = res
+		cs.addLines(m.name, judged)
 	}
 	// The baseline: whole files by distance (then path) while they fit.
 	kept, used, n := baseline(w, distances, opt, codeLimit)
 	res := map[string]string{}
+	var whole []scope.File
+	for p := range kept {
+		whole = append(whole, scope.File{Path: p, Tier: scope.TierFull})
+	}
+	judged := judgeLines(w, c, truth, whole)
+	cs.addLines(Baseline, judged)
 	for _, t := range []*Tally{tallyOf(tallies, Baseline, ""), tallyOf(tallies, Baseline, lang)} {
 		baselineTally(t, g, truth, distances, kept, res)
+		for _, p := range truth {
+			t.addLines(judged[p])
+		}
 		t.Tokens += used
 		t.Files += n
 	}
 	cs.Results[Baseline] = res
 	return cs, ""
+}
+
+// lineCount is how one truth file's changed hunks fared: shown, pointed
+// to (or shown), of all.
+type lineCount struct{ shown, pointed, hunks int }
+
+func (t *Tally) addLines(n lineCount) {
+	t.Hunks += n.hunks
+	t.HunksShown += n.shown
+	t.HunksPointed += n.pointed
+}
+
+func (cs *Case) addLines(method string, judged map[string]lineCount) {
+	if len(judged) == 0 {
+		return
+	}
+	if cs.Lines == nil {
+		cs.Lines = map[string]map[string]string{}
+	}
+	m := map[string]string{}
+	for p, n := range judged {
+		m[p] = fmt.Sprintf("%d/%d/%d", n.shown, n.pointed, n.hunks)
+	}
+	cs.Lines[method] = m
+}
+
+// judgeLines counts, per truth file present in the parent, the hunks the
+// commit changed in it that the delivered files show or point to, with
+// the reader's rules of scope.CoverageOf. Nothing without Commit.Hunks.
+func judgeLines(w scope.World, c Commit, truth []string, files []scope.File) map[string]lineCount {
+	if c.Hunks == nil {
+		return nil
+	}
+	delivered := map[string]scope.File{}
+	for _, f := range files {
+		delivered[f.Path] = f
+	}
+	g := w.Graph()
+	out := map[string]lineCount{}
+	for _, p := range truth {
+		hs := c.Hunks[p]
+		if g.Index(p) < 0 || len(hs) == 0 {
+			continue
+		}
+		n := lineCount{hunks: len(hs)}
+		if f, ok := delivered[p]; ok {
+			var src []byte
+			if f.Tier != scope.TierFull {
+				src, _ = w.Content(p)
+			} else {
+				src = []byte(strings.Repeat("\n", max(g.Files[g.Index(p)].Lines, maxHunkLine(hs))))
+			}
+			cv := scope.CoverageOf(f, string(src))
+			for _, h := range hs {
+				if scope.Covers(cv.Shown, h.Start, h.Count) {
+					n.shown++
+				}
+				if scope.Covers(cv.Pointed, h.Start, h.Count) {
+					n.pointed++
+				}
+			}
+		}
+		out[p] = n
+	}
+	return out
+}
+
+func maxHunkLine(hs []Hunk) int {
+	m := 1
+	for _, h := range hs {
+		m = max(m, h.Start+h.Count)
+	}
+	return m
 }
 
 // parentOf is the changed source files of c, sorted, and the world of
@@ -581,11 +692,11 @@ func (r *Report) JSON() []byte {
 func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "eval: %d commits replayed (%d skipped), budget %d (%s, %s)\n\n", r.Cases, len(r.Skipped), r.Budget, r.Stage, r.Tokenizer)
-	fmt.Fprintf(&b, "%-11s %6s %6s %7s %6s %6s %6s %6s %6s %7s %8s\n", "method", "truth", "score", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens")
+	fmt.Fprintf(&b, "%-11s %6s %6s %7s %6s %6s %6s %6s %6s %7s %8s %6s %6s %7s\n", "method", "truth", "score", "recall", "full", "skel", "trunc", "drop", "notc", "d1/d2", "tokens", "hunks", "shown", "pointed")
 	for _, t := range r.Methods {
-		fmt.Fprintf(&b, "%-11s %6d %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d\n", t.Method, t.Truth, t.Score, t.Recall,
+		fmt.Fprintf(&b, "%-11s %6d %6.3f %7.3f %6.3f %6.3f %6.3f %6.3f %6.3f %3d/%-3d %8d %6d %6.3f %7.3f\n", t.Method, t.Truth, t.Score, t.Recall,
 			t.Shares[Full], t.Shares[Skeleton], t.Shares[Truncated], t.Shares[Dropped], t.Shares[NotCandidate],
-			t.Distances["1"], t.Distances["2"], t.AvgTokens)
+			t.Distances["1"], t.Distances["2"], t.AvgTokens, t.Hunks, t.Shown, t.Pointed)
 	}
 	if len(r.Methods) > 0 && len(r.Methods[0].Signals) > 0 {
 		t := r.Methods[0]
@@ -599,9 +710,9 @@ func (r *Report) Text() string {
 		b.WriteString("\n")
 	}
 	if len(r.Languages) > 0 {
-		fmt.Fprintf(&b, "\n%-11s %-11s %6s %6s %7s %6s\n", "language", "method", "truth", "score", "recall", "full")
+		fmt.Fprintf(&b, "\n%-11s %-11s %6s %6s %7s %6s %6s %6s %7s\n", "language", "method", "truth", "score", "recall", "full", "hunks", "shown", "pointed")
 		for _, t := range r.Languages {
-			fmt.Fprintf(&b, "%-11s %-11s %6d %6.3f %7.3f %6.3f\n", t.Lang, t.Method, t.Truth, t.Score, t.Recall, t.Shares[Full])
+			fmt.Fprintf(&b, "%-11s %-11s %6d %6.3f %7.3f %6.3f %6d %6.3f %7.3f\n", t.Lang, t.Method, t.Truth, t.Score, t.Recall, t.Shares[Full], t.Hunks, t.Shown, t.Pointed)
 		}
 	}
 	return b.String()

@@ -84,7 +84,10 @@ func TestRun(t *testing.T) {
 		"a.go>b.go", "b.go>c.go", "a_test.go>a.go", "a.go>big.go")
 	h := &memHistory{
 		commits: []Commit{
-			{ID: "c2", Parent: "c1", Changed: []string{"a.go", "a_test.go", "b.go", "c.go", "d.go", "new.go", "README.md"}, Lines: map[string]int{"a.go": 50, "b.go": 3}},
+			{ID: "c2", Parent: "c1", Changed: []string{"a.go", "a_test.go", "b.go", "c.go", "d.go", "new.go", "README.md"}, Lines: map[string]int{"a.go": 50, "b.go": 3},
+				// b.go and c.go come whole (c.go dropped by seed); d.go is
+				// no candidate.
+				Hunks: map[string][]Hunk{"b.go": {{Start: 2, Count: 1}, {Start: 4, Count: 2}}, "c.go": {{Start: 3, Count: 0}}, "d.go": {{Start: 1, Count: 1}}}},
 			{ID: "c3", Parent: "c1", Changed: []string{"a.go", "README.md"}},
 			{ID: "c4", Parent: "c0", Changed: []string{"a.go", "b.go"}},
 			{ID: "c5"},
@@ -111,6 +114,12 @@ func TestRun(t *testing.T) {
 	}
 	if got := cs.Results[scope.PolicyValue]["a_test.go"]; got != "full@1" {
 		t.Errorf("a_test.go: %s", got)
+	}
+	if got := cs.Lines[scope.PolicyValue]; got["b.go"] != "2/2/2" || got["c.go"] != "1/1/1" || got["d.go"] != "0/0/1" {
+		t.Errorf("lines judged (value): %v", got)
+	}
+	if got := cs.Lines[scope.PolicySeed]; got["c.go"] != "0/0/1" {
+		t.Errorf("lines judged (seed): %v", got)
 	}
 	golden(t, "report.json", rep.JSON())
 	golden(t, "report.txt", []byte(rep.Text()))

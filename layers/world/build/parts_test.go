@@ -58,6 +58,8 @@ func TestPartsFaults(t *testing.T) {
 	if again := r.Git("rev-parse", parts[0].Ref); again != before {
 		t.Fatalf("part 1 made twice: %s then %s", before, again)
 	}
+	// Packed refs are found too (no refs/speed/parts folder then).
+	r.Git("pack-refs", "--all")
 	stored, err := st.Parts(tree)
 	if err != nil || len(stored) != 2 {
 		t.Fatalf("parts %+v %v", stored, err)
