@@ -466,14 +466,8 @@ func (s *Session) Read(ctx context.Context, req ReadRequest) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("%s: no such file in tree %s", p, short(w.Tree()))
 		}
-		key := entry.Blob + "\x00" + p
-		if text = s.reads.get(key); text == nil {
-			data, err := w.Content(p)
-			if err != nil {
-				return "", err
-			}
-			text = newReadText(data)
-			s.reads.put(key, text)
+		if text, err = s.treeText(w, entry, p); err != nil {
+			return "", err
 		}
 		where = "tree " + short(w.Tree())
 	}

@@ -3,6 +3,9 @@ package app
 import (
 	"bytes"
 	"sync"
+
+	"github.com/git-speed/git-speed/layers/world"
+	"github.com/git-speed/git-speed/layers/world/build"
 )
 
 // readCacheBytes bounds the texts a session keeps for read: an agent reads
@@ -82,4 +85,20 @@ func (c *readCache) put(key string, t *readText) {
 	c.texts[key] = t
 	c.order = append(c.order, key)
 	c.bytes += len(t.data)
+}
+
+// treeText is path's redacted text at w's tree, from the session's cache
+// when it read the same blob before (read, symbols' textual uses).
+func (s *Session) treeText(w *build.World, e *world.FileEntry, path string) (*readText, error) {
+	key := e.Blob + "\x00" + path
+	if t := s.reads.get(key); t != nil {
+		return t, nil
+	}
+	data, err := w.Content(path)
+	if err != nil {
+		return nil, err
+	}
+	t := newReadText(data)
+	s.reads.put(key, t)
+	return t, nil
 }

@@ -78,12 +78,12 @@ func (s *Session) textualUses(w *build.World, res *SymbolsResult, name string, g
 		if !ok || terms.SecretValues(e.Lang) || e.Has(world.FlagBinary) || e.Has(world.FlagTooLarge) {
 			continue
 		}
-		data, err := w.Content(p)
+		t, err := s.treeText(w, e, p)
 		if err != nil {
 			return err
 		}
 		n := 0
-		for line := range bytes.Lines(data) {
+		for line := range bytes.Lines(t.data) {
 			n++
 			if !bytes.Contains(line, word) || listed[p][n] || !saysWord(line, leaf) {
 				continue
