@@ -5,8 +5,8 @@
 #
 #   bench/drift.sh [COMMITS] [EVERY] REPO...
 #
-# REPO is a git folder or bare mirror (for example one the fetch tool put
-# under /work/.mirror/); each is cloned under /tmp/driftdata/. The last
+# REPO is a git folder or bare mirror; each is cloned into a temporary
+# folder (DATA=DIR keeps the clones there instead). The last
 # COMMITS (default 300) first-parent commits of its HEAD are indexed oldest
 # first, each from the one before (in place where that applies); every
 # EVERY-th (default 25) and the last are checked. Prints, per repository,
@@ -19,7 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build_git_speed "$work"
 gs="$work/git-speed"
-data=/tmp/driftdata
+data=${DATA:-$work/data}
 mkdir -p "$data"
 status=0
 for src in "$@"; do

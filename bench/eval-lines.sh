@@ -8,9 +8,9 @@
 #
 # BASELINE_REV defaults to 4638c26 (main at 3023c9d plus the eval that
 # judges lines, scoping unchanged), the first build whose eval reports
-# hunks. Each repository is cloned from its bare mirror (the fetch
-# tool's /work/.mirror/owner+name/repo, or MIRRORS=DIR) into
-# DATA/name (default /tmp/evaldata) at the commit the recipe names;
+# hunks. Each repository is cloned from its bare mirror,
+# MIRRORS/owner+name/repo (MIRRORS must be set), into DATA/name (default
+# a temporary folder; set DATA to keep the clones) at the commit the recipe names;
 # refs/speed is deleted before each build's run, so builds share no
 # index. COMMITS (default 40) recent commits per repository; ONLY=name,…
 # limits the run; OUT=DIR keeps the reports (default a temporary folder;
@@ -23,8 +23,7 @@
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 base_rev=${1:-4638c26}
-data=${DATA:-/tmp/evaldata}
-mirrors=${MIRRORS:-/work/.mirror}
+mirrors=${MIRRORS:?set MIRRORS to the folder of bare mirrors (owner+name/repo)}
 commits=${COMMITS:-40}
 if [ -n "${OUT:-}" ]; then
   work=$OUT
@@ -33,6 +32,7 @@ else
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
 fi
+data=${DATA:-$work/data}
 builds=${BUILDS:-base new}
 rm -f "$work/rows.base" "$work/rows.new"
 mkdir -p "$work/new" "$work/base" "$data"

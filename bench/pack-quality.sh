@@ -7,8 +7,8 @@
 #   bench/pack-quality.sh DIR [BASELINE_BINARY] [COMMITS]
 #
 # DIR/<name> is a clone of each repository of the recipe (made from
-# $MIRRORS/<owner>+<name>/repo when missing, MIRRORS defaulting to
-# /work/.mirror) checked out at the recipe's commit; COMMITS (default 30)
+# $MIRRORS/<owner>+<name>/repo when missing; MIRRORS must then be set)
+# checked out at the recipe's commit; COMMITS (default 30)
 # recent commits of each are replayed with their messages as requests.
 # When SWEBENCH=DIR2 names the output of bench/pack/swebench.py, each
 # DIR2/<owner>+<name>.jsonl whose repository has a clone DIR/<name> is
@@ -25,7 +25,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: bench/pack-quality.sh DIR [BASELINE_BINARY] [COMMITS]}
 baseline=${2:-}
 commits=${3:-30}
-mirrors=${MIRRORS:-/work/.mirror}
+mirrors=${MIRRORS:-}
 if [ -n "${OUT:-}" ]; then
   work=$OUT
   mkdir -p "$work"

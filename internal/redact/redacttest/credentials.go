@@ -274,7 +274,7 @@ func (p planter) commandLines() {
 # bootstrap sets up a build host.
 set -euo pipefail
 mkdir -p /srv/build
-sort -u hosts.txt > /tmp/hosts
+sort -u hosts.txt > "$TMPDIR/hosts"
 
 cat > ~/.netrc <<EOF
 machine git.internal
@@ -286,7 +286,7 @@ curl -fsS -u deploy:%s https://artifacts.internal/api/upload -T build.tgz
 curl -fsS -u "$ARTIFACT_USER:$ARTIFACT_TOKEN" https://artifacts.internal/api/ping
 export DB_PASSWORD=%s
 PGPASSWORD=%s psql -h pg.internal -U etl reports -c 'select 1'
-mysqldump -uroot -p'%s' shop > /tmp/shop.sql
+mysqldump -uroot -p'%s' shop > backup/shop.sql
 sshpass -p '%s' ssh deploy@web1.internal uptime
 sshpass -e ssh deploy@web2.internal uptime
 redis-cli -h cache.internal -a %s ping
@@ -337,7 +337,7 @@ test:
 ENV DB_PASSWORD %s
 ENV PASSWORD_FILE /run/secrets/db_password
 ARG NPM_TOKEN=%s
-RUN echo "machine git.internal login builder password %s" > /root/.netrc
+RUN echo "machine git.internal login builder password %s" > ~/.netrc
 RUN go build -o /app ./cmd/app
 `, p.pw("dockerfile-env-legacy"), p.token("npm-token-build-arg", "npm_"+g.s(alnum, 36)), p.pw("netrc-dockerfile-echo")))
 	p.decoy("password-file-path", "Dockerfile", "PASSWORD_FILE /run/secrets/db_password")
